@@ -1,0 +1,8 @@
+// The whole route catalogue: every operation of the service, declared once. The app
+// registers it, the OpenAPI document describes it, the security suite walks it.
+import { companyRoutes } from './modules/companies/index.ts';
+import { loginRoutes } from './platform/auth/login.routes.ts';
+import type { AnyRoute } from './platform/http/catalogue.ts';
+import { discoveryRoutes } from './platform/http/discovery.routes.ts';
+
+export const catalogue: AnyRoute[] = [...discoveryRoutes(() => catalogue), ...loginRoutes, ...companyRoutes];

@@ -1,0 +1,112 @@
+// Every environment variable the service reads, parsed and validated once at start.
+// A bad value stops start-up with a message that names the variable.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const PLANS = ['free', 'starter', 'business', 'professional', 'manufacturing', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicBaseUrl: string;
+  jwtSecret: Uint8Array;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  whatsappConfigured: boolean;
+  defaultPlan: Plan;
+  logLevel: string;
+  webhookAllowPrivateTargets: boolean;
+  redisUrl: string | undefined;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 3000;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    throw new ConfigError(`PORT must be a whole number from 0 to 65535, got "${raw}"`);
+  }
+  return n;
+}
+
+function parseUrl(name: string, raw: string | undefined, protocols: string[]): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  }
+  return raw;
+}
+
+function parseFlag(name: string, raw: string | undefined): boolean {
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(`${name} must be 1 or 0, got "${raw}"`);
+}
+
+/**
+ * The JWT secret: from JWT_SECRET when set (at least 32 characters), otherwise generated
+ * once and kept in DATA_DIR so that tokens survive a restart.
+ */
+function loadJwtSecret(raw: string | undefined, dataDir: string): Uint8Array {
+  if (raw !== undefined && raw !== '') {
+    if (raw.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters long');
+    return new TextEncoder().encode(raw);
+  }
+  const file = join(dataDir, 'jwt-secret');
+  try {
+    return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(48).toString('base64url');
+    // 'wx' fails if another process won the race; then read theirs.
+    try {
+      writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+      return new TextEncoder().encode(secret);
+    } catch {
+      return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
+    }
+  }
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = parsePort(env.PORT);
+  const dataDir = resolve(env.DATA_DIR || './data');
+  const databaseUrl = parseUrl('DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:']);
+  const publicBaseUrl =
+    parseUrl('PUBLIC_BASE_URL', env.PUBLIC_BASE_URL, ['http:', 'https:']) ?? `http://localhost:${port}`;
+  const smtpUrl = parseUrl('SMTP_URL', env.SMTP_URL, ['smtp:', 'smtps:']);
+  const plan = (env.DEFAULT_PLAN || 'enterprise') as Plan;
+  if (!PLANS.includes(plan)) throw new ConfigError(`DEFAULT_PLAN must be one of ${PLANS.join(', ')}`);
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
+  }
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    dataDir,
+    databaseUrl,
+    publicBaseUrl: publicBaseUrl.replace(/\/$/, ''),
+    jwtSecret: loadJwtSecret(env.JWT_SECRET, dataDir),
+    smtpUrl,
+    mailFrom: env.MAIL_FROM || 'Business Platform <no-reply@localhost>',
+    whatsappConfigured: Boolean(env.WHATSAPP_TOKEN),
+    defaultPlan: plan,
+    logLevel,
+    webhookAllowPrivateTargets: parseFlag('WEBHOOK_ALLOW_PRIVATE_TARGETS', env.WEBHOOK_ALLOW_PRIVATE_TARGETS),
+    redisUrl: parseUrl('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:']),
+  };
+}

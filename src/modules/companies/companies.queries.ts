@@ -1,0 +1,95 @@
+// SQL of the companies module; every function takes the tenant transaction and id.
+import type { Selectable } from 'kysely';
+import type { CompaniesTable } from '../../platform/db/schema.ts';
+import type { Tx } from '../../platform/db/tenant.ts';
+
+export type CompanyRow = Selectable<CompaniesTable>;
+
+export function toCompany(row: CompanyRow, today: string) {
+  return {
+    id: row.id,
+    name: row.name,
+    tradeName: row.trade_name,
+    parentId: row.parent_id,
+    ownershipPercent: row.ownership_percent === null ? null : Number(row.ownership_percent),
+    baseCurrency: row.base_currency.trim(),
+    vatRegistered: row.vat_registered && row.vat_registered_from !== null && row.vat_registered_from <= today,
+    vatRegisteredFrom: row.vat_registered_from,
+    vatNumber: row.vat_number,
+    isSandbox: row.is_sandbox,
+    isActive: row.is_active,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export function findCompany(tx: Tx, tenantId: string, id: string) {
+  return tx
+    .selectFrom('companies')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export function listCompanies(tx: Tx, tenantId: string) {
+  return tx
+    .selectFrom('companies')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function countCountedCompanies(tx: Tx, tenantId: string): Promise<number> {
+  const r = await tx
+    .selectFrom('companies')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('tenant_id', '=', tenantId)
+    .where('deleted_at', 'is', null)
+    .where('is_sandbox', '=', false)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export async function recordVatChange(
+  tx: Tx,
+  tenantId: string,
+  companyId: string,
+  change: { effectiveFrom: string; registered: boolean; vatNumber: string | null },
+) {
+  await tx
+    .insertInto('company_vat_registrations')
+    .values({
+      tenant_id: tenantId,
+      id: crypto.randomUUID(),
+      company_id: companyId,
+      effective_from: change.effectiveFrom,
+      registered: change.registered,
+      vat_number: change.vatNumber,
+    })
+    .execute();
+}
+
+/** Registered on a date when the latest registration change on or before it says so. */
+export async function vatRegisteredOn(
+  tx: Tx,
+  tenantId: string,
+  companyId: string,
+  date: string,
+): Promise<boolean> {
+  const r = await tx
+    .selectFrom('company_vat_registrations')
+    .select('registered')
+    .where('tenant_id', '=', tenantId)
+    .where('company_id', '=', companyId)
+    .where('effective_from', '<=', date)
+    .orderBy('effective_from', 'desc')
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return r?.registered ?? false;
+}

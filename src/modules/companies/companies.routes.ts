@@ -1,0 +1,59 @@
+import { Type } from 'typebox';
+import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
+import { createdOrExisting } from '../../platform/http/idempotent.ts';
+import { Company, CompanyCreate, CompanyUpdate, IdParams } from './companies.schemas.ts';
+import { createCompany, getCompany, listForCaller, updateCompany } from './companies.service.ts';
+
+export const companyRoutes: AnyRoute[] = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/companies',
+    module: 'companies',
+    access: 'read',
+    permission: null,
+    summary: 'The companies the caller may reach (bare array; no X-Company-Id needed)',
+    response: { 200: Type.Array(Company) },
+    handler: async (_input, ctx) => listForCaller(ctx),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/companies/{id}',
+    module: 'companies',
+    access: 'read',
+    permission: ['companies', 'read'],
+    summary: 'One company',
+    params: IdParams,
+    response: { 200: Company },
+    handler: async ({ params }, ctx) => getCompany(ctx, params.id),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/companies',
+    module: 'companies',
+    access: 'write',
+    permission: ['companies', 'write'],
+    summary: "Create a company within the plan's company allowance",
+    description:
+      'The sandbox does not count against the allowance. Over it: 403 COMPANY_LIMIT_REACHED. ' +
+      'A VAT-registered company needs its VAT number; vatRegisteredFrom defaults to today. ' +
+      '201 on create; 200 with the existing company when clientId was already used.',
+    body: CompanyCreate,
+    response: createdOrExisting(Company),
+    handler: async ({ body }, ctx) => createCompany(ctx, body),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/api/companies/{id}',
+    module: 'companies',
+    access: 'write',
+    permission: ['companies', 'write'],
+    summary: 'Change a company; a VAT registration change takes effect from vatRegisteredFrom',
+    description:
+      'Changing vatRegistered (or vatRegisteredFrom) records a registration change effective from ' +
+      'vatRegisteredFrom (default today). Documents use the registration in force on their issue date.',
+    params: IdParams,
+    body: CompanyUpdate,
+    response: { 200: Company },
+    handler: async ({ params, body }, ctx) => updateCompany(ctx, params.id, body),
+  }),
+];

@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { as, register, startTestApp, type TestApp } from '../../../test/support/app.ts';
+
+let t: TestApp;
+before(async () => {
+  t = await startTestApp();
+});
+after(() => t.close());
+
+describe('companies', () => {
+  test('register creates the first company; GET /api/companies is a bare array without a header', async () => {
+    const a = await register(t.app, { companyName: 'Acme (Pty) Ltd' });
+    const res = await as(t.app, a.token)({ method: 'GET', url: '/api/companies' });
+    assert.equal(res.statusCode, 200);
+    const list = res.json();
+    assert.ok(Array.isArray(list));
+    assert.equal(list.length, 1);
+    assert.equal(list[0].id, a.companyId);
+    assert.equal(list[0].name, 'Acme (Pty) Ltd');
+    assert.equal(list[0].baseCurrency, 'ZAR');
+  });
+
+  test('create within the allowance, 201 then 200 on replay of clientId, 403 past the allowance', async () => {
+    const a = await register(t.app, { plan: 'business' }); // 3 companies
+    const api = as(t.app, a.token);
+    const clientId = crypto.randomUUID();
+    const first = await api({ method: 'POST', url: '/api/companies', payload: { clientId, name: 'Second' } });
+    assert.equal(first.statusCode, 201, first.body);
+    assert.equal(first.json().id, clientId);
+    const replay = await api({
+      method: 'POST',
+      url: '/api/companies',
+      payload: { clientId, name: 'Changed' },
+    });
+    assert.equal(replay.statusCode, 200);
+    assert.equal(replay.json().name, 'Second');
+    assert.equal(
+      (await api({ method: 'POST', url: '/api/companies', payload: { name: 'Third' } })).statusCode,
+      201,
+    );
+    const over = await api({ method: 'POST', url: '/api/companies', payload: { name: 'Fourth' } });
+    assert.equal(over.statusCode, 403);
+    assert.equal(over.json().code, 'COMPANY_LIMIT_REACHED');
+  });
+
+  test('clientId that is not a UUID is a 400 naming clientId', async () => {
+    const a = await register(t.app);
+    const res = await as(
+      t.app,
+      a.token,
+    )({ method: 'POST', url: '/api/companies', payload: { clientId: 'abc', name: 'X' } });
+    assert.equal(res.statusCode, 400);
+    assert.match(res.json().detail, /clientId/);
+  });
+
+  test('two concurrent creates with one clientId make one company', async () => {
+    const a = await register(t.app);
+    const api = as(t.app, a.token);
+    const clientId = crypto.randomUUID();
+    const [r1, r2] = await Promise.all([
+      api({ method: 'POST', url: '/api/companies', payload: { clientId, name: 'Twin' } }),
+      api({ method: 'POST', url: '/api/companies', payload: { clientId, name: 'Twin' } }),
+    ]);
+    assert.deepEqual([r1.statusCode, r2.statusCode].sort(), [200, 201]);
+    const list = (await api({ method: 'GET', url: '/api/companies' })).json();
+    assert.equal(list.filter((c: { id: string }) => c.id === clientId).length, 1);
+  });
+
+  test('VAT registration takes effect from its date', async () => {
+    const a = await register(t.app);
+    const api = as(t.app, a.token);
+    const res = await api({
+      method: 'PATCH',
+      url: `/api/companies/${a.companyId}`,
+      payload: { vatRegistered: true, vatRegisteredFrom: '2024-03-01', vatNumber: '4123456789' },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().vatRegistered, true);
+    assert.equal(res.json().vatRegisteredFrom, '2024-03-01');
+    const missing = await api({
+      method: 'PATCH',
+      url: `/api/companies/${a.companyId}`,
+      payload: { vatNumber: '123' },
+    });
+    assert.equal(missing.statusCode, 400);
+    assert.match(missing.json().detail, /vatNumber/);
+  });
+
+  test("another tenant's company is a 404", async () => {
+    const a = await register(t.app);
+    const b = await register(t.app);
+    const res = await as(t.app, b.token)({ method: 'GET', url: `/api/companies/${a.companyId}` });
+    assert.equal(res.statusCode, 404);
+    assert.equal(res.json().status, 404);
+  });
+});

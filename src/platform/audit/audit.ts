@@ -1,0 +1,50 @@
+// The audit log: who did what to which record, when. Written in the same transaction as
+// the change. Secrets never enter it: values under secret-like keys are replaced.
+import type { Tx } from '../db/tenant.ts';
+
+export interface AuditEntry {
+  actorType: 'user' | 'api_key' | 'system' | 'anonymous';
+  actorId: string | null;
+  action: string;
+  resource: string;
+  resourceId?: string | null;
+  companyId?: string | null;
+  requestId?: string | null;
+  ip?: string | null;
+  details?: Record<string, unknown>;
+}
+
+const SECRET_KEY = /pass(word)?|secret|token|totp|otp|code|key|hash|authorization|cookie|signature/i;
+
+/** Copies a value with every secret-like field replaced by "[redacted]". */
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 6) return '[…]';
+  if (Array.isArray(value)) return value.slice(0, 50).map((v) => redact(v, depth + 1));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      out[k] = SECRET_KEY.test(k) ? '[redacted]' : redact(v, depth + 1);
+    }
+    return out;
+  }
+  return value;
+}
+
+export async function recordAudit(tx: Tx, tenantId: string, entry: AuditEntry): Promise<void> {
+  await tx
+    .insertInto('audit_log')
+    .values({
+      tenant_id: tenantId,
+      id: crypto.randomUUID(),
+      actor_type: entry.actorType,
+      actor_id: entry.actorId,
+      action: entry.action,
+      resource: entry.resource,
+      resource_id: entry.resourceId ?? null,
+      company_id: entry.companyId ?? null,
+      request_id: entry.requestId ?? null,
+      ip: entry.ip ?? null,
+      details: JSON.stringify(redact(entry.details ?? {})),
+    })
+    .execute();
+}

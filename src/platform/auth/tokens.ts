@@ -1,0 +1,76 @@
+// Access tokens (JWT, HS256 via jose) and opaque secrets (refresh, reset, recovery).
+// Opaque tokens carry the tenant id in clear so the right tenant's rows can be searched;
+// only a SHA-256 of the secret part is ever stored.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { errors, jwtVerify, SignJWT } from 'jose';
+
+export const ACCESS_TOKEN_SECONDS = 900;
+const ISSUER = 'business-platform';
+
+export interface AccessClaims {
+  /** user id */
+  sub: string;
+  /** tenant id */
+  tid: string;
+  /** session id */
+  sid: string;
+}
+
+export async function signAccessToken(
+  secret: Uint8Array,
+  claims: AccessClaims,
+  seconds = ACCESS_TOKEN_SECONDS,
+) {
+  return new SignJWT({ tid: claims.tid, sid: claims.sid, typ: 'user' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(claims.sub)
+    .setIssuer(ISSUER)
+    .setIssuedAt()
+    .setExpirationTime(`${seconds}s`)
+    .sign(secret);
+}
+
+export type VerifyResult = { ok: true; claims: AccessClaims } | { ok: false; reason: 'expired' | 'invalid' };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function verifyAccessToken(secret: Uint8Array, token: string): Promise<VerifyResult> {
+  try {
+    const { payload } = await jwtVerify(token, secret, { issuer: ISSUER, algorithms: ['HS256'] });
+    const { sub, tid, sid, typ } = payload as Record<string, unknown>;
+    if (typ !== 'user' || typeof sub !== 'string' || typeof tid !== 'string' || typeof sid !== 'string') {
+      return { ok: false, reason: 'invalid' };
+    }
+    if (!UUID.test(sub) || !UUID.test(tid) || !UUID.test(sid)) return { ok: false, reason: 'invalid' };
+    return { ok: true, claims: { sub, tid, sid } };
+  } catch (e) {
+    return { ok: false, reason: e instanceof errors.JWTExpired ? 'expired' : 'invalid' };
+  }
+}
+
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+/** A new opaque token "<tenantId>.<secret>" and the hash to store. */
+export function newOpaqueToken(tenantId: string): { token: string; hash: string } {
+  const secret = randomBytes(32).toString('base64url');
+  return { token: `${tenantId}.${secret}`, hash: sha256Hex(secret) };
+}
+
+/** Splits an opaque token; undefined when it is not of our shape. */
+export function parseOpaqueToken(token: string): { tenantId: string; hash: string } | undefined {
+  const dot = token.indexOf('.');
+  if (dot < 0) return undefined;
+  const tenantId = token.slice(0, dot);
+  const secret = token.slice(dot + 1);
+  if (!UUID.test(tenantId) || secret.length < 20 || secret.length > 200) return undefined;
+  return { tenantId, hash: sha256Hex(secret) };
+}
+
+export function constantTimeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  if (ab.length !== bb.length) return false;
+  return timingSafeEqual(ab, bb);
+}

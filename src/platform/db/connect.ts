@@ -1,0 +1,92 @@
+// Opens the database: embedded PGlite (persisted in DATA_DIR) when DATABASE_URL is absent,
+// a node-postgres pool when it is set. Both speak the same SQL through Kysely.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { PGliteDialect } from './pglite-dialect.ts';
+import type { DB } from './schema.ts';
+
+export interface Database {
+  kind: 'pglite' | 'pg';
+  db: Kysely<DB>;
+  /** Runs a script of several statements (migrations); no parameters. */
+  execScript(sql: string): Promise<void>;
+  close(): Promise<void>;
+  /** The embedded instance, for snapshots in tests. */
+  pglite?: PGlite;
+}
+
+// Dates stay 'YYYY-MM-DD' strings (no time-zone shift); NUMERIC stays a string so money
+// goes straight into decimal.js; bigint counts become numbers.
+const DATE_OID = 1082;
+const NUMERIC_OID = 1700;
+const INT8_OID = 20;
+const identity = (v: string) => v;
+const toNumber = (v: string) => Number(v);
+
+export interface ConnectOptions {
+  databaseUrl?: string | undefined;
+  dataDir?: string;
+  /** A PGlite data-directory tarball to start from (test snapshots). */
+  loadDataDir?: Blob;
+  poolSize?: number;
+}
+
+export async function connect(options: ConnectOptions): Promise<Database> {
+  if (options.databaseUrl) return connectPg(options.databaseUrl, options.poolSize ?? 10);
+  return connectPglite(options);
+}
+
+function connectPg(url: string, max: number): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    types: {
+      getTypeParser(oid: number, format?: 'text' | 'binary') {
+        if (oid === DATE_OID || oid === NUMERIC_OID) return identity;
+        if (oid === INT8_OID) return toNumber;
+        return pg.types.getTypeParser(oid, format);
+      },
+    } as pg.CustomTypesConfig,
+  });
+  // An idle client losing its server must not crash the process.
+  pool.on('error', () => {});
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kind: 'pg',
+    db,
+    async execScript(sql) {
+      await pool.query(sql);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+async function connectPglite(options: ConnectOptions): Promise<Database> {
+  let dataDir: string | undefined;
+  if (options.dataDir) {
+    mkdirSync(options.dataDir, { recursive: true });
+    dataDir = join(options.dataDir, 'pglite');
+  }
+  const pglite = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    parsers: { [DATE_OID]: identity, [NUMERIC_OID]: identity, [INT8_OID]: toNumber },
+  });
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  return {
+    kind: 'pglite',
+    db,
+    pglite,
+    async execScript(sql) {
+      await pglite.exec(sql);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}

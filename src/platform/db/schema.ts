@@ -1,0 +1,182 @@
+// Kysely table types of the platform tables. A module adds its own tables by augmenting
+// `DB` from its own folder:  declare module '../../platform/db/schema.ts' { interface DB { ... } }
+import type { ColumnType, Generated } from 'kysely';
+
+/** timestamptz: read as Date, written as Date or ISO string. */
+export type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** date: read and written as 'YYYY-MM-DD'. */
+export type DateString = string;
+/** numeric: read as a decimal string, written as string or number. */
+export type Numeric = ColumnType<string, string | number, string | number>;
+export type Json = ColumnType<unknown, string, string>;
+/** timestamptz with a database default. */
+export type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+/** jsonb with a database default. */
+export type DefaultJson = ColumnType<unknown, string | undefined, string>;
+
+export interface TenantsTable {
+  id: string;
+  name: string;
+  plan: string;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface UserLoginsTable {
+  email: string;
+  tenant_id: string;
+  user_id: string;
+}
+
+export interface RolesTable {
+  tenant_id: string;
+  id: string;
+  name: string;
+  description: string | null;
+  permissions: string[];
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+  deleted_at: Timestamp | null;
+}
+
+export interface UsersTable {
+  tenant_id: string;
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string | null;
+  role: string;
+  active: Generated<boolean>;
+  totp_secret: string | null;
+  totp_enabled: Generated<boolean>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+  last_login_at: Timestamp | null;
+  deactivated_at: Timestamp | null;
+}
+
+export interface SessionsTable {
+  tenant_id: string;
+  id: string;
+  user_id: string;
+  created_at: DefaultTimestamp;
+  last_used_at: DefaultTimestamp;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  revoked_reason: string | null;
+  user_agent: string | null;
+  ip: string | null;
+}
+
+export interface RefreshTokensTable {
+  tenant_id: string;
+  id: string;
+  session_id: string;
+  token_hash: string;
+  created_at: DefaultTimestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface RecoveryCodesTable {
+  tenant_id: string;
+  id: string;
+  user_id: string;
+  code_hash: string;
+  created_at: DefaultTimestamp;
+  used_at: Timestamp | null;
+  retired_at: Timestamp | null;
+}
+
+export interface UserTokensTable {
+  tenant_id: string;
+  id: string;
+  user_id: string;
+  purpose: 'reset' | 'invite';
+  token_hash: string;
+  created_at: DefaultTimestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface CompaniesTable {
+  tenant_id: string;
+  id: string;
+  name: string;
+  trade_name: string | null;
+  parent_id: string | null;
+  ownership_percent: Numeric | null;
+  base_currency: Generated<string>;
+  vat_registered: Generated<boolean>;
+  vat_registered_from: DateString | null;
+  vat_number: string | null;
+  is_sandbox: Generated<boolean>;
+  is_active: Generated<boolean>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+  deleted_at: Timestamp | null;
+}
+
+export interface CompanyVatRegistrationsTable {
+  tenant_id: string;
+  id: string;
+  company_id: string;
+  effective_from: DateString;
+  registered: boolean;
+  vat_number: string | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface AuditLogTable {
+  tenant_id: string;
+  id: string;
+  occurred_at: DefaultTimestamp;
+  actor_type: string;
+  actor_id: string | null;
+  action: string;
+  resource: string;
+  resource_id: string | null;
+  company_id: string | null;
+  request_id: string | null;
+  ip: string | null;
+  details: DefaultJson;
+}
+
+export interface EventsTable {
+  tenant_id: string;
+  id: string;
+  company_id: string | null;
+  type: string;
+  data: Json;
+  created_at: DefaultTimestamp;
+}
+
+export interface EmailsTable {
+  tenant_id: string;
+  id: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  kind: string;
+  status: Generated<'queued' | 'sent' | 'stored' | 'failed'>;
+  error: string | null;
+  created_at: DefaultTimestamp;
+  sent_at: Timestamp | null;
+}
+
+export interface DB {
+  tenants: TenantsTable;
+  user_logins: UserLoginsTable;
+  roles: RolesTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  recovery_codes: RecoveryCodesTable;
+  user_tokens: UserTokensTable;
+  companies: CompaniesTable;
+  company_vat_registrations: CompanyVatRegistrationsTable;
+  audit_log: AuditLogTable;
+  events: EventsTable;
+  emails: EmailsTable;
+}

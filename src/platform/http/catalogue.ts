@@ -1,0 +1,277 @@
+// The route catalogue. Each operation is declared once with defineRoute(); from that one
+// object come request validation, authentication, the role check, the X-Company-Id rule,
+// the tenant transaction, the audit entry, the OpenAPI operation and the security suite.
+//
+// Order of checks on an authenticated route:
+//   401 no or bad token (stateless) → 400 X-Company-Id missing → 400 validation →
+//   [one tenant transaction] 401 session revoked / user gone → 403 role →
+//   404 company outside the tenant → handler → audit entry → commit → after-commit work.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Static, TSchema } from 'typebox';
+import { recordAudit } from '../audit/audit.ts';
+import type { Action, Resource, RouteModule } from '../auth/permissions.ts';
+import { loadUserPrincipal } from '../auth/principal.ts';
+import { type AccessClaims, verifyAccessToken } from '../auth/tokens.ts';
+import { withTenant } from '../db/tenant.ts';
+import type { AppDeps, BaseCtx, PublicCtx, TenantCtx } from './context.ts';
+import { badRequest, notFound, PermissionDenied, unauthorized } from './problem.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  headers: FastifyRequest['headers'];
+}
+
+interface RouteSpec<P extends TSchema, Q extends TSchema, B extends TSchema> {
+  method: HttpMethod;
+  /** OpenAPI style: /api/companies/{id} */
+  path: string;
+  module: RouteModule;
+  /** read or write: the scope level an API key needs (next issue), and whether it is audited */
+  access: 'read' | 'write';
+  summary: string;
+  description?: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Success responses by status; the first is the default status. */
+  response: Record<number, TSchema>;
+  /** Needs X-Company-Id naming a company of the tenant. */
+  companyScoped?: boolean;
+  /** Audit resource name for writes (default: the module); false for no automatic entry. */
+  audit?: false | { resource: string };
+  bodyLimit?: number;
+  /** Extra OpenAPI response content types, e.g. { 200: 'application/pdf' }. */
+  produces?: string;
+}
+
+export interface UserRouteDef<P extends TSchema, Q extends TSchema, B extends TSchema>
+  extends RouteSpec<P, Q, B> {
+  auth?: 'user';
+  /** The role permission the caller needs; null: any signed-in user. */
+  permission: [Resource, Action] | null;
+  handler: (input: RouteInput<Static<P>, Static<Q>, Static<B>>, ctx: TenantCtx) => Promise<unknown>;
+}
+
+export interface PublicRouteDef<P extends TSchema, Q extends TSchema, B extends TSchema>
+  extends RouteSpec<P, Q, B> {
+  auth: 'none';
+  permission?: undefined;
+  handler: (input: RouteInput<Static<P>, Static<Q>, Static<B>>, ctx: PublicCtx) => Promise<unknown>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds routes of every input type
+export type AnyRoute = UserRouteDef<any, any, any> | PublicRouteDef<any, any, any>;
+
+export function defineRoute<
+  P extends TSchema = TSchema,
+  Q extends TSchema = TSchema,
+  B extends TSchema = TSchema,
+>(def: UserRouteDef<P, Q, B>): AnyRoute;
+export function defineRoute<
+  P extends TSchema = TSchema,
+  Q extends TSchema = TSchema,
+  B extends TSchema = TSchema,
+>(def: PublicRouteDef<P, Q, B>): AnyRoute;
+export function defineRoute(def: AnyRoute): AnyRoute {
+  if (!def.path.startsWith('/')) throw new Error(`Route path must start with /: ${def.path}`);
+  if (Object.keys(def.response).length === 0)
+    throw new Error(`Route ${def.method} ${def.path} has no response`);
+  return def;
+}
+
+export function successStatus(route: AnyRoute): number {
+  return Number(Object.keys(route.response)[0]);
+}
+
+export function toFastifyPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const COMPANY_HEADER_REQUIRED = 'X-Company-Id header is required for this request';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    claims?: AccessClaims;
+    companyIdHeader?: string;
+  }
+}
+
+function bearer(request: FastifyRequest): string | undefined {
+  const h = request.headers.authorization;
+  if (!h) return undefined;
+  const m = /^Bearer\s+(\S+)$/i.exec(h);
+  return m?.[1];
+}
+
+function makeAuthenticate(deps: AppDeps) {
+  return async function authenticate(request: FastifyRequest) {
+    const token = bearer(request);
+    if (!token) throw unauthorized('A bearer token is required');
+    const result = await verifyAccessToken(deps.config.jwtSecret, token);
+    if (!result.ok) {
+      throw unauthorized(result.reason === 'expired' ? 'The token has expired' : 'The token is not valid');
+    }
+    request.claims = result.claims;
+  };
+}
+
+async function requireCompanyHeader(request: FastifyRequest) {
+  const raw = request.headers['x-company-id'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (!value) throw badRequest(null, COMPANY_HEADER_REQUIRED);
+  if (!UUID.test(value)) throw badRequest('X-Company-Id', 'must be a company id (UUID)');
+  request.companyIdHeader = value.toLowerCase();
+}
+
+function baseCtx(
+  deps: AppDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  after: Array<() => unknown>,
+): BaseCtx {
+  return {
+    deps,
+    requestId: String(request.id),
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+    log: request.log,
+    reply,
+    afterCommit: (fn) => {
+      after.push(fn);
+    },
+  };
+}
+
+async function runAfterCommit(request: FastifyRequest, after: Array<() => unknown>) {
+  for (const fn of after) {
+    try {
+      await fn();
+    } catch (err) {
+      request.log.error({ err }, 'after-commit work failed');
+    }
+  }
+}
+
+function inputOf(request: FastifyRequest): RouteInput<unknown, unknown, unknown> {
+  return {
+    params: request.params ?? {},
+    query: request.query ?? {},
+    body: request.body,
+    headers: request.headers,
+  };
+}
+
+async function runUserRoute(
+  // biome-ignore lint/suspicious/noExplicitAny: see AnyRoute
+  route: UserRouteDef<any, any, any>,
+  deps: AppDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const claims = request.claims!;
+  const after: Array<() => unknown> = [];
+  const input = inputOf(request);
+  const result = await withTenant(deps.database.db, claims.tid, async (tx) => {
+    const principal = await loadUserPrincipal(tx, claims);
+    if (route.permission) {
+      const [resource, action] = route.permission;
+      if (!principal.permissions.allows(resource, action)) throw new PermissionDenied(resource, action);
+    }
+    let companyId: string | undefined;
+    if (route.companyScoped) {
+      companyId = request.companyIdHeader!;
+      const company = await tx
+        .selectFrom('companies')
+        .select('id')
+        .where('tenant_id', '=', claims.tid)
+        .where('id', '=', companyId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      if (!company) throw notFound('Company');
+    }
+    const ctx: TenantCtx = {
+      ...baseCtx(deps, request, reply, after),
+      db: tx,
+      tenantId: claims.tid,
+      principal,
+      companyId,
+    };
+    const out = await route.handler(input, ctx);
+    if (route.access === 'write' && route.audit !== false && reply.statusCode < 300) {
+      const params = input.params as Record<string, unknown>;
+      const resultId = (out as { id?: unknown } | null)?.id;
+      await recordAudit(tx, claims.tid, {
+        actorType: 'user',
+        actorId: principal.userId,
+        action: `${route.method} ${route.path}`,
+        resource: route.audit?.resource ?? route.module,
+        resourceId: String(params.id ?? (typeof resultId === 'string' ? resultId : '')) || null,
+        companyId: companyId ?? null,
+        requestId: String(request.id),
+        ip: request.ip,
+        details: { params, body: input.body ?? null, status: reply.statusCode },
+      });
+    }
+    return out;
+  });
+  await runAfterCommit(request, after);
+  return result;
+}
+
+async function runPublicRoute(
+  // biome-ignore lint/suspicious/noExplicitAny: see AnyRoute
+  route: PublicRouteDef<any, any, any>,
+  deps: AppDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const after: Array<() => unknown> = [];
+  const ctx: PublicCtx = { ...baseCtx(deps, request, reply, after), root: deps.database.db };
+  const result = await route.handler(inputOf(request), ctx);
+  await runAfterCommit(request, after);
+  return result;
+}
+
+/** Registers every route of the catalogue on the Fastify instance. */
+export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: AppDeps) {
+  const authenticate = makeAuthenticate(deps);
+  const seen = new Set<string>();
+  for (const route of routes) {
+    const key = `${route.method} ${route.path}`;
+    if (seen.has(key)) throw new Error(`Route declared twice in the catalogue: ${key}`);
+    seen.add(key);
+    const status = successStatus(route);
+    const onRequest = [];
+    if (route.auth !== 'none') onRequest.push(authenticate);
+    if (route.companyScoped) onRequest.push(requireCompanyHeader);
+    const response: Record<number, TSchema> = {};
+    if (!route.produces) Object.assign(response, route.response);
+    app.route({
+      method: route.method,
+      url: toFastifyPath(route.path),
+      ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
+      schema: {
+        ...(route.params ? { params: route.params } : {}),
+        ...(route.query ? { querystring: route.query } : {}),
+        ...(route.body ? { body: route.body } : {}),
+        response,
+      },
+      onRequest,
+      handler: async (request, reply) => {
+        reply.code(status);
+        const out =
+          route.auth === 'none'
+            ? await runPublicRoute(route, deps, request, reply)
+            : await runUserRoute(route, deps, request, reply);
+        if (reply.sent) return reply;
+        if (reply.statusCode === 204) return reply.send();
+        return out;
+      },
+    });
+  }
+}

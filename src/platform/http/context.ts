@@ -1,0 +1,52 @@
+// What a handler receives besides its parsed input.
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Database } from '../db/connect.ts';
+import type { DB } from '../db/schema.ts';
+import type { Tx } from '../db/tenant.ts';
+import type { Mailer } from '../mail/mailer.ts';
+
+/** Process-wide dependencies, built once in main.ts (or by a test). */
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  mailer: Mailer;
+  /** The clock; tests move it. */
+  now: () => Date;
+  /** Creates a tenant's first company at registration (wired by app.ts to the companies module). */
+  createFirstCompany(tx: Tx, tenantId: string, input: FirstCompany): Promise<string>;
+}
+
+export interface FirstCompany {
+  name: string;
+  baseCurrency: string;
+  vatRegistered: boolean;
+  vatNumber: string | null;
+}
+
+export interface BaseCtx {
+  deps: AppDeps;
+  requestId: string;
+  ip: string;
+  userAgent: string | undefined;
+  log: FastifyBaseLogger;
+  reply: FastifyReply;
+  /** Runs after the request's transaction commits (e-mail, notifications); never on rollback. */
+  afterCommit(fn: () => Promise<void> | void): void;
+}
+
+/** Routes that sign in someone: no tenant yet, the handler opens its own transaction. */
+export interface PublicCtx extends BaseCtx {
+  root: Kysely<DB>;
+}
+
+/** Every authenticated route: one transaction, tenant set, caller known. */
+export interface TenantCtx extends BaseCtx {
+  db: Tx;
+  tenantId: string;
+  principal: Principal;
+  /** Set (and checked to exist in the tenant) on company-scoped routes. */
+  companyId: string | undefined;
+}

@@ -1,0 +1,162 @@
+// The OpenAPI 3.1 description, generated from the route catalogue: the same objects that
+// validate requests describe them, so the document cannot drift from the service.
+import type { TSchema } from 'typebox';
+import { type AnyRoute, COMPANY_HEADER_REQUIRED, successStatus } from './catalogue.ts';
+
+type Json = Record<string, unknown>;
+
+/** A clean JSON Schema copy (TypeBox keeps its markers non-enumerable, so JSON drops them). */
+function schemaOf(schema: TSchema): Json {
+  return JSON.parse(JSON.stringify(schema)) as Json;
+}
+
+const PROBLEM = { $ref: '#/components/schemas/Problem' };
+
+const ERROR_RESPONSES: Record<string, string> = {
+  '400': 'Validation failed or the body is malformed; detail names the field',
+  '401': 'Missing, expired or invalidated token',
+  '403': 'The role lacks the permission ({ error, resource, action })',
+  '404': 'No such record in the tenant',
+  '413': 'The request body is too large',
+  '500': 'Unexpected error; detail is deliberately generic',
+};
+
+function operationId(route: AnyRoute): string {
+  const words = `${route.method.toLowerCase()} ${route.path}`
+    .replace(/[{}]/g, '')
+    .split(/[^a-zA-Z0-9]+/)
+    .filter(Boolean);
+  return words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('');
+}
+
+function parameters(route: AnyRoute): Json[] {
+  const out: Json[] = [];
+  const params = route.params ? schemaOf(route.params) : undefined;
+  for (const name of [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)) {
+    const props = (params?.properties ?? {}) as Record<string, Json>;
+    out.push({ name, in: 'path', required: true, schema: props[name] ?? { type: 'string' } });
+  }
+  if (route.query) {
+    const q = schemaOf(route.query);
+    const required = new Set((q.required as string[] | undefined) ?? []);
+    for (const [name, schema] of Object.entries((q.properties ?? {}) as Record<string, Json>)) {
+      const { description, ...rest } = schema;
+      out.push({
+        name,
+        in: 'query',
+        required: required.has(name),
+        schema: rest,
+        ...(description ? { description } : {}),
+      });
+    }
+  }
+  if (route.companyScoped) {
+    out.push({
+      name: 'X-Company-Id',
+      in: 'header',
+      required: true,
+      description: `The company this call acts on. Without it: 400 "${COMPANY_HEADER_REQUIRED}".`,
+      schema: { type: 'string', format: 'uuid' },
+    });
+  }
+  return out;
+}
+
+function responses(route: AnyRoute): Json {
+  const out: Json = {};
+  for (const [status, schema] of Object.entries(route.response)) {
+    const contentType = route.produces ?? 'application/json';
+    out[status] = {
+      description: status === String(successStatus(route)) ? 'Success' : 'Also a success',
+      ...(status === '204' ? {} : { content: { [contentType]: { schema: schemaOf(schema) } } }),
+    };
+  }
+  for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
+    if (route.auth === 'none' && (status === '401' || status === '403')) continue;
+    if (!route.params && status === '404' && !route.companyScoped) continue;
+    const schema =
+      status === '403' ? { oneOf: [{ $ref: '#/components/schemas/PermissionDenial' }, PROBLEM] } : PROBLEM;
+    out[status] = { description, content: { 'application/json': { schema } } };
+  }
+  return out;
+}
+
+export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Json {
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const route of routes) {
+    paths[route.path] ??= {};
+    const item = paths[route.path]!;
+    const permission = route.auth === 'none' ? undefined : route.permission;
+    item[route.method.toLowerCase()] = {
+      operationId: operationId(route),
+      summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
+      tags: [route.module],
+      security: route.auth === 'none' ? [] : [{ bearerAuth: [] }],
+      parameters: parameters(route),
+      ...(route.body
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: schemaOf(route.body) } },
+            },
+          }
+        : {}),
+      responses: responses(route),
+      'x-module': route.module,
+      'x-access': route.access,
+      ...(permission ? { 'x-permission': `${permission[0]}:${permission[1]}` } : {}),
+      ...(route.companyScoped ? { 'x-company-scoped': true } : {}),
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Business Platform API v1',
+      version: '1.0.0',
+      description:
+        'One JSON-over-HTTP API for accounting, invoicing, CRM, banking, payroll, inventory, manufacturing and logistics. ' +
+        'Every /api call needs a bearer token; company-scoped calls also need X-Company-Id. ' +
+        'Errors are RFC 7807 problem details, except a role denial, which answers { error, resource, action }.',
+    },
+    servers: [{ url: serverUrl }],
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'An access token from POST /auth/login (or, for integrations, POST /auth/token).',
+        },
+      },
+      schemas: {
+        Problem: {
+          type: 'object',
+          required: ['type', 'title', 'status', 'detail', 'instance'],
+          properties: {
+            type: { type: 'string', examples: ['about:blank'] },
+            title: { type: 'string' },
+            status: { type: 'integer' },
+            detail: { type: 'string', description: 'Names the offending field for validation errors' },
+            instance: { type: 'string', description: 'The request path' },
+            code: {
+              type: 'string',
+              description: 'A machine-readable reason where one exists, e.g. TOTP_REQUIRED',
+            },
+          },
+        },
+        PermissionDenial: {
+          type: 'object',
+          required: ['error', 'resource', 'action'],
+          properties: {
+            error: { type: 'string' },
+            resource: { type: 'string' },
+            action: { type: 'string' },
+          },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,53 @@
+// The paged list envelope: { items, total, page, limit, totalPages }. limit at or below 0
+// becomes the default (50), above the maximum becomes the maximum (200), never a 400;
+// page below 1 is 1; a page past the end is empty with the same total.
+import { type TSchema, Type } from 'typebox';
+
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 200;
+
+/** Spread into a route's query schema. */
+export const pageQueryProperties = {
+  page: Type.Optional(Type.Integer({ description: '1-based page number; below 1 is treated as 1' })),
+  limit: Type.Optional(
+    Type.Integer({
+      description: `Rows per page: default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}; 0 or less means the default`,
+    }),
+  ),
+};
+
+export interface Paging {
+  page: number;
+  limit: number;
+  offset: number;
+}
+
+export function paging(query: { page?: number | undefined; limit?: number | undefined }): Paging {
+  const page = query.page === undefined || query.page < 1 ? 1 : Math.floor(query.page);
+  let limit = query.limit ?? DEFAULT_LIMIT;
+  if (limit <= 0) limit = DEFAULT_LIMIT;
+  if (limit > MAX_LIMIT) limit = MAX_LIMIT;
+  return { page, limit, offset: (page - 1) * limit };
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  limit: number;
+  totalPages: number;
+}
+
+export function pageOf<T>(items: T[], total: number, p: Paging): Page<T> {
+  return { items, total, page: p.page, limit: p.limit, totalPages: Math.ceil(total / p.limit) };
+}
+
+export function Paged<T extends TSchema>(item: T) {
+  return Type.Object({
+    items: Type.Array(item),
+    total: Type.Integer({ description: 'Rows matching the filter' }),
+    page: Type.Integer(),
+    limit: Type.Integer({ description: 'The limit that was applied' }),
+    totalPages: Type.Integer(),
+  });
+}

@@ -1,0 +1,126 @@
+// A real app on this file's own database, with a clock the test can move.
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pino from 'pino';
+import { buildApp, wireDeps } from '../../src/app.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import type { AppDeps } from '../../src/platform/http/context.ts';
+import { createMailer } from '../../src/platform/mail/mailer.ts';
+import { freshDatabase, type TestDatabase } from './db.ts';
+
+export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+export interface TestClock {
+  now(): Date;
+  set(d: Date | string): void;
+  advance(ms: number): void;
+}
+
+export function testClock(): TestClock {
+  let offset = 0;
+  let fixed: Date | undefined;
+  return {
+    now: () => (fixed ? new Date(fixed.getTime() + offset) : new Date(Date.now() + offset)),
+    set: (d) => {
+      fixed = new Date(d);
+      offset = 0;
+    },
+    advance: (ms) => {
+      offset += ms;
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: AppDeps;
+  database: TestDatabase;
+  clock: TestClock;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(
+  options: { config?: Partial<Config>; database?: TestDatabase } = {},
+): Promise<TestApp> {
+  const database = options.database ?? (await freshDatabase());
+  const config: Config = {
+    ...loadConfig({
+      JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+      DATA_DIR: '/tmp/bp-test-data',
+    }),
+    ...options.config,
+  };
+  const log = pino({ level: 'silent' });
+  const mailer = createMailer(config.smtpUrl, config.mailFrom, log);
+  const clock = testClock();
+  const deps = wireDeps({ config, database, mailer, now: clock.now });
+  const app = await buildApp(deps);
+  await app.ready();
+  return {
+    app,
+    deps,
+    database,
+    clock,
+    async close() {
+      await app.close();
+      mailer.close();
+      await database.close();
+    },
+  };
+}
+
+export interface Registered {
+  token: string;
+  refreshToken: string;
+  tenantId: string;
+  userId: string;
+  companyId: string;
+  email: string;
+  password: string;
+}
+
+let counter = 0;
+
+export async function register(
+  app: FastifyInstance,
+  overrides: Record<string, unknown> = {},
+): Promise<Registered> {
+  counter++;
+  const password = `Correct horse ${counter} ${Math.random()}`;
+  const email = `owner${counter}.${Math.random().toString(36).slice(2, 8)}@example.co.za`;
+  const res = await app.inject({
+    method: 'POST',
+    url: '/auth/register',
+    payload: {
+      tenantName: `Tenant ${counter}`,
+      name: 'Owner',
+      email,
+      password: sha256(password),
+      ...overrides,
+    },
+  });
+  if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+  const b = res.json();
+  return {
+    token: b.accessToken,
+    refreshToken: b.refreshToken,
+    tenantId: b.tenantId,
+    userId: b.userId,
+    companyId: b.companyId,
+    email: (overrides.email as string) ?? email,
+    password,
+  };
+}
+
+/** app.inject with a bearer token (and company header) filled in. */
+export function as(app: FastifyInstance, token: string, companyId?: string) {
+  return (opts: InjectOptions): Promise<LightMyRequestResponse> =>
+    app.inject({
+      ...opts,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(companyId ? { 'x-company-id': companyId } : {}),
+        ...(opts.headers ?? {}),
+      },
+    });
+}

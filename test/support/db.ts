@@ -1,0 +1,88 @@
+// Test databases. Migrations run once per `npm test` (run-tests.ts): PGlite's migrated data
+// directory is saved as a snapshot, or on PostgreSQL a migrated template database is made.
+// Each test file then starts from its own copy, so files run in parallel without sharing rows.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { connect, type Database } from '../../src/platform/db/connect.ts';
+import { migrate } from '../../src/platform/db/migrate.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+export const SNAPSHOT = join(ROOT, '.cache', 'test-snapshot.tar.gz');
+const TEMPLATE = 'bp_test_template';
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function admin<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Once per run: migrate and keep the result as the starting point of every test file. */
+export async function prepareSnapshot(databaseUrl = process.env.DATABASE_URL): Promise<void> {
+  if (databaseUrl) {
+    await admin(databaseUrl, async (c) => {
+      await c.query(`DROP DATABASE IF EXISTS ${TEMPLATE} WITH (FORCE)`);
+      await c.query(`CREATE DATABASE ${TEMPLATE}`);
+    });
+    const db = await connect({ databaseUrl: withDatabase(databaseUrl, TEMPLATE), poolSize: 1 });
+    await migrate(db);
+    await db.close();
+    return;
+  }
+  const db = await connect({});
+  await migrate(db);
+  const blob = await db.pglite!.dumpDataDir('gzip');
+  mkdirSync(join(ROOT, '.cache'), { recursive: true });
+  writeFileSync(SNAPSHOT, Buffer.from(await blob.arrayBuffer()));
+  await db.close();
+}
+
+export interface TestDatabase extends Database {
+  /** The connection string of this file's own database (PostgreSQL only). */
+  url?: string;
+}
+
+/** A database of this test file's own, migrated, empty. */
+export async function freshDatabase(databaseUrl = process.env.DATABASE_URL): Promise<TestDatabase> {
+  if (databaseUrl) {
+    const name = `bp_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    // Copies of one template may not run at the same instant: retry while it is busy.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin(databaseUrl, (c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE}`));
+        break;
+      } catch (e) {
+        if (attempt > 50 || !/being accessed by other users/.test((e as Error).message)) throw e;
+        await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+      }
+    }
+    const url = withDatabase(databaseUrl, name);
+    const db = await connect({ databaseUrl: url });
+    const close = db.close;
+    return {
+      ...db,
+      url,
+      close: async () => {
+        await close();
+        await admin(databaseUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      },
+    };
+  }
+  if (!existsSync(SNAPSHOT)) {
+    // A file run on its own, without run-tests.ts: migrate from scratch.
+    const db = await connect({});
+    await migrate(db);
+    return db;
+  }
+  return connect({ loadDataDir: new Blob([readFileSync(SNAPSHOT)]) });
+}
