@@ -1,5 +1,5 @@
 // buildApp(deps): the platform plugins, then every route of the catalogue.
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { catalogue } from './catalogue.ts';
 import { insertCompany } from './modules/companies/index.ts';
 import { registerRoutes } from './platform/http/catalogue.ts';
@@ -26,10 +26,10 @@ export function wireDeps(deps: DepsWithoutWiring): AppDeps {
 
 export async function buildApp(
   deps: AppDeps,
-  options: { logger?: boolean | object } = {},
+  options: { logger?: boolean | object; loggerInstance?: FastifyBaseLogger } = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: true,
     genReqId: (req) => {
