@@ -29,7 +29,9 @@ export async function buildApp(
   options: { logger?: boolean | object; loggerInstance?: FastifyBaseLogger } = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
+    ...(options.loggerInstance
+      ? { loggerInstance: options.loggerInstance }
+      : { logger: options.logger ?? false }),
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: true,
     genReqId: (req) => {

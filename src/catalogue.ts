@@ -1,8 +1,14 @@
 // The whole route catalogue: every operation of the service, declared once. The app
 // registers it, the OpenAPI document describes it, the security suite walks it.
+import { setupProgressRoutes } from './modules/billing/index.ts';
 import { companyRoutes } from './modules/companies/index.ts';
 import { loginRoutes } from './platform/auth/login.routes.ts';
 import type { AnyRoute } from './platform/http/catalogue.ts';
 import { discoveryRoutes } from './platform/http/discovery.routes.ts';
 
-export const catalogue: AnyRoute[] = [...discoveryRoutes(() => catalogue), ...loginRoutes, ...companyRoutes];
+export const catalogue: AnyRoute[] = [
+  ...discoveryRoutes(() => catalogue),
+  ...loginRoutes,
+  ...companyRoutes,
+  ...setupProgressRoutes,
+];

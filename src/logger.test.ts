@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, test } from 'node:test';
 import pino from 'pino';
-import { freshDatabase } from '../test/support/db.ts';
 import { sha256 } from '../test/support/app.ts';
+import { freshDatabase } from '../test/support/db.ts';
 import { buildApp, wireDeps } from './app.ts';
 import { loadConfig } from './config.ts';
 import { loggerOptions } from './logger.ts';
@@ -21,7 +21,12 @@ const sink = new Writable({
 const database = await freshDatabase();
 const config = loadConfig({ JWT_SECRET: 'log-test-secret-log-test-secret-0123456789' });
 const log = pino(loggerOptions('trace'), sink);
-const deps = wireDeps({ config, database, mailer: createMailer(undefined, config.mailFrom, log), now: () => new Date() });
+const deps = wireDeps({
+  config,
+  database,
+  mailer: createMailer(undefined, config.mailFrom, log),
+  now: () => new Date(),
+});
 const app = await buildApp(deps, { loggerInstance: log });
 after(async () => {
   await app.close();

@@ -20,6 +20,12 @@ test('page below 1 is 1, and the offset follows page and limit', () => {
 test('the envelope: a page past the end is empty with the same total', () => {
   const p = paging({ page: 9, limit: 10 });
   assert.deepEqual(pageOf([], 25, p), { items: [], total: 25, page: 9, limit: 10, totalPages: 3 });
-  assert.deepEqual(pageOf([1, 2], 2, paging({})), { items: [1, 2], total: 2, page: 1, limit: 50, totalPages: 1 });
+  assert.deepEqual(pageOf([1, 2], 2, paging({})), {
+    items: [1, 2],
+    total: 2,
+    page: 1,
+    limit: 50,
+    totalPages: 1,
+  });
   assert.equal(pageOf([], 0, paging({})).totalPages, 0);
 });

@@ -1,0 +1,2 @@
+// The billing module's public surface: plan, entitlements and the set-up checklist.
+export { setupProgressRoutes } from './setup-progress.routes.ts';
