@@ -1,7 +1,6 @@
 // Who is calling: read fresh on every request, so that a revoked session, a deactivated
 // user or a changed role takes effect on the next request rather than at token expiry.
-import { sql } from 'kysely';
-import type { Tx } from '../db/tenant.ts';
+import { isUuid } from '../db/tenant.ts';
 import { unauthorized } from '../http/problem.ts';
 import { builtInRole, isBuiltInRole, PermissionSet } from './permissions.ts';
 import type { AccessClaims } from './tokens.ts';
@@ -24,24 +23,42 @@ export function permissionsOfRole(role: string, customPermissions: string[] | nu
   return new PermissionSet(customPermissions ?? []);
 }
 
-export async function loadUserPrincipal(tx: Tx, claims: AccessClaims): Promise<UserPrincipal> {
-  const row = await tx
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', (j) =>
-      j.onRef('u.tenant_id', '=', 's.tenant_id').onRef('u.id', '=', 's.user_id'),
-    )
-    .leftJoin('roles as r', (j) =>
-      j
-        .onRef('r.tenant_id', '=', 'u.tenant_id')
-        .on(sql`r.id::text`, '=', sql.ref('u.role'))
-        .on('r.deleted_at', 'is', null),
-    )
-    .select(['u.email', 'u.name', 'u.role', 'u.active', 's.revoked_at', 's.expires_at', 'r.permissions'])
-    .where('s.tenant_id', '=', claims.tid)
-    .where('s.id', '=', claims.sid)
-    .where('s.user_id', '=', claims.sub)
-    .executeTakeFirst();
-  if (!row || row.revoked_at || !row.active || row.expires_at.getTime() <= Date.now()) {
+export interface PrincipalRow {
+  email: string;
+  name: string;
+  role: string;
+  active: boolean;
+  revoked_at: Date | null;
+  expires_at: Date;
+  permissions: string[] | null;
+  /** present when a company was asked about: does it exist in the tenant */
+  company_ok?: boolean;
+}
+
+/**
+ * The principal's SQL, to ride in the transaction's opening round trip (see
+ * withTenantOpening). Values are inlined, so each is checked to be a UUID first.
+ */
+export function principalQuery(claims: AccessClaims, companyId?: string): string {
+  for (const id of [claims.tid, claims.sid, claims.sub, ...(companyId ? [companyId] : [])]) {
+    if (!isUuid(id)) throw unauthorized('The token is not valid');
+  }
+  const company = companyId
+    ? `, exists (select 1 from companies c where c.tenant_id = s.tenant_id and c.id = '${companyId}' and c.deleted_at is null) as company_ok`
+    : '';
+  return `select u.email, u.name, u.role, u.active, s.revoked_at, s.expires_at, r.permissions${company}
+    from sessions s
+    join users u on u.tenant_id = s.tenant_id and u.id = s.user_id
+    left join roles r on r.tenant_id = u.tenant_id and r.id::text = u.role and r.deleted_at is null
+    where s.tenant_id = '${claims.tid}' and s.id = '${claims.sid}' and s.user_id = '${claims.sub}'`;
+}
+
+export function principalFromRow(
+  row: PrincipalRow | undefined,
+  claims: AccessClaims,
+  now: Date,
+): UserPrincipal {
+  if (!row || row.revoked_at || !row.active || row.expires_at.getTime() <= now.getTime()) {
     throw unauthorized('The token is no longer valid; sign in again');
   }
   return {

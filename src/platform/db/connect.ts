@@ -39,10 +39,28 @@ export async function connect(options: ConnectOptions): Promise<Database> {
   return connectPglite(options);
 }
 
+/**
+ * A script of several statements answers one result per statement; Kysely reads only
+ * one. This client hands it the last, as the PGlite dialect does, so a transaction can
+ * open with BEGIN, its settings and a first query in one round trip.
+ */
+class LastResultClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's query has many overloads; this passes them all through
+  override query(...args: any[]): any {
+    // biome-ignore lint/suspicious/noExplicitAny: as above
+    const r = (super.query as any)(...args);
+    if (r && typeof r.then === 'function') {
+      return r.then((x: unknown) => (Array.isArray(x) ? x.at(-1) : x));
+    }
+    return r;
+  }
+}
+
 function connectPg(url: string, max: number): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max,
+    Client: LastResultClient,
     types: {
       getTypeParser(oid: number, format?: 'text' | 'binary') {
         if (oid === DATE_OID || oid === NUMERIC_OID) return identity;

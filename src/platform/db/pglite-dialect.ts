@@ -20,6 +20,7 @@ class PGliteConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (query.sql === 'commit') return this.#commit() as Promise<QueryResult<R>>;
     // Without parameters the simple protocol runs, which admits scripts of several
     // statements (migrations), as node-postgres does.
     const result =
@@ -33,6 +34,21 @@ class PGliteConnection implements DatabaseConnection {
         ? { numAffectedRows: BigInt(affected) }
         : {}),
     };
+  }
+
+  /**
+   * COMMIT of a transaction that already failed silently rolls back; PostgreSQL says so in
+   * the command tag, which PGlite does not pass on. Ask first, and answer the tag as pg does.
+   */
+  async #commit(): Promise<QueryResult<{ command: string }>> {
+    try {
+      await this.#pg.exec('select 1');
+    } catch {
+      await this.#pg.exec('rollback');
+      return { rows: [{ command: 'ROLLBACK' }] };
+    }
+    await this.#pg.exec('commit');
+    return { rows: [{ command: 'COMMIT' }] };
   }
 
   // biome-ignore lint/correctness/useYield: streaming is not offered on PGlite
@@ -72,7 +88,12 @@ class PGliteDriver implements Driver {
   }
 
   async commitTransaction(conn: DatabaseConnection): Promise<void> {
-    await conn.executeQuery({ sql: 'commit', parameters: [], query: { kind: 'RawNode' } } as never);
+    const r = await conn.executeQuery<{ command: string }>({
+      sql: 'commit',
+      parameters: [],
+      query: { kind: 'RawNode' },
+    } as never);
+    if (r.rows[0]?.command === 'ROLLBACK') throw new Error('Unable to commit: the transaction had failed');
   }
 
   async rollbackTransaction(conn: DatabaseConnection): Promise<void> {

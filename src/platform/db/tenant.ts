@@ -11,22 +11,33 @@ export const APP_ROLE = 'bp_app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
 /**
- * Runs `fn` in one transaction as bp_app with app.tenant_id = tenant (or no tenant).
- * BEGIN and the two settings travel as one simple-protocol script: one round trip
- * instead of two on every request. The tenant id is inlined, so it must be a UUID.
+ * Runs `fn` in one transaction as bp_app with app.tenant_id = tenant ('' for none).
+ * BEGIN, the two settings and an optional first query travel as one simple-protocol
+ * script: one round trip where there would be three. Everything inlined in the script
+ * must be a checked UUID or SQL written here, never caller text.
  */
-async function inTransaction<T>(db: Kysely<DB>, tenant: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
+async function inTransaction<T, R>(
+  db: Kysely<DB>,
+  tenant: string,
+  firstQuery: string | undefined,
+  fn: (tx: Tx, firstRows: R[]) => Promise<T>,
+): Promise<T> {
   if (tenant !== '' && !UUID.test(tenant)) throw new Error('withTenant needs a tenant UUID');
   return db.connection().execute(async (conn) => {
-    await sql
-      .raw(
-        `begin; select set_config('app.tenant_id', '${tenant}', true), set_config('role', '${APP_ROLE}', true)`,
+    const opened = await sql
+      .raw<R>(
+        `begin; select set_config('app.tenant_id', '${tenant}', true), set_config('role', '${APP_ROLE}', true)` +
+          (firstQuery ? `; ${firstQuery}` : ''),
       )
       .execute(conn);
     let result: T;
     try {
-      result = await fn(conn);
+      result = await fn(conn, firstQuery ? opened.rows : []);
     } catch (err) {
       // A failed rollback (a broken connection) must not hide the error that caused it.
       await sql
@@ -35,14 +46,31 @@ async function inTransaction<T>(db: Kysely<DB>, tenant: string, fn: (tx: Tx) => 
         .catch(() => {});
       throw err;
     }
-    await sql.raw('commit').execute(conn);
+    const committed = await sql.raw<{ command?: string }>('commit').execute(conn);
+    // COMMIT of a transaction in which a statement failed (and the error was swallowed)
+    // rolls back; answering success then would lose the write.
+    if (committed.rows[0]?.command === 'ROLLBACK')
+      throw new Error('Unable to commit: the transaction had failed');
     return result;
   });
 }
 
 /** One transaction as bp_app with the tenant set; everything in `fn` is that tenant's view. */
 export function withTenant<T>(db: Kysely<DB>, tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return inTransaction(db, tenantId, fn);
+  return inTransaction(db, tenantId, undefined, fn);
+}
+
+/**
+ * withTenant whose first query rides in the opening round trip (the request's principal).
+ * `firstQuery` must be built from checked UUIDs only.
+ */
+export function withTenantOpening<R, T>(
+  db: Kysely<DB>,
+  tenantId: string,
+  firstQuery: string,
+  fn: (tx: Tx, firstRows: R[]) => Promise<T>,
+): Promise<T> {
+  return inTransaction(db, tenantId, firstQuery, fn);
 }
 
 /**
@@ -50,7 +78,7 @@ export function withTenant<T>(db: Kysely<DB>, tenantId: string, fn: (tx: Tx) => 
  * For the few steps that come before a tenant is known (the sign-in directory).
  */
 export function withoutTenant<T>(db: Kysely<DB>, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return inTransaction(db, '', fn);
+  return inTransaction(db, '', undefined, fn);
 }
 
 /**

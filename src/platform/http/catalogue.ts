@@ -10,9 +10,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { recordAudit } from '../audit/audit.ts';
 import type { Action, Resource, RouteModule } from '../auth/permissions.ts';
-import { loadUserPrincipal } from '../auth/principal.ts';
+import { type PrincipalRow, principalFromRow, principalQuery } from '../auth/principal.ts';
 import { type AccessClaims, verifyAccessToken } from '../auth/tokens.ts';
-import { withTenant } from '../db/tenant.ts';
+import { withTenantOpening } from '../db/tenant.ts';
 import type { AppDeps, BaseCtx, PublicCtx, TenantCtx } from './context.ts';
 import { badRequest, notFound, PermissionDenied, unauthorized } from './problem.ts';
 
@@ -176,49 +176,46 @@ async function runUserRoute(
   const claims = request.claims!;
   const after: Array<() => unknown> = [];
   const input = inputOf(request);
-  const result = await withTenant(deps.database.db, claims.tid, async (tx) => {
-    const principal = await loadUserPrincipal(tx, claims);
-    if (route.permission) {
-      const [resource, action] = route.permission;
-      if (!principal.permissions.allows(resource, action)) throw new PermissionDenied(resource, action);
-    }
-    let companyId: string | undefined;
-    if (route.companyScoped) {
-      companyId = request.companyIdHeader!;
-      const company = await tx
-        .selectFrom('companies')
-        .select('id')
-        .where('tenant_id', '=', claims.tid)
-        .where('id', '=', companyId)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
-      if (!company) throw notFound('Company');
-    }
-    const ctx: TenantCtx = {
-      ...baseCtx(deps, request, reply, after),
-      db: tx,
-      tenantId: claims.tid,
-      principal,
-      companyId,
-    };
-    const out = await route.handler(input, ctx);
-    if (route.access === 'write' && route.audit !== false && reply.statusCode < 300) {
-      const params = input.params as Record<string, unknown>;
-      const resultId = (out as { id?: unknown } | null)?.id;
-      await recordAudit(tx, claims.tid, {
-        actorType: 'user',
-        actorId: principal.userId,
-        action: `${route.method} ${route.path}`,
-        resource: route.audit?.resource ?? route.module,
-        resourceId: String(params.id ?? (typeof resultId === 'string' ? resultId : '')) || null,
-        companyId: companyId ?? null,
-        requestId: String(request.id),
-        ip: request.ip,
-        details: { params, body: input.body ?? null, status: reply.statusCode },
-      });
-    }
-    return out;
-  });
+  const companyId = route.companyScoped ? request.companyIdHeader : undefined;
+  // The principal (and the company check) ride in the transaction's opening round trip.
+  const opening = principalQuery(claims, companyId);
+  const result = await withTenantOpening<PrincipalRow, unknown>(
+    deps.database.db,
+    claims.tid,
+    opening,
+    async (tx, rows) => {
+      const principal = principalFromRow(rows[0], claims, deps.now());
+      if (route.permission) {
+        const [resource, action] = route.permission;
+        if (!principal.permissions.allows(resource, action)) throw new PermissionDenied(resource, action);
+      }
+      if (companyId && !rows[0]?.company_ok) throw notFound('Company');
+      const ctx: TenantCtx = {
+        ...baseCtx(deps, request, reply, after),
+        db: tx,
+        tenantId: claims.tid,
+        principal,
+        companyId,
+      };
+      const out = await route.handler(input, ctx);
+      if (route.access === 'write' && route.audit !== false && reply.statusCode < 300) {
+        const params = input.params as Record<string, unknown>;
+        const resultId = (out as { id?: unknown } | null)?.id;
+        await recordAudit(tx, claims.tid, {
+          actorType: 'user',
+          actorId: principal.userId,
+          action: `${route.method} ${route.path}`,
+          resource: route.audit?.resource ?? route.module,
+          resourceId: String(params.id ?? (typeof resultId === 'string' ? resultId : '')) || null,
+          companyId: companyId ?? null,
+          requestId: String(request.id),
+          ip: request.ip,
+          details: { params, body: input.body ?? null, status: reply.statusCode },
+        });
+      }
+      return out;
+    },
+  );
   await runAfterCommit(request, after);
   return result;
 }
