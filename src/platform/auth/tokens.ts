@@ -34,15 +34,43 @@ export type VerifyResult = { ok: true; claims: AccessClaims } | { ok: false; rea
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function verifyAccessToken(secret: Uint8Array, token: string): Promise<VerifyResult> {
+// Signature checks of recently seen tokens, kept until the token expires. Verifying a
+// JWT costs tens of microseconds on every request; the answer for one exact token string
+// and key cannot change before its expiry. Whether the session still stands is checked
+// in the database on every request regardless, so revocation is not delayed by this.
+const VERIFIED_MAX = 10_000;
+const verified = new Map<string, { claims: AccessClaims; expMs: number; secret: Uint8Array }>();
+
+function remember(token: string, claims: AccessClaims, expMs: number, secret: Uint8Array) {
+  if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
+  verified.set(token, { claims, expMs, secret });
+}
+
+export async function verifyAccessToken(
+  secret: Uint8Array,
+  token: string,
+  nowMs = Date.now(),
+): Promise<VerifyResult> {
+  const seen = verified.get(token);
+  if (seen && seen.secret === secret) {
+    if (nowMs < seen.expMs) return { ok: true, claims: seen.claims };
+    verified.delete(token);
+    return { ok: false, reason: 'expired' };
+  }
   try {
-    const { payload } = await jwtVerify(token, secret, { issuer: ISSUER, algorithms: ['HS256'] });
-    const { sub, tid, sid, typ } = payload as Record<string, unknown>;
+    const { payload } = await jwtVerify(token, secret, {
+      issuer: ISSUER,
+      algorithms: ['HS256'],
+      currentDate: new Date(nowMs),
+    });
+    const { sub, tid, sid, typ, exp } = payload as Record<string, unknown>;
     if (typ !== 'user' || typeof sub !== 'string' || typeof tid !== 'string' || typeof sid !== 'string') {
       return { ok: false, reason: 'invalid' };
     }
     if (!UUID.test(sub) || !UUID.test(tid) || !UUID.test(sid)) return { ok: false, reason: 'invalid' };
-    return { ok: true, claims: { sub, tid, sid } };
+    const claims = { sub, tid, sid };
+    if (typeof exp === 'number') remember(token, claims, exp * 1000, secret);
+    return { ok: true, claims };
   } catch (e) {
     return { ok: false, reason: e instanceof errors.JWTExpired ? 'expired' : 'invalid' };
   }

@@ -112,7 +112,7 @@ function makeAuthenticate(deps: AppDeps) {
   return async function authenticate(request: FastifyRequest) {
     const token = bearer(request);
     if (!token) throw unauthorized('A bearer token is required');
-    const result = await verifyAccessToken(deps.config.jwtSecret, token);
+    const result = await verifyAccessToken(deps.config.jwtSecret, token, deps.now().getTime());
     if (!result.ok) {
       throw unauthorized(result.reason === 'expired' ? 'The token has expired' : 'The token is not valid');
     }
