@@ -2,7 +2,17 @@
 // registers it, the OpenAPI document describes it, the security suite walks it.
 import { companyRoutes } from './modules/companies/index.ts';
 import { loginRoutes } from './platform/auth/login.routes.ts';
+import { passwordRoutes } from './platform/auth/password.routes.ts';
+import { sessionRoutes } from './platform/auth/sessions.routes.ts';
+import { twoFactorRoutes } from './platform/auth/two-factor.routes.ts';
 import type { AnyRoute } from './platform/http/catalogue.ts';
 import { discoveryRoutes } from './platform/http/discovery.routes.ts';
 
-export const catalogue: AnyRoute[] = [...discoveryRoutes(() => catalogue), ...loginRoutes, ...companyRoutes];
+export const catalogue: AnyRoute[] = [
+  ...discoveryRoutes(() => catalogue),
+  ...loginRoutes,
+  ...companyRoutes,
+  ...passwordRoutes,
+  ...twoFactorRoutes,
+  ...sessionRoutes,
+];
