@@ -3,6 +3,9 @@
 import { setupProgressRoutes } from './modules/billing/index.ts';
 import { companyRoutes } from './modules/companies/index.ts';
 import { loginRoutes } from './platform/auth/login.routes.ts';
+import { passwordRoutes } from './platform/auth/password.routes.ts';
+import { sessionRoutes } from './platform/auth/sessions.routes.ts';
+import { twoFactorRoutes } from './platform/auth/two-factor.routes.ts';
 import type { AnyRoute } from './platform/http/catalogue.ts';
 import { discoveryRoutes } from './platform/http/discovery.routes.ts';
 
@@ -10,5 +13,8 @@ export const catalogue: AnyRoute[] = [
   ...discoveryRoutes(() => catalogue),
   ...loginRoutes,
   ...companyRoutes,
+  ...passwordRoutes,
+  ...twoFactorRoutes,
+  ...sessionRoutes,
   ...setupProgressRoutes,
 ];

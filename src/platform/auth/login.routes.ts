@@ -222,6 +222,13 @@ export const loginRoutes: AnyRoute[] = [
           });
           return { error: 'The refresh token was already used; the session has been revoked' };
         }
+        // lastUsedAt in GET /auth/sessions: the sign-in or the latest refresh.
+        await tx
+          .updateTable('sessions')
+          .set({ last_used_at: now })
+          .where('tenant_id', '=', parsed.tenantId)
+          .where('id', '=', token.session_id)
+          .execute();
         return {
           login: await loginResponse(
             tx,

@@ -43,8 +43,8 @@ export function newRecoveryCode(): string {
   return `${s.slice(0, 4)}-${s.slice(4, 8)}-${s.slice(8)}`;
 }
 
-/** Replaces a user's recovery codes with ten new ones; answers the plaintext once. */
-export async function regenerateRecoveryCodes(tx: Tx, tenantId: string, userId: string, now: Date) {
+/** Retires every unused recovery code of a user (kept as history, never deleted). */
+export async function retireRecoveryCodes(tx: Tx, tenantId: string, userId: string, now: Date) {
   await tx
     .updateTable('recovery_codes')
     .set({ retired_at: now })
@@ -53,6 +53,24 @@ export async function regenerateRecoveryCodes(tx: Tx, tenantId: string, userId: 
     .where('used_at', 'is', null)
     .where('retired_at', 'is', null)
     .execute();
+}
+
+/** How many recovery codes a user has left. */
+export async function recoveryCodesLeft(tx: Tx, tenantId: string, userId: string): Promise<number> {
+  const r = await tx
+    .selectFrom('recovery_codes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .where('retired_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Replaces a user's recovery codes with ten new ones; answers the plaintext once. */
+export async function regenerateRecoveryCodes(tx: Tx, tenantId: string, userId: string, now: Date) {
+  await retireRecoveryCodes(tx, tenantId, userId, now);
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await tx
     .insertInto('recovery_codes')

@@ -63,6 +63,8 @@ export async function startSession(
       tenant_id: user.tenantId,
       id: sessionId,
       user_id: user.userId,
+      created_at: meta.now,
+      last_used_at: meta.now,
       expires_at: new Date(meta.now.getTime() + SESSION_DAYS * DAY_MS),
       ip: meta.ip,
       user_agent: meta.userAgent?.slice(0, 300) ?? null,
@@ -118,4 +120,60 @@ export async function revokeUserSessions(
   if (exceptSessionId) q = q.where('id', '!=', exceptSessionId);
   const r = await q.executeTakeFirst();
   return Number(r.numUpdatedRows);
+}
+
+export interface SessionRow {
+  id: string;
+  createdAt: Date;
+  lastUsedAt: Date;
+  expiresAt: Date;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** A user's sessions that still work (not revoked, not expired), most recently used first. */
+export async function activeSessionsOf(
+  tx: Tx,
+  tenantId: string,
+  userId: string,
+  now: Date,
+): Promise<SessionRow[]> {
+  const rows = await tx
+    .selectFrom('sessions')
+    .select(['id', 'created_at', 'last_used_at', 'expires_at', 'ip', 'user_agent'])
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('last_used_at', 'desc')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    createdAt: r.created_at,
+    lastUsedAt: r.last_used_at,
+    expiresAt: r.expires_at,
+    ip: r.ip,
+    userAgent: r.user_agent,
+  }));
+}
+
+/** Revokes one session of a user; false when it is not theirs or already revoked. */
+export async function revokeSession(
+  tx: Tx,
+  tenantId: string,
+  userId: string,
+  sessionId: string,
+  reason: string,
+  now: Date,
+): Promise<boolean> {
+  const r = await tx
+    .updateTable('sessions')
+    .set({ revoked_at: now, revoked_reason: reason })
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', userId)
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
