@@ -186,6 +186,7 @@ export const loginRoutes: AnyRoute[] = [
             't.expires_at',
             's.id as session_id',
             's.revoked_at',
+            's.expires_at as session_expires_at',
             'u.id as user_id',
             'u.email',
             'u.role',
@@ -194,7 +195,13 @@ export const loginRoutes: AnyRoute[] = [
           .where('t.tenant_id', '=', parsed.tenantId)
           .where('t.token_hash', '=', parsed.hash)
           .executeTakeFirst();
-        if (!token || token.revoked_at || !token.active || token.expires_at <= now) {
+        if (
+          !token ||
+          token.revoked_at ||
+          !token.active ||
+          token.expires_at <= now ||
+          token.session_expires_at <= now
+        ) {
           return { error: 'The refresh token is not valid' };
         }
         const used = await tx

@@ -72,4 +72,26 @@ describe('login and refresh', () => {
       t.clock.advance(-60_000);
     }
   });
+
+  test('an access token stops at its expiry, and a session stops at its own (30 days) even with a fresh refresh token', async () => {
+    const a = await register(t.app);
+    const api = as(t.app, a.token);
+    assert.equal((await api({ method: 'GET', url: '/api/companies' })).statusCode, 200);
+    t.clock.advance(16 * 60_000);
+    try {
+      const expired = await api({ method: 'GET', url: '/api/companies' });
+      assert.equal(expired.statusCode, 401);
+      assert.match(expired.json().detail, /expired/);
+      // Keep refreshing until the session's 30 days are over: the refresh token is new, the session is not.
+      let refreshToken = a.refreshToken;
+      const r = await refresh(t.app, refreshToken);
+      assert.equal(r.statusCode, 200);
+      refreshToken = r.json().refreshToken;
+      // Past the session's 30 days, still inside the rotated refresh token's own 30 days.
+      t.clock.advance(30 * 86_400_000 - 15 * 60_000);
+      assert.equal((await refresh(t.app, refreshToken)).statusCode, 401);
+    } finally {
+      t.clock.set(new Date());
+    }
+  });
 });
