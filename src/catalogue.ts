@@ -1,8 +1,18 @@
 // The whole route catalogue: every operation of the service, declared once. The app
 // registers it, the OpenAPI document describes it, the security suite walks it.
 import { companyRoutes } from './modules/companies/index.ts';
+import { auditRoutes } from './platform/audit/audit.routes.ts';
 import { loginRoutes } from './platform/auth/login.routes.ts';
+import { roleRoutes } from './platform/auth/roles.routes.ts';
+import { userRoutes } from './platform/auth/users.routes.ts';
 import type { AnyRoute } from './platform/http/catalogue.ts';
 import { discoveryRoutes } from './platform/http/discovery.routes.ts';
 
-export const catalogue: AnyRoute[] = [...discoveryRoutes(() => catalogue), ...loginRoutes, ...companyRoutes];
+export const catalogue: AnyRoute[] = [
+  ...discoveryRoutes(() => catalogue),
+  ...loginRoutes,
+  ...companyRoutes,
+  ...roleRoutes,
+  ...userRoutes,
+  ...auditRoutes,
+];
