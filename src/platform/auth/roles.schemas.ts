@@ -5,10 +5,9 @@ import { clientIdProperty } from '../http/idempotent.ts';
 import { ALL_PERMISSIONS, BUILT_IN_ROLES } from './permissions.ts';
 
 /** A built-in role name or a custom role's UUID. */
-export const RoleRef = Type.Union(
-  [Type.Union(BUILT_IN_ROLES.map((r) => Type.Literal(r))), Type.String({ format: 'uuid' })],
-  { description: 'A built-in role name (owner, admin, accountant, ...) or the UUID of a custom role' },
-);
+export const RoleRef = Type.Union([Type.Enum(BUILT_IN_ROLES), Type.String({ format: 'uuid' })], {
+  description: 'A built-in role name (owner, admin, accountant, ...) or the UUID of a custom role',
+});
 
 export const RoleIdParams = Type.Object({ id: RoleRef });
 
