@@ -44,7 +44,8 @@ export const roleRoutes: AnyRoute[] = [
       'Each permission must be one of the service\'s "resource:action" pairs (400 naming `permissions[i]`). ' +
       'write, approve and manage each include read of the same resource. The name is unique in the ' +
       'business regardless of case and may not be a built-in role name (409). 201 on create; 200 with ' +
-      'the existing role when clientId was already used.',
+      'the existing role when clientId was already used. Nobody grants a permission they do not hold ' +
+      'themselves (403 PERMISSION_NOT_HELD).',
     body: RoleCreate,
     response: createdOrExisting(Role),
     handler: async ({ body }, ctx) => createRole(ctx, body),
@@ -59,7 +60,7 @@ export const roleRoutes: AnyRoute[] = [
     summary: "Change a custom role's name, description or permissions",
     description:
       'Built-in roles cannot be changed (409). Users holding the role get the new permissions on their ' +
-      'next request.',
+      'next request. Nobody grants a permission they do not hold themselves (403 PERMISSION_NOT_HELD).',
     params: RoleIdParams,
     body: RoleUpdate,
     response: { 200: Role },

@@ -8,8 +8,15 @@ import type { RolesTable } from '../db/schema.ts';
 import type { Tx } from '../db/tenant.ts';
 import type { TenantCtx } from '../http/context.ts';
 import { createIdempotent, idFor } from '../http/idempotent.ts';
-import { badRequest, conflict, notFound } from '../http/problem.ts';
-import { BUILT_IN_ROLES, builtInRole, isBuiltInRole, isPermission } from './permissions.ts';
+import { badRequest, conflict, forbidden, notFound } from '../http/problem.ts';
+import {
+  type Action,
+  BUILT_IN_ROLES,
+  builtInRole,
+  isBuiltInRole,
+  isPermission,
+  type Resource,
+} from './permissions.ts';
 import type { RoleCreate, RoleUpdate } from './roles.schemas.ts';
 
 export interface Role {
@@ -72,8 +79,28 @@ export async function resolveRole(
   return row ? customView(row) : undefined;
 }
 
-/** Each entry must be one of ALL_PERMISSIONS; answers them de-duplicated and sorted. */
-function checkPermissions(permissions: string[]): string[] {
+/**
+ * Nobody hands out more than they hold: without this, a custom role with admin:manage
+ * could make itself a role with every permission. (Owners and admins hold everything.)
+ */
+export function assertCallerHolds(
+  ctx: TenantCtx,
+  permissions: readonly string[],
+  what: (i: number) => string,
+) {
+  permissions.forEach((p, i) => {
+    const [resource, action] = p.split(':') as [Resource, Action];
+    if (!ctx.principal.permissions.allows(resource, action)) {
+      throw forbidden(
+        `${what(i)}: you cannot grant ${p}, which you do not hold yourself`,
+        'PERMISSION_NOT_HELD',
+      );
+    }
+  });
+}
+
+/** Each entry must be one of ALL_PERMISSIONS and held by the caller; answers them de-duplicated and sorted. */
+function checkPermissions(ctx: TenantCtx, permissions: string[]): string[] {
   permissions.forEach((p, i) => {
     if (!isPermission(p)) {
       throw badRequest(
@@ -82,6 +109,7 @@ function checkPermissions(permissions: string[]): string[] {
       );
     }
   });
+  assertCallerHolds(ctx, permissions, (i) => `permissions[${i}]`);
   return [...new Set(permissions)].sort();
 }
 
@@ -126,7 +154,7 @@ export async function getRole(ctx: TenantCtx, id: string): Promise<Role> {
 
 export async function createRole(ctx: TenantCtx, input: Static<typeof RoleCreate>): Promise<Role> {
   const name = checkName(input.name);
-  const permissions = checkPermissions(input.permissions);
+  const permissions = checkPermissions(ctx, input.permissions);
   return createIdempotent(ctx, {
     id: idFor(input.clientId),
     insert: async (id) => {
@@ -183,7 +211,7 @@ export async function updateRole(
     set.name = name;
   }
   if (input.description !== undefined) set.description = input.description;
-  if (input.permissions !== undefined) set.permissions = checkPermissions(input.permissions);
+  if (input.permissions !== undefined) set.permissions = checkPermissions(ctx, input.permissions);
   await ctx.db
     .updateTable('roles')
     .set(set)

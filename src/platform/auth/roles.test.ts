@@ -280,6 +280,57 @@ describe('roles', () => {
     assert.deepEqual(write.json(), { error: 'Forbidden', resource: 'admin', action: 'manage' });
   });
 
+  test('nobody grants more than they hold: a limited user manager cannot escalate', async () => {
+    const a = await register(t.app);
+    const api = as(t.app, a.token);
+    const hr = (
+      await api({
+        method: 'POST',
+        url: '/api/roles',
+        payload: { name: 'HR desk', permissions: ['admin:manage', 'contacts:write'] },
+      })
+    ).json();
+    const desk = await member(a, hr.id);
+    const dapi = as(t.app, desk.token);
+    const within = await dapi({
+      method: 'POST',
+      url: '/api/roles',
+      payload: { name: 'Contacts reader', permissions: ['contacts:read'] },
+    });
+    assert.equal(within.statusCode, 201, within.body);
+    const beyond = await dapi({
+      method: 'POST',
+      url: '/api/roles',
+      payload: { name: 'Everything', permissions: ['contacts:read', 'invoices:write'] },
+    });
+    assert.equal(beyond.statusCode, 403);
+    assert.equal(beyond.json().code, 'PERMISSION_NOT_HELD');
+    assert.match(beyond.json().detail, /^permissions\[1\]/);
+    const widen = await dapi({
+      method: 'PATCH',
+      url: `/api/roles/${hr.id}`,
+      payload: { permissions: ['admin:manage', 'contacts:write', 'banking:write'] },
+    });
+    assert.equal(widen.statusCode, 403);
+    // Nor by giving someone (or themselves) a stronger role.
+    const email = `e.${crypto.randomUUID().slice(0, 6)}@example.co.za`;
+    const accountant = await dapi({
+      method: 'POST',
+      url: '/api/users',
+      payload: { email, name: 'E', roleId: 'accountant' },
+    });
+    assert.equal(accountant.statusCode, 403);
+    assert.match(accountant.json().detail, /^roleId/);
+    const self = await dapi({ method: 'PATCH', url: `/api/users/${desk.id}`, payload: { roleId: 'admin' } });
+    assert.equal(self.statusCode, 403);
+    const fine = await dapi({
+      method: 'POST',
+      url: '/api/users',
+      payload: { email, name: 'E', roleId: within.json().id },
+    });
+    assert.equal(fine.statusCode, 201, fine.body);
+  });
+
   test("another tenant's role is a 404 for read, change and delete", async () => {
     const a = await register(t.app);
     const b = await register(t.app);

@@ -62,7 +62,8 @@ export const userRoutes: AnyRoute[] = [
       `e-mail with a single-use token, valid ${INVITATION_DAYS} days, for POST /auth/accept-invitation. ` +
       'The e-mail address must not belong to any user of any business (409). `roleId` is a built-in role ' +
       'name or the id of a custom role of this business (400 otherwise). Only an owner may make someone an ' +
-      'owner (403 OWNER_REQUIRED).',
+      'owner (403 OWNER_REQUIRED), and nobody may give a role with a permission they do not hold ' +
+      'themselves (403 PERMISSION_NOT_HELD).',
     body: UserCreate,
     response: { 201: User },
     handler: async ({ body }, ctx) => createUser(ctx, body),
@@ -80,7 +81,8 @@ export const userRoutes: AnyRoute[] = [
       'the user is revoked, so their tokens fail on the next request. Nobody may deactivate themselves, and ' +
       'the last active owner can neither be deactivated nor lose the owner role (409). Only an owner may ' +
       "give the owner role or change an owner's role or status (403 OWNER_REQUIRED). Reactivating a user " +
-      'whose custom role was deleted needs a new `roleId` (409 otherwise).',
+      'whose custom role was deleted needs a new `roleId` (409 otherwise). Giving a role (or giving it back ' +
+      'by reactivating) needs every permission of that role (403 PERMISSION_NOT_HELD).',
     params: UserIdParams,
     body: UserUpdate,
     response: { 200: User },

@@ -11,7 +11,7 @@ import { badRequest, conflict, forbidden, notFound } from '../http/problem.ts';
 import { sendMail } from '../mail/mailer.ts';
 import { hashPassword, isSha256Hex } from './passwords.ts';
 import { isBuiltInRole } from './permissions.ts';
-import { resolveRole } from './roles.service.ts';
+import { assertCallerHolds, resolveRole } from './roles.service.ts';
 import { type LoginResponse, revokeUserSessions, startSession } from './sessions.ts';
 import { newOpaqueToken, parseOpaqueToken } from './tokens.ts';
 import type { AcceptInvitationBody, UserCreate, UserListQuery, UserUpdate } from './users.schemas.ts';
@@ -135,12 +135,16 @@ function assertMayGrantOwner(callerIsOwner: boolean) {
   }
 }
 
-/** Resolves roleId within the tenant, locking a custom role so it cannot be deleted meanwhile. */
+/**
+ * Resolves roleId within the tenant, locking a custom role so it cannot be deleted meanwhile.
+ * The caller must hold every permission of the role they give.
+ */
 async function roleFor(ctx: TenantCtx, roleId: string): Promise<string> {
   const role = await resolveRole(ctx.db, ctx.tenantId, roleId, { lock: true });
   if (!role) {
     throw badRequest('roleId', 'no such role; use a built-in role name or the id of a custom role');
   }
+  assertCallerHolds(ctx, role.permissions, () => 'roleId');
   return role.id;
 }
 
@@ -220,9 +224,8 @@ export async function updateUser(
   input: Static<typeof UserUpdate>,
 ): Promise<User> {
   // Role and status changes of one business run one at a time (the tenant row is the lock),
-  // so two owners demoting each other cannot both succeed and leave no owner.
-  // The caller's own role is read again under that lock: an owner demoted a moment ago
-  // must not act as an owner on the strength of a principal read before the lock.
+  // so two owners demoting each other cannot both succeed and leave no owner. The caller's
+  // own role is read again under the lock: an owner demoted a moment ago is no longer one.
   let callerIsOwner = ctx.principal.role === 'owner';
   if (input.roleId !== undefined || input.active !== undefined) {
     await ctx.db.selectFrom('tenants').select('id').where('id', '=', ctx.tenantId).forUpdate().execute();
@@ -269,8 +272,13 @@ export async function updateUser(
       throw conflict('This is the last active owner; make someone else an owner first');
     }
   }
-  if (reactivating && !roleChanges && !(await resolveRole(ctx.db, ctx.tenantId, role, { lock: true }))) {
-    throw conflict("The user's role has been deleted; send a roleId to reactivate them with another role");
+  if (reactivating && !roleChanges) {
+    // Reactivating gives the role back, so it is checked like an assignment.
+    const current = await resolveRole(ctx.db, ctx.tenantId, role, { lock: true });
+    if (!current) {
+      throw conflict("The user's role has been deleted; send a roleId to reactivate them with another role");
+    }
+    assertCallerHolds(ctx, current.permissions, () => 'active');
   }
 
   if (roleChanges) set.role = role;
