@@ -2,10 +2,13 @@
 // registers it, the OpenAPI document describes it, the security suite walks it.
 import { setupProgressRoutes } from './modules/billing/index.ts';
 import { companyRoutes } from './modules/companies/index.ts';
+import { auditRoutes } from './platform/audit/audit.routes.ts';
 import { loginRoutes } from './platform/auth/login.routes.ts';
 import { passwordRoutes } from './platform/auth/password.routes.ts';
+import { roleRoutes } from './platform/auth/roles.routes.ts';
 import { sessionRoutes } from './platform/auth/sessions.routes.ts';
 import { twoFactorRoutes } from './platform/auth/two-factor.routes.ts';
+import { userRoutes } from './platform/auth/users.routes.ts';
 import type { AnyRoute } from './platform/http/catalogue.ts';
 import { discoveryRoutes } from './platform/http/discovery.routes.ts';
 
@@ -17,4 +20,7 @@ export const catalogue: AnyRoute[] = [
   ...twoFactorRoutes,
   ...sessionRoutes,
   ...setupProgressRoutes,
+  ...roleRoutes,
+  ...userRoutes,
+  ...auditRoutes,
 ];

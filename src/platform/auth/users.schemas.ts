@@ -1,0 +1,63 @@
+// Request and response shapes of /api/users and of accepting an invitation. A user record
+// never carries a password hash or a TOTP secret.
+import { Type } from 'typebox';
+import { pageQueryProperties } from '../http/paging.ts';
+import { Email, PasswordHash } from './auth.schemas.ts';
+import { RoleRef } from './roles.schemas.ts';
+
+const NullableTimestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+
+export const User = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  email: Type.String(),
+  name: Type.String(),
+  role: Type.String({ description: 'A built-in role name or a custom role id' }),
+  roleName: Type.String({ description: 'The role as a person reads it' }),
+  active: Type.Boolean(),
+  invitationPending: Type.Boolean({
+    description: 'Invited without a password and has not accepted the invitation yet',
+  }),
+  twoFactorEnabled: Type.Boolean(),
+  lastLoginAt: NullableTimestamp,
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+  deactivatedAt: NullableTimestamp,
+});
+
+export const UserIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+
+export const UserListQuery = Type.Object({
+  ...pageQueryProperties,
+  q: Type.Optional(Type.String({ maxLength: 200, description: 'Name or e-mail contains (any case)' })),
+  role: Type.Optional(RoleRef),
+  active: Type.Optional(Type.Boolean()),
+});
+
+const RoleId = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  description: 'A built-in role name (owner, admin, accountant, ...) or the id of a custom role',
+});
+
+export const UserCreate = Type.Object(
+  {
+    email: Email,
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    roleId: RoleId,
+    password: Type.Optional(PasswordHash),
+  },
+  {
+    examples: [{ email: 'thandi@example.co.za', name: 'Thandi Nkosi', roleId: 'accountant' }],
+  },
+);
+
+export const UserUpdate = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  roleId: Type.Optional(RoleId),
+  active: Type.Optional(Type.Boolean()),
+});
+
+export const AcceptInvitationBody = Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 400, description: 'The token from the invitation e-mail' }),
+  password: PasswordHash,
+});
