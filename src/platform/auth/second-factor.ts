@@ -23,11 +23,35 @@ export function newTotpSecret(): string {
   return new Secret({ size: 20 }).base32;
 }
 
-/** Accepts the current code and one step either side (clock drift). */
-export function checkTotp(secretBase32: string, code: string, now: Date): boolean {
-  if (!/^\d{6}$/.test(code)) return false;
+const PERIOD_MS = 30_000;
+
+/** The time step a code belongs to: the current one or one either side (clock drift). */
+export function totpStep(secretBase32: string, code: string, now: Date): number | null {
+  if (!/^\d{6}$/.test(code)) return null;
   const delta = totpFor(secretBase32, 'x').validate({ token: code, timestamp: now.getTime(), window: 1 });
-  return delta !== null;
+  return delta === null ? null : Math.floor(now.getTime() / PERIOD_MS) + delta;
+}
+
+/**
+ * Accepts an authenticator code once: its step must be later than the last step this
+ * user had accepted, and is recorded in the same statement (two racing uses: one wins).
+ */
+export async function useTotp(
+  tx: Tx,
+  user: { tenantId: string; userId: string; totpSecret: string },
+  code: string,
+  now: Date,
+): Promise<boolean> {
+  const step = totpStep(user.totpSecret, code, now);
+  if (step === null) return false;
+  const r = await tx
+    .updateTable('users')
+    .set({ totp_last_step: step })
+    .where('tenant_id', '=', user.tenantId)
+    .where('id', '=', user.userId)
+    .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 /** Recovery codes read like "abcd-efgh-jk"; stored as SHA-256 of the normalised code. */
@@ -114,6 +138,6 @@ export async function checkSecondFactor(
   now: Date,
 ): Promise<boolean> {
   const trimmed = code.trim();
-  if (/^\d{6}$/.test(trimmed)) return checkTotp(user.totpSecret, trimmed, now);
+  if (/^\d{6}$/.test(trimmed)) return useTotp(tx, user, trimmed, now);
   return consumeRecoveryCode(tx, user.tenantId, user.userId, trimmed, now);
 }

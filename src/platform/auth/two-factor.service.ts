@@ -6,12 +6,12 @@ import type { TenantCtx } from '../http/context.ts';
 import { badRequest, conflict } from '../http/problem.ts';
 import {
   checkSecondFactor,
-  checkTotp,
   newTotpSecret,
   recoveryCodesLeft,
   regenerateRecoveryCodes,
   retireRecoveryCodes,
   totpFor,
+  useTotp,
 } from './second-factor.ts';
 
 async function callerTotp(ctx: TenantCtx) {
@@ -26,7 +26,13 @@ async function callerTotp(ctx: TenantCtx) {
 async function setTotp(ctx: TenantCtx, secret: string | null, enabled: boolean) {
   await ctx.db
     .updateTable('users')
-    .set({ totp_secret: secret, totp_enabled: enabled, updated_at: ctx.deps.now() })
+    // A new secret starts a new sequence of time steps.
+    .set({
+      totp_secret: secret,
+      totp_enabled: enabled,
+      updated_at: ctx.deps.now(),
+      ...(enabled ? {} : { totp_last_step: null }),
+    })
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', ctx.principal.userId)
     .execute();
@@ -60,7 +66,13 @@ export async function confirmTotp(ctx: TenantCtx, code: string) {
   if (user.totp_enabled) throw conflict(ALREADY_ON);
   if (!user.totp_secret) throw conflict('Nothing to confirm: enrol first with POST /auth/2fa/enrol');
   const now = ctx.deps.now();
-  if (!checkTotp(user.totp_secret, code.trim(), now)) {
+  const confirmed = await useTotp(
+    ctx.db,
+    { tenantId: ctx.tenantId, userId: ctx.principal.userId, totpSecret: user.totp_secret },
+    code.trim(),
+    now,
+  );
+  if (!confirmed) {
     throw badRequest('totpCode', 'is not the current code of the enrolled authenticator');
   }
   await setTotp(ctx, user.totp_secret, true);

@@ -16,7 +16,11 @@ function authenticatorFrom(otpauthUri: string): TOTP {
   return URI.parse(otpauthUri) as TOTP;
 }
 
-const codeNow = (totp: TOTP) => totp.generate({ timestamp: t.clock.now().getTime() });
+/** The code of the next time step: each code is accepted once, so every use moves the clock on. */
+const codeNow = (totp: TOTP) => {
+  t.clock.advance(30_000);
+  return totp.generate({ timestamp: t.clock.now().getTime() });
+};
 
 /** Six digits that are not the code of this, the previous or the next period. */
 function wrongCode(totp: TOTP): string {
@@ -212,6 +216,7 @@ describe('two-factor sign-in', () => {
   test('a code a period away from now still counts; one far off does not', async () => {
     const a = await register(t.app);
     const { totp } = await enrolAndConfirm(a.token);
+    t.clock.advance(60_000); // past the step the confirmation used
     const now = t.clock.now().getTime();
     const late = totp.generate({ timestamp: now - 30_000 });
     assert.equal((await login(t.app, a.email, a.password, late)).statusCode, 200);
@@ -220,6 +225,20 @@ describe('two-factor sign-in', () => {
     if (!near.includes(stale)) {
       assert.equal((await login(t.app, a.email, a.password, stale)).statusCode, 401);
     }
+  });
+
+  test('an authenticator code is accepted once: a replay in the same window is refused', async () => {
+    const a = await register(t.app);
+    const { totp } = await enrolAndConfirm(a.token);
+    const code = codeNow(totp);
+    assert.equal((await login(t.app, a.email, a.password, code)).statusCode, 200);
+    const replay = await login(t.app, a.email, a.password, code);
+    assert.equal(replay.statusCode, 401);
+    assert.equal(replay.json().code, 'TOTP_INVALID');
+    // Nor does an earlier step's code count once a later one was used.
+    const earlier = totp.generate({ timestamp: t.clock.now().getTime() - 30_000 });
+    assert.equal((await login(t.app, a.email, a.password, earlier)).statusCode, 401);
+    assert.equal((await login(t.app, a.email, a.password, codeNow(totp))).statusCode, 200);
   });
 
   test('the two-factor routes need a token', async () => {

@@ -49,6 +49,7 @@ export interface UsersTable {
   active: Generated<boolean>;
   totp_secret: string | null;
   totp_enabled: Generated<boolean>;
+  totp_last_step: Generated<number | null>;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
   last_login_at: Timestamp | null;
