@@ -133,6 +133,9 @@ describe('loadConfig', () => {
   test('JWT_SECRET, when set, wins over the kept secret', () => {
     const dir = tempDir();
     loadConfig({ DATA_DIR: dir });
-    assert.deepEqual(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET }).jwtSecret, new TextEncoder().encode(SECRET));
+    assert.deepEqual(
+      loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET }).jwtSecret,
+      new TextEncoder().encode(SECRET),
+    );
   });
 });

@@ -34,7 +34,9 @@ async function open(url: string | undefined): Promise<Database> {
 }
 
 async function recorded(database: Database): Promise<string[]> {
-  const r = await sql<{ name: string }>`select name from schema_migrations order by version`.execute(database.db);
+  const r = await sql<{ name: string }>`select name from schema_migrations order by version`.execute(
+    database.db,
+  );
   return r.rows.map((row) => row.name);
 }
 
@@ -62,7 +64,9 @@ describe('migrations', () => {
       sql: 'CREATE TABLE half_done (id int); SELECT no_such_function();',
     };
     await assert.rejects(migrate(database, [...readMigrations(), bad]), /no_such_function/);
-    const table = await sql<{ t: string | null }>`select to_regclass('half_done')::text as t`.execute(database.db);
+    const table = await sql<{ t: string | null }>`select to_regclass('half_done')::text as t`.execute(
+      database.db,
+    );
     assert.equal(table.rows[0]?.t, null, 'the table created before the error was rolled back');
     assert.deepEqual(await recorded(database), ALL);
     // The advisory lock was released: a corrected file applies.

@@ -35,7 +35,13 @@ describe('restart', () => {
   test('first start: migrations applied, a tenant registers over the real port', async () => {
     running = await startMain({ ...env, PORT: env.PORT! });
     const reg = await call(`${running.url}/auth/register`, {
-      body: { tenantName: 'Karoo Traders', name: 'Thandi', email, password, companyName: 'Karoo Traders (Pty) Ltd' },
+      body: {
+        tenantName: 'Karoo Traders',
+        name: 'Thandi',
+        email,
+        password,
+        companyName: 'Karoo Traders (Pty) Ltd',
+      },
     });
     assert.equal(reg.status, 201, JSON.stringify(reg.body));
     first = reg.body;

@@ -38,7 +38,10 @@ describe('start-up', () => {
   });
 
   test('a database that cannot be reached stops start-up with a non-zero exit and the reason', async () => {
-    const exit = await runMain({ DATA_DIR: tempDir(), DATABASE_URL: 'postgres://nobody:pw@127.0.0.1:1/none' });
+    const exit = await runMain({
+      DATA_DIR: tempDir(),
+      DATABASE_URL: 'postgres://nobody:pw@127.0.0.1:1/none',
+    });
     assert.equal(exit.code, 1);
     assert.match(exit.stderr, /^Start-up failed: .*ECONNREFUSED/m);
     assert.doesNotMatch(exit.stderr, /nobody:pw/, 'the password in DATABASE_URL is not repeated');

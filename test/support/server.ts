@@ -14,7 +14,9 @@ export function freePort(): Promise<number> {
     s.on('error', reject);
     s.listen(0, '127.0.0.1', () => {
       const address = s.address();
-      s.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      s.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -24,7 +26,8 @@ function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
   // The suite's DATABASE_URL names the admin database, not this test's; the runner's
   // NODE_TEST_CONTEXT would make the child think it is a test file.
-  for (const k of ['DATABASE_URL', 'JWT_SECRET', 'NODE_TEST_CONTEXT', 'PORT', 'DATA_DIR', 'LOG_LEVEL']) delete base[k];
+  for (const k of ['DATABASE_URL', 'JWT_SECRET', 'NODE_TEST_CONTEXT', 'PORT', 'DATA_DIR', 'LOG_LEVEL'])
+    delete base[k];
   const out: NodeJS.ProcessEnv = { ...base, HOST: '127.0.0.1', LOG_LEVEL: 'info' };
   for (const [k, v] of Object.entries(env)) {
     if (v === undefined) delete out[k];
@@ -100,7 +103,8 @@ export async function startMain(
   const url = `http://127.0.0.1:${env.PORT}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (exit) throw new Error(`the server exited (${exit.code}) before serving:\n${exit.stderr}\n${exit.stdout}`);
+    if (exit)
+      throw new Error(`the server exited (${exit.code}) before serving:\n${exit.stderr}\n${exit.stdout}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`the server did not answer /health within ${timeoutMs} ms:\n${stderr}\n${stdout}`);
@@ -130,10 +134,13 @@ export async function startMain(
 }
 
 /** fetch with a JSON body and an optional bearer token; answers the status and parsed body. */
+// biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the service answered
+type Json = any;
+
 export async function call(
   url: string,
   init: { method?: string; body?: unknown; token?: string } = {},
-): Promise<{ status: number; body: any; headers: Headers }> {
+): Promise<{ status: number; body: Json; headers: Headers }> {
   const res = await fetch(url, {
     method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
     headers: {
