@@ -133,10 +133,10 @@ export async function startMain(
   };
 }
 
-/** fetch with a JSON body and an optional bearer token; answers the status and parsed body. */
 // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the service answered
 type Json = any;
 
+/** fetch with a JSON body and an optional bearer token; answers the status and parsed body. */
 export async function call(
   url: string,
   init: { method?: string; body?: unknown; token?: string } = {},
