@@ -11,13 +11,13 @@ const ROOT = join(import.meta.dirname, '..', '..');
 export const SNAPSHOT = join(ROOT, '.cache', 'test-snapshot.tar.gz');
 const TEMPLATE = 'bp_test_template';
 
-function withDatabase(url: string, name: string): string {
+export function withDatabase(url: string, name: string): string {
   const u = new URL(url);
   u.pathname = `/${name}`;
   return u.toString();
 }
 
-async function admin<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+export async function admin<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -85,4 +85,19 @@ export async function freshDatabase(databaseUrl = process.env.DATABASE_URL): Pro
     return db;
   }
   return connect({ loadDataDir: new Blob([readFileSync(SNAPSHOT)]) });
+}
+
+/**
+ * PostgreSQL only: a new database with nothing in it, not even the migrations, for tests
+ * of the migrator and of start-up itself. `drop()` removes it.
+ */
+export async function emptyPgDatabase(databaseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `bp_test_empty_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  await admin(databaseUrl, (c) => c.query(`CREATE DATABASE ${name}`));
+  return {
+    url: withDatabase(databaseUrl, name),
+    drop: async () => {
+      await admin(databaseUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    },
+  };
 }

@@ -1,0 +1,416 @@
+// `npm run bench`: what the platform's request path costs, measured against the bare minimum.
+//
+// On the embedded database (PGlite), and on PostgreSQL when DATABASE_URL is set (as for the
+// tests: a login role that may create databases), this starts the real app on a fresh
+// database, listening on a local port, registers a tenant, and loads
+// GET /api/companies/{id} with the user's token. Against it, on the same database:
+//   floor   a bare Fastify route running only `select * from companies where tenant_id=$1
+//           and id=$2`, one statement, no transaction;
+//   bare+tx the same SELECT inside the minimum row-level security asks for (BEGIN, set the
+//           tenant and role, SELECT, COMMIT) — what every request of the platform pays;
+//   platform the real route: JWT check, principal and role, tenant transaction, schema
+//           serialisation.
+// Variants run back to back, interleaved over two rounds, each with the same connections and
+// duration; the load generator (autocannon) runs in its own process. Results: bench/RESULTS.md.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { type KyselyPlugin, sql } from 'kysely';
+import pino from 'pino';
+import { buildApp, wireDeps } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { loggerOptions } from '../src/logger.ts';
+import { findCompany } from '../src/modules/companies/companies.queries.ts';
+import { loadUserPrincipal } from '../src/platform/auth/principal.ts';
+import { verifyAccessToken } from '../src/platform/auth/tokens.ts';
+import { connect, type Database } from '../src/platform/db/connect.ts';
+import { migrate } from '../src/platform/db/migrate.ts';
+import { type Tx, withTenant } from '../src/platform/db/tenant.ts';
+import { createMailer } from '../src/platform/mail/mailer.ts';
+import { sha256 } from '../test/support/app.ts';
+import { emptyPgDatabase } from '../test/support/db.ts';
+
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
+const WARMUP_S = 1;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ROUNDS = 2;
+const POOL_SIZE = 10;
+const ROOT = join(import.meta.dirname, '..');
+const AUTOCANNON = join(ROOT, 'node_modules', 'autocannon', 'autocannon.js');
+
+interface Measure {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  requests: number;
+}
+
+/** One autocannon run in a child process; fails on any error or non-2xx answer. */
+function autocannon(url: string, headers: Record<string, string>, seconds: number): Promise<Measure> {
+  const args = [AUTOCANNON, '-j', '-n', '-c', String(CONNECTIONS), '-d', String(seconds)];
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
+  args.push(url);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited ${code}: ${err}`));
+      const r = JSON.parse(out);
+      if (r.errors || r.timeouts || r.non2xx) {
+        return reject(new Error(`${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`));
+      }
+      resolve({
+        requestsPerSecond: r.requests.average,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        requests: r.requests.total,
+      });
+    });
+  });
+}
+
+async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+/** Counts the statements a request sends through Kysely (BEGIN and COMMIT come on top). */
+function statementCounter(): KyselyPlugin & { count: number } {
+  return {
+    count: 0,
+    transformQuery(args) {
+      this.count++;
+      return args.node;
+    },
+    async transformResult(args) {
+      return args.result;
+    },
+  };
+}
+
+interface Target {
+  label: string;
+  database: Database;
+  /** The database of the floor route: one statement, no transaction, tenant visible. */
+  floor: Database;
+  /** PostgreSQL: the connection string of the fresh database. */
+  url?: string;
+  version: string;
+  cleanup(): Promise<void>;
+}
+
+async function embeddedTarget(): Promise<Target> {
+  const dir = mkdtempSync(join(tmpdir(), 'bp-bench-'));
+  const database = await connect({ dataDir: dir });
+  await migrate(database);
+  const v = await sql<{ v: string }>`select version() as v`.execute(database.db);
+  return {
+    label: 'embedded PGlite (DATA_DIR on disk)',
+    database,
+    // One connection in all; its login role is the superuser, which row-level security does
+    // not apply to, so the plain SELECT sees the row.
+    floor: database,
+    version: v.rows[0]!.v.split(',')[0]!,
+    async cleanup() {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function postgresTarget(adminUrl: string): Promise<Target> {
+  const empty = await emptyPgDatabase(adminUrl);
+  const database = await connect({ databaseUrl: empty.url, poolSize: POOL_SIZE });
+  await migrate(database);
+  const v = await sql<{ v: string }>`select version() as v`.execute(database.db);
+  const target: Target = {
+    label: 'PostgreSQL (local server, TCP on 127.0.0.1)',
+    database,
+    floor: database, // replaced once the tenant is known
+    url: empty.url,
+    version: v.rows[0]!.v.split(',')[0]!,
+    async cleanup() {
+      if (target.floor !== database) await target.floor.close();
+      await database.close();
+      await empty.drop();
+    },
+  };
+  return target;
+}
+
+/** On PostgreSQL the login role owns the tables and row-level security is forced on owners
+ * too: the floor's pool (same size) carries the tenant as a session setting instead. */
+async function floorPool(target: Target, tenantId: string) {
+  if (!target.url) return;
+  const url = new URL(target.url);
+  url.searchParams.set('options', `-c app.tenant_id=${tenantId}`);
+  target.floor = await connect({ databaseUrl: url.toString(), poolSize: POOL_SIZE });
+}
+
+interface TargetResult {
+  target: Target;
+  statements: number;
+  rounds: Record<string, Measure[]>;
+  /** Mean microseconds of each piece of the request path, alone. */
+  profile: Array<[string, number]>;
+}
+
+async function benchTarget(target: Target): Promise<TargetResult> {
+  const config = {
+    ...loadConfig({ JWT_SECRET: 'bench-secret-bench-secret-bench-secret-01', DATA_DIR: tmpdir() }),
+    logLevel: 'silent',
+  };
+  const mailer = createMailer(undefined, config.mailFrom, pino({ level: 'silent' }));
+  const deps = wireDeps({ config, database: target.database, mailer, now: () => new Date() });
+  // Logging as main.ts sets it up (level info, a line per request), written to /dev/null.
+  const app = await buildApp(deps, {
+    logger: { ...loggerOptions('info'), stream: pino.destination('/dev/null') },
+  });
+  const platformUrl = await listen(app);
+
+  const reg = await fetch(`${platformUrl}/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      tenantName: 'Bench (Pty) Ltd',
+      name: 'Bench',
+      email: `bench.${Date.now()}@example.co.za`,
+      password: sha256('bench password'),
+    }),
+  });
+  if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
+  const { accessToken, tenantId, companyId, userId } = (await reg.json()) as {
+    accessToken: string;
+    tenantId: string;
+    companyId: string;
+    userId: string;
+  };
+  await floorPool(target, tenantId);
+
+  // Statements per platform request, counted on a second app over the same database.
+  const counter = statementCounter();
+  const counted = await buildApp(
+    wireDeps({ ...deps, database: { ...target.database, db: target.database.db.withPlugin(counter) } }),
+  );
+  const inject = () =>
+    counted.inject({
+      url: `/api/companies/${companyId}`,
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+  await inject();
+  counter.count = 0;
+  const probe = await inject();
+  if (probe.statusCode !== 200) throw new Error(`probe: ${probe.statusCode} ${probe.body}`);
+  const statements = counter.count;
+
+  const bare = Fastify({ logger: false });
+  const floorDb = target.floor.db;
+  const db = target.database.db;
+  bare.get<{ Params: { id: string } }>('/floor/companies/:id', async (req, reply) => {
+    const r =
+      await sql`select * from companies where tenant_id = ${tenantId} and id = ${req.params.id}`.execute(
+        floorDb,
+      );
+    if (!r.rows[0]) return reply.code(404).send();
+    return r.rows[0];
+  });
+  bare.get<{ Params: { id: string } }>('/tx/companies/:id', async (req, reply) => {
+    const row = await withTenant(db, tenantId, async (tx) => {
+      const r =
+        await sql`select * from companies where tenant_id = ${tenantId} and id = ${req.params.id}`.execute(
+          tx,
+        );
+      return r.rows[0];
+    });
+    if (!row) return reply.code(404).send();
+    return row;
+  });
+  const bareUrl = await listen(bare);
+
+  const variants: Record<string, { url: string; headers: Record<string, string> }> = {
+    floor: { url: `${bareUrl}/floor/companies/${companyId}`, headers: {} },
+    'bare+tx': { url: `${bareUrl}/tx/companies/${companyId}`, headers: {} },
+    platform: {
+      url: `${platformUrl}/api/companies/${companyId}`,
+      headers: { authorization: `Bearer ${accessToken}` },
+    },
+  };
+  const rounds: Record<string, Measure[]> = { floor: [], 'bare+tx': [], platform: [] };
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const [name, v] of Object.entries(variants)) {
+      await autocannon(v.url, v.headers, WARMUP_S);
+      const m = await autocannon(v.url, v.headers, DURATION_S);
+      rounds[name]!.push(m);
+      process.stdout.write(
+        `${target.label} round ${round} ${name.padEnd(8)} ${m.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms\n`,
+      );
+    }
+  }
+
+  // Where the time goes: each piece alone, one caller at a time, in this process (no TCP).
+  const claims = { sub: userId, tid: tenantId, sid: '' };
+  const verified = await verifyAccessToken(config.jwtSecret, accessToken);
+  if (!verified.ok) throw new Error('token');
+  claims.sid = verified.claims.sid;
+  const selectCompany = (q: typeof db | Tx | typeof floorDb) =>
+    sql`select * from companies where tenant_id = ${tenantId} and id = ${companyId}`.execute(q);
+  const pieces: Array<[string, () => Promise<unknown>]> = [
+    ['JWT verification (jose, HS256)', () => verifyAccessToken(config.jwtSecret, accessToken)],
+    ['the SELECT alone (floor)', () => selectCompany(floorDb)],
+    [
+      'empty tenant transaction (BEGIN, set tenant and role, COMMIT)',
+      () => withTenant(db, tenantId, async () => {}),
+    ],
+    ['tenant transaction + the SELECT (bare+tx)', () => withTenant(db, tenantId, (tx) => selectCompany(tx))],
+    [
+      "tenant transaction + principal (session, user, role) + the company (the platform's queries)",
+      () =>
+        withTenant(db, tenantId, async (tx) => {
+          await loadUserPrincipal(tx, claims);
+          await findCompany(tx, tenantId, companyId);
+        }),
+    ],
+    ['bare+tx route through Fastify (inject)', () => bare.inject({ url: `/tx/companies/${companyId}` })],
+    [
+      'platform route through Fastify (inject, logging off)',
+      () =>
+        counted.inject({
+          url: `/api/companies/${companyId}`,
+          headers: { authorization: `Bearer ${accessToken}` },
+        }),
+    ],
+  ];
+  const profile: Array<[string, number]> = [];
+  for (const [name, fn] of pieces) profile.push([name, await timeEach(fn)]);
+  for (const [name, us] of profile) process.stdout.write(`  ${us.toFixed(0).padStart(6)} µs  ${name}\n`);
+
+  await counted.close();
+  await bare.close();
+  await app.close();
+  mailer.close();
+  return { target, statements, rounds, profile };
+}
+
+/** Median microseconds of one call, one at a time, after a warm-up (the median shrugs off
+ * the other work on a shared machine better than the mean). */
+async function timeEach(fn: () => Promise<unknown>, n = 1000): Promise<number> {
+  for (let i = 0; i < 50; i++) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push((performance.now() - t0) * 1000);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(n / 2)]!;
+}
+
+/** The HTTP layer alone: GET /health of the real app, no database. */
+async function httpCeiling(): Promise<Measure> {
+  const config = loadConfig({ JWT_SECRET: 'bench-secret-bench-secret-bench-secret-01', DATA_DIR: tmpdir() });
+  const database = await connect({});
+  const mailer = createMailer(undefined, config.mailFrom, pino({ level: 'silent' }));
+  const app = await buildApp(wireDeps({ config, database, mailer, now: () => new Date() }));
+  const url = await listen(app);
+  await autocannon(`${url}/health`, {}, WARMUP_S);
+  const m = await autocannon(`${url}/health`, {}, DURATION_S);
+  process.stdout.write(
+    `GET /health (no database)   ${m.requestsPerSecond.toFixed(0)} req/s  p50 ${m.p50} ms\n`,
+  );
+  await app.close();
+  await database.close();
+  return m;
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
+
+function summarise(ms: Measure[]) {
+  return {
+    rps: mean(ms.map((m) => m.requestsPerSecond)),
+    p50: mean(ms.map((m) => m.p50)),
+    p99: mean(ms.map((m) => m.p99)),
+  };
+}
+
+function report(results: TargetResult[], ceiling: Measure, started: Date, load: number[]): string {
+  const lines: string[] = [];
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  lines.push('# Benchmark: the platform request path against a bare route', '');
+  lines.push(
+    `Written by \`npm run bench\` (bench/run.ts) on ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+    '',
+    `- Machine: ${availableParallelism()} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB; ` +
+      `load average at start ${load.map((l) => l.toFixed(2)).join(' / ')} (the machine is shared: other work was running).`,
+    `- Node ${process.version}; load from autocannon in its own process, ${CONNECTIONS} connections, ` +
+      `${DURATION_S} s per measurement after a ${WARMUP_S} s warm-up, ${ROUNDS} rounds interleaved (figures are the mean of the rounds).`,
+    `- Request: \`GET /api/companies/{id}\` with the owner's access token; the bare routes return the same row.`,
+    `- HTTP layer alone (the real app's \`GET /health\`, no database): ${fmt(ceiling.requestsPerSecond)} req/s, p50 ${ceiling.p50} ms.`,
+    '- The platform app logs as `main.ts` sets it up (level info, a line per request and per answer), to /dev/null.',
+    '- How to read these numbers, and a CPU profile of the platform under load: [README.md](README.md).',
+    '',
+  );
+  for (const r of results) {
+    const floor = summarise(r.rounds.floor!);
+    const tx = summarise(r.rounds['bare+tx']!);
+    const platform = summarise(r.rounds.platform!);
+    lines.push(
+      `## ${r.target.label}`,
+      '',
+      `Server: ${r.target.version}. Pool: ${r.target.database.kind === 'pg' ? `${POOL_SIZE} connections` : 'one connection (embedded)'}.`,
+      '',
+    );
+    lines.push('| variant | requests/s | p50 ms | p99 ms | per round (req/s) |', '|---|---:|---:|---:|---|');
+    for (const [name, s] of [
+      ['floor: the SELECT alone', floor],
+      ['bare+tx: the SELECT in a tenant transaction', tx],
+      ['platform: GET /api/companies/{id}', platform],
+    ] as const) {
+      const key = name.split(':')[0]!;
+      lines.push(
+        `| ${name} | ${fmt(s.rps)} | ${fmt(s.p50)} | ${fmt(s.p99)} | ${r.rounds[key]!.map((m) => fmt(m.requestsPerSecond)).join(', ')} |`,
+      );
+    }
+    lines.push(
+      '',
+      `- **platform / floor: ${(platform.rps / floor.rps).toFixed(2)}**; platform / bare+tx: ${(platform.rps / tx.rps).toFixed(2)}; bare+tx / floor: ${(tx.rps / floor.rps).toFixed(2)}.`,
+      `- Statements a platform request sends: ${r.statements} through Kysely plus BEGIN and COMMIT = ${r.statements + 2}; the floor sends 1, bare+tx 4 (BEGIN, set tenant and role, SELECT, COMMIT).`,
+      '',
+      'Each piece alone, one call at a time in the server process (median of 1000 calls):',
+      '',
+      '| piece | µs |',
+      '|---|---:|',
+      ...r.profile.map(([name, us]) => `| ${name} | ${us.toFixed(0)} |`),
+      '',
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const started = new Date();
+const load = loadavg();
+const adminUrl = process.env.DATABASE_URL;
+const results: TargetResult[] = [];
+const ceiling = await httpCeiling();
+for (const make of [embeddedTarget, ...(adminUrl ? [() => postgresTarget(adminUrl)] : [])]) {
+  const target = await make();
+  try {
+    results.push(await benchTarget(target));
+  } finally {
+    await target.cleanup();
+  }
+}
+const text = report(results, ceiling, started, load);
+writeFileSync(join(import.meta.dirname, 'RESULTS.md'), text);
+process.stdout.write(`\n${text}`);
