@@ -43,14 +43,9 @@ export function principalQuery(claims: AccessClaims, companyId?: string): string
   for (const id of [claims.tid, claims.sid, claims.sub, ...(companyId ? [companyId] : [])]) {
     if (!isUuid(id)) throw unauthorized('The token is not valid');
   }
-  const company = companyId
-    ? `, exists (select 1 from companies c where c.tenant_id = s.tenant_id and c.id = '${companyId}' and c.deleted_at is null) as company_ok`
-    : '';
-  return `select u.email, u.name, u.role, u.active, s.revoked_at, s.expires_at, r.permissions${company}
-    from sessions s
-    join users u on u.tenant_id = s.tenant_id and u.id = s.user_id
-    left join roles r on r.tenant_id = u.tenant_id and r.id::text = u.role and r.deleted_at is null
-    where s.tenant_id = '${claims.tid}' and s.id = '${claims.sid}' and s.user_id = '${claims.sub}'`;
+  // bp_request_principal (migration 0003) keeps its plan per connection.
+  const company = companyId ? `'${companyId}'` : 'null';
+  return `select * from bp_request_principal('${claims.tid}', '${claims.sid}', '${claims.sub}', ${company})`;
 }
 
 export function principalFromRow(
