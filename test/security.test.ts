@@ -7,10 +7,11 @@
 //   - with a permission: a user whose role lacks it → 403 { error, resource, action }.
 //
 // Real ids come from the catalogue itself: for /api/things/{id} the creator is
-// POST /api/things, called as tenant A with its body's `examples[0]`. A path parameter
-// with no creator falls back to a random UUID (which must still be 404) and fails the
-// "every id can be created" check unless it is in NO_CREATOR below, with the reason, so
-// nobody loses coverage without saying so.
+// POST /api/things, called as tenant A with its body's `examples[0]`; where nothing creates
+// the thing (a session is made by signing in), GET /api/things as tenant A lists one. A path
+// parameter with neither falls back to a random UUID (which must still be 404) and fails the
+// "every id can be found" check unless it is in NO_REAL_ID below, with the reason, so nobody
+// loses coverage without saying so.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
@@ -23,11 +24,11 @@ import { as, type Registered, register, sha256, startTestApp, type TestApp } fro
 import { assertPermissionDenied, assertProblem } from './support/problem.ts';
 
 /**
- * Path parameters that no catalogue route creates, by "METHOD path" → why. Each is still
- * checked with a random UUID (404 expected); list a route here only when there truly is no
- * POST that makes the thing its parameter names.
+ * Routes whose path parameter no catalogue route creates or lists, by "METHOD path" → why.
+ * Each is still checked with a random UUID (404 expected); list a route here only when
+ * there truly is no POST that makes, nor GET that lists, the thing its parameter names.
  */
-const NO_CREATOR: Record<string, string> = {};
+const NO_REAL_ID: Record<string, string> = {};
 
 const name = (route: AnyRoute) => `${route.method} ${route.path}`;
 const guarded = catalogue.filter((route) => route.auth !== 'none');
@@ -63,15 +64,18 @@ function exampleQuery(route: AnyRoute): Record<string, string> {
   return out;
 }
 
-/** The POST that creates what the path parameter at `index` names, if the catalogue has one. */
-function creatorOf(route: AnyRoute, index: number): AnyRoute | undefined {
+/** The route with this method on the collection the path parameter at `index` belongs to. */
+function onCollection(route: AnyRoute, index: number, method: 'POST' | 'GET'): AnyRoute | undefined {
   const param = paramNames(route.path)[index]!;
   const collection = route.path.slice(0, route.path.indexOf(`/{${param}}`));
-  return catalogue.find((r) => r.method === 'POST' && r.path === collection && r.auth !== 'none');
+  return catalogue.find((r) => r.method === method && r.path === collection && r.auth !== 'none');
 }
 
-function missingCreators(route: AnyRoute): string[] {
-  return paramNames(route.path).filter((_, i) => !creatorOf(route, i));
+/** Path parameters for which tenant A can neither create nor list a real id. */
+function unfindable(route: AnyRoute): string[] {
+  return paramNames(route.path).filter(
+    (_, i) => !onCollection(route, i, 'POST') && !onCollection(route, i, 'GET'),
+  );
 }
 
 let t: TestApp;
@@ -86,14 +90,23 @@ async function idsOfTenantA(route: AnyRoute): Promise<Record<string, string>> {
   const values: Record<string, string> = {};
   const names = paramNames(route.path);
   for (const [i, param] of names.entries()) {
-    const creator = creatorOf(route, i);
+    const creator = onCollection(route, i, 'POST');
+    const lister = onCollection(route, i, 'GET');
+    if (!creator && lister) {
+      values[param] = await listedId(lister, values, route);
+      continue;
+    }
     if (!creator) {
       values[param] = crypto.randomUUID();
       continue;
     }
     const url = fill(creator.path, values);
     if (!created.has(url)) {
-      const res = await as(t.app, a.token, creator.companyScoped ? a.companyId : undefined)({
+      const res = await as(
+        t.app,
+        a.token,
+        creator.companyScoped ? a.companyId : undefined,
+      )({
         method: 'POST',
         url,
         query: exampleQuery(creator),
@@ -110,6 +123,24 @@ async function idsOfTenantA(route: AnyRoute): Promise<Record<string, string>> {
     values[param] = created.get(url)!;
   }
   return values;
+}
+
+/** The first id tenant A's GET on the collection lists (a bare array or a paged envelope). */
+async function listedId(lister: AnyRoute, values: Record<string, string>, route: AnyRoute): Promise<string> {
+  const res = await as(
+    t.app,
+    a.token,
+    lister.companyScoped ? a.companyId : undefined,
+  )({
+    method: 'GET',
+    url: fill(lister.path, values),
+    query: exampleQuery(lister),
+  });
+  assert.equal(res.statusCode, 200, `${name(lister)} (lister for ${name(route)}) answered ${res.body}`);
+  const body = res.json() as { id?: unknown }[] | { items?: { id?: unknown }[] };
+  const id = (Array.isArray(body) ? body : (body.items ?? []))[0]?.id;
+  assert.equal(typeof id, 'string', `${name(lister)} lists nothing with an id for tenant A: ${res.body}`);
+  return id as string;
 }
 
 function call(
@@ -151,7 +182,14 @@ before(async () => {
       .execute();
     await tx
       .insertInto('users')
-      .values({ tenant_id: a.tenantId, id: userId, email, name: 'Denied', password_hash: passwordHash, role: roleId })
+      .values({
+        tenant_id: a.tenantId,
+        id: userId,
+        email,
+        name: 'Denied',
+        password_hash: passwordHash,
+        role: roleId,
+      })
       .execute();
     await tx.insertInto('user_logins').values({ email, tenant_id: a.tenantId, user_id: userId }).execute();
   });
@@ -179,15 +217,15 @@ describe('the catalogue', () => {
     assert.deepEqual(open, []);
   });
 
-  test('can create every id a path names, or says why not (NO_CREATOR)', () => {
+  test('can create or list every id a path names, or says why not (NO_REAL_ID)', () => {
     const uncovered = withParams
-      .filter((r) => missingCreators(r).length > 0 && !(name(r) in NO_CREATOR))
-      .map((r) => `${name(r)} (nothing creates {${missingCreators(r).join('}, {')}})`);
-    assert.deepEqual(uncovered, [], 'add a POST creator with body examples, or list the route in NO_CREATOR');
-    const stale = Object.keys(NO_CREATOR).filter(
-      (k) => !withParams.some((r) => name(r) === k && missingCreators(r).length > 0),
+      .filter((r) => unfindable(r).length > 0 && !(name(r) in NO_REAL_ID))
+      .map((r) => `${name(r)} (nothing creates or lists {${unfindable(r).join('}, {')}})`);
+    assert.deepEqual(uncovered, [], 'add a POST creator with body examples, or list the route in NO_REAL_ID');
+    const stale = Object.keys(NO_REAL_ID).filter(
+      (k) => !withParams.some((r) => name(r) === k && unfindable(r).length > 0),
     );
-    assert.deepEqual(stale, [], 'NO_CREATOR entries that are no longer needed');
+    assert.deepEqual(stale, [], 'NO_REAL_ID entries that are no longer needed');
   });
 
   test('covers routes of each kind (the suite is not vacuous)', () => {
@@ -234,7 +272,11 @@ describe('a role without the permission → 403 { error, resource, action }', ()
     test(name(route), async () => {
       const [resource, action] = route.permission!;
       const ids = await idsOfTenantA(route);
-      const res = await call(route, { authorization: `Bearer ${deniedToken}`, 'x-company-id': a.companyId }, ids);
+      const res = await call(
+        route,
+        { authorization: `Bearer ${deniedToken}`, 'x-company-id': a.companyId },
+        ids,
+      );
       assertPermissionDenied(res, resource, action, name(route));
     });
   }
