@@ -85,7 +85,7 @@ let b: Registered;
 let deniedToken: string;
 const created = new Map<string, string>();
 
-/** Tenant A's real ids for the route's path parameters (random UUIDs where nothing creates them). */
+/** Tenant A's real ids for the route's path parameters (random UUIDs where nothing creates or lists them). */
 async function idsOfTenantA(route: AnyRoute): Promise<Record<string, string>> {
   const values: Record<string, string> = {};
   const names = paramNames(route.path);
