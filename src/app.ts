@@ -1,12 +1,16 @@
 // buildApp(deps): the platform plugins, then every route of the catalogue.
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { catalogue } from './catalogue.ts';
 import { insertCompany } from './modules/companies/index.ts';
-import { registerRoutes } from './platform/http/catalogue.ts';
+import { type AnyRoute, registerRoutes } from './platform/http/catalogue.ts';
 import type { AppDeps } from './platform/http/context.ts';
 import { installErrorHandling } from './platform/http/error-handler.ts';
+import { registerPlayground } from './platform/http/playground.ts';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
+
+/** Where the OpenAPI document is served (a catalogue route); the playground renders it. */
+export const OPENAPI_PATH = '/api-docs/openapi.json';
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
@@ -24,10 +28,17 @@ export function wireDeps(deps: DepsWithoutWiring): AppDeps {
   };
 }
 
-export async function buildApp(
-  deps: AppDeps,
-  options: { logger?: boolean | object; loggerInstance?: FastifyBaseLogger } = {},
-): Promise<FastifyInstance> {
+export interface BuildOptions {
+  logger?: boolean | object;
+  /** A ready logger (tests capture its output); takes precedence over `logger`. */
+  loggerInstance?: FastifyBaseLogger;
+  /** Routes registered after the catalogue's; tests use them (e.g. a route that throws). */
+  routes?: AnyRoute[];
+  /** Sees every route Fastify registers, before any is added; tests compare them with OpenAPI. */
+  onRoute?: (route: RouteOptions) => void;
+}
+
+export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.loggerInstance
       ? { loggerInstance: options.loggerInstance }
@@ -43,7 +54,9 @@ export async function buildApp(
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   installErrorHandling(app);
-  registerRoutes(app, catalogue, deps);
+  registerRoutes(app, [...catalogue, ...(options.routes ?? [])], deps);
+  await registerPlayground(app, OPENAPI_PATH);
   return app;
 }

@@ -1,9 +1,10 @@
 // A real app on this file's own database, with a clock the test can move.
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
 import pino from 'pino';
 import { buildApp, wireDeps } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
+import type { AnyRoute } from '../../src/platform/http/catalogue.ts';
 import type { AppDeps } from '../../src/platform/http/context.ts';
 import { createMailer } from '../../src/platform/mail/mailer.ts';
 import { freshDatabase, type TestDatabase } from './db.ts';
@@ -40,7 +41,14 @@ export interface TestApp {
 }
 
 export async function startTestApp(
-  options: { config?: Partial<Config>; database?: TestDatabase } = {},
+  options: {
+    config?: Partial<Config>;
+    database?: TestDatabase;
+    /** Routes only this test needs (e.g. one that throws), registered after the catalogue. */
+    extraRoutes?: AnyRoute[];
+    /** Sees every route Fastify registers. */
+    onRoute?: (route: RouteOptions) => void;
+  } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await freshDatabase());
   const config: Config = {
@@ -54,7 +62,7 @@ export async function startTestApp(
   const mailer = createMailer(config.smtpUrl, config.mailFrom, log);
   const clock = testClock();
   const deps = wireDeps({ config, database, mailer, now: clock.now });
-  const app = await buildApp(deps);
+  const app = await buildApp(deps, { routes: options.extraRoutes, onRoute: options.onRoute });
   await app.ready();
   return {
     app,

@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
 import type { DB } from './schema.ts';
@@ -104,6 +104,10 @@ async function connectPglite(options: ConnectOptions): Promise<Database> {
       await pglite.exec(sql);
     },
     async close() {
+      // Embedded PostgreSQL arms a 10-second "flush idle statistics" timer after a
+      // transaction that leaves statistics pending, and PGlite's close() does not cancel
+      // it: the timer re-arms and the process never exits. Flushing now disarms it.
+      await sql`select pg_stat_force_next_flush()`.execute(db).catch(() => {});
       await db.destroy();
     },
   };

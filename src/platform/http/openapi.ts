@@ -12,14 +12,35 @@ function schemaOf(schema: TSchema): Json {
 
 const PROBLEM = { $ref: '#/components/schemas/Problem' };
 
+/** Where the interactive console lives; the API description links to its sign-in page. */
+export const PLAYGROUND_PATH = '/developers/playground';
+
 const ERROR_RESPONSES: Record<string, string> = {
   '400': 'Validation failed or the body is malformed; detail names the field',
   '401': 'Missing, expired or invalidated token',
-  '403': 'The role lacks the permission ({ error, resource, action })',
-  '404': 'No such record in the tenant',
-  '413': 'The request body is too large',
+  '403': 'The role lacks the permission ({ error, resource, action }), or a problem with a code',
+  '404': "No such record in the tenant (another tenant's id included)",
+  '413': 'The request body is larger than 1 MiB',
   '500': 'Unexpected error; detail is deliberately generic',
 };
+
+/** Which generic failures a route can answer, from what it declares. */
+function errorApplies(route: AnyRoute, status: string): boolean {
+  const user = route.auth !== 'none';
+  switch (status) {
+    case '400':
+      return Boolean(route.body || route.query || route.params || route.companyScoped);
+    case '401':
+    case '403':
+      return user;
+    case '404':
+      return Boolean(route.params || route.companyScoped);
+    case '413':
+      return Boolean(route.body);
+    default:
+      return true;
+  }
+}
 
 function operationId(route: AnyRoute): string {
   const words = `${route.method.toLowerCase()} ${route.path}`
@@ -62,6 +83,24 @@ function parameters(route: AnyRoute): Json[] {
   return out;
 }
 
+/**
+ * The request body. Examples that the schema carries (JSON Schema `examples`, an array) are
+ * also given as the media type's named OpenAPI examples, which is what consoles prefill from.
+ */
+function requestBody(body: TSchema): Json {
+  const schema = schemaOf(body);
+  const given = Array.isArray(schema.examples) ? (schema.examples as unknown[]) : [];
+  const examples = Object.fromEntries(
+    given.map((value, i) => [given.length === 1 ? 'example' : `example${i + 1}`, { value }]),
+  );
+  return {
+    required: true,
+    content: {
+      'application/json': { schema, ...(given.length ? { examples } : {}) },
+    },
+  };
+}
+
 function responses(route: AnyRoute): Json {
   const out: Json = {};
   for (const [status, schema] of Object.entries(route.response)) {
@@ -72,36 +111,44 @@ function responses(route: AnyRoute): Json {
     };
   }
   for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
-    if (route.auth === 'none' && (status === '401' || status === '403')) continue;
-    if (!route.params && status === '404' && !route.companyScoped) continue;
+    if (!errorApplies(route, status)) continue;
     const schema =
-      status === '403' ? { oneOf: [{ $ref: '#/components/schemas/PermissionDenial' }, PROBLEM] } : PROBLEM;
+      status === '403' && route.permission
+        ? { oneOf: [{ $ref: '#/components/schemas/PermissionDenial' }, PROBLEM] }
+        : PROBLEM;
     out[status] = { description, content: { 'application/json': { schema } } };
   }
   return out;
 }
 
+/** The route's own description, then who may call it, so the console shows both. */
+function description(route: AnyRoute): string {
+  const who =
+    route.auth === 'none'
+      ? 'No token needed.'
+      : route.permission
+        ? `Needs the role permission \`${route.permission[0]}:${route.permission[1]}\`.`
+        : 'Any signed-in user.';
+  const company = route.companyScoped ? ' Company-scoped: send `X-Company-Id`.' : '';
+  return [route.description, `${who}${company}`].filter(Boolean).join('\n\n');
+}
+
 export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Json {
   const paths: Record<string, Record<string, Json>> = {};
+  const modules: string[] = [];
   for (const route of routes) {
     paths[route.path] ??= {};
     const item = paths[route.path]!;
     const permission = route.auth === 'none' ? undefined : route.permission;
+    if (!modules.includes(route.module)) modules.push(route.module);
     item[route.method.toLowerCase()] = {
       operationId: operationId(route),
       summary: route.summary,
-      ...(route.description ? { description: route.description } : {}),
+      description: description(route),
       tags: [route.module],
       security: route.auth === 'none' ? [] : [{ bearerAuth: [] }],
       parameters: parameters(route),
-      ...(route.body
-        ? {
-            requestBody: {
-              required: true,
-              content: { 'application/json': { schema: schemaOf(route.body) } },
-            },
-          }
-        : {}),
+      ...(route.body ? { requestBody: requestBody(route.body) } : {}),
       responses: responses(route),
       'x-module': route.module,
       'x-access': route.access,
@@ -117,9 +164,13 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Json {
       description:
         'One JSON-over-HTTP API for accounting, invoicing, CRM, banking, payroll, inventory, manufacturing and logistics. ' +
         'Every /api call needs a bearer token; company-scoped calls also need X-Company-Id. ' +
-        'Errors are RFC 7807 problem details, except a role denial, which answers { error, resource, action }.',
+        'Errors are RFC 7807 problem details, except a role denial, which answers { error, resource, action }.\n\n' +
+        `To try calls from the playground, [sign in](${PLAYGROUND_PATH}/sign-in) (or paste an access token ` +
+        'under Authentication): calls then run as that user, in that tenant, with that role. ' +
+        'A POST creates a real record and a DELETE really voids one.',
     },
     servers: [{ url: serverUrl }],
+    tags: modules.map((name) => ({ name })),
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     paths,
     components: {

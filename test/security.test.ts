@@ -1,0 +1,283 @@
+// The security suite, generated from the route catalogue: a route added to src/catalogue.ts
+// gets these checks with no new test code.
+//
+// For every route that needs a signed-in user:
+//   - no token → 401 problem; a garbage, foreign-signed or expired token → 401 problem;
+//   - with a path parameter: tenant B calling it with tenant A's real id → 404 problem;
+//   - with a permission: a user whose role lacks it → 403 { error, resource, action }.
+//
+// Real ids come from the catalogue itself: for /api/things/{id} the creator is
+// POST /api/things, called as tenant A with its body's `examples[0]`; where nothing creates
+// the thing (a session is made by signing in), GET /api/things as tenant A lists one. A path
+// parameter with neither falls back to a random UUID (which must still be 404) and fails the
+// "every id can be found" check unless it is in NO_REAL_ID below, with the reason, so nobody
+// loses coverage without saying so.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
+import { catalogue } from '../src/catalogue.ts';
+import { hashPassword } from '../src/platform/auth/passwords.ts';
+import { signAccessToken } from '../src/platform/auth/tokens.ts';
+import { withTenant } from '../src/platform/db/tenant.ts';
+import type { AnyRoute } from '../src/platform/http/catalogue.ts';
+import { as, type Registered, register, sha256, startTestApp, type TestApp } from './support/app.ts';
+import { assertPermissionDenied, assertProblem } from './support/problem.ts';
+
+/**
+ * Routes whose path parameter no catalogue route creates or lists, by "METHOD path" → why.
+ * Each is still checked with a random UUID (404 expected); list a route here only when
+ * there truly is no POST that makes, nor GET that lists, the thing its parameter names.
+ */
+const NO_REAL_ID: Record<string, string> = {};
+
+const name = (route: AnyRoute) => `${route.method} ${route.path}`;
+const guarded = catalogue.filter((route) => route.auth !== 'none');
+const withParams = guarded.filter((route) => paramNames(route.path).length > 0);
+const withPermission = guarded.filter((route) => route.permission);
+
+function paramNames(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+}
+
+function fill(path: string, values: Record<string, string>): string {
+  return path.replace(/\{(\w+)\}/g, (_, p: string) => values[p] ?? crypto.randomUUID());
+}
+
+/** The first example the route's body schema carries; `{}` when it carries none. */
+function exampleBody(route: AnyRoute): unknown {
+  if (!route.body) return undefined;
+  const examples = (route.body as { examples?: unknown[] }).examples;
+  return structuredClone(examples?.[0] ?? {});
+}
+
+/** Required query parameters, each from its schema's examples[0] or default. */
+function exampleQuery(route: AnyRoute): Record<string, string> {
+  if (!route.query) return {};
+  const schema = route.query as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  const out: Record<string, string> = {};
+  for (const key of schema.required ?? []) {
+    const prop = schema.properties?.[key] ?? {};
+    const value = (prop.examples as unknown[] | undefined)?.[0] ?? prop.default;
+    assert.notEqual(value, undefined, `${name(route)}: give query parameter ${key} examples or a default`);
+    out[key] = String(value);
+  }
+  return out;
+}
+
+/** The route with this method on the collection the path parameter at `index` belongs to. */
+function onCollection(route: AnyRoute, index: number, method: 'POST' | 'GET'): AnyRoute | undefined {
+  const param = paramNames(route.path)[index]!;
+  const collection = route.path.slice(0, route.path.indexOf(`/{${param}}`));
+  return catalogue.find((r) => r.method === method && r.path === collection && r.auth !== 'none');
+}
+
+/** Path parameters for which tenant A can neither create nor list a real id. */
+function unfindable(route: AnyRoute): string[] {
+  return paramNames(route.path).filter(
+    (_, i) => !onCollection(route, i, 'POST') && !onCollection(route, i, 'GET'),
+  );
+}
+
+let t: TestApp;
+let a: Registered;
+let b: Registered;
+/** A user of tenant A whose custom role grants nothing. */
+let deniedToken: string;
+const created = new Map<string, string>();
+
+/** Tenant A's real ids for the route's path parameters (random UUIDs where nothing creates or lists them). */
+async function idsOfTenantA(route: AnyRoute): Promise<Record<string, string>> {
+  const values: Record<string, string> = {};
+  const names = paramNames(route.path);
+  for (const [i, param] of names.entries()) {
+    const creator = onCollection(route, i, 'POST');
+    const lister = onCollection(route, i, 'GET');
+    if (!creator && lister) {
+      values[param] = await listedId(lister, values, route);
+      continue;
+    }
+    if (!creator) {
+      values[param] = crypto.randomUUID();
+      continue;
+    }
+    const url = fill(creator.path, values);
+    if (!created.has(url)) {
+      const res = await as(
+        t.app,
+        a.token,
+        creator.companyScoped ? a.companyId : undefined,
+      )({
+        method: 'POST',
+        url,
+        query: exampleQuery(creator),
+        payload: exampleBody(creator) as object,
+      });
+      assert.ok(
+        res.statusCode >= 200 && res.statusCode < 300,
+        `${name(creator)} (creator for ${name(route)}) with its body's examples[0] answered ${res.statusCode} ${res.body}`,
+      );
+      const id = (res.json() as { id?: unknown }).id;
+      assert.equal(typeof id, 'string', `${name(creator)} answered no id: ${res.body}`);
+      created.set(url, id as string);
+    }
+    values[param] = created.get(url)!;
+  }
+  return values;
+}
+
+/** The first id tenant A's GET on the collection lists (a bare array or a paged envelope). */
+async function listedId(lister: AnyRoute, values: Record<string, string>, route: AnyRoute): Promise<string> {
+  const res = await as(
+    t.app,
+    a.token,
+    lister.companyScoped ? a.companyId : undefined,
+  )({
+    method: 'GET',
+    url: fill(lister.path, values),
+    query: exampleQuery(lister),
+  });
+  assert.equal(res.statusCode, 200, `${name(lister)} (lister for ${name(route)}) answered ${res.body}`);
+  const body = res.json() as { id?: unknown }[] | { items?: { id?: unknown }[] };
+  const id = (Array.isArray(body) ? body : (body.items ?? []))[0]?.id;
+  assert.equal(typeof id, 'string', `${name(lister)} lists nothing with an id for tenant A: ${res.body}`);
+  return id as string;
+}
+
+function call(
+  route: AnyRoute,
+  headers: Record<string, string>,
+  values: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  const body = exampleBody(route);
+  return t.app.inject({
+    method: route.method,
+    url: fill(route.path, values),
+    query: exampleQuery(route),
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+}
+
+function claimsOf(token: string): { sub: string; tid: string; sid: string } {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
+}
+
+before(async () => {
+  t = await startTestApp();
+  // The top plan, so that no plan limit stands between a creator and its record.
+  a = await register(t.app, { plan: 'enterprise', tenantName: 'Tenant A' });
+  b = await register(t.app, { plan: 'enterprise', tenantName: 'Tenant B' });
+
+  // A custom role with no permissions, and a user of tenant A holding it. Written straight
+  // to the database so the suite does not depend on the users and roles API.
+  const roleId = crypto.randomUUID();
+  const userId = crypto.randomUUID();
+  const email = `denied.${userId.slice(0, 8)}@example.co.za`;
+  const password = `No permissions ${userId}`;
+  const passwordHash = await hashPassword(sha256(password));
+  await withTenant(t.database.db, a.tenantId, async (tx) => {
+    await tx
+      .insertInto('roles')
+      .values({ tenant_id: a.tenantId, id: roleId, name: 'Nothing at all', permissions: [] })
+      .execute();
+    await tx
+      .insertInto('users')
+      .values({
+        tenant_id: a.tenantId,
+        id: userId,
+        email,
+        name: 'Denied',
+        password_hash: passwordHash,
+        role: roleId,
+      })
+      .execute();
+    await tx.insertInto('user_logins').values({ email, tenant_id: a.tenantId, user_id: userId }).execute();
+  });
+  const login = await t.app.inject({
+    method: 'POST',
+    url: '/auth/login',
+    payload: { email, password: sha256(password) },
+  });
+  assert.equal(login.statusCode, 200, login.body);
+  deniedToken = login.json().accessToken;
+});
+after(() => t.close());
+
+describe('the catalogue', () => {
+  test('declares no (method, path) twice', () => {
+    const seen = new Set<string>();
+    const twice = catalogue.map(name).filter((k) => seen.has(k) || !seen.add(k));
+    assert.deepEqual(twice, []);
+  });
+
+  test('has no public /api route: every one needs a signed-in user', () => {
+    const open = catalogue
+      .filter((r) => r.path.startsWith('/api/') && !(r.auth === undefined || r.auth === 'user'))
+      .map(name);
+    assert.deepEqual(open, []);
+  });
+
+  test('can create or list every id a path names, or says why not (NO_REAL_ID)', () => {
+    const uncovered = withParams
+      .filter((r) => unfindable(r).length > 0 && !(name(r) in NO_REAL_ID))
+      .map((r) => `${name(r)} (nothing creates or lists {${unfindable(r).join('}, {')}})`);
+    assert.deepEqual(uncovered, [], 'add a POST creator with body examples, or list the route in NO_REAL_ID');
+    const stale = Object.keys(NO_REAL_ID).filter(
+      (k) => !withParams.some((r) => name(r) === k && unfindable(r).length > 0),
+    );
+    assert.deepEqual(stale, [], 'NO_REAL_ID entries that are no longer needed');
+  });
+
+  test('covers routes of each kind (the suite is not vacuous)', () => {
+    assert.ok(guarded.length > 0 && withParams.length > 0 && withPermission.length > 0);
+  });
+});
+
+describe('no token → 401', () => {
+  for (const route of guarded) {
+    test(name(route), async () => {
+      assertProblem(await call(route, {}), 401, name(route));
+    });
+  }
+});
+
+describe('a garbage, foreign-signed or expired token → 401', () => {
+  for (const route of guarded) {
+    test(name(route), async () => {
+      const claims = claimsOf(a.token);
+      const foreign = await signAccessToken(new TextEncoder().encode('another-secret-'.repeat(4)), claims);
+      const expired = await signAccessToken(t.deps.config.jwtSecret, claims, -60);
+      const tokens = { garbage: 'not.a.token', foreign, expired };
+      for (const [kind, token] of Object.entries(tokens)) {
+        const res = await call(route, { authorization: `Bearer ${token}`, 'x-company-id': a.companyId });
+        const body = assertProblem(res, 401, `${name(route)} with a ${kind} token`);
+        if (kind === 'expired') assert.equal(body.detail, 'The token has expired');
+      }
+    });
+  }
+});
+
+describe("another tenant's id → 404", () => {
+  for (const route of withParams) {
+    test(name(route), async () => {
+      const ids = await idsOfTenantA(route);
+      const res = await call(route, { authorization: `Bearer ${b.token}`, 'x-company-id': b.companyId }, ids);
+      assertProblem(res, 404, `${name(route)} as tenant B with tenant A's ${JSON.stringify(ids)}`);
+    });
+  }
+});
+
+describe('a role without the permission → 403 { error, resource, action }', () => {
+  for (const route of withPermission) {
+    test(name(route), async () => {
+      const [resource, action] = route.permission!;
+      const ids = await idsOfTenantA(route);
+      const res = await call(
+        route,
+        { authorization: `Bearer ${deniedToken}`, 'x-company-id': a.companyId },
+        ids,
+      );
+      assertPermissionDenied(res, resource, action, name(route));
+    });
+  }
+});
