@@ -18,8 +18,18 @@ export interface UserPrincipal {
 
 export type Principal = UserPrincipal;
 
+// Built-in roles never change while the process runs: one set each, built on first use.
+const builtInSets = new Map<string, PermissionSet>();
+
 export function permissionsOfRole(role: string, customPermissions: string[] | null): PermissionSet {
-  if (isBuiltInRole(role)) return new PermissionSet(builtInRole(role).permissions);
+  if (isBuiltInRole(role)) {
+    let set = builtInSets.get(role);
+    if (!set) {
+      set = new PermissionSet(builtInRole(role).permissions);
+      builtInSets.set(role, set);
+    }
+    return set;
+  }
   return new PermissionSet(customPermissions ?? []);
 }
 
