@@ -26,7 +26,7 @@ async function login(server: RunningServer, address: string) {
     headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
     body: JSON.stringify({ email: 'nobody@example.co.za', password: sha256('not the password') }),
   });
-  const body = await res.json();
+  const body = (await res.json()) as Record<string, unknown>;
   return { status: res.status, headers: res.headers, body };
 }
 
@@ -58,7 +58,9 @@ test('two processes on one Redis share the per-address limit on /auth/login', {
   const [one, two] = servers as [RunningServer, RunningServer];
   try {
     for (const s of servers) {
-      const d = await (await fetch(`${s.url}/diagnostics`)).json();
+      const d = (await (await fetch(`${s.url}/diagnostics`)).json()) as {
+        rateLimits: { store: string; shared: boolean; status: string };
+      };
       assert.equal(d.rateLimits.store, 'redis');
       assert.equal(d.rateLimits.shared, true);
       assert.equal(d.rateLimits.status, 'up');

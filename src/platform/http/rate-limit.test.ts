@@ -2,11 +2,13 @@
 // the per-key meter the catalogue calls for API-key calls, no headers on user tokens, and
 // /diagnostics. With REDIS_URL set (CI's Redis run) the same tests count in Redis.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { Type } from 'typebox';
 import { as, register, sha256, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { assertProblem } from '../../../test/support/problem.ts';
+import { freePort } from '../../../test/support/server.ts';
 import { buildApp, wireDeps } from '../../app.ts';
 import { type AnyRoute, defineRoute } from './catalogue.ts';
 
@@ -284,6 +286,62 @@ describe('where the counters live', () => {
       await assert.rejects(buildApp(deps), /REDIS_URL: cannot connect to Redis/);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('a Redis that goes away while serving', () => {
+  // A Redis server of this test's own, so that stopping it disturbs nobody else.
+  test('calls go on uncounted, /diagnostics says Redis is down; counting resumes when it is back', {
+    skip: REDIS ? false : 'needs redis-server (CI installs it for its Redis run, with REDIS_URL)',
+  }, async () => {
+    const port = await freePort();
+    const startRedis = () =>
+      spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        {
+          stdio: 'ignore',
+        },
+      );
+    const waitFor = async (ok: () => Promise<boolean>) => {
+      for (let i = 0; i < 100 && !(await ok()); i++) await new Promise((r) => setTimeout(r, 100));
+    };
+    let redis = startRedis();
+    const t = await (async () => {
+      for (let i = 0; ; i++) {
+        try {
+          return await startTestApp({
+            config: { redisUrl: `redis://127.0.0.1:${port}`, rateLimits: { addressPerWindow: 2 } },
+          });
+        } catch (e) {
+          if (i > 50) throw e;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+    })();
+    const diagnostics = async () => (await t.app.inject({ method: 'GET', url: '/diagnostics' })).json();
+    try {
+      assert.equal((await t.app.inject(badLogin())).statusCode, 401);
+      redis.kill('SIGKILL');
+      await waitFor(async () => (await diagnostics()).rateLimits.status === 'down');
+      const d = await diagnostics();
+      assert.equal(d.status, 'degraded');
+      assert.equal(d.rateLimits.status, 'down');
+      for (let i = 0; i < 3; i++) {
+        const res = await t.app.inject(badLogin());
+        assert.equal(res.statusCode, 401, 'not refused while the store is away');
+      }
+      redis = startRedis();
+      await waitFor(async () => (await diagnostics()).rateLimits.status === 'up');
+      assert.equal((await diagnostics()).status, 'ok');
+      // A fresh Redis: counting starts again from nothing.
+      assert.equal((await t.app.inject(badLogin())).statusCode, 401);
+      assert.equal((await t.app.inject(badLogin())).statusCode, 401);
+      assertTooMany(await t.app.inject(badLogin()), 2, 'counted again');
+    } finally {
+      await t.close();
+      redis.kill('SIGKILL');
     }
   });
 });
