@@ -6,6 +6,7 @@ import { type AnyRoute, registerRoutes } from './platform/http/catalogue.ts';
 import type { AppDeps } from './platform/http/context.ts';
 import { installErrorHandling } from './platform/http/error-handler.ts';
 import { registerPlayground } from './platform/http/playground.ts';
+import { createRateLimiter } from './platform/http/rate-limit.ts';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -14,12 +15,16 @@ export const OPENAPI_PATH = '/api-docs/openapi.json';
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
-export type DepsWithoutWiring = Omit<AppDeps, 'createFirstCompany'>;
+export type DepsWithoutWiring = Omit<AppDeps, 'createFirstCompany' | 'rateLimiter' | 'meterKeyCall'>;
 
 /** Wires the cross-module hooks the platform calls without importing modules. */
 export function wireDeps(deps: DepsWithoutWiring): AppDeps {
+  // One limiter per app: buildApp installs it (the store, Redis or memory, lives with the app).
+  const rateLimiter = createRateLimiter(deps.config);
   return {
     ...deps,
+    rateLimiter,
+    meterKeyCall: rateLimiter.meterKeyCall,
     createFirstCompany: async (tx, tenantId, c) => {
       const id = crypto.randomUUID();
       await insertCompany(tx, tenantId, { id, ...c }, deps.now().toISOString().slice(0, 10));
@@ -56,6 +61,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   installErrorHandling(app);
+  // Before the routes: the address limit attaches itself to each /auth/ route as it is added.
+  await deps.rateLimiter.install(app);
   registerRoutes(app, [...catalogue, ...(options.routes ?? [])], deps);
   await registerPlayground(app, OPENAPI_PATH);
   return app;

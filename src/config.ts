@@ -21,6 +21,20 @@ export interface Config {
   logLevel: string;
   webhookAllowPrivateTargets: boolean;
   redisUrl: string | undefined;
+  /**
+   * Rate-limit numbers of this instance. No environment variable sets them: production runs
+   * the defaults of src/platform/http/rate-limit.ts (60 a minute per address); tests lower them.
+   */
+  rateLimits?: Partial<RateLimitSettings>;
+}
+
+export interface RateLimitSettings {
+  /** Requests a window per calling address on /auth/* and on /external/leads (each its own budget). */
+  addressPerWindow: number;
+  /** The fixed window, in milliseconds: a minute. */
+  windowMs: number;
+  /** Prefix of every counter kept in Redis, so that one Redis can serve other uses too. */
+  redisPrefix: string;
 }
 
 export class ConfigError extends Error {}

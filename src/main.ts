@@ -36,6 +36,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     try {
+      // Closes the rate limits' Redis connection too (an onClose hook).
       await app.close();
       mailer.close();
       await database.close();
@@ -51,7 +52,11 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host });
   log.info(
-    { port: config.port, database: database.kind === 'pg' ? 'postgresql' : `embedded (${config.dataDir})` },
+    {
+      port: config.port,
+      database: database.kind === 'pg' ? 'postgresql' : `embedded (${config.dataDir})`,
+      rateLimits: config.redisUrl ? 'redis (shared by every process)' : 'memory (this process only)',
+    },
     'serving',
   );
 }

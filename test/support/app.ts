@@ -32,6 +32,11 @@ export function testClock(): TestClock {
   };
 }
 
+/** A Redis key prefix of one test app's own. */
+export function testRedisPrefix(): string {
+  return `bp-test:${process.pid}:${crypto.randomUUID()}:`;
+}
+
 export interface TestApp {
   app: FastifyInstance;
   deps: AppDeps;
@@ -55,8 +60,17 @@ export async function startTestApp(
     ...loadConfig({
       JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
       DATA_DIR: '/tmp/bp-test-data',
+      // Set for the rate-limit run of CI: these apps then count in that Redis.
+      REDIS_URL: process.env.REDIS_URL,
     }),
     ...options.config,
+    // Every inject comes from one address: tests of other things must not meet the address
+    // limit. A test that sets `rateLimits` gets the production numbers it leaves out. Each
+    // app counts under its own Redis prefix, so parallel files do not share counters.
+    rateLimits: {
+      redisPrefix: testRedisPrefix(),
+      ...(options.config?.rateLimits ?? { addressPerWindow: 1_000_000 }),
+    },
   };
   const log = pino({ level: 'silent' });
   const mailer = createMailer(config.smtpUrl, config.mailFrom, log);

@@ -1,5 +1,5 @@
 // What a handler receives besides its parsed input.
-import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -7,6 +7,7 @@ import type { Database } from '../db/connect.ts';
 import type { DB } from '../db/schema.ts';
 import type { Tx } from '../db/tenant.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { RateLimiter } from './rate-limit.ts';
 
 /** Process-wide dependencies, built once in main.ts (or by a test). */
 export interface AppDeps {
@@ -17,6 +18,18 @@ export interface AppDeps {
   now: () => Date;
   /** Creates a tenant's first company at registration (wired by app.ts to the companies module). */
   createFirstCompany(tx: Tx, tenantId: string, input: FirstCompany): Promise<string>;
+  /** The rate limits' store and limiters (wired by app.ts, installed on the app by buildApp). */
+  rateLimiter: RateLimiter;
+  /**
+   * Counts a call made with an API key against the key's per-minute limit, sets the
+   * X-RateLimit headers, and throws a 429 past the limit. The catalogue calls it once the
+   * key's scopes admit the call; user tokens never reach it.
+   */
+  meterKeyCall?: (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: { id: string; limitPerMinute: number },
+  ) => Promise<void>;
 }
 
 export interface FirstCompany {

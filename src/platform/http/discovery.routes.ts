@@ -16,6 +16,13 @@ const Diagnostics = Type.Object({
   email: Type.Object({ configured: Type.Boolean(), note: Type.String() }),
   whatsapp: Type.Object({ configured: Type.Boolean() }),
   webhooks: Type.Object({ privateTargetsAllowed: Type.Boolean() }),
+  rateLimits: Type.Object({
+    store: Type.Union([Type.Literal('memory'), Type.Literal('redis')]),
+    /** true: every process counts in one Redis; false: each process counts on its own. */
+    shared: Type.Boolean(),
+    status: Type.Union([Type.Literal('up'), Type.Literal('down')]),
+    note: Type.String(),
+  }),
 });
 
 /** The discovery routes; the OpenAPI route describes the whole catalogue it is given. */
@@ -38,7 +45,8 @@ export function discoveryRoutes(catalogue: () => AnyRoute[]): AnyRoute[] {
       module: 'platform',
       access: 'read',
       auth: 'none',
-      summary: 'Database status and whether e-mail and WhatsApp are configured',
+      summary:
+        'Database status, where rate limits are counted, and whether e-mail and WhatsApp are configured',
       response: { 200: Diagnostics },
       handler: async (_input, ctx) => {
         const started = performance.now();
@@ -48,9 +56,11 @@ export function discoveryRoutes(catalogue: () => AnyRoute[]): AnyRoute[] {
         } catch {
           up = false;
         }
-        const { config, mailer, database } = ctx.deps;
+        const { config, mailer, database, rateLimiter } = ctx.deps;
+        const limits = await rateLimiter.status();
+        const limitsUp = limits.store === 'memory' || limits.status === 'up';
         return {
-          status: up ? ('ok' as const) : ('degraded' as const),
+          status: up && limitsUp ? ('ok' as const) : ('degraded' as const),
           database: {
             status: up ? ('up' as const) : ('down' as const),
             kind: database.kind === 'pg' ? ('postgresql' as const) : ('embedded' as const),
@@ -64,6 +74,17 @@ export function discoveryRoutes(catalogue: () => AnyRoute[]): AnyRoute[] {
           },
           whatsapp: { configured: config.whatsappConfigured },
           webhooks: { privateTargetsAllowed: config.webhookAllowPrivateTargets },
+          rateLimits: {
+            store: limits.store,
+            shared: limits.shared,
+            status: limitsUp ? ('up' as const) : ('down' as const),
+            note:
+              limits.store === 'memory'
+                ? 'REDIS_URL is not set: each process counts its own calls'
+                : limitsUp
+                  ? 'Counted in Redis, shared by every process'
+                  : 'Redis does not answer: calls go uncounted until it is back',
+          },
         };
       },
     }),
