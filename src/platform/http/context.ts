@@ -1,5 +1,5 @@
 // What a handler receives besides its parsed input.
-import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -17,6 +17,16 @@ export interface AppDeps {
   now: () => Date;
   /** Creates a tenant's first company at registration (wired by app.ts to the companies module). */
   createFirstCompany(tx: Tx, tenantId: string, input: FirstCompany): Promise<string>;
+  /**
+   * Meters a call made with an API key's token, once the plan and the key's scopes admit it
+   * (the rate limit: sets the rate headers, throws 429 past the key's limit). Absent: no
+   * metering. User tokens are never metered.
+   */
+  meterKeyCall?: (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: { id: string; limitPerMinute: number },
+  ) => Promise<void>;
 }
 
 export interface FirstCompany {
