@@ -261,7 +261,7 @@ async function benchTarget(target: Target): Promise<TargetResult> {
   // Where the time goes: each piece alone, one caller at a time, in this process (no TCP).
   const claims = { sub: userId, tid: tenantId, sid: '' };
   const verified = await verifyAccessToken(config.jwtSecret, accessToken);
-  if (!verified.ok) throw new Error('token');
+  if (!verified.ok || !('sid' in verified.claims)) throw new Error('token');
   claims.sid = verified.claims.sid;
   const selectCompany = (q: typeof db | Tx | typeof floorDb) =>
     sql`select * from companies where tenant_id = ${tenantId} and id = ${companyId}`.execute(q);

@@ -1,8 +1,9 @@
 // The whole route catalogue: every operation of the service, declared once. The app
 // registers it, the OpenAPI document describes it, the security suite walks it.
-import { setupProgressRoutes } from './modules/billing/index.ts';
+import { entitlementRoutes, setupProgressRoutes } from './modules/billing/index.ts';
 import { companyRoutes } from './modules/companies/index.ts';
 import { auditRoutes } from './platform/audit/audit.routes.ts';
+import { apiKeyRoutes } from './platform/auth/api-keys.routes.ts';
 import { loginRoutes } from './platform/auth/login.routes.ts';
 import { passwordRoutes } from './platform/auth/password.routes.ts';
 import { roleRoutes } from './platform/auth/roles.routes.ts';
@@ -23,4 +24,6 @@ export const catalogue: AnyRoute[] = [
   ...roleRoutes,
   ...userRoutes,
   ...auditRoutes,
+  ...apiKeyRoutes,
+  ...entitlementRoutes,
 ];

@@ -5,6 +5,14 @@
 //   - no token → 401 problem; a garbage, foreign-signed or expired token → 401 problem;
 //   - with a path parameter: tenant B calling it with tenant A's real id → 404 problem;
 //   - with a permission: a user whose role lacks it → 403 { error, resource, action }.
+// For every guarded /api route (a licensed module), with tokens exchanged from API keys:
+//   - a key whose scopes lack the route's scope → 403 INSUFFICIENT_SCOPE naming it (routes
+//     open to every key, GET /api/companies and the entitlements, answer instead);
+//   - a read-only key (<module>:read) on a write route → 403 INSUFFICIENT_SCOPE;
+//   - a tenant whose plan lacks the route's module (tenants.plan set in the database) →
+//     403 MODULE_NOT_LICENSED for its users and its keys alike; where every plan has the
+//     module, the lowest plan is not refused for the plan.
+// For every guarded route of a person's own (sign-in module): a key's token → 403.
 //
 // Real ids come from the catalogue itself: for /api/things/{id} the creator is
 // POST /api/things, called as tenant A with its body's `examples[0]`; where nothing creates
@@ -16,7 +24,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { catalogue } from '../src/catalogue.ts';
+import type { Plan } from '../src/config.ts';
+import { keyTokenFor } from '../src/platform/auth/api-keys.factories.ts';
+import { licensedModule } from '../src/platform/auth/limits.ts';
 import { hashPassword } from '../src/platform/auth/passwords.ts';
+import { modulesOf, PLAN_TABLE } from '../src/platform/auth/plans.ts';
 import { signAccessToken } from '../src/platform/auth/tokens.ts';
 import { withTenant } from '../src/platform/db/tenant.ts';
 import type { AnyRoute } from '../src/platform/http/catalogue.ts';
@@ -34,6 +46,16 @@ const name = (route: AnyRoute) => `${route.method} ${route.path}`;
 const guarded = catalogue.filter((route) => route.auth !== 'none');
 const withParams = guarded.filter((route) => paramNames(route.path).length > 0);
 const withPermission = guarded.filter((route) => route.permission);
+/** Routes a key's token may call: those of a licensed module. */
+const keyRoutes = guarded.filter((route) => licensedModule(route.module));
+const personalRoutes = guarded.filter((route) => !licensedModule(route.module));
+const PLANS_LOW_TO_HIGH = Object.keys(PLAN_TABLE) as Plan[];
+
+/** The highest plan without the route's module; undefined when every plan has it. */
+function planLacking(route: AnyRoute): Plan | undefined {
+  const m = licensedModule(route.module)!;
+  return PLANS_LOW_TO_HIGH.filter((p) => !modulesOf(p).has(m)).at(-1);
+}
 
 function paramNames(path: string): string[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
@@ -203,6 +225,28 @@ before(async () => {
 });
 after(() => t.close());
 
+/** Tenant A's key tokens, one per scope list (user keys of A's owner: the role allows everything). */
+const keyTokens = new Map<string, string>();
+async function keyWith(scopes: string[]): Promise<string> {
+  const k = scopes.join(' ');
+  if (!keyTokens.has(k)) keyTokens.set(k, (await keyTokenFor(t.app, a.token, { scopes })).token);
+  return keyTokens.get(k)!;
+}
+
+/** A user token and a key token of a tenant whose plan is `plan` (set straight in the database). */
+const onPlan = new Map<Plan, { user: string; key: string; companyId: string }>();
+async function tenantOn(plan: Plan) {
+  if (!onPlan.has(plan)) {
+    const c = await register(t.app, { plan: 'enterprise', tenantName: `On ${plan}` });
+    const key = (await keyTokenFor(t.app, c.token, { scopes: ['full'] })).token;
+    await withTenant(t.database.db, c.tenantId, (tx) =>
+      tx.updateTable('tenants').set({ plan }).where('id', '=', c.tenantId).execute(),
+    );
+    onPlan.set(plan, { user: c.token, key, companyId: c.companyId });
+  }
+  return onPlan.get(plan)!;
+}
+
 describe('the catalogue', () => {
   test('declares no (method, path) twice', () => {
     const seen = new Set<string>();
@@ -278,6 +322,68 @@ describe('a role without the permission → 403 { error, resource, action }', ()
         ids,
       );
       assertPermissionDenied(res, resource, action, name(route));
+    });
+  }
+});
+
+describe("a key whose scopes lack the route's scope → 403 INSUFFICIENT_SCOPE", () => {
+  for (const route of keyRoutes) {
+    test(name(route), async () => {
+      // A scope of another module: it admits nothing of this route's module.
+      const other = route.module === 'contacts' ? 'invoices:write' : 'contacts:write';
+      const ids = await idsOfTenantA(route);
+      const res = await call(
+        route,
+        { authorization: `Bearer ${await keyWith([other])}`, 'x-company-id': a.companyId },
+        ids,
+      );
+      if (route.anyKey) {
+        assert.ok(res.statusCode < 300, `${name(route)} is open to every key: ${res.statusCode} ${res.body}`);
+        return;
+      }
+      const body = assertProblem(res, 403, name(route));
+      assert.equal(body.code, 'INSUFFICIENT_SCOPE', name(route));
+      assert.equal(body.scope, `${route.module}:${route.access}`, name(route));
+    });
+  }
+});
+
+describe('a read-only key on a write route → 403 INSUFFICIENT_SCOPE', () => {
+  for (const route of keyRoutes.filter((r) => r.access === 'write')) {
+    test(name(route), async () => {
+      const ids = await idsOfTenantA(route);
+      const token = await keyWith([`${route.module}:read`]);
+      const res = await call(route, { authorization: `Bearer ${token}`, 'x-company-id': a.companyId }, ids);
+      const body = assertProblem(res, 403, name(route));
+      assert.equal(body.code, 'INSUFFICIENT_SCOPE', name(route));
+      assert.equal(body.scope, `${route.module}:write`, name(route));
+    });
+  }
+});
+
+describe("a plan without the route's module → 403 MODULE_NOT_LICENSED (users and keys)", () => {
+  for (const route of keyRoutes) {
+    const lacking = planLacking(route);
+    const title = lacking ? `${name(route)} on ${lacking}` : `${name(route)}: every plan has ${route.module}`;
+    test(title, async () => {
+      const c = await tenantOn(lacking ?? PLANS_LOW_TO_HIGH[0]!);
+      for (const [who, token] of Object.entries({ user: c.user, key: c.key })) {
+        const res = await call(route, { authorization: `Bearer ${token}`, 'x-company-id': c.companyId });
+        if (lacking) {
+          assert.equal(assertProblem(res, 403, `${title} (${who})`).code, 'MODULE_NOT_LICENSED');
+        } else if (res.statusCode === 403) {
+          assert.notEqual(res.json().code, 'MODULE_NOT_LICENSED', `${title} (${who}): ${res.body}`);
+        }
+      }
+    });
+  }
+});
+
+describe("a key's token on a person's own route → 403 USER_TOKEN_REQUIRED", () => {
+  for (const route of personalRoutes) {
+    test(name(route), async () => {
+      const res = await call(route, { authorization: `Bearer ${await keyWith(['full'])}` });
+      assert.equal(assertProblem(res, 403, name(route)).code, 'USER_TOKEN_REQUIRED');
     });
   }
 });

@@ -76,8 +76,17 @@ export async function startTestApp(
   const mailer = createMailer(config.smtpUrl, config.mailFrom, log);
   const clock = testClock();
   const deps = wireDeps({ config, database, mailer, now: clock.now });
-  const app = await buildApp(deps, { routes: options.extraRoutes, onRoute: options.onRoute });
-  await app.ready();
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(deps, { routes: options.extraRoutes, onRoute: options.onRoute });
+    await app.ready();
+  } catch (err) {
+    // A failed start (e.g. an unreachable REDIS_URL) must not leave the database open and
+    // the test file hanging.
+    mailer.close();
+    if (!options.database) await database.close();
+    throw err;
+  }
   return {
     app,
     deps,

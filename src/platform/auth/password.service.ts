@@ -10,6 +10,7 @@ import type { PublicCtx, TenantCtx } from '../http/context.ts';
 import { badRequest } from '../http/problem.ts';
 import { sendMail } from '../mail/mailer.ts';
 import { hashPassword, isSha256Hex, verifyPassword } from './passwords.ts';
+import { signedInUser } from './principal.ts';
 import { revokeUserSessions } from './sessions.ts';
 import { newOpaqueToken, parseOpaqueToken } from './tokens.ts';
 
@@ -179,7 +180,7 @@ export async function changePassword(
   input: { currentPassword: string; newPassword: string },
 ) {
   if (!isSha256Hex(input.newPassword)) throw badRequest('newPassword', NOT_SHA256);
-  const { userId, sessionId } = ctx.principal;
+  const { userId, sessionId } = signedInUser(ctx);
   const user = await ctx.db
     .selectFrom('users')
     .select('password_hash')

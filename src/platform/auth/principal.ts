@@ -1,9 +1,13 @@
 // Who is calling: read fresh on every request, so that a revoked session, a deactivated
 // user or a changed role takes effect on the next request rather than at token expiry.
+import type { Plan } from '../../config.ts';
 import { isUuid } from '../db/tenant.ts';
-import { unauthorized } from '../http/problem.ts';
+import { forbidden, unauthorized } from '../http/problem.ts';
 import { builtInRole, isBuiltInRole, PermissionSet } from './permissions.ts';
-import type { AccessClaims } from './tokens.ts';
+import type { AccessClaims, KeyClaims } from './tokens.ts';
+
+/** Requests with no `rateLimitPerMinute` of their own are metered at this rate (the spec's default). */
+export const DEFAULT_KEY_RATE_LIMIT = 120;
 
 export interface UserPrincipal {
   type: 'user';
@@ -14,9 +18,42 @@ export interface UserPrincipal {
   /** built-in role name or custom role id */
   role: string;
   permissions: PermissionSet;
+  /** the tenant's plan, read with the principal */
+  plan: Plan;
 }
 
-export type Principal = UserPrincipal;
+/**
+ * A token exchanged from an API key. A user key acts as its owner (userId, the owner's
+ * current role); a business key acts with the role chosen at creation (userId null).
+ */
+export interface KeyPrincipal {
+  type: 'api_key';
+  keyId: string;
+  ownerType: 'user' | 'business';
+  userId: string | null;
+  /** the key's name, where a person's name would appear (e.g. an invitation's sender) */
+  name: string;
+  role: string;
+  permissions: PermissionSet;
+  scopes: string[];
+  rateLimitPerMinute: number;
+  plan: Plan;
+}
+
+export type Principal = UserPrincipal | KeyPrincipal;
+
+/** The signed-in person of a personal route (sessions, two-factor, password): never a key. */
+export function signedInUser(ctx: { principal: Principal }): UserPrincipal {
+  if (ctx.principal.type !== 'user') throw keyNotAccepted();
+  return ctx.principal;
+}
+
+export function keyNotAccepted() {
+  return forbidden(
+    "This route belongs to a signed-in person; an API key's token cannot use it",
+    'USER_TOKEN_REQUIRED',
+  );
+}
 
 // Built-in roles never change while the process runs: one set each, built on first use.
 const builtInSets = new Map<string, PermissionSet>();
@@ -43,6 +80,7 @@ export interface PrincipalRow {
   permissions: string[] | null;
   /** present when a company was asked about: does it exist in the tenant */
   company_ok?: boolean;
+  plan: string;
 }
 
 /**
@@ -74,5 +112,48 @@ export function principalFromRow(
     name: row.name,
     role: row.role,
     permissions: permissionsOfRole(row.role, row.permissions),
+    plan: row.plan as Plan,
+  };
+}
+
+export interface KeyPrincipalRow {
+  name: string;
+  owner_type: 'user' | 'business';
+  user_id: string | null;
+  acting_role: string | null;
+  owner_active: boolean | null;
+  scopes: string[];
+  rate_limit_per_minute: number | null;
+  revoked_at: Date | null;
+  permissions: string[] | null;
+  company_ok?: boolean;
+  plan: string;
+}
+
+/** The key principal's SQL for the opening round trip; values are checked UUIDs. */
+export function keyPrincipalQuery(claims: KeyClaims, companyId?: string): string {
+  for (const id of [claims.tid, claims.kid, ...(companyId ? [companyId] : [])]) {
+    if (!isUuid(id)) throw unauthorized('The token is not valid');
+  }
+  const company = companyId ? `'${companyId}'` : 'null';
+  return `select * from bp_request_key_principal('${claims.tid}', '${claims.kid}', ${company})`;
+}
+
+export function keyPrincipalFromRow(row: KeyPrincipalRow | undefined, claims: KeyClaims): KeyPrincipal {
+  if (!row || row.revoked_at) throw unauthorized('The API key has been revoked');
+  if (!row.owner_active || !row.acting_role) {
+    throw unauthorized("The API key's owner has been deactivated");
+  }
+  return {
+    type: 'api_key',
+    keyId: claims.kid,
+    ownerType: row.owner_type,
+    userId: row.user_id,
+    name: row.name,
+    role: row.acting_role,
+    permissions: permissionsOfRole(row.acting_role, row.permissions),
+    scopes: row.scopes,
+    rateLimitPerMinute: row.rate_limit_per_minute ?? DEFAULT_KEY_RATE_LIMIT,
+    plan: row.plan as Plan,
   };
 }

@@ -3,10 +3,11 @@
 // and refresh tokens fail on the next request, not when they would have expired.
 import type { TenantCtx } from '../http/context.ts';
 import { notFound } from '../http/problem.ts';
+import { signedInUser } from './principal.ts';
 import { activeSessionsOf, revokeSession, revokeUserSessions } from './sessions.ts';
 
 export async function listOwnSessions(ctx: TenantCtx) {
-  const { userId, sessionId } = ctx.principal;
+  const { userId, sessionId } = signedInUser(ctx);
   const rows = await activeSessionsOf(ctx.db, ctx.tenantId, userId, ctx.deps.now());
   return rows.map((s) => ({
     id: s.id,
@@ -24,7 +25,7 @@ export async function revokeOwnSession(ctx: TenantCtx, sessionId: string): Promi
   const done = await revokeSession(
     ctx.db,
     ctx.tenantId,
-    ctx.principal.userId,
+    signedInUser(ctx).userId,
     sessionId,
     'revoked by the user',
     ctx.deps.now(),
@@ -39,7 +40,7 @@ export async function revokeAllOwnSessions(ctx: TenantCtx) {
   const revoked = await revokeUserSessions(
     ctx.db,
     ctx.tenantId,
-    ctx.principal.userId,
+    signedInUser(ctx).userId,
     'all sessions revoked by the user',
     ctx.deps.now(),
   );
@@ -50,8 +51,8 @@ export async function logout(ctx: TenantCtx): Promise<null> {
   await revokeSession(
     ctx.db,
     ctx.tenantId,
-    ctx.principal.userId,
-    ctx.principal.sessionId,
+    signedInUser(ctx).userId,
+    signedInUser(ctx).sessionId,
     'signed out',
     ctx.deps.now(),
   );

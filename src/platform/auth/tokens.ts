@@ -5,6 +5,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 
 export const ACCESS_TOKEN_SECONDS = 900;
+/** Lifetime of a token exchanged from an API key (the spec's 3600 seconds). */
+export const KEY_TOKEN_SECONDS = 3600;
 const ISSUER = 'business-platform';
 
 export interface AccessClaims {
@@ -30,7 +32,35 @@ export async function signAccessToken(
     .sign(secret);
 }
 
-export type VerifyResult = { ok: true; claims: AccessClaims } | { ok: false; reason: 'expired' | 'invalid' };
+/** A token exchanged from an API key (typ "key"): the key and its tenant, nothing else. */
+export interface KeyClaims {
+  /** api key id */
+  kid: string;
+  /** tenant id */
+  tid: string;
+}
+
+export type BearerClaims = AccessClaims | KeyClaims;
+
+export function isKeyClaims(claims: BearerClaims): claims is KeyClaims {
+  return 'kid' in claims;
+}
+
+/**
+ * The access token of an API key. It carries no scopes nor role: those, and whether the
+ * key is revoked, are read on every request, so revocation needs no token list.
+ */
+export async function signKeyAccessToken(secret: Uint8Array, claims: KeyClaims, seconds = KEY_TOKEN_SECONDS) {
+  return new SignJWT({ tid: claims.tid, typ: 'key' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(claims.kid)
+    .setIssuer(ISSUER)
+    .setIssuedAt()
+    .setExpirationTime(`${seconds}s`)
+    .sign(secret);
+}
+
+export type VerifyResult = { ok: true; claims: BearerClaims } | { ok: false; reason: 'expired' | 'invalid' };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -39,9 +69,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // and key cannot change before its expiry. Whether the session still stands is checked
 // in the database on every request regardless, so revocation is not delayed by this.
 const VERIFIED_MAX = 10_000;
-const verified = new Map<string, { claims: AccessClaims; expMs: number; secret: Uint8Array }>();
+const verified = new Map<string, { claims: BearerClaims; expMs: number; secret: Uint8Array }>();
 
-function remember(token: string, claims: AccessClaims, expMs: number, secret: Uint8Array) {
+function remember(token: string, claims: BearerClaims, expMs: number, secret: Uint8Array) {
   if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
   verified.set(token, { claims, expMs, secret });
 }
@@ -64,6 +94,14 @@ export async function verifyAccessToken(
       currentDate: new Date(nowMs),
     });
     const { sub, tid, sid, typ, exp } = payload as Record<string, unknown>;
+    if (typ === 'key') {
+      if (typeof sub !== 'string' || typeof tid !== 'string' || !UUID.test(sub) || !UUID.test(tid)) {
+        return { ok: false, reason: 'invalid' };
+      }
+      const claims = { kid: sub, tid };
+      if (typeof exp === 'number') remember(token, claims, exp * 1000, secret);
+      return { ok: true, claims };
+    }
     if (typ !== 'user' || typeof sub !== 'string' || typeof tid !== 'string' || typeof sid !== 'string') {
       return { ok: false, reason: 'invalid' };
     }

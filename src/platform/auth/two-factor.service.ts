@@ -4,6 +4,7 @@
 // clients do not take them for an expired token.
 import type { TenantCtx } from '../http/context.ts';
 import { badRequest, conflict } from '../http/problem.ts';
+import { signedInUser } from './principal.ts';
 import {
   checkSecondFactor,
   newTotpSecret,
@@ -19,7 +20,7 @@ async function callerTotp(ctx: TenantCtx) {
     .selectFrom('users')
     .select(['email', 'totp_secret', 'totp_enabled'])
     .where('tenant_id', '=', ctx.tenantId)
-    .where('id', '=', ctx.principal.userId)
+    .where('id', '=', signedInUser(ctx).userId)
     .executeTakeFirstOrThrow();
 }
 
@@ -34,7 +35,7 @@ async function setTotp(ctx: TenantCtx, secret: string | null, enabled: boolean) 
       ...(enabled ? {} : { totp_last_step: null }),
     })
     .where('tenant_id', '=', ctx.tenantId)
-    .where('id', '=', ctx.principal.userId)
+    .where('id', '=', signedInUser(ctx).userId)
     .execute();
 }
 
@@ -47,7 +48,7 @@ export async function twoFactorStatus(ctx: TenantCtx) {
     enabled: user.totp_enabled,
     pending: !user.totp_enabled && user.totp_secret !== null,
     recoveryCodesLeft: user.totp_enabled
-      ? await recoveryCodesLeft(ctx.db, ctx.tenantId, ctx.principal.userId)
+      ? await recoveryCodesLeft(ctx.db, ctx.tenantId, signedInUser(ctx).userId)
       : 0,
   };
 }
@@ -68,7 +69,7 @@ export async function confirmTotp(ctx: TenantCtx, code: string) {
   const now = ctx.deps.now();
   const confirmed = await useTotp(
     ctx.db,
-    { tenantId: ctx.tenantId, userId: ctx.principal.userId, totpSecret: user.totp_secret },
+    { tenantId: ctx.tenantId, userId: signedInUser(ctx).userId, totpSecret: user.totp_secret },
     code.trim(),
     now,
   );
@@ -76,7 +77,9 @@ export async function confirmTotp(ctx: TenantCtx, code: string) {
     throw badRequest('totpCode', 'is not the current code of the enrolled authenticator');
   }
   await setTotp(ctx, user.totp_secret, true);
-  return { recoveryCodes: await regenerateRecoveryCodes(ctx.db, ctx.tenantId, ctx.principal.userId, now) };
+  return {
+    recoveryCodes: await regenerateRecoveryCodes(ctx.db, ctx.tenantId, signedInUser(ctx).userId, now),
+  };
 }
 
 /** Two-factor must be on and the code (authenticator or recovery) right; a recovery code is spent. */
@@ -85,7 +88,7 @@ async function requireSecondFactor(ctx: TenantCtx, code: string) {
   if (!user.totp_enabled || !user.totp_secret) throw conflict(NOT_ON);
   const ok = await checkSecondFactor(
     ctx.db,
-    { tenantId: ctx.tenantId, userId: ctx.principal.userId, totpSecret: user.totp_secret },
+    { tenantId: ctx.tenantId, userId: signedInUser(ctx).userId, totpSecret: user.totp_secret },
     code,
     ctx.deps.now(),
   );
@@ -95,13 +98,18 @@ async function requireSecondFactor(ctx: TenantCtx, code: string) {
 export async function disableTotp(ctx: TenantCtx, code: string) {
   await requireSecondFactor(ctx, code);
   await setTotp(ctx, null, false);
-  await retireRecoveryCodes(ctx.db, ctx.tenantId, ctx.principal.userId, ctx.deps.now());
+  await retireRecoveryCodes(ctx.db, ctx.tenantId, signedInUser(ctx).userId, ctx.deps.now());
   return twoFactorStatus(ctx);
 }
 
 export async function replaceRecoveryCodes(ctx: TenantCtx, code: string) {
   await requireSecondFactor(ctx, code);
   return {
-    recoveryCodes: await regenerateRecoveryCodes(ctx.db, ctx.tenantId, ctx.principal.userId, ctx.deps.now()),
+    recoveryCodes: await regenerateRecoveryCodes(
+      ctx.db,
+      ctx.tenantId,
+      signedInUser(ctx).userId,
+      ctx.deps.now(),
+    ),
   };
 }

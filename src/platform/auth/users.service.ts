@@ -9,6 +9,7 @@ import type { PublicCtx, TenantCtx } from '../http/context.ts';
 import { type Page, pageOf, paging } from '../http/paging.ts';
 import { badRequest, conflict, forbidden, notFound } from '../http/problem.ts';
 import { sendMail } from '../mail/mailer.ts';
+import { revokeUserKeys } from './api-keys.service.ts';
 import { hashPassword, isSha256Hex } from './passwords.ts';
 import { isBuiltInRole } from './permissions.ts';
 import { assertCallerHolds, resolveRole } from './roles.service.ts';
@@ -229,13 +230,17 @@ export async function updateUser(
   let callerIsOwner = ctx.principal.role === 'owner';
   if (input.roleId !== undefined || input.active !== undefined) {
     await ctx.db.selectFrom('tenants').select('id').where('id', '=', ctx.tenantId).forUpdate().execute();
-    const caller = await ctx.db
-      .selectFrom('users')
-      .select('role')
-      .where('tenant_id', '=', ctx.tenantId)
-      .where('id', '=', ctx.principal.userId)
-      .executeTakeFirstOrThrow();
-    callerIsOwner = caller.role === 'owner';
+    // A business key has no person behind it: its role is the one it was given.
+    const callerId = ctx.principal.userId;
+    if (callerId) {
+      const caller = await ctx.db
+        .selectFrom('users')
+        .select('role')
+        .where('tenant_id', '=', ctx.tenantId)
+        .where('id', '=', callerId)
+        .executeTakeFirstOrThrow();
+      callerIsOwner = caller.role === 'owner';
+    }
   }
   const row = await ctx.db
     .selectFrom('users')
@@ -297,7 +302,10 @@ export async function updateUser(
     .where('id', '=', id)
     .execute();
   // Their access tokens fail on the next request, their refresh tokens at once.
-  if (deactivating) await revokeUserSessions(ctx.db, ctx.tenantId, id, 'user deactivated', now);
+  if (deactivating) {
+    await revokeUserSessions(ctx.db, ctx.tenantId, id, 'user deactivated', now);
+    await revokeUserKeys(ctx.db, ctx.tenantId, id, now);
+  }
   return getUser(ctx, id);
 }
 

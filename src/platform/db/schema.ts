@@ -166,6 +166,26 @@ export interface EmailsTable {
   sent_at: Timestamp | null;
 }
 
+export interface ApiKeysTable {
+  tenant_id: string;
+  id: string;
+  name: string;
+  owner_type: 'user' | 'business';
+  user_id: string | null;
+  role: string | null;
+  created_by: string;
+  scopes: string[];
+  rate_limit_per_minute: number | null;
+  contact_id: string | null;
+  display_prefix: string;
+  last_four: string;
+  secret_hash: string;
+  created_at: DefaultTimestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  revoked_by: string | null;
+}
+
 export interface DB {
   tenants: TenantsTable;
   user_logins: UserLoginsTable;
@@ -180,4 +200,5 @@ export interface DB {
   audit_log: AuditLogTable;
   events: EventsTable;
   emails: EmailsTable;
+  api_keys: ApiKeysTable;
 }

@@ -3,15 +3,28 @@
 // the tenant transaction, the audit entry, the OpenAPI operation and the security suite.
 //
 // Order of checks on an authenticated route:
-//   401 no or bad token (stateless) → 400 X-Company-Id missing → 400 validation →
-//   [one tenant transaction] 401 session revoked / user gone → 403 role →
+//   401 no or bad token (stateless) → 403 an API key's token on a personal route →
+//   400 X-Company-Id missing → 400 validation →
+//   [one tenant transaction] 401 session revoked / user gone (key revoked / owner gone) →
+//   403 MODULE_NOT_LICENSED (the plan) → for a key: 403 PLAN_HAS_NO_API_KEYS →
+//   403 INSUFFICIENT_SCOPE → metering (rate limit) → then for everyone: 403 role →
 //   404 company outside the tenant → handler → audit entry → commit → after-commit work.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { recordAudit } from '../audit/audit.ts';
+import { assertModuleLicensed, assertPlanHasApiKeys, assertScope, licensedModule } from '../auth/limits.ts';
 import type { Action, Resource, RouteModule } from '../auth/permissions.ts';
-import { type PrincipalRow, principalFromRow, principalQuery } from '../auth/principal.ts';
-import { type AccessClaims, verifyAccessToken } from '../auth/tokens.ts';
+import {
+  type KeyPrincipalRow,
+  keyNotAccepted,
+  keyPrincipalFromRow,
+  keyPrincipalQuery,
+  type Principal,
+  type PrincipalRow,
+  principalFromRow,
+  principalQuery,
+} from '../auth/principal.ts';
+import { type BearerClaims, isKeyClaims, verifyAccessToken } from '../auth/tokens.ts';
 import { withTenantOpening } from '../db/tenant.ts';
 import type { AppDeps, BaseCtx, PublicCtx, TenantCtx } from './context.ts';
 import { badRequest, notFound, PermissionDenied, unauthorized } from './problem.ts';
@@ -30,8 +43,10 @@ interface RouteSpec<P extends TSchema, Q extends TSchema, B extends TSchema> {
   /** OpenAPI style: /api/companies/{id} */
   path: string;
   module: RouteModule;
-  /** read or write: the scope level an API key needs (next issue), and whether it is audited */
+  /** read or write: the scope an API key needs (<module>:<access>), and whether it is audited */
   access: 'read' | 'write';
+  /** Open to every API key whatever its scopes (GET /api/companies, the entitlements). */
+  anyKey?: true;
   summary: string;
   description?: string;
   params?: P;
@@ -96,7 +111,7 @@ export const COMPANY_HEADER_REQUIRED = 'X-Company-Id header is required for this
 
 declare module 'fastify' {
   interface FastifyRequest {
-    claims?: AccessClaims;
+    claims?: BearerClaims;
     companyIdHeader?: string;
   }
 }
@@ -108,7 +123,9 @@ function bearer(request: FastifyRequest): string | undefined {
   return m?.[1];
 }
 
-function makeAuthenticate(deps: AppDeps) {
+function makeAuthenticate(deps: AppDeps, route: AnyRoute) {
+  // Personal routes (sessions, two-factor, password) and the service's own belong to people.
+  const keysAccepted = licensedModule(route.module) !== undefined;
   return async function authenticate(request: FastifyRequest) {
     const token = bearer(request);
     if (!token) throw unauthorized('A bearer token is required');
@@ -116,8 +133,33 @@ function makeAuthenticate(deps: AppDeps) {
     if (!result.ok) {
       throw unauthorized(result.reason === 'expired' ? 'The token has expired' : 'The token is not valid');
     }
+    if (isKeyClaims(result.claims) && !keysAccepted) throw keyNotAccepted();
     request.claims = result.claims;
   };
+}
+
+/**
+ * The plan, the key's scopes and the meter, before the role check (catalogue order above).
+ * The plan gates users too: a business that has not bought a module does not use it,
+ * whoever signs in.
+ */
+async function applyLimits(
+  // biome-ignore lint/suspicious/noExplicitAny: see AnyRoute
+  route: UserRouteDef<any, any, any>,
+  principal: Principal,
+  deps: AppDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  assertModuleLicensed(principal.plan, route.module);
+  if (principal.type !== 'api_key') return;
+  assertPlanHasApiKeys(principal.plan);
+  if (!route.anyKey) assertScope(principal.scopes, route.module, route.access);
+  // The rate limit's one call site: metered once the plan and the scopes admit the call.
+  await deps.meterKeyCall(request, reply, {
+    id: principal.keyId,
+    limitPerMinute: principal.rateLimitPerMinute,
+  });
 }
 
 async function requireCompanyHeader(request: FastifyRequest) {
@@ -178,13 +220,18 @@ async function runUserRoute(
   const input = inputOf(request);
   const companyId = route.companyScoped ? request.companyIdHeader : undefined;
   // The principal (and the company check) ride in the transaction's opening round trip.
-  const opening = principalQuery(claims, companyId);
-  const result = await withTenantOpening<PrincipalRow, unknown>(
+  const opening = isKeyClaims(claims)
+    ? keyPrincipalQuery(claims, companyId)
+    : principalQuery(claims, companyId);
+  const result = await withTenantOpening<PrincipalRow & KeyPrincipalRow, unknown>(
     deps.database.db,
     claims.tid,
     opening,
     async (tx, rows) => {
-      const principal = principalFromRow(rows[0], claims, deps.now());
+      const principal: Principal = isKeyClaims(claims)
+        ? keyPrincipalFromRow(rows[0], claims)
+        : principalFromRow(rows[0], claims, deps.now());
+      await applyLimits(route, principal, deps, request, reply);
       if (route.permission) {
         const [resource, action] = route.permission;
         if (!principal.permissions.allows(resource, action)) throw new PermissionDenied(resource, action);
@@ -202,8 +249,8 @@ async function runUserRoute(
         const params = input.params as Record<string, unknown>;
         const resultId = (out as { id?: unknown } | null)?.id;
         await recordAudit(tx, claims.tid, {
-          actorType: 'user',
-          actorId: principal.userId,
+          actorType: principal.type,
+          actorId: principal.type === 'api_key' ? principal.keyId : principal.userId,
           action: `${route.method} ${route.path}`,
           resource: route.audit?.resource ?? route.module,
           resourceId: String(params.id ?? (typeof resultId === 'string' ? resultId : '')) || null,
@@ -236,7 +283,6 @@ async function runPublicRoute(
 
 /** Registers every route of the catalogue on the Fastify instance. */
 export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: AppDeps) {
-  const authenticate = makeAuthenticate(deps);
   const seen = new Set<string>();
   for (const route of routes) {
     const key = `${route.method} ${route.path}`;
@@ -244,7 +290,7 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: A
     seen.add(key);
     const status = successStatus(route);
     const onRequest = [];
-    if (route.auth !== 'none') onRequest.push(authenticate);
+    if (route.auth !== 'none') onRequest.push(makeAuthenticate(deps, route));
     if (route.companyScoped) onRequest.push(requireCompanyHeader);
     const response: Record<number, TSchema> = {};
     if (!route.produces) Object.assign(response, route.response);

@@ -25,7 +25,7 @@ export interface AppDeps {
    * X-RateLimit headers, and throws a 429 past the limit. The catalogue calls it once the
    * key's scopes admit the call; user tokens never reach it.
    */
-  meterKeyCall?: (
+  meterKeyCall: (
     request: FastifyRequest,
     reply: FastifyReply,
     key: { id: string; limitPerMinute: number },

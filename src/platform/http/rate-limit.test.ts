@@ -10,6 +10,7 @@ import { as, register, sha256, startTestApp, type TestApp } from '../../../test/
 import { assertProblem } from '../../../test/support/problem.ts';
 import { freePort } from '../../../test/support/server.ts';
 import { buildApp, wireDeps } from '../../app.ts';
+import { keyToken, keyTokenFor } from '../auth/api-keys.factories.ts';
 import { type AnyRoute, defineRoute } from './catalogue.ts';
 
 const REDIS = process.env.REDIS_URL;
@@ -192,55 +193,80 @@ describe('the address limit on /auth/* and /external/leads', () => {
 });
 
 describe('the per-key meter', () => {
-  // A catalogue route that meters the way the catalogue does for a call made with a key,
-  // inside the request's tenant transaction; the key and its limit come from the query.
-  const metered = defineRoute({
-    method: 'GET',
-    path: '/api/test-metered',
-    module: 'platform',
-    access: 'read',
-    permission: null,
-    summary: 'Test only: a call metered as if made with an API key',
-    query: Type.Object({ key: Type.String(), limit: Type.Integer() }),
-    response: { 200: Ok },
-    handler: async (input, ctx) => {
-      const meter = ctx.deps.meterKeyCall;
-      assert.ok(meter, 'wireDeps supplies meterKeyCall');
-      await meter(ctx.reply.request, ctx.reply, { id: input.query.key, limitPerMinute: input.query.limit });
-      return { ok: true };
-    },
-  });
   let t: TestApp;
-  let call: ReturnType<typeof as>;
+  let owner: Awaited<ReturnType<typeof register>>;
   before(async () => {
-    t = await startTestApp({ extraRoutes: [metered] });
-    call = as(t.app, (await register(t.app)).token);
+    t = await startTestApp();
+    owner = await register(t.app, { plan: 'business' });
   });
   after(() => t.close());
 
-  test('counts per key: headers on every call, 429 past the key limit, other keys unaffected', async () => {
-    const key = crypto.randomUUID();
-    const url = `/api/test-metered?key=${key}&limit=3`;
+  test("a key's calls carry the headers and meet a 429 past its own limit; other keys are unaffected", async () => {
+    const key = await keyTokenFor(t.app, owner.token, { scopes: ['companies:read'], rateLimitPerMinute: 3 });
+    const call = as(t.app, key.token);
     for (let i = 1; i <= 3; i++) {
-      const res = await call({ method: 'GET', url });
+      const res = await call({ method: 'GET', url: '/api/companies' });
       assert.equal(res.statusCode, 200, res.body);
       const h = rateHeaders(res, `call ${i}`);
       assert.equal(h.limit, 3);
       assert.equal(h.remaining, 3 - i);
     }
-    const refused = await call({ method: 'GET', url });
+    const refused = await call({ method: 'GET', url: '/api/companies' });
     const body = assertTooMany(refused, 3, 'call 4');
     assert.match(String(body.detail), /for this API key/);
 
-    const other = await call({ method: 'GET', url: `/api/test-metered?key=${crypto.randomUUID()}&limit=5` });
-    assert.equal(other.statusCode, 200);
-    const h = rateHeaders(other, 'another key');
-    assert.equal(h.limit, 5, "the key's own limit");
-    assert.equal(h.remaining, 4);
+    const other = await keyTokenFor(t.app, owner.token, { scopes: ['companies:read'] });
+    const res = await as(t.app, other.token)({ method: 'GET', url: '/api/companies' });
+    assert.equal(res.statusCode, 200, res.body);
+    const h = rateHeaders(res, 'a key with the default limit');
+    assert.equal(h.limit, 120, 'the default is 120 a minute');
+    assert.equal(h.remaining, 119);
   });
 
-  test('a signed-in user calling /api/companies is not metered and gets no rate headers', async () => {
-    const res = await call({ method: 'GET', url: '/api/companies' });
+  test('every token exchanged from one key shares its budget', async () => {
+    const key = await keyTokenFor(t.app, owner.token, { scopes: ['companies:read'], rateLimitPerMinute: 2 });
+    const second = await keyToken(t.app, key.key);
+    assert.equal((await as(t.app, key.token)({ method: 'GET', url: '/api/companies' })).statusCode, 200);
+    assert.equal((await as(t.app, second)({ method: 'GET', url: '/api/companies' })).statusCode, 200);
+    assertTooMany(
+      await as(t.app, second)({ method: 'GET', url: '/api/companies' }),
+      2,
+      'third call, second token',
+    );
+  });
+
+  test('a call the scopes refuse is not metered and carries no rate headers', async () => {
+    const key = await keyTokenFor(t.app, owner.token, { scopes: ['companies:read'], rateLimitPerMinute: 1 });
+    const refused = await as(t.app, key.token)({ method: 'GET', url: '/api/users' });
+    assert.equal(assertProblem(refused, 403).code, 'INSUFFICIENT_SCOPE');
+    assertNoRateHeaders(refused, 'refused by scope');
+    const res = await as(t.app, key.token)({ method: 'GET', url: '/api/companies' });
+    assert.equal(res.statusCode, 200, 'the budget was not spent by the refused call');
+  });
+
+  test('a 429 writes nothing: the refused write rolls back', async () => {
+    const key = await keyTokenFor(t.app, owner.token, { scopes: ['companies:write'], rateLimitPerMinute: 1 });
+    const write = (name: string) =>
+      as(
+        t.app,
+        key.token,
+      )({
+        method: 'POST',
+        url: '/api/companies',
+        payload: { name },
+      });
+    const first = await write('Metered One');
+    assert.equal(first.statusCode, 201, first.body);
+    assertTooMany(await write('Metered Two'), 1, 'second write');
+    const names = (await as(t.app, owner.token)({ method: 'GET', url: '/api/companies' }))
+      .json()
+      .map((c: { name: string }) => c.name);
+    assert.ok(names.includes('Metered One'));
+    assert.ok(!names.includes('Metered Two'), 'the refused write left nothing behind');
+  });
+
+  test('a signed-in user is not metered and gets no rate headers', async () => {
+    const res = await as(t.app, owner.token)({ method: 'GET', url: '/api/companies' });
     assert.equal(res.statusCode, 200, res.body);
     assertNoRateHeaders(res, 'user token');
   });

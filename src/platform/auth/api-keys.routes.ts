@@ -1,0 +1,112 @@
+// /api/api-keys (integration keys), POST /auth/token (a key for an access token) and
+// GET /api-scopes (the scopes a key may be given).
+import { Type } from 'typebox';
+import { type AnyRoute, defineRoute } from '../http/catalogue.ts';
+import {
+  ApiKey,
+  ApiKeyCreate,
+  ApiKeyCreated,
+  ApiKeyIdParams,
+  ScopeList,
+  TokenExchangeResponse,
+} from './api-keys.schemas.ts';
+import { createApiKey, getApiKey, KEY_PREFIX, listApiKeys, revokeApiKey } from './api-keys.service.ts';
+import { PLAN_TABLE } from './plans.ts';
+import { SCOPES } from './scopes.ts';
+import { exchangeApiKey } from './token-exchange.ts';
+
+const audit = { resource: 'api_key' };
+
+const planCounts = Object.entries(PLAN_TABLE)
+  .map(([plan, l]) => `${plan} ${l.apiKeys}`)
+  .join(', ');
+
+export const apiKeyRoutes: AnyRoute[] = [
+  defineRoute({
+    method: 'POST',
+    path: '/api/api-keys',
+    module: 'admin',
+    access: 'write',
+    permission: ['admin', 'manage'],
+    audit,
+    summary: 'Create an API key; the answer carries the key itself, shown this once',
+    description:
+      `The key (\`${KEY_PREFIX}...\`) is answered once and only its hash is kept. A \`user\` key belongs to ` +
+      'the caller, acts with their role as it is at each call and stops when they are deactivated. A ' +
+      '`business` key acts with `roleId` (a built-in role name or a custom role id), survives staff leaving, ' +
+      'and nobody may give it a role with a permission they do not hold (403 PERMISSION_NOT_HELD). ' +
+      '`scopes`: `<module>:read`, `<module>:write` (includes read) or `full` (GET /api-scopes); an unknown ' +
+      'one is a 400 naming `scopes[i]`. Whatever the scopes, the key never does more than its role. ' +
+      `Unrevoked keys per plan: ${planCounts}; a plan without keys answers 403 PLAN_HAS_NO_API_KEYS, ` +
+      "one past its count 403 API_KEY_LIMIT_REACHED. Keys are made with a signed-in user's token " +
+      "(403 USER_TOKEN_REQUIRED for a key's token).",
+    body: ApiKeyCreate,
+    response: { 201: ApiKeyCreated },
+    handler: async ({ body }, ctx) => createApiKey(ctx, body),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/api-keys',
+    module: 'admin',
+    access: 'read',
+    permission: ['admin', 'read'],
+    summary: "The business's API keys, revoked ones included (bare array, newest first)",
+    description: 'Never shows a key itself: `prefix` and `lastFour` are there to recognise one.',
+    response: { 200: Type.Array(ApiKey) },
+    handler: async (_input, ctx) => listApiKeys(ctx),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/api-keys/{id}',
+    module: 'admin',
+    access: 'read',
+    permission: ['admin', 'read'],
+    summary: 'One API key (never the key itself)',
+    params: ApiKeyIdParams,
+    response: { 200: ApiKey },
+    handler: async ({ params }, ctx) => getApiKey(ctx, params.id),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/api-keys/{id}',
+    module: 'admin',
+    access: 'write',
+    permission: ['admin', 'manage'],
+    audit,
+    summary: 'Revoke an API key: it and every token exchanged from it stop at the next request',
+    description:
+      'Anyone who manages access may revoke any key of the business, a business key included. The key ' +
+      'stays listed with `revokedAt`; revoking it again answers 204 and keeps the first time.',
+    params: ApiKeyIdParams,
+    response: { 204: Type.Null() },
+    handler: async ({ params }, ctx) => {
+      await revokeApiKey(ctx, params.id);
+      return null;
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/auth/token',
+    module: 'auth',
+    access: 'write',
+    auth: 'none',
+    summary: 'Exchange an API key (Authorization: Bearer <API_KEY>, no body) for an access token of one hour',
+    description:
+      'Send the key as the bearer token. The access token is valid for 3600 seconds; when it expires, call ' +
+      'again. A revoked key, a deactivated owner (user keys) or an unknown key is a 401; a plan without ' +
+      'API keys is a 403 PLAN_HAS_NO_API_KEYS.',
+    response: { 200: TokenExchangeResponse },
+    handler: async ({ headers }, ctx) => exchangeApiKey(ctx, headers.authorization),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api-scopes',
+    module: 'platform',
+    access: 'read',
+    auth: 'none',
+    summary: 'Every scope an API key may be given, with a label (bare array)',
+    description: '`<module>:read` and `<module>:write` for every module (write includes read), and `full`.',
+    response: { 200: ScopeList },
+    handler: async () => SCOPES,
+  }),
+];
