@@ -12,6 +12,9 @@ import { twoFactorRoutes } from './platform/auth/two-factor.routes.ts';
 import { userRoutes } from './platform/auth/users.routes.ts';
 import type { AnyRoute } from './platform/http/catalogue.ts';
 import { discoveryRoutes } from './platform/http/discovery.routes.ts';
+import { oauthAppRoutes } from './platform/oauth/apps.routes.ts';
+import { authorizeRoutes } from './platform/oauth/authorize.routes.ts';
+import { oauthTokenRoutes } from './platform/oauth/token.routes.ts';
 
 export const catalogue: AnyRoute[] = [
   ...discoveryRoutes(() => catalogue),
@@ -26,4 +29,7 @@ export const catalogue: AnyRoute[] = [
   ...auditRoutes,
   ...apiKeyRoutes,
   ...entitlementRoutes,
+  ...oauthAppRoutes,
+  ...authorizeRoutes,
+  ...oauthTokenRoutes,
 ];

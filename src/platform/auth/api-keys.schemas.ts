@@ -66,6 +66,11 @@ export const ApiKey = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   lastUsedAt: Type.Union([NullableTimestamp], { description: 'The latest token exchange' }),
   revokedAt: NullableTimestamp,
+  kind: Type.Union([Type.Literal('key'), Type.Literal('oauth')], {
+    description:
+      '`oauth`: an app a person connected through OAuth (acts as them, with the scopes they left ticked)',
+  }),
+  oauthClientId: Type.Union([Type.String(), Type.Null()], { description: 'The connected app, for `oauth`' }),
 });
 
 export const ApiKeyCreated = Type.Object({

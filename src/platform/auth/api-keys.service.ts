@@ -2,12 +2,11 @@
 // revoked softly. The key is "bpk_live_<tenant id>.<key id>.<secret>": the tenant id lets
 // the lookup run in that tenant's transaction under row-level security, the key id makes it
 // a primary-key read, and only SHA-256 of the secret is kept.
-import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
 import type { Plan } from '../../config.ts';
 import type { ApiKeysTable } from '../db/schema.ts';
-import { isUuid, type Tx } from '../db/tenant.ts';
+import type { Tx } from '../db/tenant.ts';
 import type { TenantCtx } from '../http/context.ts';
 import { badRequest, forbidden, notFound } from '../http/problem.ts';
 import type { ApiKeyCreate } from './api-keys.schemas.ts';
@@ -16,7 +15,7 @@ import { PLAN_TABLE } from './plans.ts';
 import { DEFAULT_KEY_RATE_LIMIT, signedInUser } from './principal.ts';
 import { assertCallerHolds, resolveRole } from './roles.service.ts';
 import { isScope } from './scopes.ts';
-import { sha256Hex } from './tokens.ts';
+import { newIdSecret, parseIdSecret } from './tokens.ts';
 
 export const KEY_PREFIX = 'bpk_live_';
 export const API_KEY_LIMIT_REACHED = 'API_KEY_LIMIT_REACHED';
@@ -36,6 +35,8 @@ export interface ApiKeyView {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  kind: 'key' | 'oauth';
+  oauthClientId: string | null;
 }
 
 function toView(row: Selectable<ApiKeysTable>): ApiKeyView {
@@ -54,22 +55,21 @@ function toView(row: Selectable<ApiKeysTable>): ApiKeyView {
     createdAt: row.created_at.toISOString(),
     lastUsedAt: row.last_used_at?.toISOString() ?? null,
     revokedAt: row.revoked_at?.toISOString() ?? null,
+    kind: row.oauth_client_id ? 'oauth' : 'key',
+    oauthClientId: row.oauth_client_id,
   };
 }
 
 /** A new key for this tenant and key id, and the hash of its secret to store. */
 export function newApiKey(tenantId: string, keyId: string): { key: string; hash: string } {
-  const secret = randomBytes(32).toString('base64url');
-  return { key: `${KEY_PREFIX}${tenantId}.${keyId}.${secret}`, hash: sha256Hex(secret) };
+  const { value, hash } = newIdSecret(KEY_PREFIX, tenantId, keyId);
+  return { key: value, hash };
 }
 
 /** Splits a presented key; undefined when it is not of our shape. */
 export function parseApiKey(key: string): { tenantId: string; keyId: string; hash: string } | undefined {
-  if (!key.startsWith(KEY_PREFIX)) return undefined;
-  const [tenantId, keyId, secret, ...rest] = key.slice(KEY_PREFIX.length).split('.');
-  if (rest.length || !tenantId || !keyId || !secret || !isUuid(tenantId) || !isUuid(keyId)) return undefined;
-  if (secret.length < 20 || secret.length > 200) return undefined;
-  return { tenantId, keyId, hash: sha256Hex(secret) };
+  const parsed = parseIdSecret(KEY_PREFIX, key);
+  return parsed && { tenantId: parsed.tenantId, keyId: parsed.id, hash: parsed.hash };
 }
 
 function checkScopes(scopes: string[]): string[] {
@@ -98,7 +98,7 @@ async function businessRole(ctx: TenantCtx, roleId: string | undefined): Promise
 }
 
 /** Locks the tenant row (two creates cannot both slip under the count) and checks the plan's count. */
-async function assertRoomForAKey(ctx: TenantCtx) {
+export async function assertRoomForAKey(ctx: { db: Tx; tenantId: string }) {
   const tenant = await ctx.db
     .selectFrom('tenants')
     .select('plan')

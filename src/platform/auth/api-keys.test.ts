@@ -19,9 +19,11 @@ const KEY_FIELDS = [
   'createdAt',
   'createdBy',
   'id',
+  'kind',
   'lastFour',
   'lastUsedAt',
   'name',
+  'oauthClientId',
   'owner',
   'prefix',
   'rateLimitPerMinute',
@@ -65,7 +67,7 @@ describe('creating a key', () => {
       tx.selectFrom('api_keys').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow(),
     );
     assert.ok(!JSON.stringify(row).includes(secret));
-    assert.match(row.secret_hash, /^[0-9a-f]{64}$/);
+    assert.match(row.secret_hash ?? '', /^[0-9a-f]{64}$/);
   });
 
   test('an unknown scope is a 400 naming scopes[i]; no scope at all is a 400 naming scopes', async () => {

@@ -1,16 +1,14 @@
 // Register, log in and refresh: the routes that turn credentials into tokens.
 import { recordAudit } from '../audit/audit.ts';
-import { withoutTenant, withTenant } from '../db/tenant.ts';
+import { withTenant } from '../db/tenant.ts';
 import { type AnyRoute, defineRoute } from '../http/catalogue.ts';
 import type { PublicCtx } from '../http/context.ts';
 import { conflict, HttpError, unauthorized } from '../http/problem.ts';
 import { LoginBody, LoginResponse, RefreshBody, RegisterBody, RegisterResponse } from './auth.schemas.ts';
-import { hashPassword, isSha256Hex, verifyPassword } from './passwords.ts';
-import { checkSecondFactor } from './second-factor.ts';
+import { hashPassword, isSha256Hex } from './passwords.ts';
 import { loginResponse, startSession } from './sessions.ts';
+import { signIn } from './sign-in.ts';
 import { parseOpaqueToken } from './tokens.ts';
-
-const INVALID_LOGIN = 'Invalid email or password';
 
 function meta(ctx: PublicCtx) {
   return { ip: ctx.ip, userAgent: ctx.userAgent, now: ctx.deps.now() };
@@ -104,35 +102,7 @@ export const loginRoutes: AnyRoute[] = [
     body: LoginBody,
     response: { 200: LoginResponse },
     handler: async ({ body }, ctx) => {
-      const email = body.email.trim().toLowerCase();
-      const entry = await withoutTenant(ctx.root, (tx) =>
-        tx.selectFrom('user_logins').selectAll().where('email', '=', email).executeTakeFirst(),
-      );
-      if (!entry) {
-        await verifyPassword(body.password, null); // same time as a real check
-        throw unauthorized(INVALID_LOGIN);
-      }
-      const outcome = await withTenant(ctx.root, entry.tenant_id, async (tx) => {
-        const user = await tx
-          .selectFrom('users')
-          .selectAll()
-          .where('tenant_id', '=', entry.tenant_id)
-          .where('id', '=', entry.user_id)
-          .executeTakeFirst();
-        const ok = await verifyPassword(body.password, user?.password_hash);
-        if (!user || !ok || !user.active) return { error: unauthorized(INVALID_LOGIN) };
-        if (user.totp_enabled && user.totp_secret) {
-          if (!body.totpCode) {
-            return { error: unauthorized('Two-factor code required', 'TOTP_REQUIRED') };
-          }
-          const passed = await checkSecondFactor(
-            tx,
-            { tenantId: user.tenant_id, userId: user.id, totpSecret: user.totp_secret },
-            body.totpCode,
-            ctx.deps.now(),
-          );
-          if (!passed) return { error: unauthorized('The two-factor code is not valid', 'TOTP_INVALID') };
-        }
+      const outcome = await signIn(ctx.root, body, ctx.deps.now(), async (tx, user) => {
         await recordAudit(tx, user.tenant_id, {
           actorType: 'user',
           actorId: user.id,
@@ -141,16 +111,15 @@ export const loginRoutes: AnyRoute[] = [
           requestId: ctx.requestId,
           ip: ctx.ip,
         });
-        const login = await startSession(
+        return startSession(
           tx,
           ctx.deps.config.jwtSecret,
           { tenantId: user.tenant_id, userId: user.id, email: user.email, role: user.role },
           meta(ctx),
         );
-        return { login };
       });
-      if ('error' in outcome) throw outcome.error;
-      return outcome.login;
+      if (!outcome.ok) throw outcome.error;
+      return outcome.value;
     },
   }),
 

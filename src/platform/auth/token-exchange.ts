@@ -49,7 +49,9 @@ export async function exchangeApiKey(
       .where('k.tenant_id', '=', parsed.tenantId)
       .where('k.id', '=', parsed.keyId)
       .executeTakeFirst();
-    if (!row || !constantTimeEqual(row.secret_hash, parsed.hash)) throw unauthorized(INVALID_KEY);
+    // An OAuth connection has no key of its own (secret_hash NULL): it cannot be exchanged here.
+    if (!row?.secret_hash || !constantTimeEqual(row.secret_hash, parsed.hash))
+      throw unauthorized(INVALID_KEY);
     if (row.revoked_at) throw unauthorized('The API key has been revoked');
     if (row.owner_type === 'user' && !row.active)
       throw unauthorized("The API key's owner has been deactivated");

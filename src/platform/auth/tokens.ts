@@ -134,6 +134,28 @@ export function parseOpaqueToken(token: string): { tenantId: string; hash: strin
   return { tenantId, hash: sha256Hex(secret) };
 }
 
+/**
+ * A credential "<prefix><tenant id>.<record id>.<secret>" (API keys, OAuth codes and refresh
+ * tokens): the tenant id lets the lookup run in that tenant's transaction under row-level
+ * security, the record id makes it a primary-key read; only SHA-256 of the secret is kept.
+ */
+export function newIdSecret(prefix: string, tenantId: string, id: string): { value: string; hash: string } {
+  const secret = randomBytes(32).toString('base64url');
+  return { value: `${prefix}${tenantId}.${id}.${secret}`, hash: sha256Hex(secret) };
+}
+
+/** Splits a presented id-secret credential; undefined when it is not of that shape. */
+export function parseIdSecret(
+  prefix: string,
+  value: string,
+): { tenantId: string; id: string; hash: string } | undefined {
+  if (!value.startsWith(prefix)) return undefined;
+  const [tenantId, id, secret, ...rest] = value.slice(prefix.length).split('.');
+  if (rest.length || !tenantId || !id || !secret || !UUID.test(tenantId) || !UUID.test(id)) return undefined;
+  if (secret.length < 20 || secret.length > 200) return undefined;
+  return { tenantId, id, hash: sha256Hex(secret) };
+}
+
 export function constantTimeEqual(a: string, b: string): boolean {
   const ab = Buffer.from(a);
   const bb = Buffer.from(b);

@@ -179,11 +179,46 @@ export interface ApiKeysTable {
   contact_id: string | null;
   display_prefix: string;
   last_four: string;
-  secret_hash: string;
+  /** NULL for an OAuth connection, which has no key of its own. */
+  secret_hash: string | null;
   created_at: DefaultTimestamp;
   last_used_at: Timestamp | null;
   revoked_at: Timestamp | null;
   revoked_by: string | null;
+  /** The app an OAuth connection was made for; NULL for a key. */
+  oauth_client_id: ColumnType<string | null, string | null | undefined, string | null>;
+  refresh_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  previous_refresh_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  refresh_expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface OauthAppsTable {
+  tenant_id: string;
+  id: string;
+  name: string;
+  redirect_uris: string[];
+  secret_hash: string;
+  secret_last_four: string;
+  created_by: string;
+  created_at: DefaultTimestamp;
+  deleted_at: Timestamp | null;
+  deleted_by: string | null;
+}
+
+export interface OauthCodesTable {
+  tenant_id: string;
+  id: string;
+  code_hash: string;
+  client_id: string;
+  app_name: string;
+  user_id: string;
+  scopes: string[];
+  redirect_uri: string;
+  code_challenge: string | null;
+  created_at: DefaultTimestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  key_id: string | null;
 }
 
 export interface DB {
@@ -201,4 +236,6 @@ export interface DB {
   events: EventsTable;
   emails: EmailsTable;
   api_keys: ApiKeysTable;
+  oauth_apps: OauthAppsTable;
+  oauth_codes: OauthCodesTable;
 }

@@ -61,7 +61,11 @@ interface RouteSpec<P extends TSchema, Q extends TSchema, B extends TSchema> {
   bodyLimit?: number;
   /** Extra OpenAPI response content types, e.g. { 200: 'application/pdf' }. */
   produces?: string;
+  /** The body arrives as an HTML form would send it (OAuth's token endpoint, its sign-in page). */
+  consumes?: typeof FORM_CONTENT_TYPE;
 }
+
+export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
 export interface UserRouteDef<P extends TSchema, Q extends TSchema, B extends TSchema>
   extends RouteSpec<P, Q, B> {
@@ -288,33 +292,45 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: A
     const key = `${route.method} ${route.path}`;
     if (seen.has(key)) throw new Error(`Route declared twice in the catalogue: ${key}`);
     seen.add(key);
-    const status = successStatus(route);
-    const onRequest = [];
-    if (route.auth !== 'none') onRequest.push(makeAuthenticate(deps, route));
-    if (route.companyScoped) onRequest.push(requireCompanyHeader);
-    const response: Record<number, TSchema> = {};
-    if (!route.produces) Object.assign(response, route.response);
-    app.route({
-      method: route.method,
-      url: toFastifyPath(route.path),
-      ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
-      schema: {
-        ...(route.params ? { params: route.params } : {}),
-        ...(route.query ? { querystring: route.query } : {}),
-        ...(route.body ? { body: route.body } : {}),
-        response,
-      },
-      onRequest,
-      handler: async (request, reply) => {
-        reply.code(status);
-        const out =
-          route.auth === 'none'
-            ? await runPublicRoute(route, deps, request, reply)
-            : await runUserRoute(route, deps, request, reply);
-        if (reply.sent) return reply;
-        if (reply.statusCode === 204) return reply.send();
-        return out;
-      },
-    });
   }
+  const formRoutes = routes.filter((r) => r.consumes === FORM_CONTENT_TYPE);
+  for (const route of routes) if (!formRoutes.includes(route)) addRoute(app, route, deps);
+  // Form bodies are parsed only where a route declares them, in a scope of their own.
+  app.register(async (scope) => {
+    scope.addContentTypeParser(FORM_CONTENT_TYPE, { parseAs: 'string' }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+    for (const route of formRoutes) addRoute(scope, route, deps);
+  });
+}
+
+function addRoute(app: FastifyInstance, route: AnyRoute, deps: AppDeps) {
+  const status = successStatus(route);
+  const onRequest = [];
+  if (route.auth !== 'none') onRequest.push(makeAuthenticate(deps, route));
+  if (route.companyScoped) onRequest.push(requireCompanyHeader);
+  const response: Record<number, TSchema> = {};
+  if (!route.produces) Object.assign(response, route.response);
+  app.route({
+    method: route.method,
+    url: toFastifyPath(route.path),
+    ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
+    schema: {
+      ...(route.params ? { params: route.params } : {}),
+      ...(route.query ? { querystring: route.query } : {}),
+      ...(route.body ? { body: route.body } : {}),
+      response,
+    },
+    onRequest,
+    handler: async (request, reply) => {
+      reply.code(status);
+      const out =
+        route.auth === 'none'
+          ? await runPublicRoute(route, deps, request, reply)
+          : await runUserRoute(route, deps, request, reply);
+      if (reply.sent) return reply;
+      if (reply.statusCode === 204) return reply.send();
+      return out;
+    },
+  });
 }

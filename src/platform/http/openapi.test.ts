@@ -90,8 +90,8 @@ describe('OpenAPI document', () => {
     let withExamples = 0;
     for (const route of catalogue) {
       if (!route.body) continue;
-      const media =
-        doc.paths[route.path]![route.method.toLowerCase()]!.requestBody!.content['application/json']!;
+      const contentType = route.consumes ?? 'application/json';
+      const media = doc.paths[route.path]![route.method.toLowerCase()]!.requestBody!.content[contentType]!;
       const given = (route.body as { examples?: unknown[] }).examples ?? [];
       const shown = Object.values(media.examples ?? {}).map((e) => e.value);
       assert.deepEqual(shown, given, `${route.method} ${route.path}`);

@@ -87,7 +87,7 @@ function parameters(route: AnyRoute): Json[] {
  * The request body. Examples that the schema carries (JSON Schema `examples`, an array) are
  * also given as the media type's named OpenAPI examples, which is what consoles prefill from.
  */
-function requestBody(body: TSchema): Json {
+function requestBody(body: TSchema, contentType = 'application/json'): Json {
   const schema = schemaOf(body);
   const given = Array.isArray(schema.examples) ? (schema.examples as unknown[]) : [];
   const examples = Object.fromEntries(
@@ -96,7 +96,7 @@ function requestBody(body: TSchema): Json {
   return {
     required: true,
     content: {
-      'application/json': { schema, ...(given.length ? { examples } : {}) },
+      [contentType]: { schema, ...(given.length ? { examples } : {}) },
     },
   };
 }
@@ -107,7 +107,9 @@ function responses(route: AnyRoute): Json {
     const contentType = route.produces ?? 'application/json';
     out[status] = {
       description: status === String(successStatus(route)) ? 'Success' : 'Also a success',
-      ...(status === '204' ? {} : { content: { [contentType]: { schema: schemaOf(schema) } } }),
+      ...(status === '204' || status.startsWith('3')
+        ? {}
+        : { content: { [contentType]: { schema: schemaOf(schema) } } }),
     };
   }
   for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
@@ -148,7 +150,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Json {
       tags: [route.module],
       security: route.auth === 'none' ? [] : [{ bearerAuth: [] }],
       parameters: parameters(route),
-      ...(route.body ? { requestBody: requestBody(route.body) } : {}),
+      ...(route.body ? { requestBody: requestBody(route.body, route.consumes) } : {}),
       responses: responses(route),
       'x-module': route.module,
       'x-access': route.access,

@@ -38,7 +38,8 @@ export interface RateLimiter {
  * (including ones added later, such as `/auth/token`) shares one, `/external/leads` has its own.
  */
 export function addressBudget(path: string): 'auth' | 'leads' | undefined {
-  if (path.startsWith('/auth/')) return 'auth';
+  // The OAuth sign-in page and token endpoint are sign-in too: the same budget.
+  if (path.startsWith('/auth/') || path.startsWith('/oauth/')) return 'auth';
   if (path === '/external/leads' || path.startsWith('/external/leads/')) return 'leads';
   return undefined;
 }
