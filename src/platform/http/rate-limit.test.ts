@@ -144,6 +144,28 @@ describe('the address limit on /auth/* and /external/leads', () => {
     );
   });
 
+  test('the OAuth sign-in page and token endpoint spend the same budget as /auth/', async () => {
+    const address = '10.0.1.6';
+    const page = await t.app.inject({ method: 'GET', url: '/oauth/authorize', remoteAddress: address });
+    assert.equal(page.statusCode, 400, 'no client_id: the error page');
+    assert.equal(rateHeaders(page, 'sign-in page').remaining, 2);
+    await t.app.inject(badLogin(address));
+    const token = await t.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'grant_type=authorization_code',
+      remoteAddress: address,
+    });
+    assert.equal(token.statusCode, 401, token.body);
+    assert.equal(rateHeaders(token, 'token endpoint').remaining, 0);
+    assertTooMany(
+      await t.app.inject({ method: 'GET', url: '/oauth/authorize', remoteAddress: address }),
+      3,
+      'the page past the budget',
+    );
+  });
+
   test('/external/leads has the same limit with a budget of its own', async () => {
     const address = '10.0.1.5';
     for (let i = 0; i < 3; i++) await t.app.inject(badLogin(address));
