@@ -35,17 +35,33 @@ after(() => t.close());
 
 const person = (r: Registered) => ({ email: r.email, password: r.password });
 
+/** The authorization_code form for a redirect's code, as `app` (or `client`) sends it. */
+function codeForm(params: URLSearchParams, extra: Record<string, string> = {}, client: RegisteredApp = app) {
+  return {
+    grant_type: 'authorization_code',
+    code: params.get('code')!,
+    redirect_uri: REDIRECT,
+    client_id: client.clientId,
+    client_secret: client.clientSecret,
+    ...extra,
+  };
+}
+
+/** The refresh_token form, as `app` sends it. */
+function refreshForm(refreshToken: string) {
+  return {
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+    client_id: app.clientId,
+    client_secret: app.clientSecret,
+  };
+}
+
 /** A code for `who` (owner of a business-plan tenant unless given) and the exchange answer. */
 async function connected(who?: Registered, untick: string[] = [], extra: Record<string, string> = {}) {
   const business = who ?? (await register(t.app, { plan: 'business' }));
   const params = await connect(t.app, authorizeQuery(app.clientId, extra), person(business), untick);
-  const res = await tokenCall(t.app, {
-    grant_type: 'authorization_code',
-    code: params.get('code')!,
-    redirect_uri: REDIRECT,
-    client_id: app.clientId,
-    client_secret: app.clientSecret,
-  });
+  const res = await tokenCall(t.app, codeForm(params));
   assert.equal(res.statusCode, 200, res.body);
   return { business, tokens: res.json() };
 }
@@ -239,13 +255,7 @@ describe('two-factor sign-in on the page', () => {
 
     const params = redirected(await postForm(t.app, { ...step2, totp_code: code(), action: 'allow' }));
     assert.equal(params.get('state'), 'st-123');
-    const res = await tokenCall(t.app, {
-      grant_type: 'authorization_code',
-      code: params.get('code')!,
-      redirect_uri: REDIRECT,
-      client_id: app.clientId,
-      client_secret: app.clientSecret,
-    });
+    const res = await tokenCall(t.app, codeForm(params));
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(res.json().scope.split(' ').sort(), ['companies:read', 'invoices:write']);
   });
@@ -297,12 +307,7 @@ describe('the token endpoint', () => {
     const revoke = await as(t.app, business.token)({ method: 'DELETE', url: `/api/api-keys/${keys[0].id}` });
     assert.equal(revoke.statusCode, 204);
     assertProblem(await as(t.app, tokens.access_token)({ method: 'GET', url: '/api/companies' }), 401);
-    const refresh = await tokenCall(t.app, {
-      grant_type: 'refresh_token',
-      refresh_token: tokens.refresh_token,
-      client_id: app.clientId,
-      client_secret: app.clientSecret,
-    });
+    const refresh = await tokenCall(t.app, refreshForm(tokens.refresh_token));
     assertOAuthError(refresh, 400, 'invalid_grant');
   });
 
@@ -321,13 +326,7 @@ describe('the token endpoint', () => {
   test('a code is good once: a second use is refused and revokes what the first made', async () => {
     const b = await register(t.app, { plan: 'business' });
     const params = await connect(t.app, authorizeQuery(app.clientId), person(b));
-    const form = {
-      grant_type: 'authorization_code',
-      code: params.get('code')!,
-      redirect_uri: REDIRECT,
-      client_id: app.clientId,
-      client_secret: app.clientSecret,
-    };
+    const form = codeForm(params);
     const first = await tokenCall(t.app, form);
     assert.equal(first.statusCode, 200, first.body);
     assertOAuthError(await tokenCall(t.app, form), 400, 'invalid_grant');
@@ -338,13 +337,7 @@ describe('the token endpoint', () => {
     const b = await register(t.app, { plan: 'business' });
     const params = await connect(t.app, authorizeQuery(app.clientId), person(b));
     t.clock.advance(10 * 60_000 + 1_000);
-    const res = await tokenCall(t.app, {
-      grant_type: 'authorization_code',
-      code: params.get('code')!,
-      redirect_uri: REDIRECT,
-      client_id: app.clientId,
-      client_secret: app.clientSecret,
-    });
+    const res = await tokenCall(t.app, codeForm(params));
     assert.match(assertOAuthError(res, 400, 'invalid_grant').error_description, /expired/);
   });
 
@@ -357,14 +350,13 @@ describe('the token endpoint', () => {
         authorizeQuery(app.clientId, { code_challenge: pair.challenge, code_challenge_method: 'S256' }),
         person(b),
       );
-      return tokenCall(t.app, {
-        grant_type: 'authorization_code',
-        code: params.get('code')!,
-        redirect_uri: REDIRECT,
-        client_id: app.clientId,
-        client_secret: app.clientSecret,
-        ...(verifier === undefined ? {} : { code_verifier: verifier === 'right' ? pair.verifier : verifier }),
-      });
+      return tokenCall(
+        t.app,
+        codeForm(
+          params,
+          verifier === undefined ? {} : { code_verifier: verifier === 'right' ? pair.verifier : verifier },
+        ),
+      );
     };
     assert.equal((await exchange('right')).statusCode, 200);
     assertOAuthError(await exchange(pkce().verifier), 400, 'invalid_grant');
@@ -374,13 +366,7 @@ describe('the token endpoint', () => {
   test('the redirect_uri must be the one of the request', async () => {
     const b = await register(t.app, { plan: 'business' });
     const params = await connect(t.app, authorizeQuery(app.clientId), person(b));
-    const res = await tokenCall(t.app, {
-      grant_type: 'authorization_code',
-      code: params.get('code')!,
-      redirect_uri: 'http://127.0.0.1:8123/cb',
-      client_id: app.clientId,
-      client_secret: app.clientSecret,
-    });
+    const res = await tokenCall(t.app, codeForm(params, { redirect_uri: 'http://127.0.0.1:8123/cb' }));
     assertOAuthError(res, 400, 'invalid_grant');
   });
 
@@ -431,12 +417,7 @@ describe('refresh', () => {
       client_id: app.clientId,
     });
     assertOAuthError(noSecret, 401, 'invalid_client');
-    const form = {
-      grant_type: 'refresh_token',
-      refresh_token: tokens.refresh_token,
-      client_id: app.clientId,
-      client_secret: app.clientSecret,
-    };
+    const form = refreshForm(tokens.refresh_token);
     const next = await tokenCall(t.app, form);
     assert.equal(next.statusCode, 200, next.body);
     assert.notEqual(next.json().refresh_token, tokens.refresh_token);
@@ -468,12 +449,7 @@ describe('refresh', () => {
     )({ method: 'PATCH', url: `/api/users/${admin.id}`, payload: { active: false } });
     assert.equal(off.statusCode, 200, off.body);
     assertProblem(await as(t.app, tokens.access_token)({ method: 'GET', url: '/api/companies' }), 401);
-    const refresh = await tokenCall(t.app, {
-      grant_type: 'refresh_token',
-      refresh_token: tokens.refresh_token,
-      client_id: app.clientId,
-      client_secret: app.clientSecret,
-    });
+    const refresh = await tokenCall(t.app, refreshForm(tokens.refresh_token));
     assertOAuthError(refresh, 400, 'invalid_grant');
   });
 
@@ -496,13 +472,7 @@ describe('refresh', () => {
     const doomed = await registerApp(t.app, developer.token, [REDIRECT], 'Doomed');
     const b = await register(t.app, { plan: 'business' });
     const params = await connect(t.app, authorizeQuery(doomed.clientId), person(b));
-    const res = await tokenCall(t.app, {
-      grant_type: 'authorization_code',
-      code: params.get('code')!,
-      redirect_uri: REDIRECT,
-      client_id: doomed.clientId,
-      client_secret: doomed.clientSecret,
-    });
+    const res = await tokenCall(t.app, codeForm(params, {}, doomed));
     assert.equal(res.statusCode, 200, res.body);
     const del = await as(t.app, developer.token)({ method: 'DELETE', url: `/api/oauth/apps/${doomed.id}` });
     assert.equal(del.statusCode, 204);
