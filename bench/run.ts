@@ -10,13 +10,19 @@
 //           tenant and role, SELECT, COMMIT) — what every request of the platform pays;
 //   platform the real route: JWT check, principal and role, tenant transaction, schema
 //           serialisation.
+// And the same request as an integration makes it, with the token exchanged from an API key,
+// so that the rate limiter's per-key meter counts every call:
+//   key      counters in this process's memory (the default);
+//   key+redis counters in Redis (REDIS_URL; skipped without it), on a second app.
 // Variants run back to back, interleaved over two rounds, each with the same connections and
 // duration; the load generator (autocannon) runs in its own process. Results: bench/RESULTS.md.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import { type KyselyPlugin, sql } from 'kysely';
 import pino from 'pino';
 import { buildApp, wireDeps } from '../src/app.ts';
@@ -39,6 +45,12 @@ const ROUNDS = 2;
 const POOL_SIZE = 10;
 const ROOT = join(import.meta.dirname, '..');
 const AUTOCANNON = join(ROOT, 'node_modules', 'autocannon', 'autocannon.js');
+/** Calls a minute of the bench's keys: the schema's maximum (api-keys.schemas.ts). Each
+ * measurement has a key of its own, so one window holds its 6 s (warm-up included); that stays
+ * under the limit below 16 000 req/s, and the key call serves less than the floor (3 600 req/s
+ * here). Past it, the 429s fail the run. */
+const KEY_RATE_LIMIT = 100_000;
+const REDIS_URL = process.env.REDIS_URL || undefined;
 
 interface Measure {
   requestsPerSecond: number;
@@ -66,7 +78,15 @@ function autocannon(url: string, headers: Record<string, string>, seconds: numbe
       if (code !== 0) return reject(new Error(`autocannon exited ${code}: ${err}`));
       const r = JSON.parse(out);
       if (r.errors || r.timeouts || r.non2xx) {
-        return reject(new Error(`${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`));
+        // The status counts name a 429 from the key's meter.
+        const statuses = Object.entries(r.statusCodeStats ?? {})
+          .map(([status, s]) => `${status}: ${(s as { count: number }).count}`)
+          .join(', ');
+        return reject(
+          new Error(
+            `${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx (statuses ${statuses})`,
+          ),
+        );
       }
       resolve({
         requestsPerSecond: r.requests.average,
@@ -161,6 +181,8 @@ async function floorPool(target: Target, tenantId: string) {
 interface TargetResult {
   target: Target;
   statements: number;
+  /** Round trips to the database of a key call. */
+  keyStatements: number;
   rounds: Record<string, Measure[]>;
   /** Mean microseconds of each piece of the request path, alone. */
   profile: Array<[string, number]>;
@@ -174,11 +196,27 @@ async function benchTarget(target: Target): Promise<TargetResult> {
   const mailer = createMailer(undefined, config.mailFrom, pino({ level: 'silent' }));
   const deps = wireDeps({ config, database: target.database, mailer, now: () => new Date() });
   // Logging as main.ts sets it up (level info, a line per request), written to /dev/null.
-  const app = await buildApp(deps, {
-    logger: { ...loggerOptions('info'), stream: pino.destination('/dev/null') },
-  });
+  const logger = { ...loggerOptions('info'), stream: pino.destination('/dev/null') };
+  const app = await buildApp(deps, { logger });
   const platformUrl = await listen(app);
+  // The same app with the meter's counters in Redis, under a prefix of this run's own (a
+  // limiter belongs to one app, so this is a second app on the same database).
+  const redisApp = REDIS_URL
+    ? await buildApp(
+        wireDeps({
+          ...deps,
+          config: {
+            ...config,
+            redisUrl: REDIS_URL,
+            rateLimits: { redisPrefix: `bp-bench:${randomUUID()}:` },
+          },
+        }),
+        { logger },
+      )
+    : undefined;
+  const redisAppUrl = redisApp ? await listen(redisApp) : undefined;
 
+  // No plan given: the config's default, enterprise, which includes API keys (business and up).
   const reg = await fetch(`${platformUrl}/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -198,21 +236,51 @@ async function benchTarget(target: Target): Promise<TargetResult> {
   };
   await floorPool(target, tenantId);
 
+  /** A new user key that reads companies, exchanged for its token, as an integration does. */
+  const keyToken = async (name: string): Promise<string> => {
+    const made = await fetch(`${platformUrl}/api/api-keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+      body: JSON.stringify({
+        name,
+        owner: 'user',
+        scopes: ['companies:read'],
+        rateLimitPerMinute: KEY_RATE_LIMIT,
+      }),
+    });
+    if (made.status !== 201) throw new Error(`create key: ${made.status} ${await made.text()}`);
+    const { key } = (await made.json()) as { key: string };
+    const exchanged = await fetch(`${platformUrl}/auth/token`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+    });
+    if (exchanged.status !== 200) throw new Error(`exchange: ${exchanged.status} ${await exchanged.text()}`);
+    const token = (await exchanged.json()) as { accessToken: string; rateLimitPerMinute: number };
+    if (token.rateLimitPerMinute !== KEY_RATE_LIMIT) throw new Error(`key limit ${token.rateLimitPerMinute}`);
+    return token.accessToken;
+  };
+
   // Statements per platform request, counted on a second app over the same database.
   const counter = statementCounter();
   const counted = await buildApp(
     wireDeps({ ...deps, database: { ...target.database, db: target.database.db.withPlugin(counter) } }),
   );
-  const inject = () =>
+  const inject = (token: string) =>
     counted.inject({
       url: `/api/companies/${companyId}`,
-      headers: { authorization: `Bearer ${accessToken}` },
+      headers: { authorization: `Bearer ${token}` },
     });
-  await inject();
-  counter.count = 0;
-  const probe = await inject();
-  if (probe.statusCode !== 200) throw new Error(`probe: ${probe.statusCode} ${probe.body}`);
-  const statements = counter.count;
+  const countStatements = async (token: string) => {
+    await inject(token);
+    counter.count = 0;
+    const probe = await inject(token);
+    if (probe.statusCode !== 200) throw new Error(`probe: ${probe.statusCode} ${probe.body}`);
+    return counter.count;
+  };
+  const statements = await countStatements(accessToken);
+  // The counted app meters in its own memory: this key's calls there touch no measurement.
+  const profileKeyToken = await keyToken('bench: round trips and profile');
+  const keyStatements = await countStatements(profileKeyToken);
 
   const bare = Fastify({ logger: false });
   const floorDb = target.floor.db;
@@ -238,22 +306,38 @@ async function benchTarget(target: Target): Promise<TargetResult> {
   });
   const bareUrl = await listen(bare);
 
-  const variants: Record<string, { url: string; headers: Record<string, string> }> = {
+  // metered: called with a key's token, made afresh for each measurement.
+  const variants: Record<string, { url: string; headers: Record<string, string>; metered?: true }> = {
     floor: { url: `${bareUrl}/floor/companies/${companyId}`, headers: {} },
     'bare+tx': { url: `${bareUrl}/tx/companies/${companyId}`, headers: {} },
     platform: {
       url: `${platformUrl}/api/companies/${companyId}`,
       headers: { authorization: `Bearer ${accessToken}` },
     },
+    key: { url: `${platformUrl}/api/companies/${companyId}`, headers: {}, metered: true },
+    ...(redisAppUrl
+      ? {
+          'key+redis': {
+            url: `${redisAppUrl}/api/companies/${companyId}`,
+            headers: {},
+            metered: true as const,
+          },
+        }
+      : {}),
   };
-  const rounds: Record<string, Measure[]> = { floor: [], 'bare+tx': [], platform: [] };
+  const rounds: Record<string, Measure[]> = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
   for (let round = 1; round <= ROUNDS; round++) {
     for (const [name, v] of Object.entries(variants)) {
-      await autocannon(v.url, v.headers, WARMUP_S);
-      const m = await autocannon(v.url, v.headers, DURATION_S);
+      // A fresh key: its counter starts at zero, in a window that holds the whole measurement.
+      const headers = v.metered
+        ? { authorization: `Bearer ${await keyToken(`bench: ${name} round ${round}`)}` }
+        : v.headers;
+      const warm = await autocannon(v.url, headers, WARMUP_S);
+      const m = await autocannon(v.url, headers, DURATION_S);
+      if (v.metered) await assertMetered(v.url, headers, warm.requests + m.requests);
       rounds[name]!.push(m);
       process.stdout.write(
-        `${target.label} round ${round} ${name.padEnd(8)} ${m.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms\n`,
+        `${target.label} round ${round} ${name.padEnd(9)} ${m.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms\n`,
       );
     }
   }
@@ -282,24 +366,40 @@ async function benchTarget(target: Target): Promise<TargetResult> {
         }),
     ],
     ['bare+tx route through Fastify (inject)', () => bare.inject({ url: `/tx/companies/${companyId}` })],
+    ['platform route through Fastify (inject, logging off)', () => inject(accessToken)],
     [
-      'platform route through Fastify (inject, logging off)',
-      () =>
-        counted.inject({
-          url: `/api/companies/${companyId}`,
-          headers: { authorization: `Bearer ${accessToken}` },
-        }),
+      "the same with an API key's token, metered in memory (inject, logging off)",
+      () => inject(profileKeyToken),
     ],
   ];
+  // What the meter adds with REDIS_URL: one round trip to Redis a call (its counting script).
+  const redis = REDIS_URL ? new Redis(REDIS_URL) : undefined;
+  if (redis) pieces.push(['one Redis round trip (PING)', () => redis.ping()]);
   const profile: Array<[string, number]> = [];
   for (const [name, fn] of pieces) profile.push([name, await timeEach(fn)]);
   for (const [name, us] of profile) process.stdout.write(`  ${us.toFixed(0).padStart(6)} µs  ${name}\n`);
 
+  await redis?.quit();
   await counted.close();
   await bare.close();
+  await redisApp?.close();
   await app.close();
   mailer.close();
-  return { target, statements, rounds, profile };
+  return { target, statements, keyStatements, rounds, profile };
+}
+
+/** The key's meter counted every call that was answered (a failing Redis lets calls through
+ * uncounted, which would not be a metered call): read back from the headers of one more call.
+ * A call cut off when autocannon stops may be counted unanswered, one per connection and run. */
+async function assertMetered(url: string, headers: Record<string, string>, answered: number) {
+  const res = await fetch(url, { headers });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`${url}: the call after the run answered ${res.status}`);
+  const limit = Number(res.headers.get('x-ratelimit-limit'));
+  const counted = limit - Number(res.headers.get('x-ratelimit-remaining')) - 1; // less this call
+  if (limit !== KEY_RATE_LIMIT || counted < answered || counted > answered + 2 * CONNECTIONS) {
+    throw new Error(`${url}: the meter counted ${counted} calls (limit ${limit}); ${answered} were answered`);
+  }
 }
 
 /** Median microseconds of one call, one at a time, after a warm-up (the median shrugs off
@@ -356,6 +456,9 @@ function report(results: TargetResult[], ceiling: Measure, started: Date, load: 
     `- Node ${process.version}; load from autocannon in its own process, ${CONNECTIONS} connections, ` +
       `${DURATION_S} s per measurement after a ${WARMUP_S} s warm-up, ${ROUNDS} rounds interleaved (figures are the mean of the rounds).`,
     `- Request: \`GET /api/companies/{id}\` with the owner's access token; the bare routes return the same row.`,
+    `- Key calls: the same request with the token exchanged from a user API key (scope \`companies:read\`, ${KEY_RATE_LIMIT} calls a minute), ` +
+      'a new key for each measurement; the rate limiter counts every call, which the bench checks after each measurement ' +
+      `(counters in memory; \`key+redis\`: in Redis, ${REDIS_URL ? 'REDIS_URL set' : 'not measured: REDIS_URL not set'}).`,
     `- HTTP layer alone (the real app's \`GET /health\`, no database): ${fmt(ceiling.requestsPerSecond)} req/s, p50 ${ceiling.p50} ms.`,
     '- The platform app logs as `main.ts` sets it up (level info, a line per request and per answer), to /dev/null.',
     '- How to read these numbers, and a CPU profile of the platform under load: [README.md](README.md).',
@@ -365,6 +468,8 @@ function report(results: TargetResult[], ceiling: Measure, started: Date, load: 
     const floor = summarise(r.rounds.floor!);
     const tx = summarise(r.rounds['bare+tx']!);
     const platform = summarise(r.rounds.platform!);
+    const keyCall = summarise(r.rounds.key!);
+    const keyRedis = r.rounds['key+redis'] ? summarise(r.rounds['key+redis']) : undefined;
     lines.push(
       `## ${r.target.label}`,
       '',
@@ -376,6 +481,8 @@ function report(results: TargetResult[], ceiling: Measure, started: Date, load: 
       ['floor: the SELECT alone', floor],
       ['bare+tx: the SELECT in a tenant transaction', tx],
       ['platform: GET /api/companies/{id}', platform],
+      ["key: the same with an API key's token, metered in memory", keyCall],
+      ...(keyRedis ? [['key+redis: the same, metered in Redis', keyRedis] as const] : []),
     ] as const) {
       const key = name.split(':')[0]!;
       lines.push(
@@ -386,6 +493,11 @@ function report(results: TargetResult[], ceiling: Measure, started: Date, load: 
       '',
       `- **platform / floor: ${(platform.rps / floor.rps).toFixed(2)}**; platform / bare+tx: ${(platform.rps / tx.rps).toFixed(2)}; bare+tx / floor: ${(tx.rps / floor.rps).toFixed(2)}.`,
       `- Round trips a platform request makes: ${r.statements} (one script with BEGIN, the tenant and role settings and the caller's principal; the route's own queries; COMMIT); the floor makes 1, bare+tx 3 (BEGIN with the settings, the SELECT, COMMIT).`,
+      `- **key / platform (metered key call / user-token call): ${(keyCall.rps / platform.rps).toFixed(2)}**; ` +
+        (keyRedis
+          ? `key+redis / platform: ${(keyRedis.rps / platform.rps).toFixed(2)}; key+redis / key: ${(keyRedis.rps / keyCall.rps).toFixed(2)}.`
+          : 'key+redis not measured (REDIS_URL not set).'),
+      `- Round trips a key call makes to the database: ${r.keyStatements} (the opening script reads the key, its role and the plan instead of the session); the meter adds none in memory, one to Redis with REDIS_URL, made while the tenant transaction is open.`,
       '',
       'Each piece alone, one call at a time in the server process (median of 1000 calls):',
       '',
