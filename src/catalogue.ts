@@ -10,6 +10,7 @@ import { roleRoutes } from './platform/auth/roles.routes.ts';
 import { sessionRoutes } from './platform/auth/sessions.routes.ts';
 import { twoFactorRoutes } from './platform/auth/two-factor.routes.ts';
 import { userRoutes } from './platform/auth/users.routes.ts';
+import { webhookRoutes } from './platform/events/webhooks.routes.ts';
 import type { AnyRoute } from './platform/http/catalogue.ts';
 import { discoveryRoutes } from './platform/http/discovery.routes.ts';
 import { oauthAppRoutes } from './platform/oauth/apps.routes.ts';
@@ -32,4 +33,5 @@ export const catalogue: AnyRoute[] = [
   ...oauthAppRoutes,
   ...authorizeRoutes,
   ...oauthTokenRoutes,
+  ...webhookRoutes,
 ];

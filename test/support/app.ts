@@ -4,10 +4,13 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptio
 import pino from 'pino';
 import { buildApp, wireDeps } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
+import { dnsResolver } from '../../src/platform/events/target-addresses.ts';
+import { PUBLIC_V4 } from '../../src/platform/events/webhook-target.fixtures.ts';
 import type { AnyRoute } from '../../src/platform/http/catalogue.ts';
 import type { AppDeps } from '../../src/platform/http/context.ts';
 import { createMailer } from '../../src/platform/mail/mailer.ts';
 import { freshDatabase, type TestDatabase } from './db.ts';
+import { startDnsServer } from './dns-server.ts';
 
 export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -31,6 +34,8 @@ export function testClock(): TestClock {
     },
   };
 }
+
+const EXAMPLE_DOMAIN = /(^|\.)example\.(com|net|org)\.?$/i;
 
 /** A Redis key prefix of one test app's own. */
 export function testRedisPrefix(): string {
@@ -75,7 +80,16 @@ export async function startTestApp(
   const log = pino({ level: 'silent' });
   const mailer = createMailer(config.smtpUrl, config.mailFrom, log);
   const clock = testClock();
-  const deps = wireDeps({ config, database, mailer, now: clock.now });
+  // The internet's name servers are out of reach: a local one answers for the example
+  // domains (a public address), so webhook addresses in examples pass the real DNS path.
+  const dns = await startDnsServer(({ name }) => (EXAMPLE_DOMAIN.test(name) ? [PUBLIC_V4] : undefined));
+  const deps = wireDeps({
+    config,
+    database,
+    mailer,
+    now: clock.now,
+    resolveHost: dnsResolver(dns.resolver()),
+  });
   let app: FastifyInstance;
   try {
     app = await buildApp(deps, { routes: options.extraRoutes, onRoute: options.onRoute });
@@ -84,6 +98,7 @@ export async function startTestApp(
     // A failed start (e.g. an unreachable REDIS_URL) must not leave the database open and
     // the test file hanging.
     mailer.close();
+    await dns.close();
     if (!options.database) await database.close();
     throw err;
   }
@@ -95,6 +110,7 @@ export async function startTestApp(
     async close() {
       await app.close();
       mailer.close();
+      await dns.close();
       await database.close();
     },
   };

@@ -9,6 +9,7 @@ import { scopeNeeded, scopesAllow } from './scopes.ts';
 export const MODULE_NOT_LICENSED = 'MODULE_NOT_LICENSED';
 export const INSUFFICIENT_SCOPE = 'INSUFFICIENT_SCOPE';
 export const PLAN_HAS_NO_API_KEYS = 'PLAN_HAS_NO_API_KEYS';
+export const PLAN_HAS_NO_WEBHOOKS = 'PLAN_HAS_NO_WEBHOOKS';
 
 /** Sign-in ('auth') and the service's own endpoints ('platform') are no licensed module. */
 export function licensedModule(module: RouteModule): ModuleName | undefined {
@@ -30,6 +31,15 @@ export function assertPlanHasApiKeys(plan: Plan) {
   if (PLAN_TABLE[plan].apiKeys === 0) {
     throw new HttpError(403, `The ${plan} plan does not include API keys; upgrade to Business or above`, {
       code: PLAN_HAS_NO_API_KEYS,
+    });
+  }
+}
+
+/** Webhooks come with API access (DECISIONS.md's plan table): Business and above. */
+export function assertPlanHasWebhooks(plan: Plan) {
+  if (PLAN_TABLE[plan].apiKeys === 0) {
+    throw new HttpError(403, `The ${plan} plan does not include webhooks; upgrade to Business or above`, {
+      code: PLAN_HAS_NO_WEBHOOKS,
     });
   }
 }

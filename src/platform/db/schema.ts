@@ -152,6 +152,24 @@ export interface EventsTable {
   created_at: DefaultTimestamp;
 }
 
+export interface WebhooksTable {
+  tenant_id: string;
+  id: string;
+  url: string;
+  event_types: string[];
+  description: string | null;
+  secret: string;
+  enabled: Generated<boolean>;
+  disabled_reason: 'manual' | 'failing' | null;
+  consecutive_failures: Generated<number>;
+  created_by_type: 'user' | 'api_key';
+  created_by: string;
+  created_by_key_id: string | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+  deleted_at: Timestamp | null;
+}
+
 export interface EmailsTable {
   tenant_id: string;
   id: string;
@@ -238,4 +256,5 @@ export interface DB {
   api_keys: ApiKeysTable;
   oauth_apps: OauthAppsTable;
   oauth_codes: OauthCodesTable;
+  webhooks: WebhooksTable;
 }

@@ -6,6 +6,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/connect.ts';
 import type { DB } from '../db/schema.ts';
 import type { Tx } from '../db/tenant.ts';
+import type { ResolveAddresses } from '../events/target-addresses.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { RateLimiter } from './rate-limit.ts';
 
@@ -18,6 +19,8 @@ export interface AppDeps {
   now: () => Date;
   /** Creates a tenant's first company at registration (wired by app.ts to the companies module). */
   createFirstCompany(tx: Tx, tenantId: string, input: FirstCompany): Promise<string>;
+  /** Resolves webhook host names (A and AAAA); the system's name servers when absent. */
+  resolveHost?: ResolveAddresses;
   /** The rate limits' store and limiters (wired by app.ts, installed on the app by buildApp). */
   rateLimiter: RateLimiter;
   /**

@@ -3,7 +3,6 @@
 // soft: it stops new connections and refreshes at once.
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
-import type { Plan } from '../../config.ts';
 import { assertPlanHasApiKeys } from '../auth/limits.ts';
 import { signedInUser } from '../auth/principal.ts';
 import type { OauthAppsTable } from '../db/schema.ts';
@@ -43,7 +42,7 @@ export async function createOAuthApp(
 ): Promise<OAuthAppView & { clientSecret: string }> {
   // Like keys, apps are registered by people, on a plan that includes API access.
   const creator = signedInUser(ctx);
-  assertPlanHasApiKeys(ctx.principal.plan as Plan);
+  assertPlanHasApiKeys(ctx.principal.plan);
   const name = input.name.trim();
   if (!name) throw badRequest('name', 'must not be blank');
   input.redirectUris.forEach((uri, i) => {

@@ -1,0 +1,38 @@
+// The events a webhook may subscribe to (the spec's event table), with the module whose
+// read access a subscriber needs: a person must be allowed to view it, a key must hold
+// `<module>:read`. `webhook.test` is sent only by POST /api/webhooks/{id}/test.
+import type { ModuleName } from '../auth/permissions.ts';
+
+export interface EventTypeInfo {
+  type: string;
+  module: ModuleName;
+  description: string;
+}
+
+export const EVENT_TYPES: EventTypeInfo[] = [
+  {
+    type: 'logistics.stop.status_changed',
+    module: 'logistics',
+    description:
+      'A driver sets off for or arrives at a stop, a proof records its outcome, or a cancelled trip releases it',
+  },
+  {
+    type: 'logistics.proof.recorded',
+    module: 'logistics',
+    description: 'A proof of delivery is recorded (once per proof)',
+  },
+  { type: 'logistics.trip.dispatched', module: 'logistics', description: 'A trip is handed to the driver' },
+  { type: 'logistics.trip.completed', module: 'logistics', description: 'A trip is closed' },
+  { type: 'invoice.paid', module: 'invoices', description: "A payment settles the invoice's whole balance" },
+  { type: 'payroll.run.paid', module: 'payroll', description: 'A pay run is marked paid' },
+  { type: 'bill.rejected', module: 'expenses', description: 'An approver rejects a supplier bill' },
+  { type: 'expense.rejected', module: 'expenses', description: 'An approver rejects an expense claim' },
+];
+
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+const BY_TYPE = new Map(EVENT_TYPES.map((e) => [e.type, e]));
+
+export function eventTypeInfo(type: string): EventTypeInfo | undefined {
+  return BY_TYPE.get(type);
+}

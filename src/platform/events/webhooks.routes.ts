@@ -1,0 +1,88 @@
+// /api/webhooks: the business's outbound webhook subscriptions (paths in DECISIONS.md).
+import { Type } from 'typebox';
+import { type AnyRoute, defineRoute } from '../http/catalogue.ts';
+import {
+  Webhook,
+  WebhookCreate,
+  WebhookCreated,
+  WebhookIdParams,
+  WebhookUpdate,
+} from './webhooks.schemas.ts';
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook } from './webhooks.service.ts';
+
+const audit = { resource: 'webhook' };
+
+export const webhookRoutes: AnyRoute[] = [
+  defineRoute({
+    method: 'POST',
+    path: '/api/webhooks',
+    module: 'admin',
+    access: 'write',
+    permission: ['admin', 'manage'],
+    audit,
+    summary: 'Add a webhook; the signing secret (whsec_...) is answered this once',
+    description:
+      'The address must be https and resolve to the public internet: loopback, private, link-local, CGNAT, ' +
+      'multicast and cloud-metadata addresses, in any notation, or names resolving to them, are refused with a ' +
+      '400 naming `url` (and checked again at every delivery). For each event type you must be allowed to view ' +
+      'its module (403 with resource and action); a key must hold the module’s read scope (403 ' +
+      'INSUFFICIENT_SCOPE), and the plan must include it (403 MODULE_NOT_LICENSED). A webhook added with a key ' +
+      'stops sending when the key is revoked. Plans below Business: 403 PLAN_HAS_NO_WEBHOOKS.',
+    body: WebhookCreate,
+    response: { 201: WebhookCreated },
+    handler: async ({ body }, ctx) => createWebhook(ctx, body),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/webhooks',
+    module: 'admin',
+    access: 'read',
+    permission: ['admin', 'read'],
+    summary: "The business's webhooks (bare array, newest first); never their secrets",
+    response: { 200: Type.Array(Webhook) },
+    handler: async (_input, ctx) => listWebhooks(ctx),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/webhooks/{id}',
+    module: 'admin',
+    access: 'read',
+    permission: ['admin', 'read'],
+    summary: 'One webhook',
+    params: WebhookIdParams,
+    response: { 200: Webhook },
+    handler: async ({ params }, ctx) => getWebhook(ctx, params.id),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/api/webhooks/{id}',
+    module: 'admin',
+    access: 'write',
+    permission: ['admin', 'manage'],
+    audit,
+    summary: 'Change the address or event types, or switch the webhook on or off',
+    description:
+      'The same checks as adding apply to a new `url` or `eventTypes`. `enabled: true` switches a webhook back ' +
+      'on, also one switched off after five consecutive failed events, and starts its failure count again.',
+    params: WebhookIdParams,
+    body: WebhookUpdate,
+    response: { 200: Webhook },
+    handler: async ({ params, body }, ctx) => updateWebhook(ctx, params.id, body),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/webhooks/{id}',
+    module: 'admin',
+    access: 'write',
+    permission: ['admin', 'manage'],
+    audit,
+    summary: 'Delete a webhook: it stops sending at once',
+    params: WebhookIdParams,
+    response: { 204: Type.Null() },
+    handler: async ({ params }, ctx) => {
+      await deleteWebhook(ctx, params.id);
+      ctx.reply.code(204);
+      return null;
+    },
+  }),
+];
