@@ -170,6 +170,38 @@ export interface WebhooksTable {
   deleted_at: Timestamp | null;
 }
 
+export interface WebhookDeliveriesTable {
+  tenant_id: string;
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  status: ColumnType<
+    'pending' | 'succeeded' | 'failed' | 'cancelled',
+    'pending' | 'succeeded' | 'failed' | 'cancelled' | undefined,
+    'pending' | 'succeeded' | 'failed' | 'cancelled'
+  >;
+  attempts: Generated<number>;
+  last_response_status: number | null;
+  last_error: string | null;
+  created_at: DefaultTimestamp;
+  finished_at: Timestamp | null;
+}
+
+export interface WebhookAttemptsTable {
+  tenant_id: string;
+  id: string;
+  delivery_id: string;
+  webhook_id: string;
+  event_id: string;
+  attempt: number;
+  attempted_at: Timestamp;
+  duration_ms: number;
+  response_status: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
 export interface EmailsTable {
   tenant_id: string;
   id: string;
@@ -257,4 +289,6 @@ export interface DB {
   oauth_apps: OauthAppsTable;
   oauth_codes: OauthCodesTable;
   webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

@@ -1,6 +1,8 @@
-// The events outbox: emit() writes the event in the caller's transaction, so an event
-// exists exactly when the change it announces committed. Delivery reads this table.
+// The events outbox: emit() writes the event in the caller's transaction, and with it a
+// delivery (and its first attempt's job) for every webhook subscribed to the type, so an
+// event and its deliveries exist exactly when the change they announce committed.
 import type { TenantCtx } from '../http/context.ts';
+import { queueDeliveries, subscribers } from './deliveries.ts';
 
 export interface EmittedEvent {
   id: string;
@@ -10,7 +12,7 @@ export interface EmittedEvent {
 }
 
 export async function emit(
-  ctx: Pick<TenantCtx, 'db' | 'tenantId' | 'companyId'>,
+  ctx: Pick<TenantCtx, 'db' | 'tenantId' | 'companyId' | 'deps'>,
   type: string,
   data: unknown,
   companyId: string | null = ctx.companyId ?? null,
@@ -20,5 +22,7 @@ export async function emit(
     .insertInto('events')
     .values({ tenant_id: ctx.tenantId, id, company_id: companyId, type, data: JSON.stringify(data) })
     .execute();
+  const webhooks = await subscribers(ctx.db, ctx.tenantId, type);
+  if (webhooks.length) await queueDeliveries(ctx.deps, ctx.db, ctx.tenantId, { id, type }, webhooks);
   return { id, type, companyId, data };
 }

@@ -2,6 +2,14 @@
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../http/catalogue.ts';
 import {
+  AttemptListQuery,
+  AttemptPage,
+  DeliveryParams,
+  Redelivery,
+  TestDelivery,
+} from './deliveries.schemas.ts';
+import { listAttempts, redeliver, sendTest } from './deliveries.service.ts';
+import {
   Webhook,
   WebhookCreate,
   WebhookCreated,
@@ -84,5 +92,46 @@ export const webhookRoutes: AnyRoute[] = [
       ctx.reply.code(204);
       return null;
     },
+  }),
+
+  defineRoute({
+    method: 'GET',
+    path: '/api/webhooks/{id}/deliveries',
+    module: 'admin',
+    access: 'read',
+    permission: ['admin', 'read'],
+    summary: 'Every attempt to deliver to this webhook, newest first, with the status the receiver answered',
+    params: WebhookIdParams,
+    query: AttemptListQuery,
+    response: { 200: AttemptPage },
+    handler: async ({ params, query }, ctx) => listAttempts(ctx, params.id, query),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+    module: 'admin',
+    access: 'write',
+    permission: ['admin', 'manage'],
+    audit,
+    summary: 'Send a finished delivery again, under the same webhook-id',
+    description:
+      'A new round of up to eight attempts on the usual schedule. 409 while the delivery is still being ' +
+      'attempted, or while the webhook is switched off.',
+    params: DeliveryParams,
+    response: { 202: Redelivery },
+    handler: async ({ params }, ctx) => redeliver(ctx, params.id, params.deliveryId),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/webhooks/{id}/test',
+    module: 'admin',
+    access: 'write',
+    permission: ['admin', 'manage'],
+    audit,
+    summary: 'Send a signed webhook.test event to this webhook',
+    description: 'Delivered and retried like any event; follow it in GET /api/webhooks/{id}/deliveries.',
+    params: WebhookIdParams,
+    response: { 202: TestDelivery },
+    handler: async ({ params }, ctx) => sendTest(ctx, params.id),
   }),
 ];

@@ -1,0 +1,52 @@
+// Shapes of a webhook's deliveries: the attempt list, redelivery and the test event.
+import { Type } from 'typebox';
+import { Paged, pageQueryProperties } from '../http/paging.ts';
+
+export const DeliveryParams = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  deliveryId: Type.String({ format: 'uuid' }),
+});
+
+export const AttemptListQuery = Type.Object({
+  ...pageQueryProperties,
+  deliveryId: Type.Optional(Type.String({ format: 'uuid', description: 'Only this delivery' })),
+  eventId: Type.Optional(
+    Type.String({ format: 'uuid', description: 'Only this event (the webhook-id header)' }),
+  ),
+});
+
+const Status = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('succeeded'),
+  Type.Literal('failed'),
+  Type.Literal('cancelled'),
+]);
+
+export const Attempt = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  deliveryId: Type.String({ format: 'uuid' }),
+  eventId: Type.String({ format: 'uuid', description: 'Sent as webhook-id, the same on every attempt' }),
+  eventType: Type.String(),
+  attempt: Type.Integer({ description: '1 to 8 in a round; a redelivery goes on counting' }),
+  attemptedAt: Type.String({ format: 'date-time' }),
+  durationMs: Type.Integer(),
+  responseStatus: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'The status the receiver answered; null when none came (refused address, timeout, network)',
+  }),
+  error: Type.Union([Type.String(), Type.Null()]),
+  responseExcerpt: Type.Union([Type.String(), Type.Null()], { description: 'The first 4 KB of the answer' }),
+  deliveryStatus: Status,
+});
+
+export const AttemptPage = Paged(Attempt);
+
+export const Redelivery = Type.Object({
+  deliveryId: Type.String({ format: 'uuid' }),
+  status: Type.Literal('pending'),
+});
+
+export const TestDelivery = Type.Object({
+  eventId: Type.String({ format: 'uuid' }),
+  deliveryId: Type.String({ format: 'uuid' }),
+  status: Type.Literal('pending'),
+});
