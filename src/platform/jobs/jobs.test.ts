@@ -29,7 +29,7 @@ after(async () => {
 });
 
 /** Handlers run after the poll that fetched them settles: wait (real time) for their effect. */
-async function eventually<T>(what: string, fn: () => Promise<T | undefined | false>): Promise<T> {
+async function eventually<T>(what: string, fn: () => Promise<T | undefined | null | false>): Promise<T> {
   for (let i = 0; i < 200; i++) {
     const v = await fn();
     if (v) return v;
