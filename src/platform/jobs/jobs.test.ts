@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { TestClock } from 'pg-boss';
 import { freshDatabase, type TestDatabase } from '../../../test/support/db.ts';
 import { withTenant } from '../db/tenant.ts';
-import { createJobs, type Jobs } from './jobs.ts';
+import { createJobs, FinalFailure, type Jobs } from './jobs.ts';
 
 const START = new Date('2026-01-31T12:00:00Z'); // time only moves forward from here
 const TENANT = '00000000-0000-4000-8000-000000000001';
@@ -145,6 +145,27 @@ test("pg-boss's own limit and delay also apply", async () => {
   assert.equal(runs, 2);
 });
 
+test('a FinalFailure ends the job at once, retries or not', async () => {
+  let runs = 0;
+  await jobs.register(
+    'gone',
+    async () => {
+      runs++;
+      throw new FinalFailure('410 Gone');
+    },
+    { retry: { schedule: [0, 0, 60] } },
+  );
+  const id = (await jobs.send('gone', {}))!;
+  await clock.tick(1500);
+  const j = await eventually('failed', async () => {
+    const v = await jobs.job('gone', id);
+    return v?.state === 'failed' && v;
+  });
+  await moveTo(at(120_000));
+  assert.equal(runs, 1);
+  assert.equal(j.attempts, 1);
+});
+
 test('a cron schedule fires on the calendar: the first of the month, once', async () => {
   const fired: number[] = [];
   await jobs.register('monthly', async () => {
@@ -185,7 +206,7 @@ test('counts by state are visible', async () => {
   assert.deepEqual(jobs.status(), {
     started: true,
     working: true,
-    queues: ['runat', 'flaky', 'limited', 'monthly', 'visible'],
+    queues: ['runat', 'flaky', 'limited', 'gone', 'monthly', 'visible'],
   });
 });
 

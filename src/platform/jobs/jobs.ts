@@ -5,7 +5,7 @@
 // declares and sends but leaves the running to others.
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
-import { type Clock, fromKysely, type JobWithMetadata, PgBoss, TestClock } from 'pg-boss';
+import { type Clock, fromKysely, type JobResult, type JobWithMetadata, PgBoss, TestClock } from 'pg-boss';
 import type { Database } from '../db/connect.ts';
 import type { Tx } from '../db/tenant.ts';
 import { grantSending, JOB_SCHEMA } from './grants.ts';
@@ -25,6 +25,9 @@ export interface JobContext<T> {
 }
 
 export type JobHandler<T> = (job: JobContext<T>) => Promise<void>;
+
+/** Thrown by a handler: the job fails now, whatever retries are left (a webhook's 410). */
+export class FinalFailure extends Error {}
 
 export interface RegisterOptions {
   retry?: RetryPolicy;
@@ -125,25 +128,38 @@ export function createJobs(options: JobsOptions): Jobs {
     if (await boss.getQueue(name)) await boss.updateQueue(name, queue);
     else await boss.createQueue(name, queue);
     if (!working) return;
+    const concurrency = reg.options.concurrency ?? 1;
     await boss.work<object>(
       name,
       {
         includeMetadata: true,
-        batchSize: 1,
-        localConcurrency: reg.options.concurrency ?? 1,
+        perJobResults: true,
+        // One fetch claims up to `concurrency` jobs (at least two: pg-boss bursts only on a
+        // full batch larger than one), so a backlog drains back to back and the polling
+        // interval applies only when the queue runs dry.
+        batchSize: Math.max(2, concurrency),
+        burstWhenBatchFull: true,
         pollingIntervalSeconds: polling,
       },
-      async ([job]) => {
-        if (job) await runOne(name, job as JobWithMetadata<object>, reg);
+      async (batch) => {
+        const jobs = batch as JobWithMetadata<object>[];
+        if (concurrency > 1) return Promise.all(jobs.map((job) => runOne(name, job, reg)));
+        const results: JobResult[] = [];
+        for (const job of jobs) results.push(await runOne(name, job, reg));
+        return results;
       },
     );
     workersOn = true;
   }
 
-  async function runOne(name: string, job: JobWithMetadata<object>, reg: Registration) {
+  async function runOne(name: string, job: JobWithMetadata<object>, reg: Registration): Promise<JobResult> {
     try {
       await reg.handler({ id: job.id, name, data: job.data, attempt: job.retryCount + 1 });
+      return { id: job.id, status: 'completed' };
     } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      log.warn({ job: name, id: job.id, attempt: job.retryCount + 1, err: message }, 'job failed');
+      if (err instanceof FinalFailure) return { id: job.id, status: 'deadletter', output: { message } };
       // An explicit schedule sets this retry's delay before pg-boss reads it to fail the job.
       const delay = retryDelayAfter(reg.options.retry, job.retryCount);
       if (delay !== undefined) {
@@ -155,11 +171,7 @@ export function createJobs(options: JobsOptions): Jobs {
             delay,
           ]);
       }
-      log.warn(
-        { job: name, id: job.id, attempt: job.retryCount + 1, err: (err as Error).message },
-        'job failed',
-      );
-      throw err;
+      return { id: job.id, status: 'failed', output: { message } };
     }
   }
 
