@@ -21,7 +21,7 @@ async function main() {
     throw e;
   }
   const log = pino(loggerOptions(config.logLevel));
-  const database = await connect({ dataDir: config.dataDir });
+  const database = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const applied = await migrate(database);
   if (applied.length) log.info({ applied }, 'migrations applied');
   await assertRequestRoleIsConfined(database.db);
