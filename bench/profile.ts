@@ -14,6 +14,7 @@ import { loadConfig } from '../src/config.ts';
 import { loggerOptions } from '../src/logger.ts';
 import { connect } from '../src/platform/db/connect.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
+import { createJobs } from '../src/platform/jobs/jobs.ts';
 import { createMailer } from '../src/platform/mail/mailer.ts';
 import { sha256 } from '../test/support/app.ts';
 import { emptyPgDatabase } from '../test/support/db.ts';
@@ -28,9 +29,18 @@ async function serve() {
   const database = await connect({ databaseUrl: process.env.BENCH_DATABASE_URL || undefined, dataDir });
   await migrate(database);
   const mailer = createMailer(undefined, config.mailFrom, pino({ level: 'silent' }));
-  const app = await buildApp(wireDeps({ config, database, mailer, now: () => new Date() }), {
-    logger: { ...loggerOptions('info'), stream: pino.destination('/dev/null') },
-  });
+  const app = await buildApp(
+    wireDeps({
+      config,
+      database,
+      mailer,
+      jobs: createJobs({ database, log: pino({ level: 'silent' }) }),
+      now: () => new Date(),
+    }),
+    {
+      logger: { ...loggerOptions('info'), stream: pino.destination('/dev/null') },
+    },
+  );
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -34,6 +34,7 @@ import { verifyAccessToken } from '../src/platform/auth/tokens.ts';
 import { connect, type Database } from '../src/platform/db/connect.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
 import { type Tx, withTenant, withTenantOpening } from '../src/platform/db/tenant.ts';
+import { createJobs } from '../src/platform/jobs/jobs.ts';
 import { createMailer } from '../src/platform/mail/mailer.ts';
 import { sha256 } from '../test/support/app.ts';
 import { emptyPgDatabase } from '../test/support/db.ts';
@@ -194,7 +195,13 @@ async function benchTarget(target: Target): Promise<TargetResult> {
     logLevel: 'silent',
   };
   const mailer = createMailer(undefined, config.mailFrom, pino({ level: 'silent' }));
-  const deps = wireDeps({ config, database: target.database, mailer, now: () => new Date() });
+  const deps = wireDeps({
+    config,
+    database: target.database,
+    mailer,
+    jobs: createJobs({ database: target.database, log: pino({ level: 'silent' }) }),
+    now: () => new Date(),
+  });
   // Logging as main.ts sets it up (level info, a line per request), written to /dev/null.
   const logger = { ...loggerOptions('info'), stream: pino.destination('/dev/null') };
   const app = await buildApp(deps, { logger });
@@ -421,7 +428,15 @@ async function httpCeiling(): Promise<Measure> {
   const config = loadConfig({ JWT_SECRET: 'bench-secret-bench-secret-bench-secret-01', DATA_DIR: tmpdir() });
   const database = await connect({});
   const mailer = createMailer(undefined, config.mailFrom, pino({ level: 'silent' }));
-  const app = await buildApp(wireDeps({ config, database, mailer, now: () => new Date() }));
+  const app = await buildApp(
+    wireDeps({
+      config,
+      database,
+      mailer,
+      jobs: createJobs({ database, log: pino({ level: 'silent' }) }),
+      now: () => new Date(),
+    }),
+  );
   const url = await listen(app);
   await autocannon(`${url}/health`, {}, WARMUP_S);
   const m = await autocannon(`${url}/health`, {}, DURATION_S);

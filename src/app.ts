@@ -7,6 +7,7 @@ import type { AppDeps } from './platform/http/context.ts';
 import { installErrorHandling } from './platform/http/error-handler.ts';
 import { registerPlayground } from './platform/http/playground.ts';
 import { createRateLimiter } from './platform/http/rate-limit.ts';
+import { registerWorkers } from './workers.ts';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -65,5 +66,6 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await deps.rateLimiter.install(app);
   registerRoutes(app, [...catalogue, ...(options.routes ?? [])], deps);
   await registerPlayground(app, OPENAPI_PATH);
+  await registerWorkers(deps);
   return app;
 }

@@ -47,6 +47,7 @@ describe('loadConfig', () => {
     assert.equal(c.webhookAllowPrivateTargets, false);
     assert.equal(c.whatsappConfigured, false);
     assert.equal(c.redisUrl, undefined);
+    assert.equal(c.jobsWorker, true);
   });
 
   test('reads every variable it knows', () => {
@@ -65,6 +66,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'warn',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
       REDIS_URL: 'redis://cache:6379',
+      JOBS_WORKER: '0',
     });
     assert.equal(c.port, 8080);
     assert.equal(c.host, '127.0.0.1');
@@ -79,6 +81,7 @@ describe('loadConfig', () => {
     assert.equal(c.logLevel, 'warn');
     assert.equal(c.webhookAllowPrivateTargets, true);
     assert.equal(c.redisUrl, 'redis://cache:6379');
+    assert.equal(c.jobsWorker, false);
   });
 
   test('PUBLIC_BASE_URL defaults to localhost on the configured port', () => {
@@ -99,6 +102,7 @@ describe('loadConfig', () => {
     refuses({ DEFAULT_PLAN: 'gold' }, 'DEFAULT_PLAN');
     refuses({ JWT_SECRET: 'short' }, 'JWT_SECRET');
     refuses({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_TARGETS');
+    refuses({ JOBS_WORKER: 'no' }, 'JOBS_WORKER');
   });
 
   test('the message does not repeat a DATABASE_URL that may hold a password', () => {

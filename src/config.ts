@@ -21,6 +21,8 @@ export interface Config {
   logLevel: string;
   webhookAllowPrivateTargets: boolean;
   redisUrl: string | undefined;
+  /** This process runs queued jobs (JOBS_WORKER, default on); off, it only enqueues them. */
+  jobsWorker: boolean;
   /**
    * Rate-limit numbers of this instance. No environment variable sets them: production runs
    * the defaults of src/platform/http/rate-limit.ts (60 a minute per address); tests lower them.
@@ -122,5 +124,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     webhookAllowPrivateTargets: parseFlag('WEBHOOK_ALLOW_PRIVATE_TARGETS', env.WEBHOOK_ALLOW_PRIVATE_TARGETS),
     redisUrl: parseUrl('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:']),
+    jobsWorker:
+      env.JOBS_WORKER === undefined || env.JOBS_WORKER === '' || parseFlag('JOBS_WORKER', env.JOBS_WORKER),
   };
 }

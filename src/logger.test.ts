@@ -8,6 +8,7 @@ import { freshDatabase } from '../test/support/db.ts';
 import { buildApp, wireDeps } from './app.ts';
 import { loadConfig } from './config.ts';
 import { loggerOptions } from './logger.ts';
+import { createJobs } from './platform/jobs/jobs.ts';
 import { createMailer } from './platform/mail/mailer.ts';
 
 const lines: string[] = [];
@@ -25,6 +26,8 @@ const deps = wireDeps({
   config,
   database,
   mailer: createMailer(undefined, config.mailFrom, log),
+  // Never started: these tests enqueue nothing.
+  jobs: createJobs({ database, log }),
   now: () => new Date(),
 });
 const app = await buildApp(deps, { loggerInstance: log });

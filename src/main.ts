@@ -6,6 +6,7 @@ import { loggerOptions } from './logger.ts';
 import { connect } from './platform/db/connect.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { assertRequestRoleIsConfined } from './platform/db/tenant.ts';
+import { createJobs } from './platform/jobs/jobs.ts';
 import { createMailer } from './platform/mail/mailer.ts';
 
 async function main() {
@@ -25,7 +26,8 @@ async function main() {
   if (applied.length) log.info({ applied }, 'migrations applied');
   await assertRequestRoleIsConfined(database.db);
   const mailer = createMailer(config.smtpUrl, config.mailFrom, log);
-  const deps = wireDeps({ config, database, mailer, now: () => new Date() });
+  const jobs = createJobs({ database, log, work: config.jobsWorker });
+  const deps = wireDeps({ config, database, mailer, jobs, now: () => new Date() });
   const app = await buildApp(deps, { logger: loggerOptions(config.logLevel) });
 
   let stopping = false;
@@ -36,8 +38,13 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     try {
+      // The worker first: no new job starts, and handlers in flight finish while the
+      // database is still open (embedded, they share its one connection with requests).
+      await jobs.stopWorking();
       // Closes the rate limits' Redis connection too (an onClose hook).
       await app.close();
+      // After the requests: one in flight may still enqueue in its transaction.
+      await jobs.stop();
       mailer.close();
       await database.close();
       log.info('stopped');
@@ -50,11 +57,15 @@ async function main() {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 
+  // Before listening: creates or migrates the job schema (under pg-boss's own lock) and
+  // starts the worker, so a process that serves can also enqueue.
+  await jobs.start();
   await app.listen({ port: config.port, host: config.host });
   log.info(
     {
       port: config.port,
       database: database.kind === 'pg' ? 'postgresql' : `embedded (${config.dataDir})`,
+      jobs: config.jobsWorker ? 'enqueue and run' : 'enqueue only (JOBS_WORKER=0)',
       rateLimits: config.redisUrl ? 'redis (shared by every process)' : 'memory (this process only)',
     },
     'serving',

@@ -154,7 +154,9 @@ describe('events outbox', () => {
 
   test('emit() writes the event in the caller’s transaction: committed with it', async () => {
     const emitted = await withTenant(db(), a.tenantId, (tx) =>
-      emit({ db: tx, tenantId: a.tenantId, companyId: a.companyId }, 'test.committed', { n: 1 }),
+      emit({ db: tx, deps: t.deps, tenantId: a.tenantId, companyId: a.companyId }, 'test.committed', {
+        n: 1,
+      }),
     );
     assert.equal(emitted.type, 'test.committed');
     assert.equal(emitted.companyId, a.companyId);
@@ -172,7 +174,11 @@ describe('events outbox', () => {
           .where('tenant_id', '=', a.tenantId)
           .where('id', '=', a.companyId)
           .execute();
-        await emit({ db: tx, tenantId: a.tenantId, companyId: a.companyId }, 'test.rolled-back', {});
+        await emit(
+          { db: tx, deps: t.deps, tenantId: a.tenantId, companyId: a.companyId },
+          'test.rolled-back',
+          {},
+        );
         throw new Error('the business rule failed after the event was emitted');
       }),
       /business rule failed/,
@@ -192,7 +198,7 @@ describe('events outbox', () => {
   test('an event cannot be emitted into another tenant', async () => {
     await assert.rejects(
       withTenant(db(), a.tenantId, (tx) =>
-        emit({ db: tx, tenantId: b.tenantId, companyId: undefined }, 'x', {}),
+        emit({ db: tx, deps: t.deps, tenantId: b.tenantId, companyId: undefined }, 'x', {}),
       ),
       /row-level security/,
     );

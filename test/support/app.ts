@@ -1,6 +1,7 @@
 // A real app on this file's own database, with a clock the test can move.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
+import type { Clock } from 'pg-boss';
 import pino from 'pino';
 import { buildApp, wireDeps } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
@@ -8,6 +9,7 @@ import { dnsResolver } from '../../src/platform/events/target-addresses.ts';
 import { PUBLIC_V4 } from '../../src/platform/events/webhook-target.fixtures.ts';
 import type { AnyRoute } from '../../src/platform/http/catalogue.ts';
 import type { AppDeps } from '../../src/platform/http/context.ts';
+import { createJobs } from '../../src/platform/jobs/jobs.ts';
 import { createMailer } from '../../src/platform/mail/mailer.ts';
 import { freshDatabase, type TestDatabase } from './db.ts';
 import { startDnsServer } from './dns-server.ts';
@@ -58,6 +60,8 @@ export async function startTestApp(
     extraRoutes?: AnyRoute[];
     /** Sees every route Fastify registers. */
     onRoute?: (route: RouteOptions) => void;
+    /** The job worker's clock (a pg-boss TestClock to move time); real time by default. */
+    jobsClock?: Clock;
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await freshDatabase());
@@ -83,32 +87,46 @@ export async function startTestApp(
   // The internet's name servers are out of reach: a local one answers for the example
   // domains (a public address), so webhook addresses in examples pass the real DNS path.
   const dns = await startDnsServer(({ name }) => (EXAMPLE_DOMAIN.test(name) ? [PUBLIC_V4] : undefined));
+  const jobs = createJobs({
+    database,
+    log,
+    poolSize: 2,
+    ...(options.jobsClock ? { clock: options.jobsClock } : {}),
+  });
   const deps = wireDeps({
     config,
     database,
     mailer,
+    jobs,
     now: clock.now,
     resolveHost: dnsResolver(dns.resolver()),
   });
-  let app: FastifyInstance;
+  let built: FastifyInstance | undefined;
   try {
-    app = await buildApp(deps, { routes: options.extraRoutes, onRoute: options.onRoute });
-    await app.ready();
+    built = await buildApp(deps, { routes: options.extraRoutes, onRoute: options.onRoute });
+    await built.ready();
+    // The job schema is in the test snapshot, so starting is a version check.
+    await jobs.start();
   } catch (err) {
     // A failed start (e.g. an unreachable REDIS_URL) must not leave the database open and
     // the test file hanging.
+    await jobs.stop().catch(() => {});
+    await built?.close().catch(() => {});
     mailer.close();
     await dns.close();
     if (!options.database) await database.close();
     throw err;
   }
+  const app = built;
   return {
     app,
     deps,
     database,
     clock,
     async close() {
+      await jobs.stopWorking();
       await app.close();
+      await jobs.stop();
       mailer.close();
       await dns.close();
       await database.close();

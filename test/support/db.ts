@@ -6,6 +6,15 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { connect, type Database } from '../../src/platform/db/connect.ts';
 import { migrate } from '../../src/platform/db/migrate.ts';
+import { createJobs } from '../../src/platform/jobs/jobs.ts';
+
+/** pg-boss creates its schema at its first start: done once here, so no test file pays for it. */
+async function createJobSchema(database: Database): Promise<void> {
+  const log = { error() {}, warn() {}, info() {} };
+  const jobs = createJobs({ database, log, work: false, poolSize: 1 });
+  await jobs.start();
+  await jobs.stop();
+}
 
 const ROOT = join(import.meta.dirname, '..', '..');
 export const SNAPSHOT = join(ROOT, '.cache', 'test-snapshot.tar.gz');
@@ -34,13 +43,16 @@ export async function prepareSnapshot(databaseUrl = process.env.DATABASE_URL): P
       await c.query(`DROP DATABASE IF EXISTS ${TEMPLATE} WITH (FORCE)`);
       await c.query(`CREATE DATABASE ${TEMPLATE}`);
     });
-    const db = await connect({ databaseUrl: withDatabase(databaseUrl, TEMPLATE), poolSize: 1 });
+    const url = withDatabase(databaseUrl, TEMPLATE);
+    const db = await connect({ databaseUrl: url, poolSize: 1 });
     await migrate(db);
+    await createJobSchema(db);
     await db.close();
     return;
   }
   const db = await connect({});
   await migrate(db);
+  await createJobSchema(db);
   const blob = await db.pglite!.dumpDataDir('gzip');
   mkdirSync(join(ROOT, '.cache'), { recursive: true });
   writeFileSync(SNAPSHOT, Buffer.from(await blob.arrayBuffer()));

@@ -16,6 +16,8 @@ export interface Database {
   close(): Promise<void>;
   /** The embedded instance, for snapshots in tests. */
   pglite?: PGlite;
+  /** PostgreSQL: the connection string (the job worker opens its own small pool with it). */
+  url?: string;
 }
 
 // Dates stay 'YYYY-MM-DD' strings (no time-zone shift); NUMERIC stays a string so money
@@ -74,6 +76,7 @@ function connectPg(url: string, max: number): Database {
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {
     kind: 'pg',
+    url,
     db,
     async execScript(sql) {
       await pool.query(sql);

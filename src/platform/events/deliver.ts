@@ -73,7 +73,7 @@ async function loadAttempt(db: Kysely<DB>, job: DeliverJob) {
 export function deliverAttempt(deps: AppDeps) {
   return async (job: JobContext<DeliverJob>): Promise<void> => {
     const d = await loadAttempt(deps.database.db, job.data);
-    if (!d || d.status !== 'pending') return; // finished meanwhile (or a stale job)
+    if (d?.status !== 'pending') return; // gone, finished meanwhile, or a stale job
     const tenantId = job.data.tenantId;
     const live = d.enabled && !d.deleted_at && !(d.created_by_key_id && d.key_revoked_at);
     if (!live) {
@@ -104,9 +104,11 @@ export function deliverAttempt(deps: AppDeps) {
       },
     );
     const outcome = outcomeOf(result, job.attempt);
-    await withTenant(deps.database.db, tenantId, (tx) =>
+    const emails = await withTenant(deps.database.db, tenantId, (tx) =>
       record(deps, tx, tenantId, { ...d, attempt: d.attempts + 1, attemptedAt }, result, outcome),
     );
+    // Sent once the switch-off has committed, as every e-mail is.
+    for (const id of emails) await deps.mailer.deliver(deps.database.db, tenantId, id);
     if (outcome === 'retry') {
       throw new AttemptFailed(
         `webhook delivery ${d.id} attempt ${job.attempt} failed: ${result.status ?? result.error ?? 'no answer'}`,
@@ -122,7 +124,7 @@ async function record(
   d: { id: string; webhook_id: string; event_id: string; attempt: number; attemptedAt: Date },
   result: DeliveryResult,
   outcome: Outcome,
-) {
+): Promise<string[]> {
   await tx
     .insertInto('webhook_attempts')
     .values({
@@ -149,7 +151,7 @@ async function record(
     .where('tenant_id', '=', tenantId)
     .where('id', '=', d.id)
     .execute();
-  if (outcome === 'retry') return;
+  if (outcome === 'retry') return [];
   await finish(tx, tenantId, d.id, outcome, deps.now());
   if (outcome === 'succeeded') {
     await tx
@@ -158,7 +160,7 @@ async function record(
       .where('tenant_id', '=', tenantId)
       .where('id', '=', d.webhook_id)
       .execute();
-    return;
+    return [];
   }
   const hook = await tx
     .updateTable('webhooks')
@@ -168,8 +170,9 @@ async function record(
     .returning(['consecutive_failures', 'enabled', 'url'])
     .executeTakeFirstOrThrow();
   if (hook.enabled && hook.consecutive_failures >= FAILURES_TO_SWITCH_OFF) {
-    await switchOff(deps, tx, tenantId, d.webhook_id, hook.url);
+    return switchOff(deps, tx, tenantId, d.webhook_id, hook.url);
   }
+  return [];
 }
 
 async function finish(
@@ -187,8 +190,14 @@ async function finish(
     .execute();
 }
 
-/** Switches a failing webhook off and tells everyone who may manage webhooks. */
-async function switchOff(deps: AppDeps, tx: Tx, tenantId: string, webhookId: string, url: string) {
+/** Switches a failing webhook off; answers the e-mails to everyone who may manage webhooks. */
+async function switchOff(
+  deps: AppDeps,
+  tx: Tx,
+  tenantId: string,
+  webhookId: string,
+  url: string,
+): Promise<string[]> {
   await tx
     .updateTable('webhooks')
     .set({ enabled: false, disabled_reason: 'failing', updated_at: deps.now() })
@@ -209,8 +218,9 @@ async function switchOff(deps: AppDeps, tx: Tx, tenantId: string, webhookId: str
   const managers = people.filter((p) =>
     permissionsOfRole(p.role, p.permissions ?? []).allows('admin', 'manage'),
   );
+  const emails: string[] = [];
   for (const person of managers) {
-    await deps.mailer.store(tx, tenantId, {
+    const id = await deps.mailer.store(tx, tenantId, {
       to: person.email,
       kind: 'webhook-switched-off',
       subject: 'A webhook was switched off after five failed events',
@@ -220,5 +230,7 @@ async function switchOff(deps: AppDeps, tx: Tx, tenantId: string, webhookId: str
         `Check the receiver, then switch it back on: PATCH /api/webhooks/${webhookId} with {"enabled": true}. ` +
         `Its attempts are listed at GET /api/webhooks/${webhookId}/deliveries.`,
     });
+    emails.push(id);
   }
+  return emails;
 }

@@ -7,6 +7,7 @@ import type { Database } from '../db/connect.ts';
 import type { DB } from '../db/schema.ts';
 import type { Tx } from '../db/tenant.ts';
 import type { ResolveAddresses } from '../events/target-addresses.ts';
+import type { Jobs } from '../jobs/jobs.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { RateLimiter } from './rate-limit.ts';
 
@@ -15,6 +16,11 @@ export interface AppDeps {
   config: Config;
   database: Database;
   mailer: Mailer;
+  /**
+   * The durable job worker. In a request, enqueue with `jobs.sendInTx(ctx.db, ...)`, so the
+   * job exists exactly when the request commits.
+   */
+  jobs: Jobs;
   /** The clock; tests move it. */
   now: () => Date;
   /** Creates a tenant's first company at registration (wired by app.ts to the companies module). */

@@ -16,6 +16,11 @@ const Diagnostics = Type.Object({
   email: Type.Object({ configured: Type.Boolean(), note: Type.String() }),
   whatsapp: Type.Object({ configured: Type.Boolean() }),
   webhooks: Type.Object({ privateTargetsAllowed: Type.Boolean() }),
+  jobs: Type.Object({
+    status: Type.Union([Type.Literal('running'), Type.Literal('stopped')]),
+    /** true: this process runs queued jobs; false: it only enqueues them (JOBS_WORKER=0). */
+    worker: Type.Boolean(),
+  }),
   rateLimits: Type.Object({
     store: Type.Union([Type.Literal('memory'), Type.Literal('redis')]),
     /** true: every process counts in one Redis; false: each process counts on its own. */
@@ -46,7 +51,7 @@ export function discoveryRoutes(catalogue: () => AnyRoute[]): AnyRoute[] {
       access: 'read',
       auth: 'none',
       summary:
-        'Database status, where rate limits are counted, and whether e-mail and WhatsApp are configured',
+        'Database status, the job worker, where rate limits are counted, and whether e-mail and WhatsApp are configured',
       response: { 200: Diagnostics },
       handler: async (_input, ctx) => {
         const started = performance.now();
@@ -56,7 +61,8 @@ export function discoveryRoutes(catalogue: () => AnyRoute[]): AnyRoute[] {
         } catch {
           up = false;
         }
-        const { config, mailer, database, rateLimiter } = ctx.deps;
+        const { config, mailer, database, rateLimiter, jobs } = ctx.deps;
+        const jobStatus = jobs.status();
         const limits = await rateLimiter.status();
         const limitsUp = limits.store === 'memory' || limits.status === 'up';
         return {
@@ -74,6 +80,10 @@ export function discoveryRoutes(catalogue: () => AnyRoute[]): AnyRoute[] {
           },
           whatsapp: { configured: config.whatsappConfigured },
           webhooks: { privateTargetsAllowed: config.webhookAllowPrivateTargets },
+          jobs: {
+            status: jobStatus.started ? ('running' as const) : ('stopped' as const),
+            worker: jobStatus.started && config.jobsWorker,
+          },
           rateLimits: {
             store: limits.store,
             shared: limits.shared,

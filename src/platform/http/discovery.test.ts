@@ -24,6 +24,7 @@ test('GET /diagnostics reports the database and that e-mail and WhatsApp are not
   assert.equal(d.email.configured, false);
   assert.equal(d.whatsapp.configured, false);
   assert.equal(d.webhooks.privateTargetsAllowed, false);
+  assert.deepEqual(d.jobs, { status: 'running', worker: true });
 });
 
 test('GET /diagnostics says when e-mail is configured and private webhook targets are allowed', async () => {

@@ -1,0 +1,15 @@
+// Every job queue of the service and its handler, registered once per app, as the route
+// catalogue is: a process that works (JOBS_WORKER) runs them, every process can send to them.
+
+import { deliverAttempt, RETRY_SCHEDULE } from './platform/events/deliver.ts';
+import { DELIVER_QUEUE, type DeliverJob } from './platform/events/deliveries.ts';
+import type { AppDeps } from './platform/http/context.ts';
+
+export async function registerWorkers(deps: AppDeps): Promise<void> {
+  await deps.jobs.register<DeliverJob>(DELIVER_QUEUE, deliverAttempt(deps), {
+    retry: { schedule: RETRY_SCHEDULE },
+    // Deliveries wait on receivers (up to 10 s each), not on this process.
+    concurrency: 8,
+    expireInSeconds: 60,
+  });
+}
