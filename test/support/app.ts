@@ -62,6 +62,8 @@ export async function startTestApp(
     onRoute?: (route: RouteOptions) => void;
     /** The job worker's clock (a pg-boss TestClock to move time); real time by default. */
     jobsClock?: Clock;
+    /** false: jobs are sent but never run (nothing is delivered anywhere). */
+    jobsWork?: boolean;
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await freshDatabase());
@@ -92,6 +94,7 @@ export async function startTestApp(
     log,
     poolSize: 2,
     ...(options.jobsClock ? { clock: options.jobsClock } : {}),
+    ...(options.jobsWork === false ? { work: false } : {}),
   });
   const deps = wireDeps({
     config,

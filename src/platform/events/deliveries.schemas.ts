@@ -7,9 +7,8 @@ export const DeliveryParams = Type.Object({
   deliveryId: Type.String({ format: 'uuid' }),
 });
 
-export const AttemptListQuery = Type.Object({
+export const DeliveryListQuery = Type.Object({
   ...pageQueryProperties,
-  deliveryId: Type.Optional(Type.String({ format: 'uuid', description: 'Only this delivery' })),
   eventId: Type.Optional(
     Type.String({ format: 'uuid', description: 'Only this event (the webhook-id header)' }),
   ),
@@ -23,10 +22,6 @@ const Status = Type.Union([
 ]);
 
 export const Attempt = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  deliveryId: Type.String({ format: 'uuid' }),
-  eventId: Type.String({ format: 'uuid', description: 'Sent as webhook-id, the same on every attempt' }),
-  eventType: Type.String(),
   attempt: Type.Integer({ description: '1 to 8 in a round; a redelivery goes on counting' }),
   attemptedAt: Type.String({ format: 'date-time' }),
   durationMs: Type.Integer(),
@@ -35,10 +30,19 @@ export const Attempt = Type.Object({
   }),
   error: Type.Union([Type.String(), Type.Null()]),
   responseExcerpt: Type.Union([Type.String(), Type.Null()], { description: 'The first 4 KB of the answer' }),
-  deliveryStatus: Status,
 });
 
-export const AttemptPage = Paged(Attempt);
+export const Delivery = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  eventId: Type.String({ format: 'uuid', description: 'Sent as webhook-id, the same on every attempt' }),
+  eventType: Type.String(),
+  status: Status,
+  createdAt: Type.String({ format: 'date-time' }),
+  finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  attempts: Type.Array(Attempt, { description: 'Every attempt, first to last' }),
+});
+
+export const DeliveryPage = Paged(Delivery);
 
 export const Redelivery = Type.Object({
   deliveryId: Type.String({ format: 'uuid' }),

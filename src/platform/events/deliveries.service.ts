@@ -5,22 +5,27 @@ import type { Static } from 'typebox';
 import type { TenantCtx } from '../http/context.ts';
 import { type Page, pageOf, paging } from '../http/paging.ts';
 import { conflict, notFound } from '../http/problem.ts';
-import type { AttemptListQuery } from './deliveries.schemas.ts';
+import type { DeliveryListQuery } from './deliveries.schemas.ts';
 import { DELIVER_QUEUE, queueDeliveries } from './deliveries.ts';
 import { TEST_EVENT_TYPE } from './event-types.ts';
 
 export interface AttemptView {
-  id: string;
-  deliveryId: string;
-  eventId: string;
-  eventType: string;
   attempt: number;
   attemptedAt: string;
   durationMs: number;
   responseStatus: number | null;
   error: string | null;
   responseExcerpt: string | null;
-  deliveryStatus: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+}
+
+export interface DeliveryView {
+  id: string;
+  eventId: string;
+  eventType: string;
+  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  createdAt: string;
+  finishedAt: string | null;
+  attempts: AttemptView[];
 }
 
 async function liveWebhook(ctx: TenantCtx, id: string) {
@@ -35,56 +40,49 @@ async function liveWebhook(ctx: TenantCtx, id: string) {
   return row;
 }
 
-export async function listAttempts(
+export async function listDeliveries(
   ctx: TenantCtx,
   webhookId: string,
-  query: Static<typeof AttemptListQuery>,
-): Promise<Page<AttemptView>> {
+  query: Static<typeof DeliveryListQuery>,
+): Promise<Page<DeliveryView>> {
   await liveWebhook(ctx, webhookId);
   const p = paging(query);
   let base = ctx.db
-    .selectFrom('webhook_attempts as a')
-    .innerJoin('webhook_deliveries as d', (j) =>
-      j.onRef('d.tenant_id', '=', 'a.tenant_id').onRef('d.id', '=', 'a.delivery_id'),
-    )
-    .where('a.tenant_id', '=', ctx.tenantId)
-    .where('a.webhook_id', '=', webhookId);
-  if (query.deliveryId) base = base.where('a.delivery_id', '=', query.deliveryId);
-  if (query.eventId) base = base.where('a.event_id', '=', query.eventId);
+    .selectFrom('webhook_deliveries')
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('webhook_id', '=', webhookId);
+  if (query.eventId) base = base.where('event_id', '=', query.eventId);
   const [rows, count] = await Promise.all([
-    base
-      .select([
-        'a.id',
-        'a.delivery_id',
-        'a.event_id',
-        'd.event_type',
-        'a.attempt',
-        'a.attempted_at',
-        'a.duration_ms',
-        'a.response_status',
-        'a.error',
-        'a.response_excerpt',
-        'd.status',
-      ])
-      .orderBy('a.attempted_at', 'desc')
-      .orderBy('a.attempt', 'desc')
-      .limit(p.limit)
-      .offset(p.offset)
-      .execute(),
+    base.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(p.limit).offset(p.offset).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
-  const items = rows.map((r) => ({
-    id: r.id,
-    deliveryId: r.delivery_id,
-    eventId: r.event_id,
-    eventType: r.event_type,
-    attempt: r.attempt,
-    attemptedAt: r.attempted_at.toISOString(),
-    durationMs: r.duration_ms,
-    responseStatus: r.response_status,
-    error: r.error,
-    responseExcerpt: r.response_excerpt,
-    deliveryStatus: r.status,
+  const ids = rows.map((r) => r.id);
+  const attempts = ids.length
+    ? await ctx.db
+        .selectFrom('webhook_attempts')
+        .selectAll()
+        .where('tenant_id', '=', ctx.tenantId)
+        .where('delivery_id', 'in', ids)
+        .orderBy('attempt')
+        .execute()
+    : [];
+  const items = rows.map((d) => ({
+    id: d.id,
+    eventId: d.event_id,
+    eventType: d.event_type,
+    status: d.status,
+    createdAt: d.created_at.toISOString(),
+    finishedAt: d.finished_at?.toISOString() ?? null,
+    attempts: attempts
+      .filter((a) => a.delivery_id === d.id)
+      .map((a) => ({
+        attempt: a.attempt,
+        attemptedAt: a.attempted_at.toISOString(),
+        durationMs: a.duration_ms,
+        responseStatus: a.response_status,
+        error: a.error,
+        responseExcerpt: a.response_excerpt,
+      })),
   }));
   return pageOf(items, Number(count.n), p);
 }

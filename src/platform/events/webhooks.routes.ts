@@ -2,13 +2,13 @@
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../http/catalogue.ts';
 import {
-  AttemptListQuery,
-  AttemptPage,
+  DeliveryListQuery,
+  DeliveryPage,
   DeliveryParams,
   Redelivery,
   TestDelivery,
 } from './deliveries.schemas.ts';
-import { listAttempts, redeliver, sendTest } from './deliveries.service.ts';
+import { listDeliveries, redeliver, sendTest } from './deliveries.service.ts';
 import {
   Webhook,
   WebhookCreate,
@@ -100,11 +100,12 @@ export const webhookRoutes: AnyRoute[] = [
     module: 'admin',
     access: 'read',
     permission: ['admin', 'read'],
-    summary: 'Every attempt to deliver to this webhook, newest first, with the status the receiver answered',
+    summary:
+      "The webhook's deliveries, newest first, each with every attempt and the status the receiver answered",
     params: WebhookIdParams,
-    query: AttemptListQuery,
-    response: { 200: AttemptPage },
-    handler: async ({ params, query }, ctx) => listAttempts(ctx, params.id, query),
+    query: DeliveryListQuery,
+    response: { 200: DeliveryPage },
+    handler: async ({ params, query }, ctx) => listDeliveries(ctx, params.id, query),
   }),
   defineRoute({
     method: 'POST',

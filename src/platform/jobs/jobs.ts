@@ -94,6 +94,9 @@ interface Registration {
   options: RegisterOptions;
 }
 
+/** An id no job has: the target of the update that warms pg-boss's queue cache. */
+const NO_JOB = '00000000-0000-0000-0000-000000000000';
+
 export function createJobs(options: JobsOptions): Jobs {
   const { database, log } = options;
   const working = options.work ?? true;
@@ -127,6 +130,11 @@ export function createJobs(options: JobsOptions): Jobs {
     };
     if (await boss.getQueue(name)) await boss.updateQueue(name, queue);
     else await boss.createQueue(name, queue);
+    // pg-boss caches each queue's table from a read at start, before our queues exist; a later
+    // miss reads outside the caller's transaction, and on PGlite that waits for the very
+    // connection a request holds (sendInTx would never answer). Touching the queue once here,
+    // by updating no job, puts it in the cache.
+    await boss.update(name, null, { id: NO_JOB });
     if (!working) return;
     const concurrency = reg.options.concurrency ?? 1;
     await boss.work<object>(
