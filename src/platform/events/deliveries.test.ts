@@ -16,6 +16,7 @@ import { keyTokenFor } from '../auth/api-keys.factories.ts';
 import { addMember } from '../auth/users.factories.ts';
 import { withTenant } from '../db/tenant.ts';
 import { RETRY_SCHEDULE } from './deliver.ts';
+import { DELIVER_QUEUE } from './deliveries.ts';
 import { emit } from './outbox.ts';
 
 let t: TestApp;
@@ -42,6 +43,18 @@ beforeEach(() => {
 async function jump(ms: number) {
   await clock.setTime(clock.now() + ms);
   await clock.tick(2500);
+}
+
+/**
+ * Waits until no attempt is running: the receiver's answer has been recorded and the job is
+ * back in the queue with its next run time. A jump before that would move the clock under the
+ * attempt still finishing, and its retry would be timed from after the jump.
+ */
+async function attemptsSettled() {
+  await eventually(
+    'the attempt to finish',
+    async () => (await t.deps.jobs.counts(DELIVER_QUEUE)).active === 0,
+  );
 }
 
 const hookUrl = (path: string) => `http://127.0.0.1:${receiver.port}${path}`;
@@ -135,6 +148,7 @@ describe('delivery', () => {
     answer = (_req, res) => res.writeHead(503).end('busy');
     const event = await emitPaid(b);
     await eventually('two attempts at once', async () => arrived(b.path).length >= 2);
+    await attemptsSettled();
     await clock.tick(1000);
     assert.equal(arrived(b.path).length, 2, 'the third waits a minute');
     for (const [i, delay] of RETRY_SCHEDULE.slice(1).entries()) {
@@ -142,6 +156,7 @@ describe('delivery', () => {
       await jump(delay * 1000 - 5_000);
       assert.equal(arrived(b.path).length, before, `attempt ${i + 3} came early`);
       await eventually(`attempt ${i + 3}`, async () => arrived(b.path).length === before + 1);
+      await attemptsSettled();
     }
     const all = arrived(b.path);
     assert.equal(all.length, 8);
