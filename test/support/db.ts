@@ -1,6 +1,7 @@
 // Test databases. Migrations run once per `npm test` (run-tests.ts): PGlite's migrated data
 // directory is saved as a snapshot, or on PostgreSQL a migrated template database is made.
 // Each test file then starts from its own copy, so files run in parallel without sharing rows.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -18,7 +19,9 @@ async function createJobSchema(database: Database): Promise<void> {
 
 const ROOT = join(import.meta.dirname, '..', '..');
 export const SNAPSHOT = join(ROOT, '.cache', 'test-snapshot.tar.gz');
-const TEMPLATE = 'bp_test_template';
+// One template per checkout, so that two checkouts (git worktrees) can run the suite against
+// one PostgreSQL server at the same time.
+const TEMPLATE = `bp_test_template_${createHash('sha256').update(ROOT).digest('hex').slice(0, 8)}`;
 
 export function withDatabase(url: string, name: string): string {
   const u = new URL(url);

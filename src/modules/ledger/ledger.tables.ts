@@ -1,0 +1,144 @@
+// Kysely types of the ledger's tables (migrations/0008_ledger.sql).
+import type { Generated } from 'kysely';
+import type { DateString, DefaultTimestamp, Numeric } from '../../platform/db/schema.ts';
+
+export interface LedgerSettingsTable {
+  tenant_id: string;
+  company_id: string;
+  lock_date: DateString | null;
+  financial_year_end_month: Generated<number>;
+  updated_at: DefaultTimestamp;
+}
+
+export type AccountType = 'asset' | 'liability' | 'equity' | 'income' | 'expense';
+export type AccountSubtype =
+  | 'bank'
+  | 'receivable'
+  | 'current_asset'
+  | 'inventory'
+  | 'fixed_asset'
+  | 'non_current_asset'
+  | 'payable'
+  | 'current_liability'
+  | 'non_current_liability'
+  | 'equity'
+  | 'retained_earnings'
+  | 'revenue'
+  | 'other_income'
+  | 'cost_of_sales'
+  | 'expense';
+
+export interface AccountsTable {
+  tenant_id: string;
+  id: string;
+  company_id: string;
+  code: string;
+  name: string;
+  type: AccountType;
+  subtype: AccountSubtype;
+  system_key: string | null;
+  is_control: Generated<boolean>;
+  is_active: Generated<boolean>;
+  description: string | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface JournalEntriesTable {
+  tenant_id: string;
+  id: string;
+  company_id: string;
+  date: DateString;
+  description: string;
+  reference: string | null;
+  source_type: string;
+  source_id: string | null;
+  reverses_entry_id: string | null;
+  created_by_type: string | null;
+  created_by: string | null;
+  created_at: DefaultTimestamp;
+}
+
+export type TaxCode =
+  | 'standard'
+  | 'standard_capital'
+  | 'zero'
+  | 'zero_export'
+  | 'exempt'
+  | 'input_standard'
+  | 'input_capital'
+  | 'input_zero'
+  | 'input_exempt'
+  | 'input_import';
+
+export interface JournalLinesTable {
+  tenant_id: string;
+  id: string;
+  entry_id: string;
+  line_no: number;
+  company_id: string;
+  date: DateString;
+  account_id: string;
+  debit: Numeric;
+  credit: Numeric;
+  description: string | null;
+  contact_id: string | null;
+  open_item_id: string | null;
+  due_date: DateString | null;
+  tax_code: TaxCode | null;
+  tax_rate: Numeric | null;
+}
+
+export interface AccountBalancesTable {
+  tenant_id: string;
+  company_id: string;
+  account_id: string;
+  date: DateString;
+  debit: Numeric;
+  credit: Numeric;
+}
+
+export interface TaxBalancesTable {
+  tenant_id: string;
+  company_id: string;
+  tax_code: TaxCode;
+  tax_rate: Numeric;
+  date: DateString;
+  base_debit: Numeric;
+  base_credit: Numeric;
+  tax_debit: Numeric;
+  tax_credit: Numeric;
+}
+
+export interface CashFlowBalancesTable {
+  tenant_id: string;
+  company_id: string;
+  account_id: string;
+  date: DateString;
+  amount: Numeric;
+}
+
+export interface OpenItemsTable {
+  tenant_id: string;
+  company_id: string;
+  account_id: string;
+  item_id: string;
+  contact_id: string | null;
+  due_date: DateString | null;
+  first_date: DateString;
+  last_date: DateString;
+  balance: Numeric;
+}
+
+declare module '../../platform/db/schema.ts' {
+  interface DB {
+    ledger_settings: LedgerSettingsTable;
+    accounts: AccountsTable;
+    journal_entries: JournalEntriesTable;
+    journal_lines: JournalLinesTable;
+    account_balances: AccountBalancesTable;
+    tax_balances: TaxBalancesTable;
+    cash_flow_balances: CashFlowBalancesTable;
+    open_items: OpenItemsTable;
+  }
+}
