@@ -2,6 +2,7 @@
 // registers it, the OpenAPI document describes it, the security suite walks it.
 import { entitlementRoutes, setupProgressRoutes } from './modules/billing/index.ts';
 import { companyRoutes } from './modules/companies/index.ts';
+import { accountRoutes, journalRoutes } from './modules/ledger/index.ts';
 import { auditRoutes } from './platform/audit/audit.routes.ts';
 import { apiKeyRoutes } from './platform/auth/api-keys.routes.ts';
 import { loginRoutes } from './platform/auth/login.routes.ts';
@@ -34,4 +35,6 @@ export const catalogue: AnyRoute[] = [
   ...authorizeRoutes,
   ...oauthTokenRoutes,
   ...webhookRoutes,
+  ...accountRoutes,
+  ...journalRoutes,
 ];

@@ -5,7 +5,15 @@ import type { LightMyRequestResponse } from 'fastify';
 import { titleFor } from '../../src/platform/http/problem.ts';
 
 /** Members a problem may carry besides the five (RFC 7807 extensions the service uses). */
-export const PROBLEM_EXTENSIONS = ['field', 'code', 'scope', 'limit', 'retryAfterSeconds', 'reasons'];
+export const PROBLEM_EXTENSIONS = [
+  'field',
+  'code',
+  'scope',
+  'limit',
+  'retryAfterSeconds',
+  'reasons',
+  'lockDate',
+];
 
 const PROBLEM_MEMBERS = ['type', 'title', 'status', 'detail', 'instance'];
 

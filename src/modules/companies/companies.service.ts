@@ -7,6 +7,7 @@ import type { Tx } from '../../platform/db/tenant.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { createIdempotent, idFor } from '../../platform/http/idempotent.ts';
 import { badRequest, forbidden, notFound } from '../../platform/http/problem.ts';
+import { seedDefaultChart } from '../ledger/index.ts';
 import {
   countCountedCompanies,
   findCompany,
@@ -61,6 +62,8 @@ export async function insertCompany(
     .onConflict((oc) => oc.columns(['tenant_id', 'id']).doNothing())
     .executeTakeFirst();
   const created = Number(r.numInsertedOrUpdatedRows) === 1;
+  // Every company starts with the South African default chart and an unlocked ledger.
+  if (created) await seedDefaultChart(tx, tenantId, c.id);
   if (created && from) {
     await recordVatChange(tx, tenantId, c.id, {
       effectiveFrom: from,

@@ -1,0 +1,170 @@
+import { Type } from 'typebox';
+import { clientIdProperty } from '../../platform/http/idempotent.ts';
+import { pageQueryProperties } from '../../platform/http/paging.ts';
+
+const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Number>>(s: T) =>
+  Type.Union([s, Type.Null()]);
+
+export const TAX_CODES = [
+  'standard',
+  'standard_capital',
+  'zero',
+  'zero_export',
+  'exempt',
+  'input_standard',
+  'input_capital',
+  'input_zero',
+  'input_exempt',
+  'input_import',
+] as const;
+
+const TaxCodeSchema = Type.Union(
+  TAX_CODES.map((c) => Type.Literal(c)),
+  {
+    description:
+      'VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; ' +
+      'on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, ' +
+      'exempt; input: input_standard, input_capital, input_zero, input_exempt, input_import.',
+  },
+);
+
+const Amount = Type.Number({ minimum: 0, description: 'Rand and cents, at most two decimals' });
+
+export const JournalLineInput = Type.Object({
+  accountId: Type.Optional(Type.String({ format: 'uuid', description: 'The account; or give accountCode' })),
+  accountCode: Type.Optional(
+    Type.String({ maxLength: 20, description: "The account's code, instead of its id" }),
+  ),
+  debit: Type.Optional(Amount),
+  credit: Type.Optional(Amount),
+  description: Type.Optional(Type.String({ maxLength: 500 })),
+  contactId: Type.Optional(Type.String({ format: 'uuid' })),
+  taxCode: Type.Optional(TaxCodeSchema),
+  taxRate: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Percent, with taxCode' })),
+});
+
+export const JournalCreate = Type.Object(
+  {
+    clientId: clientIdProperty,
+    date: Type.String({ format: 'date' }),
+    description: Type.String({ minLength: 1, maxLength: 500 }),
+    reference: Type.Optional(Type.String({ maxLength: 100 })),
+    lines: Type.Array(JournalLineInput, { minItems: 2, maxItems: 500 }),
+  },
+  {
+    examples: [
+      {
+        date: '2026-03-31',
+        description: 'Bank charges for March',
+        reference: 'MJ-0001',
+        lines: [
+          { accountCode: '6100', debit: 125.5, description: 'Monthly service fee' },
+          { accountCode: '1000', credit: 125.5 },
+        ],
+      },
+    ],
+  },
+);
+
+export const JournalLine = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  lineNo: Type.Integer(),
+  accountId: Type.String({ format: 'uuid' }),
+  accountCode: Type.String(),
+  accountName: Type.String(),
+  debit: Type.Number(),
+  credit: Type.Number(),
+  description: Nullable(Type.String()),
+  contactId: Nullable(Type.String({ format: 'uuid' })),
+  openItemId: Nullable(Type.String({ format: 'uuid' })),
+  dueDate: Nullable(Type.String({ format: 'date' })),
+  taxCode: Nullable(Type.String()),
+  taxRate: Nullable(Type.Number()),
+});
+
+export const Journal = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  companyId: Type.String({ format: 'uuid' }),
+  date: Type.String({ format: 'date' }),
+  description: Type.String(),
+  reference: Nullable(Type.String()),
+  sourceType: Type.String({ description: 'manual_journal, invoice, payment, ...' }),
+  sourceId: Nullable(Type.String({ format: 'uuid' })),
+  status: Type.Union([Type.Literal('posted'), Type.Literal('reversed'), Type.Literal('reversal')], {
+    description: 'posted; reversed (a reversal cancels it); reversal (it cancels another entry)',
+  }),
+  reversesEntryId: Nullable(Type.String({ format: 'uuid' })),
+  reversedByEntryId: Nullable(Type.String({ format: 'uuid' })),
+  totalDebit: Type.Number(),
+  totalCredit: Type.Number(),
+  createdAt: Type.String({ format: 'date-time' }),
+  lines: Type.Array(JournalLine),
+});
+
+export const JournalsQuery = Type.Object({
+  ...pageQueryProperties,
+  from: Type.Optional(Type.String({ format: 'date' })),
+  to: Type.Optional(Type.String({ format: 'date' })),
+  sourceType: Type.Optional(Type.String({ maxLength: 50, description: 'e.g. manual_journal' })),
+});
+
+export const VoidQuery = Type.Object({
+  date: Type.Optional(
+    Type.String({
+      format: 'date',
+      description:
+        "The reversal's date; default the journal's own date (it then nets to zero in every report)",
+    }),
+  ),
+});
+
+export const LedgerQuery = Type.Object({
+  ...pageQueryProperties,
+  from: Type.Optional(Type.String({ format: 'date' })),
+  to: Type.Optional(Type.String({ format: 'date' })),
+  accountId: Type.Optional(Type.String({ format: 'uuid' })),
+  contactId: Type.Optional(Type.String({ format: 'uuid' })),
+  sourceType: Type.Optional(Type.String({ maxLength: 50 })),
+});
+
+export const LedgerLine = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  entryId: Type.String({ format: 'uuid' }),
+  lineNo: Type.Integer(),
+  date: Type.String({ format: 'date' }),
+  accountId: Type.String({ format: 'uuid' }),
+  accountCode: Type.String(),
+  accountName: Type.String(),
+  debit: Type.Number(),
+  credit: Type.Number(),
+  description: Nullable(Type.String()),
+  entryDescription: Type.String(),
+  reference: Nullable(Type.String()),
+  contactId: Nullable(Type.String({ format: 'uuid' })),
+  sourceType: Type.String(),
+  sourceId: Nullable(Type.String({ format: 'uuid' })),
+  taxCode: Nullable(Type.String()),
+  taxRate: Nullable(Type.Number()),
+});
+
+export const LedgerSettings = Type.Object({
+  lockDate: Nullable(Type.String({ format: 'date' })),
+  financialYearEndMonth: Type.Integer({ minimum: 1, maximum: 12 }),
+});
+
+export const LedgerSettingsUpdate = Type.Object({
+  lockDate: Type.Optional(
+    Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+      description: 'Nothing may be posted on or before it; null unlocks',
+    }),
+  ),
+  financialYearEndMonth: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 12,
+      description: 'The month the financial year ends (2 = February)',
+    }),
+  ),
+});
+
+export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
