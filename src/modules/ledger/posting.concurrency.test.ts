@@ -32,7 +32,10 @@ test(`${POSTINGS} simultaneous journals on shared accounts leave the balances ex
           date: DAYS[i % DAYS.length],
           description: `Concurrent ${i}`,
           lines: [
-            { accountCode: expenseCodes[Math.floor(i / DAYS.length) % expenseCodes.length], debit: cents / 100 },
+            {
+              accountCode: expenseCodes[Math.floor(i / DAYS.length) % expenseCodes.length],
+              debit: cents / 100,
+            },
             { accountCode: '1000', credit: cents / 100 },
           ],
         },

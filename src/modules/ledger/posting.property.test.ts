@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { sql } from 'kysely';
 import { register, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { type Tx, withTenant } from '../../platform/db/tenant.ts';
 import { HttpError } from '../../platform/http/problem.ts';
