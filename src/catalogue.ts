@@ -2,6 +2,7 @@
 // registers it, the OpenAPI document describes it, the security suite walks it.
 import { entitlementRoutes, setupProgressRoutes } from './modules/billing/index.ts';
 import { companyRoutes } from './modules/companies/index.ts';
+import { contactRoutes } from './modules/contacts/index.ts';
 import { auditRoutes } from './platform/audit/audit.routes.ts';
 import { apiKeyRoutes } from './platform/auth/api-keys.routes.ts';
 import { loginRoutes } from './platform/auth/login.routes.ts';
@@ -21,6 +22,7 @@ export const catalogue: AnyRoute[] = [
   ...discoveryRoutes(() => catalogue),
   ...loginRoutes,
   ...companyRoutes,
+  ...contactRoutes,
   ...passwordRoutes,
   ...twoFactorRoutes,
   ...sessionRoutes,
