@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
 import { as, type Registered, register, startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { withTenant } from '../../platform/db/tenant.ts';
 
 let t: TestApp;
 before(async () => {
@@ -509,5 +511,48 @@ describe('contacts: marketing consent', () => {
       'recordedAt',
     );
     assert.equal((await consentOf()).history.length, 4, 'nothing was recorded');
+  });
+});
+
+describe('contacts: the database', () => {
+  test('row-level security hides other tenants; contacts cannot be hard-deleted; consent records cannot change', async () => {
+    const a = await register(t.app);
+    const b = await register(t.app);
+    const api = as(t.app, a.token);
+    const id = String((await create(api, { name: 'Walled In' })).id);
+    const consent = await api({
+      method: 'POST',
+      url: `/api/contacts/${id}/consent`,
+      payload: { channel: 'sms', status: 'granted', method: 'verbal' },
+    });
+    assert.equal(consent.statusCode, 201, consent.body);
+    const db = t.database.db;
+    // No WHERE tenant_id: the policies alone keep A's rows from B.
+    const seenByB = await withTenant(db, b.tenantId, (tx) =>
+      tx.selectFrom('contacts').select('id').where('id', '=', id).execute(),
+    );
+    assert.deepEqual(seenByB, []);
+    const consentsSeenByB = await withTenant(db, b.tenantId, (tx) =>
+      tx.selectFrom('contact_consents').select('id').execute(),
+    );
+    assert.deepEqual(consentsSeenByB, []);
+    await assert.rejects(
+      withTenant(db, a.tenantId, (tx) => sql`delete from contacts where id = ${id}`.execute(tx)),
+      /permission denied/,
+    );
+    await assert.rejects(
+      withTenant(db, a.tenantId, (tx) =>
+        sql`update contact_consents set status = 'withdrawn' where contact_id = ${id}`.execute(tx),
+      ),
+      /permission denied/,
+    );
+    await assert.rejects(
+      withTenant(db, a.tenantId, (tx) =>
+        sql`delete from contact_consents where contact_id = ${id}`.execute(tx),
+      ),
+      /permission denied/,
+    );
+    const still = await api({ method: 'GET', url: `/api/contacts/${id}/consent` });
+    assert.equal(still.json().channels[1].latest.status, 'granted');
   });
 });
