@@ -1,8 +1,28 @@
-// Test helpers: ledger postings written straight to the ledger tables (no posting service
-// exists on this branch yet), as the invoices and bills modules will write them.
+// Test helpers: contacts made through the API, and ledger postings written straight to the
+// ledger tables (no posting service exists on this branch yet), as the invoices and bills
+// modules will write them.
+import assert from 'node:assert/strict';
+import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
-import type { TestApp } from '../../../test/support/app.ts';
+import type { as, TestApp } from '../../../test/support/app.ts';
+import { assertProblem } from '../../../test/support/problem.ts';
 import { withTenant } from '../../platform/db/tenant.ts';
+
+/** POST /api/contacts, asserting 201; the created contact. */
+export async function createContact(
+  api: ReturnType<typeof as>,
+  body: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const res = await api({ method: 'POST', url: '/api/contacts', payload: body });
+  assert.equal(res.statusCode, 201, res.body);
+  return res.json();
+}
+
+/** A 400 problem whose detail names the field. */
+export function assertBadRequest(res: LightMyRequestResponse, field: string) {
+  const body = assertProblem(res, 400, field);
+  assert.match(String(body.detail), new RegExp(`\\b${field}\\b`), `detail names ${field}: ${body.detail}`);
+}
 
 /** The company's chart (idempotent: a company that has it keeps it). */
 export async function seedChart(t: TestApp, tenantId: string, companyId: string): Promise<void> {
