@@ -2,6 +2,7 @@
 // registers it, the OpenAPI document describes it, the security suite walks it.
 import { entitlementRoutes, setupProgressRoutes } from './modules/billing/index.ts';
 import { companyRoutes } from './modules/companies/index.ts';
+import { contactRoutes } from './modules/contacts/index.ts';
 import { accountRoutes, journalRoutes } from './modules/ledger/index.ts';
 import { auditRoutes } from './platform/audit/audit.routes.ts';
 import { apiKeyRoutes } from './platform/auth/api-keys.routes.ts';
@@ -22,6 +23,7 @@ export const catalogue: AnyRoute[] = [
   ...discoveryRoutes(() => catalogue),
   ...loginRoutes,
   ...companyRoutes,
+  ...contactRoutes,
   ...passwordRoutes,
   ...twoFactorRoutes,
   ...sessionRoutes,

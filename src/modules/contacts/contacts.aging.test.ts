@@ -1,0 +1,293 @@
+// Aged debtors and creditors and creditUsed, from ledger postings with worked figures.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { as, type Registered, register, startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { bill, invoice, payment, post, receipt, seedChart } from './contacts.factories.ts';
+
+let t: TestApp;
+let a: Registered;
+let api: ReturnType<typeof as>;
+let second: string;
+const c: Record<'alpha' | 'bravo' | 'charlie' | 'delta' | 'edges', string> = {
+  alpha: '',
+  bravo: '',
+  charlie: '',
+  delta: '',
+  edges: '',
+};
+
+async function contact(name: string, contactType = 'CUSTOMER'): Promise<string> {
+  const res = await api({ method: 'POST', url: '/api/contacts', payload: { name, contactType } });
+  assert.equal(res.statusCode, 201, res.body);
+  return res.json().id;
+}
+
+interface Row {
+  contactId: string | null;
+  contactName: string;
+  current: number;
+  days30: number;
+  days60: number;
+  days90: number;
+  total: number;
+  overdue: number;
+}
+
+async function aged(kind: 'debtors' | 'creditors', query = ''): Promise<Row[]> {
+  const res = await api({ method: 'GET', url: `/api/contacts/aged-${kind}${query ? `?${query}` : ''}` });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json();
+}
+
+const row = (rows: Row[], id: string | null) => rows.find((r) => r.contactId === id);
+const buckets = (r: Row | undefined) => r && [r.current, r.days30, r.days60, r.days90, r.total, r.overdue];
+
+before(async () => {
+  // Today is 2025-06-30 for this file (the default asOf). The clock does not move: tokens last
+  // 15 minutes of it.
+  t = await startTestApp({ jobsWork: false });
+  t.clock.set('2025-06-30T10:00:00.000Z');
+  a = await register(t.app, { plan: 'business' });
+  api = as(t.app, a.token);
+  const res = await api({ method: 'POST', url: '/api/companies', payload: { name: 'Second Co' } });
+  assert.equal(res.statusCode, 201, res.body);
+  second = res.json().id;
+  // Chart seeding at company creation lands on another branch; seeding again is harmless.
+  await seedChart(t, a.tenantId, a.companyId);
+  await seedChart(t, a.tenantId, second);
+
+  c.alpha = await contact('Alpha Traders');
+  c.bravo = await contact('Bravo Stores');
+  c.charlie = await contact('Charlie Cafe');
+  c.delta = await contact('Delta Supplies', 'SUPPLIER');
+  c.edges = await contact('Edge Cases CC');
+  const co = a.companyId;
+  const T = a.tenantId;
+
+  // Alpha, company 1
+  await invoice(t, T, co, c.alpha, { date: '2025-06-20', due: '2025-07-20', amount: '1150.00' }); // current
+  const a2 = await invoice(t, T, co, c.alpha, { date: '2025-05-01', due: '2025-06-15', amount: '2300.00' });
+  await receipt(t, T, co, c.alpha, { date: '2025-06-10', amount: '800.00', item: a2 }); // 1500 left, 15 days
+  await invoice(t, T, co, c.alpha, { date: '2025-03-01', due: '2025-04-20', amount: '575.00' }); // 71 days
+  await invoice(t, T, co, c.alpha, { date: '2025-05-30', amount: '100.00' }); // no due date: 31 days
+  // Alpha, company 2
+  await invoice(t, T, second, c.alpha, { date: '2025-06-25', due: '2025-07-25', amount: '200.00' });
+
+  // Bravo: one item paid in part after 2025-06-30, one settled on 2025-06-20
+  const b1 = await invoice(t, T, co, c.bravo, { date: '2025-04-15', due: '2025-05-15', amount: '4000.00' });
+  await receipt(t, T, co, c.bravo, { date: '2025-07-05', amount: '1000.00', item: b1 });
+  const b2 = await invoice(t, T, co, c.bravo, { date: '2025-05-10', due: '2025-05-31', amount: '999.99' });
+  await receipt(t, T, co, c.bravo, { date: '2025-06-20', amount: '999.99', item: b2 });
+
+  // Charlie: invoiced and paid in full (no row)
+  const c1 = await invoice(t, T, co, c.charlie, { date: '2025-06-01', due: '2025-06-15', amount: '333.33' });
+  await receipt(t, T, co, c.charlie, { date: '2025-06-14', amount: '333.33', item: c1 });
+
+  // Edges: due 0, 1, 30, 31, 60 and 61 days before 2025-06-30
+  const dues: Array<[string, string]> = [
+    ['2025-06-30', '1.00'],
+    ['2025-06-29', '2.00'],
+    ['2025-05-31', '4.00'],
+    ['2025-05-30', '8.00'],
+    ['2025-05-01', '16.00'],
+    ['2025-04-30', '32.00'],
+  ];
+  for (const [due, amount] of dues) {
+    await invoice(t, T, co, c.edges, { date: '2025-04-01', due, amount });
+  }
+
+  // Posted without a contact (an opening balance on debtors control)
+  await invoice(t, T, co, undefined, { date: '2025-01-31', amount: '50.00' });
+
+  // Delta, a supplier: a bill not yet due, and one 60 days overdue paid in part
+  await bill(t, T, co, c.delta, {
+    date: '2025-06-01',
+    due: '2025-06-30',
+    net: '5000.00',
+    vat: '750.00',
+    total: '5750.00',
+  });
+  const d2 = await bill(t, T, co, c.delta, {
+    date: '2025-04-01',
+    due: '2025-05-01',
+    net: '1043.48',
+    vat: '156.52',
+    total: '1200.00',
+  });
+  await payment(t, T, co, c.delta, { date: '2025-06-15', amount: '200.00', item: d2 });
+});
+after(() => t.close());
+
+describe('aged debtors', () => {
+  test('as of today (the default): each bucket, partial payments, settled items left out', async () => {
+    const rows = await aged('debtors');
+    assert.deepEqual(await aged('debtors', 'asOf=2025-06-30'), rows);
+    // Alpha: 1150 + 200 current (two companies), 1500 (15 days), 100 (31 days, no due date), 575 (71 days)
+    assert.deepEqual(row(rows, c.alpha), {
+      contactId: c.alpha,
+      contactName: 'Alpha Traders',
+      current: 1350,
+      days30: 1500,
+      days60: 100,
+      days90: 575,
+      total: 3525,
+      overdue: 2175,
+    });
+    // Bravo: the 2025-07-05 payment is after asOf; the settled 999.99 is not there
+    assert.deepEqual(buckets(row(rows, c.bravo)), [0, 0, 4000, 0, 4000, 4000]);
+    // Boundaries: 0 days is current; 1 and 30 are days30; 31 and 60 days60; 61 days90
+    assert.deepEqual(buckets(row(rows, c.edges)), [1, 6, 24, 32, 63, 62]);
+    assert.deepEqual(buckets(row(rows, null)), [0, 0, 0, 50, 50, 50]);
+    assert.equal(row(rows, null)?.contactName, '(no contact)');
+    assert.equal(row(rows, c.charlie), undefined, 'a contact whose items are settled has no row');
+    assert.equal(row(rows, c.delta), undefined, 'creditors are not debtors');
+    // By name; the row without a contact last
+    assert.deepEqual(
+      rows.map((r) => r.contactName),
+      ['Alpha Traders', 'Bravo Stores', 'Edge Cases CC', '(no contact)'],
+    );
+    for (const r of rows) for (const v of buckets(r)!) assert.equal(typeof v, 'number');
+  });
+
+  test('asOf before a payment counts the item as it stood then', async () => {
+    const rows = await aged('debtors', 'asOf=2025-06-01');
+    // Alpha: the 06-20 invoice and company 2's do not exist yet; the 2300 was not yet paid
+    // (due 06-15: current); 575 is 42 days past due; the 100 (05-30, no due date) is 2 days.
+    assert.deepEqual(buckets(row(rows, c.alpha)), [2300, 100, 575, 0, 2975, 675]);
+    // Bravo: the 999.99 settled on 06-20 was open and 1 day past due; the 4000 17 days.
+    assert.deepEqual(buckets(row(rows, c.bravo)), [0, 4999.99, 0, 0, 4999.99, 4999.99]);
+    // Charlie's invoice was open then and not yet due.
+    assert.deepEqual(buckets(row(rows, c.charlie)), [333.33, 0, 0, 0, 333.33, 0]);
+  });
+
+  test('asOf after a payment: the paid part is gone', async () => {
+    const rows = await aged('debtors', 'asOf=2025-07-10');
+    assert.deepEqual(buckets(row(rows, c.bravo)), [0, 0, 3000, 0, 3000, 3000]);
+    assert.deepEqual(buckets(row(rows, c.alpha)), [1350, 1500, 100, 575, 3525, 2175]);
+  });
+
+  test('before anything was posted: no rows', async () => {
+    assert.deepEqual(await aged('debtors', 'asOf=2024-12-31'), []);
+  });
+
+  test('companyId limits the report to one company', async () => {
+    const first = await aged('debtors', `companyId=${a.companyId}&asOf=2025-06-30`);
+    assert.deepEqual(buckets(row(first, c.alpha)), [1150, 1500, 100, 575, 3325, 2175]);
+    const other = await aged('debtors', `companyId=${second}&asOf=2025-06-30`);
+    assert.deepEqual(other, [
+      {
+        contactId: c.alpha,
+        contactName: 'Alpha Traders',
+        current: 200,
+        days30: 0,
+        days60: 0,
+        days90: 0,
+        total: 200,
+        overdue: 0,
+      },
+    ]);
+  });
+
+  test('an unparseable asOf is a 400 naming asOf; a bad or foreign companyId is 400 / 404', async () => {
+    for (const bad of ['yesterday', '2025-02-30', '2025-6-1', '']) {
+      const res = await api({ method: 'GET', url: `/api/contacts/aged-debtors?asOf=${bad}` });
+      assert.equal(res.statusCode, 400, `${bad}: ${res.body}`);
+      assert.match(res.json().detail, /\basOf\b/);
+    }
+    const notUuid = await api({ method: 'GET', url: '/api/contacts/aged-creditors?companyId=abc' });
+    assert.equal(notUuid.statusCode, 400);
+    assert.match(notUuid.json().detail, /companyId/);
+    const b = await register(t.app);
+    const foreign = await api({ method: 'GET', url: `/api/contacts/aged-debtors?companyId=${b.companyId}` });
+    assert.equal(foreign.statusCode, 404, foreign.body);
+  });
+
+  test('another tenant sees none of it', async () => {
+    const b = await register(t.app);
+    const res = await as(
+      t.app,
+      b.token,
+    )({ method: 'GET', url: '/api/contacts/aged-debtors?asOf=2025-06-30' });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json(), []);
+  });
+});
+
+describe('aged creditors', () => {
+  test('amounts owed by us read positive, aged by due date', async () => {
+    const rows = await aged('creditors', 'asOf=2025-06-30');
+    // 5750 due today (current); 1200 - 200 = 1000, due 2025-05-01: 60 days (days60)
+    assert.deepEqual(rows, [
+      {
+        contactId: c.delta,
+        contactName: 'Delta Supplies',
+        current: 5750,
+        days30: 0,
+        days60: 1000,
+        days90: 0,
+        total: 6750,
+        overdue: 1000,
+      },
+    ]);
+    // Before the payment and before the second bill
+    assert.deepEqual(
+      buckets(row(await aged('creditors', 'asOf=2025-05-02'), c.delta)),
+      [0, 1200, 0, 0, 1200, 1200],
+    );
+  });
+});
+
+describe('creditUsed and deleting a contact with open items', () => {
+  test('creditUsed is what the contact owes now on the debtors control accounts of every company', async () => {
+    const get = async (id: string) => (await api({ method: 'GET', url: `/api/contacts/${id}` })).json();
+    // Alpha: 1150 + 1500 + 575 + 100 (company 1) + 200 (company 2); Bravo after the 07-05 payment
+    assert.equal((await get(c.alpha)).creditUsed, 3525);
+    assert.equal((await get(c.bravo)).creditUsed, 3000);
+    assert.equal((await get(c.charlie)).creditUsed, 0);
+    assert.equal((await get(c.delta)).creditUsed, 0, 'what we owe a supplier is not credit they use');
+    const listed = (await api({ method: 'GET', url: '/api/contacts?limit=200' })).json();
+    const used = Object.fromEntries(
+      listed.items.map((i: { name: string; creditUsed: number }) => [i.name, i.creditUsed]),
+    );
+    assert.deepEqual(used, {
+      'Alpha Traders': 3525,
+      'Bravo Stores': 3000,
+      'Charlie Cafe': 0,
+      'Delta Supplies': 0,
+      'Edge Cases CC': 63,
+    });
+  });
+
+  test('a contact with open items cannot be deleted (409); a settled one can', async () => {
+    for (const id of [c.alpha, c.delta]) {
+      const res = await api({ method: 'DELETE', url: `/api/contacts/${id}` });
+      assert.equal(res.statusCode, 409, res.body);
+      assert.equal(res.json().code, 'CONTACT_HAS_OPEN_ITEMS');
+    }
+    assert.equal((await api({ method: 'DELETE', url: `/api/contacts/${c.charlie}` })).statusCode, 204);
+    // The ledger still names the deleted contact: its history reads as before.
+    const then = await aged('debtors', 'asOf=2025-06-01');
+    assert.deepEqual(buckets(row(then, c.charlie)), [333.33, 0, 0, 0, 333.33, 0]);
+    assert.equal(row(then, c.charlie)?.contactName, 'Charlie Cafe');
+  });
+
+  test('a ledger line cannot name a contact that is not one of the tenant', async () => {
+    await assert.rejects(
+      post(t, a.tenantId, a.companyId, '2025-06-30', [
+        { account: 'debtors_control', debit: '10.00', contactId: crypto.randomUUID() },
+        { account: 'sales', credit: '10.00' },
+      ]),
+      /foreign key/,
+    );
+  });
+});
+
+describe('routes', () => {
+  test('/api/contacts/aged-debtors is not taken for /api/contacts/{id}', async () => {
+    for (const path of ['aged-debtors', 'aged-creditors']) {
+      const res = await api({ method: 'GET', url: `/api/contacts/${path}` });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.ok(Array.isArray(res.json()));
+    }
+  });
+});

@@ -1,0 +1,198 @@
+// Business rules for contacts: one book per tenant; types compared in any case; soft delete,
+// refused while the ledger still shows something open for the contact; creditUsed read from
+// the ledger's open items, never stored.
+import { Decimal } from 'decimal.js';
+import type { Static } from 'typebox';
+import type { TenantCtx } from '../../platform/http/context.ts';
+import { createIdempotent, idFor } from '../../platform/http/idempotent.ts';
+import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
+import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import {
+  type ContactValues,
+  debtorsBalances,
+  findContact,
+  hasOpenItems,
+  insertContact,
+  listContactRows,
+  toContact,
+  updateContactRow,
+} from './contacts.queries.ts';
+import {
+  type ContactCreate,
+  type ContactListQuery,
+  type ContactUpdate,
+  TEXT_FIELD_NAMES,
+  type TextField,
+} from './contacts.schemas.ts';
+import { CONTACT_TYPES, type ContactType } from './contacts.tables.ts';
+
+export type Contact = ReturnType<typeof toContact>;
+
+const COLUMN_OF: Record<TextField, keyof ContactValues> = {
+  tradingName: 'trading_name',
+  email: 'email',
+  phone: 'phone',
+  mobile: 'mobile',
+  vatNumber: 'vat_number',
+  registrationNo: 'registration_no',
+  addressLine1: 'address_line1',
+  addressLine2: 'address_line2',
+  city: 'city',
+  province: 'province',
+  postalCode: 'postal_code',
+  country: 'country',
+  postalAddressLine1: 'postal_address_line1',
+  postalAddressLine2: 'postal_address_line2',
+  postalCity: 'postal_city',
+  postalProvince: 'postal_province',
+  postalPostalCode: 'postal_postal_code',
+  postalCountry: 'postal_country',
+  notes: 'notes',
+};
+
+/** CUSTOMER, customer, Customer → CUSTOMER; anything else is a 400 naming the field. */
+export function contactTypeOf(value: string, field: string): ContactType {
+  const upper = value.trim().toUpperCase();
+  const found = CONTACT_TYPES.find((t) => t === upper);
+  if (!found) throw badRequest(field, `must be one of ${CONTACT_TYPES.join(', ')} (any case)`);
+  return found;
+}
+
+function name(value: string): string {
+  const trimmed = value.trim();
+  if (!trimmed) throw badRequest('name', 'must not be blank');
+  return trimmed;
+}
+
+/** Trimmed; blank means not given (null). */
+function textValue(value: string | null): string | null {
+  const trimmed = value?.trim() ?? '';
+  return trimmed === '' ? null : trimmed;
+}
+
+/** Trimmed, blanks dropped, repeats in any case kept once (the first spelling). */
+function tagsOf(tags: string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const raw of tags) {
+    const tag = raw.trim();
+    if (!tag || seen.has(tag.toLowerCase())) continue;
+    seen.add(tag.toLowerCase());
+    out.push(tag);
+  }
+  return out;
+}
+
+function creditLimitOf(value: number | null): string | null {
+  if (value === null) return null;
+  const d = new Decimal(value);
+  if (d.decimalPlaces() > 2) throw badRequest('creditLimit', 'has more than two decimals');
+  return d.toFixed(2);
+}
+
+type Input = Static<typeof ContactCreate> | Static<typeof ContactUpdate>;
+
+/** The columns an input sets: only the fields it carries (PATCH semantics; null clears). */
+function columnsOf(input: Input): ContactValues {
+  const set: ContactValues = {};
+  const record = set as Record<string, unknown>;
+  if (input.contactType !== undefined) set.contact_type = contactTypeOf(input.contactType, 'contactType');
+  if (input.name !== undefined) set.name = name(input.name);
+  for (const field of TEXT_FIELD_NAMES) {
+    const value = input[field];
+    if (value !== undefined) record[COLUMN_OF[field]] = textValue(value);
+  }
+  if (input.currency !== undefined) set.currency = input.currency;
+  if (input.creditLimit !== undefined) set.credit_limit = creditLimitOf(input.creditLimit);
+  if (input.paymentTerms !== undefined) set.payment_terms = input.paymentTerms;
+  if (input.isActive !== undefined) set.is_active = input.isActive;
+  if (input.tags !== undefined) set.tags = tagsOf(input.tags);
+  return set;
+}
+
+export async function getContact(ctx: TenantCtx, id: string): Promise<Contact> {
+  const row = await findContact(ctx.db, ctx.tenantId, id);
+  if (!row) throw notFound('Contact');
+  const balances = await debtorsBalances(ctx.db, ctx.tenantId, [id]);
+  return toContact(row, balances.get(id));
+}
+
+export async function createContact(ctx: TenantCtx, input: Static<typeof ContactCreate>): Promise<Contact> {
+  const columns = columnsOf(input);
+  return createIdempotent(ctx, {
+    id: idFor(input.clientId),
+    insert: async (id) => {
+      const created = await insertContact(
+        ctx.db,
+        ctx.tenantId,
+        id,
+        { ...columns, name: name(input.name), contact_type: columns.contact_type ?? 'CUSTOMER' },
+        ctx.deps.now(),
+      );
+      if (!created && !(await findContact(ctx.db, ctx.tenantId, id))) {
+        throw conflict('clientId: was the id of a contact that has since been deleted', {
+          field: 'clientId',
+        });
+      }
+      return created;
+    },
+    load: (id) => getContact(ctx, id),
+  });
+}
+
+export async function updateContact(
+  ctx: TenantCtx,
+  id: string,
+  input: Static<typeof ContactUpdate>,
+): Promise<Contact> {
+  const columns = columnsOf(input);
+  const updated = await updateContactRow(ctx.db, ctx.tenantId, id, {
+    ...columns,
+    updated_at: ctx.deps.now(),
+  });
+  if (!updated) throw notFound('Contact');
+  return getContact(ctx, id);
+}
+
+/** Soft delete; refused (409) while an invoice or bill of the contact is still open in the ledger. */
+export async function deleteContact(ctx: TenantCtx, id: string): Promise<void> {
+  if (!(await findContact(ctx.db, ctx.tenantId, id))) throw notFound('Contact');
+  if (await hasOpenItems(ctx.db, ctx.tenantId, id)) {
+    throw conflict(
+      'The contact has open items in the ledger (something owed to or by them); settle them, or mark the contact inactive instead',
+      { code: 'CONTACT_HAS_OPEN_ITEMS' },
+    );
+  }
+  const now = ctx.deps.now();
+  await updateContactRow(ctx.db, ctx.tenantId, id, { deleted_at: now, updated_at: now });
+}
+
+export async function listContacts(
+  ctx: TenantCtx,
+  query: Static<typeof ContactListQuery>,
+): Promise<Page<Contact>> {
+  const p = paging(query);
+  const tags = query.tag ? tagsOf(query.tag).map((t) => t.toLowerCase()) : undefined;
+  const q = query.q?.trim();
+  const { rows, total } = await listContactRows(
+    ctx.db,
+    ctx.tenantId,
+    {
+      type: query.type === undefined ? undefined : contactTypeOf(query.type, 'type'),
+      q: q || undefined,
+      tags,
+      isActive: query.isActive,
+    },
+    p,
+  );
+  const balances = await debtorsBalances(
+    ctx.db,
+    ctx.tenantId,
+    rows.map((r) => r.id),
+  );
+  return pageOf(
+    rows.map((r) => toContact(r, balances.get(r.id))),
+    total,
+    p,
+  );
+}
