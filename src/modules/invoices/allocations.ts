@@ -1,0 +1,257 @@
+// Credit notes and deposits applied to invoices. Each application is an entry that moves the
+// amount between open items, so aged debtors and the invoice's balance follow:
+//   credit note  Dr debtors control (the credit note's item)  Cr debtors control (the invoice's item)
+//   deposit      Dr customer deposits                           Cr debtors control (the invoice's item)
+import type { TenantCtx } from '../../platform/http/context.ts';
+import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { money, toSql } from '../../platform/money/money.ts';
+import { ledgerCtxOf, post, reverse, systemAccount } from '../ledger/index.ts';
+import { amountDue, lockInvoiceRow, RECEIVABLE_TYPES, settlements } from './invoices.queries.ts';
+import { companyOf, getInvoice, today } from './invoices.service.ts';
+import { settle } from './settle.ts';
+
+const APPLICABLE = new Set(['open', 'partially_paid']);
+
+async function receivable(ctx: TenantCtx, invoiceId: string) {
+  const row = await lockInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), invoiceId);
+  if (!row) throw notFound('Document');
+  if (!RECEIVABLE_TYPES.has(row.document_type))
+    throw conflict('Only an invoice or a debit note takes payments and credits', { code: 'NOT_RECEIVABLE' });
+  if (!APPLICABLE.has(row.status))
+    throw conflict(`This ${row.document_type.replace('_', ' ')} is ${row.status}`, { code: 'NOT_OPEN' });
+  return row;
+}
+
+export interface CreditInput {
+  creditNoteId: string;
+  amount?: number;
+  date?: string;
+  /** Apply no more than what is due (a credit note released against its invoice). */
+  upToDue?: boolean;
+}
+
+export async function allocateCredit(ctx: TenantCtx, invoiceId: string, input: CreditInput) {
+  const invoice = await receivable(ctx, invoiceId);
+  const note = await lockInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), input.creditNoteId);
+  if (!note || note.document_type !== 'credit_note') throw badRequest('sourceId', 'no such credit note');
+  if (note.status === 'draft' || note.status === 'void')
+    throw conflict(`The credit note is ${note.status}; release it first`, { code: 'NOT_OPEN' });
+  if (note.contact_id !== invoice.contact_id)
+    throw badRequest('sourceId', 'the credit note is for another customer');
+  const s = await settlements(ctx.db, ctx.tenantId, [invoice.id, note.id]);
+  const due = money(amountDue(invoice, s.get(invoice.id)!));
+  const left = money(amountDue(note, s.get(note.id)!));
+  if (left.lessThanOrEqualTo(0))
+    throw conflict('Nothing is left of this credit note to apply', { code: 'ALREADY_APPLIED' });
+  let amount = input.amount === undefined ? (left.lessThan(due) ? left : due) : money(input.amount);
+  if (input.upToDue && amount.greaterThan(due)) amount = due;
+  if (amount.lessThanOrEqualTo(0)) return;
+  if (amount.decimalPlaces() > 2) throw badRequest('amount', 'must have at most two decimals');
+  if (amount.greaterThan(left))
+    throw badRequest('amount', `only ${left.toFixed(2)} of the credit note is left`);
+  if (amount.greaterThan(due)) throw badRequest('amount', `only ${due.toFixed(2)} is due on the invoice`);
+  const date = input.date ?? maxDate(invoice.issue_date, note.issue_date, today(ctx));
+  if (date < invoice.issue_date || date < note.issue_date)
+    throw badRequest('date', 'must not be before either document is issued');
+  const lctx = ledgerCtxOf(ctx);
+  const debtors = await systemAccount(lctx, invoice.company_id, 'debtors_control');
+  const entryId = await post(lctx, {
+    companyId: invoice.company_id,
+    date,
+    description: `Credit note ${note.number} applied to ${invoice.number}`,
+    reference: note.number,
+    source: { type: 'credit_allocation', id: note.id },
+    lines: [
+      {
+        accountId: debtors,
+        debit: amount,
+        contactId: note.contact_id,
+        openItemId: note.id,
+        dueDate: note.due_date,
+      },
+      {
+        accountId: debtors,
+        credit: amount,
+        contactId: invoice.contact_id,
+        openItemId: invoice.id,
+        dueDate: invoice.due_date,
+      },
+    ],
+  });
+  const id = crypto.randomUUID();
+  await ctx.db
+    .insertInto('invoice_allocations')
+    .values({
+      tenant_id: ctx.tenantId,
+      id,
+      source_id: note.id,
+      source_type: 'credit_note',
+      invoice_id: invoice.id,
+      amount: toSql(amount),
+      date,
+      entry_id: entryId,
+    })
+    .execute();
+  await settle(ctx, invoice, 'credit');
+  return id;
+}
+
+export async function applyDeposit(
+  ctx: TenantCtx,
+  invoiceId: string,
+  input: { depositId: string; date?: string },
+) {
+  const invoice = await receivable(ctx, invoiceId);
+  const deposit = await lockInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), input.depositId);
+  if (!deposit || deposit.document_type !== 'deposit') throw badRequest('sourceId', 'no such deposit');
+  if (deposit.status === 'draft' || deposit.status === 'void')
+    throw conflict(`The deposit is ${deposit.status}; release it first`, { code: 'NOT_OPEN' });
+  if (deposit.contact_id !== invoice.contact_id)
+    throw badRequest('sourceId', 'the deposit is from another customer');
+  const s = await settlements(ctx.db, ctx.tenantId, [invoice.id, deposit.id]);
+  if (!money(s.get(deposit.id)!.applied).isZero())
+    throw conflict(`Deposit ${deposit.number} has already been applied`, { code: 'DEPOSIT_ALREADY_APPLIED' });
+  const amount = money(deposit.total);
+  const due = money(amountDue(invoice, s.get(invoice.id)!));
+  if (amount.greaterThan(due))
+    throw badRequest(
+      'sourceId',
+      `the deposit (${amount.toFixed(2)}) is more than is due (${due.toFixed(2)})`,
+    );
+  const date = input.date ?? maxDate(invoice.issue_date, deposit.issue_date, today(ctx));
+  if (date < invoice.issue_date || date < deposit.issue_date)
+    throw badRequest('date', 'must not be before either document is issued');
+  const lctx = ledgerCtxOf(ctx);
+  const entryId = await post(lctx, {
+    companyId: invoice.company_id,
+    date,
+    description: `Deposit ${deposit.number} applied to ${invoice.number}`,
+    reference: deposit.number,
+    source: { type: 'deposit_allocation', id: deposit.id },
+    lines: [
+      {
+        accountId: await systemAccount(lctx, invoice.company_id, 'customer_deposits'),
+        debit: amount,
+        contactId: deposit.contact_id,
+        openItemId: deposit.id,
+      },
+      {
+        accountId: await systemAccount(lctx, invoice.company_id, 'debtors_control'),
+        credit: amount,
+        contactId: invoice.contact_id,
+        openItemId: invoice.id,
+        dueDate: invoice.due_date,
+      },
+    ],
+  });
+  // The unique index on live deposit allocations stands behind the check above (409 on a race).
+  const id = crypto.randomUUID();
+  await ctx.db
+    .insertInto('invoice_allocations')
+    .values({
+      tenant_id: ctx.tenantId,
+      id,
+      source_id: deposit.id,
+      source_type: 'deposit',
+      invoice_id: invoice.id,
+      amount: toSql(amount),
+      date,
+      entry_id: entryId,
+    })
+    .execute();
+  await settle(ctx, invoice, 'payment');
+  return id;
+}
+
+/** POST /api/invoices/{id}/allocations: a credit note (partly, if asked) or a deposit (whole). */
+export async function allocate(
+  ctx: TenantCtx,
+  invoiceId: string,
+  input: { sourceId: string; amount?: number | undefined; date?: string | undefined },
+) {
+  const source = await ctx.db
+    .selectFrom('invoices')
+    .select(['document_type', 'total'])
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('company_id', '=', companyOf(ctx))
+    .where('id', '=', input.sourceId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!source || (source.document_type !== 'credit_note' && source.document_type !== 'deposit'))
+    throw badRequest('sourceId', 'no such credit note or deposit in this company');
+  let id: string | undefined;
+  if (source.document_type === 'deposit') {
+    if (input.amount !== undefined && !money(input.amount).equals(source.total))
+      throw badRequest('amount', `a deposit is applied whole (${money(source.total).toFixed(2)})`);
+    id = await applyDeposit(ctx, invoiceId, {
+      depositId: input.sourceId,
+      ...(input.date ? { date: input.date } : {}),
+    });
+  } else {
+    id = await allocateCredit(ctx, invoiceId, {
+      creditNoteId: input.sourceId,
+      ...(input.amount !== undefined ? { amount: input.amount } : {}),
+      ...(input.date ? { date: input.date } : {}),
+    });
+  }
+  if (!id) throw conflict('Nothing is due on the invoice', { code: 'ALREADY_PAID' });
+  ctx.reply.code(201);
+  return (await listAllocations(ctx, invoiceId)).find((a) => a.id === id)!;
+}
+
+/** Undoes an application: its entry is reversed and it stops counting. */
+export async function reverseAllocation(ctx: TenantCtx, invoiceId: string, allocationId: string) {
+  const invoice = await lockInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), invoiceId);
+  if (!invoice) throw notFound('Document');
+  const a = await ctx.db
+    .selectFrom('invoice_allocations')
+    .selectAll()
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', allocationId)
+    .where('invoice_id', '=', invoiceId)
+    .executeTakeFirst();
+  if (!a) throw notFound('Allocation');
+  if (a.reversed_at)
+    throw conflict('This allocation has already been reversed', { code: 'ALREADY_REVERSED' });
+  const reversal = await reverse(ledgerCtxOf(ctx), a.entry_id, { description: 'Allocation reversed' });
+  await ctx.db
+    .updateTable('invoice_allocations')
+    .set({ reversed_at: ctx.deps.now(), reversal_entry_id: reversal })
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', allocationId)
+    .execute();
+  await settle(ctx, invoice, 'reversal');
+  return getInvoice(ctx, invoiceId);
+}
+
+export async function listAllocations(ctx: TenantCtx, invoiceId: string) {
+  const invoice = await lockInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), invoiceId);
+  if (!invoice) throw notFound('Document');
+  const rows = await ctx.db
+    .selectFrom('invoice_allocations as a')
+    .innerJoin('invoices as s', (j) =>
+      j.onRef('s.tenant_id', '=', 'a.tenant_id').onRef('s.id', '=', 'a.source_id'),
+    )
+    .selectAll('a')
+    .select('s.number as source_number')
+    .where('a.tenant_id', '=', ctx.tenantId)
+    .where((eb) => eb.or([eb('a.invoice_id', '=', invoiceId), eb('a.source_id', '=', invoiceId)]))
+    .orderBy('a.created_at')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    sourceId: r.source_id,
+    sourceType: r.source_type,
+    sourceNumber: r.source_number,
+    invoiceId: r.invoice_id,
+    amount: Number(r.amount),
+    date: r.date,
+    entryId: r.entry_id,
+    reversedAt: r.reversed_at?.toISOString() ?? null,
+    createdAt: r.created_at.toISOString(),
+  }));
+}
+
+function maxDate(...dates: string[]): string {
+  return dates.reduce((a, b) => (a > b ? a : b));
+}

@@ -1,0 +1,224 @@
+import { Type } from 'typebox';
+import type { Action, Resource } from '../../platform/auth/permissions.ts';
+import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
+import { Paged } from '../../platform/http/paging.ts';
+import { allocate, listAllocations, reverseAllocation } from './allocations.ts';
+import {
+  ConvertBody,
+  IdParams,
+  Invoice,
+  InvoiceCreate,
+  InvoiceListQuery,
+  InvoiceUpdate,
+} from './invoices.schemas.ts';
+import {
+  answerQuote,
+  convertInvoice,
+  createInvoice,
+  getInvoice,
+  listInvoices,
+  updateInvoice,
+} from './invoices.service.ts';
+import {
+  Allocation,
+  AllocationCreate,
+  AllocationParams,
+  Payment,
+  PaymentCreate,
+  PaymentParams,
+} from './payments.schemas.ts';
+import { listPayments, recordPayment, reversePayment } from './payments.ts';
+import { deleteInvoice, releaseInvoice } from './release.ts';
+
+const sales = { module: 'invoices', companyScoped: true } as const;
+const read = { ...sales, access: 'read' as const, permission: ['invoices', 'read'] as [Resource, Action] };
+const write = { ...sales, access: 'write' as const, permission: ['invoices', 'write'] as [Resource, Action] };
+
+const VoidQuery = Type.Object({
+  date: Type.Optional(
+    Type.String({ format: 'date', description: "A released document's void date; default its issue date" }),
+  ),
+});
+
+export const invoiceRoutes: AnyRoute[] = [
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/invoices',
+    summary: 'Create an invoice or another sales document (a draft)',
+    description:
+      'The nine types: invoice, quote, pro_forma, sales_order, delivery_note, credit_note, debit_note, cash_sale, ' +
+      'deposit. Numbered per type per company from the invoice settings (gap-free). VAT: a line without vatRate ' +
+      'takes the standard rate on the issue date (15%, 14% before 2018-04-01) when the company is VAT-registered ' +
+      'on that date; a company not registered charges none whatever the line says. Each line is rounded half-up ' +
+      'to cents; totals are sums of rounded lines. dueDate before issueDate is 400. 201 on create; 200 with the ' +
+      'existing document when clientId was already used.',
+    body: InvoiceCreate,
+    response: { 201: Invoice, 200: Invoice },
+    handler: async ({ body }, ctx) => createInvoice(ctx, body),
+  }),
+  defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/api/invoices',
+    summary: 'Sales documents, newest first, paged',
+    description:
+      'Filters (applied before paging): status (draft, open, partially_paid, paid, overdue, void, accepted, ' +
+      'declined, converted; overdue is an open or partly paid invoice or debit note past its due date, and such ' +
+      'a document is listed under overdue, not open), documentType, contactId, from/to (issue date), dueFrom/dueTo. ' +
+      'An unknown status or documentType is 400.',
+    query: InvoiceListQuery,
+    response: { 200: Paged(Invoice) },
+    handler: async ({ query }, ctx) => listInvoices(ctx, query),
+  }),
+  defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/api/invoices/{id}',
+    summary: 'One sales document with its lines and what has been paid',
+    params: IdParams,
+    response: { 200: Invoice },
+    handler: async ({ params }, ctx) => getInvoice(ctx, params.id),
+  }),
+  defineRoute({
+    ...write,
+    method: 'PATCH',
+    path: '/api/invoices/{id}',
+    summary: 'Change a draft (lines are replaced whole when given)',
+    description:
+      'A released document never changes: 409 NOT_A_DRAFT. Credit it, or void it and issue another.',
+    params: IdParams,
+    body: InvoiceUpdate,
+    response: { 200: Invoice },
+    handler: async ({ params, body }, ctx) => updateInvoice(ctx, params.id, body),
+  }),
+  defineRoute({
+    ...write,
+    method: 'DELETE',
+    path: '/api/invoices/{id}',
+    summary: 'Delete a draft, or void a released document with a reversing entry',
+    description:
+      'A draft is marked deleted (204; it answers 404 from then on). A released document is voided (200 with ' +
+      'it, status void): its journal entry is reversed, dated its issue date unless `date` says otherwise. A ' +
+      'document with payments or allocations is 409 HAS_PAYMENTS (reverse them first); a second void is 409.',
+    params: IdParams,
+    query: VoidQuery,
+    response: { 200: Invoice, 204: Type.Null() },
+    handler: async ({ params, query }, ctx) => {
+      const voided = await deleteInvoice(ctx, params.id, query.date);
+      if (!voided) ctx.reply.code(204);
+      return voided;
+    },
+  }),
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/invoices/{id}/release',
+    summary: 'Release a draft: it becomes open and, for posting types, posts to the ledger',
+    description:
+      'invoice and debit_note: Dr debtors, Cr income and VAT output; credit_note: the mirror (applied to ' +
+      'creditedInvoiceId at once when it names one); cash_sale: Dr bank, Cr income and VAT (paid); deposit: ' +
+      'Dr bank, Cr customer deposits (paid). quote, pro_forma, sales_order and delivery_note post nothing. ' +
+      'A second release is 409 ALREADY_RELEASED; an issue date on or before the lock date is 409 PERIOD_LOCKED; ' +
+      'a document in a currency other than the base currency is 422 (not posted yet).',
+    params: IdParams,
+    response: { 200: Invoice },
+    handler: async ({ params }, ctx) => releaseInvoice(ctx, params.id),
+  }),
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/invoices/{id}/convert',
+    summary:
+      'Convert: quote → invoice, pro forma or sales order; sales order → invoice or delivery note; pro forma → invoice',
+    description:
+      'Creates a new draft with the same customer and lines (201; 200 on a repeated clientId). A quote or pro ' +
+      'forma becomes converted; a sales order stays as it is. Other pairs are 400 naming documentType.',
+    params: IdParams,
+    body: ConvertBody,
+    response: { 201: Invoice, 200: Invoice },
+    handler: async ({ params, body }, ctx) => convertInvoice(ctx, params.id, body),
+  }),
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/invoices/{id}/accept',
+    summary: 'Mark a quote or pro forma accepted by the customer',
+    params: IdParams,
+    response: { 200: Invoice },
+    handler: async ({ params }, ctx) => answerQuote(ctx, params.id, 'accepted'),
+  }),
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/invoices/{id}/decline',
+    summary: 'Mark a quote or pro forma declined by the customer',
+    params: IdParams,
+    response: { 200: Invoice },
+    handler: async ({ params }, ctx) => answerQuote(ctx, params.id, 'declined'),
+  }),
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/invoices/{id}/payments',
+    summary: 'Record a payment (partial or full): Dr bank, Cr debtors',
+    description:
+      'More than is still due is 400 naming amount (no overpayments); two payments at once are checked one after ' +
+      'the other. The payment that settles the whole balance emits invoice.paid in the same transaction. ' +
+      '201; 200 with the payment when clientId was already used.',
+    params: IdParams,
+    body: PaymentCreate,
+    response: { 201: Payment, 200: Payment },
+    handler: async ({ params, body }, ctx) => recordPayment(ctx, params.id, body),
+  }),
+  defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/api/invoices/{id}/payments',
+    summary: "The document's payments, reversed ones included (bare array)",
+    params: IdParams,
+    response: { 200: Type.Array(Payment) },
+    handler: async ({ params }, ctx) => listPayments(ctx, params.id),
+  }),
+  defineRoute({
+    ...write,
+    method: 'DELETE',
+    path: '/api/invoices/{id}/payments/{paymentId}',
+    summary: 'Reverse a payment: its entry is reversed and the amount is due again',
+    params: PaymentParams,
+    response: { 200: Payment },
+    handler: async ({ params }, ctx) => reversePayment(ctx, params.id, params.paymentId),
+  }),
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/invoices/{id}/allocations',
+    summary: 'Apply a released credit note or deposit of the same customer to this invoice',
+    description:
+      'A credit note: `amount` or as much as fits. A deposit: applied whole, once (a second application is ' +
+      '409 DEPOSIT_ALREADY_APPLIED); more than is due is 400. Posts an entry moving the amount to this invoice.',
+    params: IdParams,
+    body: AllocationCreate,
+    response: { 201: Allocation },
+    handler: async ({ params, body }, ctx) => allocate(ctx, params.id, body),
+  }),
+  defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/api/invoices/{id}/allocations',
+    summary:
+      'Credit notes and deposits applied to it, or (for a credit note or deposit) where it was applied',
+    params: IdParams,
+    response: { 200: Type.Array(Allocation) },
+    handler: async ({ params }, ctx) => listAllocations(ctx, params.id),
+  }),
+  defineRoute({
+    ...write,
+    method: 'DELETE',
+    path: '/api/invoices/{id}/allocations/{allocationId}',
+    summary: 'Undo an allocation: its entry is reversed',
+    params: AllocationParams,
+    response: { 200: Invoice },
+    handler: async ({ params }, ctx) => reverseAllocation(ctx, params.id, params.allocationId),
+  }),
+];

@@ -1,0 +1,463 @@
+// Sales documents: create (idempotent on clientId, numbered per type), read, list, change
+// while draft, delete (a draft is marked deleted; a released document is voided), convert,
+// and a quote's acceptance. Release, payments and allocations have files of their own.
+import { sql } from 'kysely';
+import type { Static } from 'typebox';
+import type { TenantCtx } from '../../platform/http/context.ts';
+import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
+import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { hasAtMostDecimals, toSql } from '../../platform/money/money.ts';
+import { vatRegisteredOn } from '../companies/index.ts';
+import { getContact } from '../contacts/index.ts';
+import { systemAccount } from '../ledger/index.ts';
+import {
+  findInvoiceRow,
+  type Invoice,
+  type InvoiceRow,
+  linesOf,
+  RECEIVABLE_TYPES,
+  toInvoices,
+} from './invoices.queries.ts';
+import type {
+  ConvertBody,
+  InvoiceCreate,
+  InvoiceListQuery,
+  InvoiceUpdate,
+  LineInput,
+} from './invoices.schemas.ts';
+import { DOCUMENT_TYPES, type DocumentType, STATUSES, type Status } from './invoices.tables.ts';
+import { nextNumber } from './numbering.ts';
+import { documentTotals, lineAmounts } from './vat.ts';
+
+export function companyOf(ctx: TenantCtx): string {
+  if (!ctx.companyId) throw new Error('sales documents are company-scoped');
+  return ctx.companyId;
+}
+
+export function today(ctx: { deps: { now(): Date } }): string {
+  return ctx.deps.now().toISOString().slice(0, 10);
+}
+
+export async function getInvoice(ctx: TenantCtx, id: string): Promise<Invoice> {
+  const row = await findInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), id);
+  if (!row) throw notFound('Document');
+  return (await toInvoices(ctx.db, ctx.tenantId, [row], today(ctx)))[0]!;
+}
+
+type Line = Static<typeof LineInput>;
+
+/** The document's header and lines as they will be stored: VAT and totals worked out. */
+async function priced(
+  ctx: TenantCtx,
+  input: { issueDate: string; lines: Line[] },
+): Promise<{
+  vatRegistered: boolean;
+  lines: Array<ReturnType<typeof lineValues>>;
+  totals: ReturnType<typeof documentTotals>;
+}> {
+  const companyId = companyOf(ctx);
+  const vatRegistered = await vatRegisteredOn(ctx.db, ctx.tenantId, companyId, input.issueDate);
+  let sales: string | undefined;
+  const accounts = new Set(input.lines.map((l) => l.accountId).filter((a): a is string => Boolean(a)));
+  const found = accounts.size
+    ? await ctx.db
+        .selectFrom('accounts')
+        .select(['id', 'type', 'is_active', 'name'])
+        .where('tenant_id', '=', ctx.tenantId)
+        .where('company_id', '=', companyId)
+        .where('id', 'in', [...accounts])
+        .execute()
+    : [];
+  const lines = [];
+  for (const [i, l] of input.lines.entries()) {
+    if (!hasAtMostDecimals(l.quantity, 4)) throw badRequest(`lines[${i}].quantity`, 'at most four decimals');
+    if (!hasAtMostDecimals(l.unitPrice, 4))
+      throw badRequest(`lines[${i}].unitPrice`, 'at most four decimals');
+    if (l.discountRate !== undefined && !hasAtMostDecimals(l.discountRate, 4))
+      throw badRequest(`lines[${i}].discountRate`, 'at most four decimals');
+    if (l.vatRate !== undefined && !hasAtMostDecimals(l.vatRate, 3))
+      throw badRequest(`lines[${i}].vatRate`, 'at most three decimals');
+    if (Math.abs(l.quantity) >= 1e12 || Math.abs(l.unitPrice) >= 1e12)
+      throw badRequest(`lines[${i}].quantity`, 'the line amount is too large');
+    let accountId = l.accountId;
+    if (accountId) {
+      const a = found.find((f) => f.id === accountId);
+      if (!a) throw badRequest(`lines[${i}].accountId`, 'no such account in this company');
+      if (a.type !== 'income')
+        throw badRequest(`lines[${i}].accountId`, `${a.name} is not an income account`);
+      if (!a.is_active) throw badRequest(`lines[${i}].accountId`, `${a.name} is deactivated`);
+    } else {
+      sales ??= await systemAccount(ctx, companyId, 'sales');
+      accountId = sales;
+    }
+    lines.push(lineValues(l, accountId, lineAmounts(l, { vatRegistered, issueDate: input.issueDate })));
+  }
+  const totals = documentTotals(lines.map((l) => l.amounts));
+  if (totals.total.isNegative()) throw badRequest('lines', 'the document total must not be negative');
+  return { vatRegistered, lines, totals };
+}
+
+function lineValues(l: Line, accountId: string, amounts: ReturnType<typeof lineAmounts>) {
+  return { input: l, accountId, amounts };
+}
+
+async function insertLines(ctx: TenantCtx, invoiceId: string, lines: Array<ReturnType<typeof lineValues>>) {
+  await ctx.db
+    .insertInto('invoice_lines')
+    .values(
+      lines.map((l, i) => ({
+        tenant_id: ctx.tenantId,
+        id: crypto.randomUUID(),
+        invoice_id: invoiceId,
+        line_no: i + 1,
+        description: l.input.description,
+        quantity: String(l.input.quantity),
+        unit_price: String(l.input.unitPrice),
+        discount_rate: String(l.input.discountRate ?? 0),
+        vat_rate: l.amounts.vatRate.toFixed(3),
+        requested_vat_rate: l.input.vatRate === undefined ? null : String(l.input.vatRate),
+        account_id: l.accountId,
+        net_amount: toSql(l.amounts.net),
+        discount_amount: toSql(l.amounts.discount),
+        vat_amount: toSql(l.amounts.vat),
+        total_amount: toSql(l.amounts.total),
+      })),
+    )
+    .execute();
+}
+
+async function assertContact(ctx: TenantCtx, contactId: string, field = 'contactId') {
+  try {
+    return await getContact(ctx, contactId);
+  } catch (err) {
+    if ((err as { status?: number }).status === 404) throw badRequest(field, 'no such contact');
+    throw err;
+  }
+}
+
+async function assertCreditedInvoice(
+  ctx: TenantCtx,
+  type: DocumentType,
+  creditedId: string | null | undefined,
+) {
+  if (!creditedId) return;
+  if (type !== 'credit_note') throw badRequest('creditedInvoiceId', 'only a credit note credits an invoice');
+  const credited = await findInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), creditedId);
+  if (!credited || !RECEIVABLE_TYPES.has(credited.document_type))
+    throw badRequest('creditedInvoiceId', 'no such invoice or debit note in this company');
+}
+
+export async function createInvoice(ctx: TenantCtx, input: Static<typeof InvoiceCreate>): Promise<Invoice> {
+  const companyId = companyOf(ctx);
+  const id = input.clientId?.toLowerCase() ?? crypto.randomUUID();
+  if (input.dueDate < input.issueDate) throw badRequest('dueDate', 'must not be before issueDate');
+  const replay = async () => {
+    const existing = await ctx.db
+      .selectFrom('invoices')
+      .select(['company_id'])
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!existing) return undefined;
+    if (existing.company_id !== companyId)
+      throw conflict('clientId: already the id of another record', { field: 'clientId' });
+    ctx.reply.code(200);
+    return getInvoice(ctx, id);
+  };
+  if (input.clientId) {
+    const found = await replay();
+    if (found) return found;
+    // A retry racing the first submission waits here for it to commit, then answers it.
+    await sql`select pg_advisory_xact_lock(hashtext(${`invoice:${id}`}))`.execute(ctx.db);
+    const raced = await replay();
+    if (raced) return raced;
+  }
+  await assertContact(ctx, input.contactId);
+  await assertCreditedInvoice(ctx, input.documentType, input.creditedInvoiceId);
+  const { vatRegistered, lines, totals } = await priced(ctx, input);
+  const number = await nextNumber(ctx.db, ctx.tenantId, companyId, input.documentType);
+  await ctx.db
+    .insertInto('invoices')
+    .values({
+      tenant_id: ctx.tenantId,
+      id,
+      company_id: companyId,
+      document_type: input.documentType,
+      number,
+      status: 'draft',
+      contact_id: input.contactId,
+      issue_date: input.issueDate,
+      due_date: input.dueDate,
+      currency: input.currency ?? 'ZAR',
+      payment_terms_days: input.paymentTermsDays ?? null,
+      terms: input.terms ?? null,
+      reference: input.reference ?? null,
+      notes: input.notes ?? null,
+      vat_registered: vatRegistered,
+      subtotal: toSql(totals.subtotal),
+      discount_total: toSql(totals.discountTotal),
+      vat_total: toSql(totals.vatTotal),
+      total: toSql(totals.total),
+      credited_invoice_id: input.creditedInvoiceId ?? null,
+      template_id: input.templateId ?? null,
+    })
+    .execute();
+  await insertLines(ctx, id, lines);
+  ctx.reply.code(201);
+  return getInvoice(ctx, id);
+}
+
+export async function updateInvoice(
+  ctx: TenantCtx,
+  id: string,
+  input: Static<typeof InvoiceUpdate>,
+): Promise<Invoice> {
+  const row = await findInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), id);
+  if (!row) throw notFound('Document');
+  if (row.status !== 'draft') {
+    throw conflict(
+      `Only a draft can be changed; this ${row.document_type.replace('_', ' ')} is ${row.status}`,
+      {
+        code: 'NOT_A_DRAFT',
+      },
+    );
+  }
+  const issueDate = input.issueDate ?? row.issue_date;
+  const dueDate = input.dueDate ?? row.due_date;
+  if (dueDate < issueDate)
+    throw badRequest(input.dueDate ? 'dueDate' : 'issueDate', 'dueDate must not be before issueDate');
+  if (input.contactId) await assertContact(ctx, input.contactId);
+  if (input.creditedInvoiceId !== undefined)
+    await assertCreditedInvoice(ctx, row.document_type, input.creditedInvoiceId);
+  const set: Record<string, unknown> = {
+    updated_at: ctx.deps.now(),
+    issue_date: issueDate,
+    due_date: dueDate,
+  };
+  if (input.contactId) set.contact_id = input.contactId;
+  if (input.currency) set.currency = input.currency;
+  for (const [key, column] of [
+    ['paymentTermsDays', 'payment_terms_days'],
+    ['terms', 'terms'],
+    ['reference', 'reference'],
+    ['notes', 'notes'],
+    ['creditedInvoiceId', 'credited_invoice_id'],
+    ['templateId', 'template_id'],
+  ] as const) {
+    if (input[key] !== undefined) set[column] = input[key];
+  }
+  // New lines, or a new issue date (the VAT rate and registration follow it): price again.
+  if (input.lines || input.issueDate) {
+    const lines =
+      input.lines ??
+      (await linesOf(ctx.db, ctx.tenantId, [id])).get(id)!.map((l) => ({
+        description: l.description,
+        quantity: Number(l.quantity),
+        unitPrice: Number(l.unit_price),
+        discountRate: Number(l.discount_rate),
+        ...(l.requested_vat_rate === null ? {} : { vatRate: Number(l.requested_vat_rate) }),
+        accountId: l.account_id,
+      }));
+    const p = await priced(ctx, { issueDate, lines });
+    Object.assign(set, {
+      vat_registered: p.vatRegistered,
+      subtotal: toSql(p.totals.subtotal),
+      discount_total: toSql(p.totals.discountTotal),
+      vat_total: toSql(p.totals.vatTotal),
+      total: toSql(p.totals.total),
+    });
+    // Lines are replaced: the old ones are renumbered out of the way, never deleted.
+    await retireLines(ctx, id);
+    await insertLines(ctx, id, p.lines);
+  }
+  await ctx.db
+    .updateTable('invoices')
+    .set(set)
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', id)
+    .execute();
+  return getInvoice(ctx, id);
+}
+
+/** A draft's replaced lines are retired (bp_app deletes nothing); the audit log keeps the change. */
+async function retireLines(ctx: TenantCtx, id: string) {
+  await ctx.db
+    .updateTable('invoice_lines')
+    .set({ retired_at: ctx.deps.now() })
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('invoice_id', '=', id)
+    .where('retired_at', 'is', null)
+    .execute();
+}
+
+function parseStatus(value: string | undefined): Status | undefined {
+  if (value === undefined) return undefined;
+  const s = value.toLowerCase() as Status;
+  if (!STATUSES.includes(s)) throw badRequest('status', `must be one of ${STATUSES.join(', ')}`);
+  return s;
+}
+
+function parseType(value: string | undefined): DocumentType | undefined {
+  if (value === undefined) return undefined;
+  const s = value.toLowerCase() as DocumentType;
+  if (!DOCUMENT_TYPES.includes(s))
+    throw badRequest('documentType', `must be one of ${DOCUMENT_TYPES.join(', ')}`);
+  return s;
+}
+
+export async function listInvoices(
+  ctx: TenantCtx,
+  query: Static<typeof InvoiceListQuery>,
+): Promise<Page<Invoice>> {
+  const status = parseStatus(query.status);
+  const type = parseType(query.documentType);
+  if (query.from && query.to && query.to < query.from) throw badRequest('to', 'must not be before from');
+  if (query.dueFrom && query.dueTo && query.dueTo < query.dueFrom)
+    throw badRequest('dueTo', 'must not be before dueFrom');
+  const p = paging(query);
+  const day = today(ctx);
+  let q = ctx.db
+    .selectFrom('invoices')
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('company_id', '=', companyOf(ctx))
+    .where('deleted_at', 'is', null);
+  if (type) q = q.where('document_type', '=', type);
+  if (query.contactId) q = q.where('contact_id', '=', query.contactId);
+  if (query.from) q = q.where('issue_date', '>=', query.from);
+  if (query.to) q = q.where('issue_date', '<=', query.to);
+  if (query.dueFrom) q = q.where('due_date', '>=', query.dueFrom);
+  if (query.dueTo) q = q.where('due_date', '<=', query.dueTo);
+  const receivable = [...RECEIVABLE_TYPES] as DocumentType[];
+  if (status === 'overdue') {
+    q = q
+      .where('status', 'in', ['open', 'partially_paid'])
+      .where('document_type', 'in', receivable)
+      .where('due_date', '<', day);
+  } else if (status === 'open' || status === 'partially_paid') {
+    // Shown as overdue once past due: not listed under open then.
+    q = q
+      .where('status', '=', status)
+      .where((eb) => eb.or([eb('document_type', 'not in', receivable), eb('due_date', '>=', day)]));
+  } else if (status) {
+    q = q.where('status', '=', status);
+  }
+  const { n } = await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const rows = await q
+    .selectAll()
+    .orderBy('issue_date', 'desc')
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(p.limit)
+    .offset(p.offset)
+    .execute();
+  return pageOf(await toInvoices(ctx.db, ctx.tenantId, rows as InvoiceRow[], day), Number(n), p);
+}
+
+/** Marks a draft deleted; history stays (it is listed nowhere and answers 404 from then on). */
+export async function deleteDraft(ctx: TenantCtx, row: InvoiceRow): Promise<void> {
+  await ctx.db
+    .updateTable('invoices')
+    .set({ deleted_at: ctx.deps.now(), updated_at: ctx.deps.now() })
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', row.id)
+    .execute();
+}
+
+/** What each type converts into (a quote accepted becomes an invoice, and so on). */
+export const CONVERSIONS: Partial<Record<DocumentType, DocumentType[]>> = {
+  quote: ['invoice', 'pro_forma', 'sales_order'],
+  sales_order: ['invoice', 'delivery_note'],
+  pro_forma: ['invoice'],
+};
+
+export async function convertInvoice(
+  ctx: TenantCtx,
+  id: string,
+  input: Static<typeof ConvertBody>,
+): Promise<Invoice> {
+  const companyId = companyOf(ctx);
+  const row = await findInvoiceRow(ctx.db, ctx.tenantId, companyId, id);
+  if (!row) throw notFound('Document');
+  const targets = CONVERSIONS[row.document_type] ?? [];
+  if (!targets.includes(input.documentType)) {
+    throw badRequest(
+      'documentType',
+      targets.length
+        ? `a ${row.document_type.replace('_', ' ')} converts to ${targets.join(', ')}`
+        : `a ${row.document_type.replace('_', ' ')} does not convert to another document`,
+    );
+  }
+  if (['void', 'declined', 'converted'].includes(row.status)) {
+    throw conflict(`This ${row.document_type.replace('_', ' ')} is ${row.status}; it cannot be converted`, {
+      code: 'NOT_CONVERTIBLE',
+    });
+  }
+  const day = today(ctx);
+  const terms = row.payment_terms_days ?? 30;
+  const issueDate = day > row.issue_date ? day : row.issue_date;
+  const due = new Date(`${issueDate}T00:00:00Z`);
+  due.setUTCDate(due.getUTCDate() + terms);
+  const lines = (await linesOf(ctx.db, ctx.tenantId, [id])).get(id)!;
+  const created = await createInvoice(ctx, {
+    ...(input.clientId ? { clientId: input.clientId } : {}),
+    contactId: row.contact_id,
+    documentType: input.documentType,
+    issueDate,
+    dueDate: due.toISOString().slice(0, 10),
+    currency: row.currency,
+    ...(row.payment_terms_days !== null ? { paymentTermsDays: row.payment_terms_days } : {}),
+    ...(row.terms ? { terms: row.terms } : {}),
+    ...(row.reference ? { reference: row.reference } : {}),
+    ...(row.notes ? { notes: row.notes } : {}),
+    ...(row.template_id ? { templateId: row.template_id } : {}),
+    lines: lines.map((l) => ({
+      description: l.description,
+      quantity: Number(l.quantity),
+      unitPrice: Number(l.unit_price),
+      discountRate: Number(l.discount_rate),
+      ...(l.requested_vat_rate === null ? {} : { vatRate: Number(l.requested_vat_rate) }),
+      accountId: l.account_id,
+    })),
+  });
+  if (ctx.reply.statusCode === 201) {
+    await ctx.db
+      .updateTable('invoices')
+      .set({ converted_from_id: id })
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('id', '=', created.id)
+      .execute();
+    // A quote or pro forma is done once converted; a sales order may go on to be delivered and invoiced.
+    if (row.document_type !== 'sales_order') {
+      await ctx.db
+        .updateTable('invoices')
+        .set({ status: 'converted', updated_at: ctx.deps.now() })
+        .where('tenant_id', '=', ctx.tenantId)
+        .where('id', '=', id)
+        .execute();
+    }
+  }
+  return getInvoice(ctx, created.id);
+}
+
+/** A customer's answer to a quote or pro forma: accepted or declined. */
+export async function answerQuote(
+  ctx: TenantCtx,
+  id: string,
+  answer: 'accepted' | 'declined',
+): Promise<Invoice> {
+  const row = await findInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), id);
+  if (!row) throw notFound('Document');
+  if (row.document_type !== 'quote' && row.document_type !== 'pro_forma')
+    throw conflict('Only a quote or a pro forma is accepted or declined', { code: 'NOT_A_QUOTE' });
+  if (!['draft', 'open', 'accepted', 'declined'].includes(row.status))
+    throw conflict(`This ${row.document_type.replace('_', ' ')} is ${row.status}`, {
+      code: 'NOT_ANSWERABLE',
+    });
+  await ctx.db
+    .updateTable('invoices')
+    .set({ status: answer, updated_at: ctx.deps.now() })
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', id)
+    .execute();
+  return getInvoice(ctx, id);
+}

@@ -1,0 +1,171 @@
+// Kysely types of the sales documents' tables (migrations/0012_invoices.sql).
+import type { ColumnType, Generated } from 'kysely';
+import type {
+  DateString,
+  DefaultJson,
+  DefaultTimestamp,
+  Numeric,
+  Timestamp,
+} from '../../platform/db/schema.ts';
+
+export const DOCUMENT_TYPES = [
+  'invoice',
+  'quote',
+  'pro_forma',
+  'sales_order',
+  'delivery_note',
+  'credit_note',
+  'debit_note',
+  'cash_sale',
+  'deposit',
+] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+
+export const STORED_STATUSES = [
+  'draft',
+  'open',
+  'partially_paid',
+  'paid',
+  'void',
+  'accepted',
+  'declined',
+  'converted',
+] as const;
+export type StoredStatus = (typeof STORED_STATUSES)[number];
+/** What the API shows: the stored status, or overdue (derived from the due date). */
+export const STATUSES = [...STORED_STATUSES, 'overdue'] as const;
+export type Status = (typeof STATUSES)[number];
+
+export interface InvoiceSettingsTable {
+  tenant_id: string;
+  company_id: string;
+  prefixes: DefaultJson;
+  number_digits: Generated<number>;
+  default_payment_terms_days: Generated<number>;
+  default_terms: string | null;
+  default_notes: string | null;
+  bank_name: string | null;
+  bank_account_name: string | null;
+  bank_account_number: string | null;
+  bank_branch_code: string | null;
+  bank_account_type: string | null;
+  default_template_id: string | null;
+  updated_at: DefaultTimestamp;
+}
+
+export interface InvoiceTemplatesTable {
+  tenant_id: string;
+  id: string;
+  company_id: string;
+  name: string;
+  primary_colour: Generated<string>;
+  accent_colour: Generated<string>;
+  logo: Buffer | null;
+  logo_content_type: string | null;
+  footer: string | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+  deleted_at: Timestamp | null;
+}
+
+export interface DocumentCountersTable {
+  tenant_id: string;
+  company_id: string;
+  document_type: DocumentType;
+  next_number: ColumnType<string, string | number | undefined, string | number>;
+}
+
+export interface InvoicesTable {
+  tenant_id: string;
+  id: string;
+  company_id: string;
+  document_type: DocumentType;
+  number: string;
+  status: StoredStatus;
+  contact_id: string;
+  issue_date: DateString;
+  due_date: DateString;
+  currency: Generated<string>;
+  payment_terms_days: number | null;
+  terms: string | null;
+  reference: string | null;
+  notes: string | null;
+  vat_registered: boolean;
+  subtotal: Numeric;
+  discount_total: Numeric;
+  vat_total: Numeric;
+  total: Numeric;
+  credited_invoice_id: string | null;
+  converted_from_id: string | null;
+  recurring_id: string | null;
+  template_id: string | null;
+  entry_id: string | null;
+  void_entry_id: string | null;
+  released_at: Timestamp | null;
+  voided_at: Timestamp | null;
+  sent_at: Timestamp | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+  deleted_at: Timestamp | null;
+}
+
+export interface InvoiceLinesTable {
+  tenant_id: string;
+  id: string;
+  invoice_id: string;
+  line_no: number;
+  description: string;
+  quantity: Numeric;
+  unit_price: Numeric;
+  discount_rate: Numeric;
+  vat_rate: Numeric;
+  requested_vat_rate: Numeric | null;
+  account_id: string;
+  net_amount: Numeric;
+  discount_amount: Numeric;
+  vat_amount: Numeric;
+  total_amount: Numeric;
+  retired_at: Timestamp | null;
+}
+
+export interface InvoicePaymentsTable {
+  tenant_id: string;
+  id: string;
+  invoice_id: string;
+  company_id: string;
+  amount: Numeric;
+  date: DateString;
+  method: string | null;
+  reference: string | null;
+  bank_account_id: string;
+  entry_id: string;
+  reversed_at: Timestamp | null;
+  reversal_entry_id: string | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface InvoiceAllocationsTable {
+  tenant_id: string;
+  id: string;
+  source_id: string;
+  source_type: 'credit_note' | 'deposit';
+  invoice_id: string;
+  amount: Numeric;
+  date: DateString;
+  entry_id: string;
+  reversed_at: Timestamp | null;
+  reversal_entry_id: string | null;
+  created_at: DefaultTimestamp;
+}
+
+declare module '../../platform/db/schema.ts' {
+  interface DB {
+    invoice_settings: InvoiceSettingsTable;
+    invoice_templates: InvoiceTemplatesTable;
+    document_counters: DocumentCountersTable;
+    invoices: InvoicesTable;
+    invoice_lines: InvoiceLinesTable;
+    invoice_payments: InvoicePaymentsTable;
+    invoice_allocations: InvoiceAllocationsTable;
+  }
+}

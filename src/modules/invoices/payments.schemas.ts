@@ -1,0 +1,75 @@
+import { Type } from 'typebox';
+import { clientIdProperty } from '../../platform/http/idempotent.ts';
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Union([s, Type.Null()]);
+
+export const PaymentCreate = Type.Object(
+  {
+    clientId: clientIdProperty,
+    amount: Type.Number({ exclusiveMinimum: 0, description: 'At most what is still due; two decimals' }),
+    date: Type.String({ format: 'date', description: 'Not before the issue date' }),
+    method: Type.Optional(Type.String({ maxLength: 50, description: 'e.g. eft, card, cash' })),
+    reference: Type.Optional(Type.String({ maxLength: 200 })),
+    bankAccountId: Type.Optional(
+      Type.String({ format: 'uuid', description: 'A bank account of the chart; default Bank (1000)' }),
+    ),
+  },
+  { examples: [{ amount: 100, date: '2026-03-15', method: 'eft', reference: 'EFT 1234' }] },
+);
+
+export const Payment = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  invoiceId: Type.String({ format: 'uuid' }),
+  amount: Type.Number(),
+  date: Type.String({ format: 'date' }),
+  method: Nullable(Type.String()),
+  reference: Nullable(Type.String()),
+  bankAccountId: Type.String({ format: 'uuid' }),
+  entryId: Type.String({ format: 'uuid' }),
+  status: Type.Union([Type.Literal('received'), Type.Literal('reversed')]),
+  reversedAt: Nullable(Type.String({ format: 'date-time' })),
+  reversalEntryId: Nullable(Type.String({ format: 'uuid' })),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+export const AllocationCreate = Type.Object(
+  {
+    sourceId: Type.String({
+      format: 'uuid',
+      description: 'A released credit note or deposit of the same customer',
+    }),
+    amount: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        description: 'A credit note: default as much as fits. A deposit is always applied whole.',
+      }),
+    ),
+    date: Type.Optional(
+      Type.String({ format: 'date', description: 'Default today (not before either document)' }),
+    ),
+  },
+  { examples: [{ sourceId: '6b1f3c2e-8d4a-4f1b-9c3e-2a5d7e9f0b1c' }] },
+);
+
+export const Allocation = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  sourceId: Type.String({ format: 'uuid' }),
+  sourceType: Type.Union([Type.Literal('credit_note'), Type.Literal('deposit')]),
+  sourceNumber: Type.String(),
+  invoiceId: Type.String({ format: 'uuid' }),
+  amount: Type.Number(),
+  date: Type.String({ format: 'date' }),
+  entryId: Type.String({ format: 'uuid' }),
+  reversedAt: Nullable(Type.String({ format: 'date-time' })),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+export const PaymentParams = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  paymentId: Type.String({ format: 'uuid' }),
+});
+
+export const AllocationParams = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  allocationId: Type.String({ format: 'uuid' }),
+});

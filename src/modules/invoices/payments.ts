@@ -1,0 +1,181 @@
+// Payments against an invoice or debit note: Dr bank, Cr debtors control (the invoice's open
+// item). The invoice row is locked while the balance is checked, so two payments at once
+// cannot together pay more than is due. Overpaying is a 400; a reversed payment stays listed.
+import type { TenantCtx } from '../../platform/http/context.ts';
+import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/money.ts';
+import { ledgerCtxOf, post, reverse, systemAccount } from '../ledger/index.ts';
+import { amountDue, lockInvoiceRow, RECEIVABLE_TYPES, settlements } from './invoices.queries.ts';
+import { companyOf } from './invoices.service.ts';
+import { settle } from './settle.ts';
+
+export interface PaymentInput {
+  amount: number;
+  date: string;
+  method?: string | undefined;
+  reference?: string | undefined;
+  bankAccountId?: string | undefined;
+  clientId?: string | undefined;
+}
+
+type PaymentRow = {
+  id: string;
+  invoice_id: string;
+  amount: string;
+  date: string;
+  method: string | null;
+  reference: string | null;
+  bank_account_id: string;
+  entry_id: string;
+  reversed_at: Date | null;
+  reversal_entry_id: string | null;
+  created_at: Date;
+};
+
+export function toPayment(r: PaymentRow) {
+  return {
+    id: r.id,
+    invoiceId: r.invoice_id,
+    amount: toNumber(r.amount),
+    date: r.date,
+    method: r.method,
+    reference: r.reference,
+    bankAccountId: r.bank_account_id,
+    entryId: r.entry_id,
+    status: r.reversed_at ? ('reversed' as const) : ('received' as const),
+    reversedAt: r.reversed_at?.toISOString() ?? null,
+    reversalEntryId: r.reversal_entry_id,
+    createdAt: r.created_at.toISOString(),
+  };
+}
+
+async function bankAccount(ctx: TenantCtx, companyId: string, id: string | undefined): Promise<string> {
+  if (!id) return systemAccount(ledgerCtxOf(ctx), companyId, 'bank');
+  const a = await ctx.db
+    .selectFrom('accounts')
+    .select(['subtype', 'is_active'])
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!a || a.subtype !== 'bank') throw badRequest('bankAccountId', 'no such bank account in this company');
+  if (!a.is_active) throw badRequest('bankAccountId', 'the bank account is deactivated');
+  return id;
+}
+
+function findPayment(ctx: TenantCtx, invoiceId: string, id: string) {
+  return ctx.db
+    .selectFrom('invoice_payments')
+    .selectAll()
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('invoice_id', '=', invoiceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function recordPayment(ctx: TenantCtx, invoiceId: string, input: PaymentInput) {
+  const companyId = companyOf(ctx);
+  const invoice = await lockInvoiceRow(ctx.db, ctx.tenantId, companyId, invoiceId);
+  if (!invoice) throw notFound('Document');
+  const id = input.clientId?.toLowerCase() ?? crypto.randomUUID();
+  if (input.clientId) {
+    // Under the invoice's lock, so a racing retry finds the first one once it commits.
+    const existing = await findPayment(ctx, invoiceId, id);
+    if (existing) {
+      ctx.reply.code(200);
+      return toPayment(existing);
+    }
+  }
+  if (!RECEIVABLE_TYPES.has(invoice.document_type))
+    throw conflict('Only an invoice or a debit note takes payments', { code: 'NOT_RECEIVABLE' });
+  if (invoice.status === 'draft')
+    throw conflict('Release the invoice before recording a payment', { code: 'NOT_OPEN' });
+  if (invoice.status === 'void') throw conflict('The invoice is void', { code: 'NOT_OPEN' });
+  const amount = money(input.amount);
+  if (amount.lessThanOrEqualTo(0)) throw badRequest('amount', 'must be more than zero');
+  if (!hasAtMostDecimals(amount, 2)) throw badRequest('amount', 'must have at most two decimals');
+  const due = money(
+    amountDue(invoice, (await settlements(ctx.db, ctx.tenantId, [invoiceId])).get(invoiceId)!),
+  );
+  if (due.lessThanOrEqualTo(0))
+    throw conflict('The invoice is already paid in full', { code: 'ALREADY_PAID' });
+  if (amount.greaterThan(due)) {
+    throw badRequest(
+      'amount',
+      `${amount.toFixed(2)} is more than the ${due.toFixed(2)} still due; overpayments are not accepted`,
+    );
+  }
+  if (input.date < invoice.issue_date) throw badRequest('date', 'must not be before the invoice is issued');
+  const bank = await bankAccount(ctx, companyId, input.bankAccountId);
+  const lctx = ledgerCtxOf(ctx);
+  const entryId = await post(lctx, {
+    companyId,
+    date: input.date,
+    description: `Payment for ${invoice.number}`,
+    reference: input.reference ?? invoice.number,
+    source: { type: 'payment', id },
+    lines: [
+      { accountId: bank, debit: amount, description: `Payment for ${invoice.number}` },
+      {
+        accountId: await systemAccount(lctx, companyId, 'debtors_control'),
+        credit: amount,
+        contactId: invoice.contact_id,
+        openItemId: invoice.id,
+        dueDate: invoice.due_date,
+      },
+    ],
+  });
+  await ctx.db
+    .insertInto('invoice_payments')
+    .values({
+      tenant_id: ctx.tenantId,
+      id,
+      invoice_id: invoiceId,
+      company_id: companyId,
+      amount: toSql(amount),
+      date: input.date,
+      method: input.method ?? null,
+      reference: input.reference ?? null,
+      bank_account_id: bank,
+      entry_id: entryId,
+    })
+    .execute();
+  await settle(ctx, invoice, 'payment');
+  ctx.reply.code(201);
+  return toPayment((await findPayment(ctx, invoiceId, id))!);
+}
+
+export async function listPayments(ctx: TenantCtx, invoiceId: string) {
+  const invoice = await lockInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), invoiceId);
+  if (!invoice) throw notFound('Document');
+  const rows = await ctx.db
+    .selectFrom('invoice_payments')
+    .selectAll()
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('invoice_id', '=', invoiceId)
+    .orderBy('date')
+    .orderBy('created_at')
+    .execute();
+  return rows.map(toPayment);
+}
+
+/** Reverses a payment: its entry is reversed (on the payment's date) and it no longer counts. */
+export async function reversePayment(ctx: TenantCtx, invoiceId: string, paymentId: string) {
+  const invoice = await lockInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), invoiceId);
+  if (!invoice) throw notFound('Document');
+  const payment = await findPayment(ctx, invoiceId, paymentId);
+  if (!payment) throw notFound('Payment');
+  if (payment.reversed_at)
+    throw conflict('This payment has already been reversed', { code: 'ALREADY_REVERSED' });
+  const reversal = await reverse(ledgerCtxOf(ctx), payment.entry_id, {
+    description: `Payment for ${invoice.number} reversed`,
+  });
+  await ctx.db
+    .updateTable('invoice_payments')
+    .set({ reversed_at: ctx.deps.now(), reversal_entry_id: reversal })
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', paymentId)
+    .execute();
+  await settle(ctx, invoice, 'reversal');
+  return toPayment((await findPayment(ctx, invoiceId, paymentId))!);
+}
