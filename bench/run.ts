@@ -34,6 +34,7 @@ import {
   timeEach,
   WARMUP_S,
 } from './support.ts';
+import { benchWebhooks, type WebhookResult, webhookLines } from './webhooks.ts';
 
 /** Calls a minute of the bench's keys: the schema's maximum (api-keys.schemas.ts). Each
  * measurement has a key of its own, so one window holds its 6 s (warm-up included); that stays
@@ -98,6 +99,7 @@ interface TargetResult {
   rounds: Record<string, Measure[]>;
   /** Mean microseconds of each piece of the request path, alone. */
   profile: Array<[string, number]>;
+  webhooks?: WebhookResult;
 }
 
 async function benchTarget(target: Target): Promise<TargetResult> {
@@ -407,6 +409,7 @@ function report(results: TargetResult[], ceiling: Measure, started: Date, load: 
       ...r.profile.map(([name, us]) => `| ${name} | ${us.toFixed(0)} |`),
       '',
     );
+    if (r.webhooks) lines.push(...webhookLines(r.webhooks));
   }
   return `${lines.join('\n')}\n`;
 }
@@ -419,7 +422,9 @@ const ceiling = await httpCeiling();
 for (const make of [embeddedTarget, ...(adminUrl ? [() => postgresTarget(adminUrl)] : [])]) {
   const target = await make();
   try {
-    results.push(await benchTarget(target));
+    const result = await benchTarget(target);
+    result.webhooks = await benchWebhooks(target);
+    results.push(result);
   } finally {
     await target.cleanup();
   }
