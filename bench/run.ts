@@ -1,3 +1,24 @@
+// `npm run bench`: what the platform's request path costs, measured against the bare minimum,
+// and what webhooks cost and deliver (bench/webhooks.ts).
+//
+// On the embedded database (PGlite), and on PostgreSQL when DATABASE_URL is set (as for the
+// tests: a login role that may create databases), this starts the real app on a fresh
+// database, listening on a local port, registers a tenant, and loads
+// GET /api/companies/{id} with the user's token. Against it, on the same database:
+//   floor   a bare Fastify route running only `select * from companies where tenant_id=$1
+//           and id=$2`, one statement, no transaction;
+//   bare+tx the same SELECT inside the minimum row-level security asks for (BEGIN, set the
+//           tenant and role, SELECT, COMMIT) — what every request of the platform pays;
+//   platform the real route: JWT check, principal and role, tenant transaction, schema
+//           serialisation.
+// And the same request as an integration makes it, with the token exchanged from an API key,
+// so that the rate limiter's per-key meter counts every call:
+//   key      counters in this process's memory (the default);
+//   key+redis counters in Redis (REDIS_URL; skipped without it), on a second app.
+// Variants run back to back, interleaved over two rounds, each with the same connections and
+// duration; the load generator (autocannon) runs in its own process. Then, on the same
+// database, the webhook measurements (delivery throughput; a write with and without emit).
+// Results: bench/RESULTS.md.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -350,7 +371,7 @@ async function httpCeiling(): Promise<Measure> {
 function report(results: TargetResult[], ceiling: Measure, started: Date, load: number[]): string {
   const lines: string[] = [];
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  lines.push('# Benchmark: the platform request path against a bare route', '');
+  lines.push('# Benchmark: the platform request path against a bare route, and webhooks', '');
   lines.push(
     `Written by \`npm run bench\` (bench/run.ts) on ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
     '',
@@ -364,6 +385,7 @@ function report(results: TargetResult[], ceiling: Measure, started: Date, load: 
       `(counters in memory; \`key+redis\`: in Redis, ${REDIS_URL ? 'REDIS_URL set' : 'not measured: REDIS_URL not set'}).`,
     `- HTTP layer alone (the real app's \`GET /health\`, no database): ${fmt(ceiling.requestsPerSecond)} req/s, p50 ${ceiling.p50} ms.`,
     '- The platform app logs as `main.ts` sets it up (level info, a line per request and per answer), to /dev/null.',
+    "- Webhooks (each database's last section): delivery by the real job worker to a local HTTP receiver, and what `emit()` adds to a write; see [README.md](README.md).",
     '- How to read these numbers, and a CPU profile of the platform under load: [README.md](README.md).',
     '',
   );
