@@ -421,7 +421,7 @@ export function webhookLines(r: WebhookResult): string[] {
     row('live: emitted while the worker runs (timed from the first emit)', r.live),
     '',
     `- A delivery's handler sends ${r.perDelivery.toFixed(1)} statements (two tenant transactions: load the attempt; record it and finish the delivery); pg-boss adds its fetch and its completion, once per batch of up to 8.`,
-    '- In the backlog, commit→arrival includes the wait for the worker to start; live, it is the time an event spends queued behind the others.',
+    "- In the backlog, commit→arrival includes the wait for the worker to start. Live, it includes the idle worker's next poll (every 2 s: no LISTEN/NOTIFY) and the wait behind the events emitted before.",
     '',
     `What an emit adds to a write (\`POST\` through the catalogue with the owner's token, ${WRITE_S} s per measurement, worker off):`,
     '',

@@ -5,7 +5,7 @@
 ALTER TABLE emails ADD COLUMN attempts integer NOT NULL DEFAULT 0;
 
 CREATE TABLE email_attachments (
-  tenant_id uuid NOT NULL,
+  tenant_id uuid NOT NULL REFERENCES tenants (id),
   id uuid NOT NULL,
   email_id uuid NOT NULL,
   -- the attachment's place in the message, from 0
