@@ -1,4 +1,5 @@
-// `npm run bench`: what the platform's request path costs, measured against the bare minimum.
+// `npm run bench`: what the platform's request path costs, measured against the bare minimum,
+// and what webhooks cost and deliver (bench/webhooks.ts).
 //
 // On the embedded database (PGlite), and on PostgreSQL when DATABASE_URL is set (as for the
 // tests: a login role that may create databases), this starts the real app on a fresh
@@ -15,15 +16,16 @@
 //   key      counters in this process's memory (the default);
 //   key+redis counters in Redis (REDIS_URL; skipped without it), on a second app.
 // Variants run back to back, interleaved over two rounds, each with the same connections and
-// duration; the load generator (autocannon) runs in its own process. Results: bench/RESULTS.md.
-import { spawn } from 'node:child_process';
+// duration; the load generator (autocannon) runs in its own process. Then, on the same
+// database, the webhook measurements (delivery throughput; a write with and without emit).
+// Results: bench/RESULTS.md.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
 import { Redis } from 'ioredis';
-import { type KyselyPlugin, sql } from 'kysely';
+import { sql } from 'kysely';
 import pino from 'pino';
 import { buildApp, wireDeps } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -31,105 +33,36 @@ import { loggerOptions } from '../src/logger.ts';
 import { findCompany } from '../src/modules/companies/companies.queries.ts';
 import { type PrincipalRow, principalFromRow, principalQuery } from '../src/platform/auth/principal.ts';
 import { verifyAccessToken } from '../src/platform/auth/tokens.ts';
-import { connect, type Database } from '../src/platform/db/connect.ts';
+import { connect } from '../src/platform/db/connect.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
 import { type Tx, withTenant, withTenantOpening } from '../src/platform/db/tenant.ts';
 import { createJobs } from '../src/platform/jobs/jobs.ts';
 import { createMailer } from '../src/platform/mail/mailer.ts';
 import { sha256 } from '../test/support/app.ts';
 import { emptyPgDatabase } from '../test/support/db.ts';
+import {
+  autocannon,
+  CONNECTIONS,
+  DURATION_S,
+  fmt,
+  listen,
+  type Measure,
+  POOL_SIZE,
+  ROUNDS,
+  statementCounter,
+  summarise,
+  type Target,
+  timeEach,
+  WARMUP_S,
+} from './support.ts';
+import { benchWebhooks, type WebhookResult, webhookLines } from './webhooks.ts';
 
-const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
-const WARMUP_S = 1;
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const ROUNDS = 2;
-const POOL_SIZE = 10;
-const ROOT = join(import.meta.dirname, '..');
-const AUTOCANNON = join(ROOT, 'node_modules', 'autocannon', 'autocannon.js');
 /** Calls a minute of the bench's keys: the schema's maximum (api-keys.schemas.ts). Each
  * measurement has a key of its own, so one window holds its 6 s (warm-up included); that stays
  * under the limit below 16 000 req/s, and the key call serves less than the floor (3 600 req/s
  * here). Past it, the 429s fail the run. */
 const KEY_RATE_LIMIT = 100_000;
 const REDIS_URL = process.env.REDIS_URL || undefined;
-
-interface Measure {
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  requests: number;
-}
-
-/** One autocannon run in a child process; fails on any error or non-2xx answer. */
-function autocannon(url: string, headers: Record<string, string>, seconds: number): Promise<Measure> {
-  const args = [AUTOCANNON, '-j', '-n', '-c', String(CONNECTIONS), '-d', String(seconds)];
-  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
-  args.push(url);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.stderr.on('data', (d) => {
-      err += d;
-    });
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`autocannon exited ${code}: ${err}`));
-      const r = JSON.parse(out);
-      if (r.errors || r.timeouts || r.non2xx) {
-        // The status counts name a 429 from the key's meter.
-        const statuses = Object.entries(r.statusCodeStats ?? {})
-          .map(([status, s]) => `${status}: ${(s as { count: number }).count}`)
-          .join(', ');
-        return reject(
-          new Error(
-            `${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx (statuses ${statuses})`,
-          ),
-        );
-      }
-      resolve({
-        requestsPerSecond: r.requests.average,
-        p50: r.latency.p50,
-        p99: r.latency.p99,
-        requests: r.requests.total,
-      });
-    });
-  });
-}
-
-async function listen(app: FastifyInstance): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
-  return `http://127.0.0.1:${address.port}`;
-}
-
-/** Counts the round trips a request makes through Kysely (the opening script and COMMIT included). */
-function statementCounter(): KyselyPlugin & { count: number } {
-  return {
-    count: 0,
-    transformQuery(args) {
-      this.count++;
-      return args.node;
-    },
-    async transformResult(args) {
-      return args.result;
-    },
-  };
-}
-
-interface Target {
-  label: string;
-  database: Database;
-  /** The database of the floor route: one statement, no transaction, tenant visible. */
-  floor: Database;
-  /** PostgreSQL: the connection string of the fresh database. */
-  url?: string;
-  version: string;
-  cleanup(): Promise<void>;
-}
 
 async function embeddedTarget(): Promise<Target> {
   const dir = mkdtempSync(join(tmpdir(), 'bp-bench-'));
@@ -187,6 +120,7 @@ interface TargetResult {
   rounds: Record<string, Measure[]>;
   /** Mean microseconds of each piece of the request path, alone. */
   profile: Array<[string, number]>;
+  webhooks?: WebhookResult;
 }
 
 async function benchTarget(target: Target): Promise<TargetResult> {
@@ -409,20 +343,6 @@ async function assertMetered(url: string, headers: Record<string, string>, answe
   }
 }
 
-/** Median microseconds of one call, one at a time, after a warm-up (the median shrugs off
- * the other work on a shared machine better than the mean). */
-async function timeEach(fn: () => Promise<unknown>, n = 1000): Promise<number> {
-  for (let i = 0; i < 50; i++) await fn();
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await fn();
-    times.push((performance.now() - t0) * 1000);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(n / 2)]!;
-}
-
 /** The HTTP layer alone: GET /health of the real app, no database. */
 async function httpCeiling(): Promise<Measure> {
   const config = loadConfig({ JWT_SECRET: 'bench-secret-bench-secret-bench-secret-01', DATA_DIR: tmpdir() });
@@ -448,21 +368,10 @@ async function httpCeiling(): Promise<Measure> {
   return m;
 }
 
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
-
-function summarise(ms: Measure[]) {
-  return {
-    rps: mean(ms.map((m) => m.requestsPerSecond)),
-    p50: mean(ms.map((m) => m.p50)),
-    p99: mean(ms.map((m) => m.p99)),
-  };
-}
-
 function report(results: TargetResult[], ceiling: Measure, started: Date, load: number[]): string {
   const lines: string[] = [];
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  lines.push('# Benchmark: the platform request path against a bare route', '');
+  lines.push('# Benchmark: the platform request path against a bare route, and webhooks', '');
   lines.push(
     `Written by \`npm run bench\` (bench/run.ts) on ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
     '',
@@ -476,6 +385,7 @@ function report(results: TargetResult[], ceiling: Measure, started: Date, load: 
       `(counters in memory; \`key+redis\`: in Redis, ${REDIS_URL ? 'REDIS_URL set' : 'not measured: REDIS_URL not set'}).`,
     `- HTTP layer alone (the real app's \`GET /health\`, no database): ${fmt(ceiling.requestsPerSecond)} req/s, p50 ${ceiling.p50} ms.`,
     '- The platform app logs as `main.ts` sets it up (level info, a line per request and per answer), to /dev/null.',
+    "- Webhooks (each database's last section): delivery by the real job worker to a local HTTP receiver, and what `emit()` adds to a write; see [README.md](README.md).",
     '- How to read these numbers, and a CPU profile of the platform under load: [README.md](README.md).',
     '',
   );
@@ -521,6 +431,7 @@ function report(results: TargetResult[], ceiling: Measure, started: Date, load: 
       ...r.profile.map(([name, us]) => `| ${name} | ${us.toFixed(0)} |`),
       '',
     );
+    if (r.webhooks) lines.push(...webhookLines(r.webhooks));
   }
   return `${lines.join('\n')}\n`;
 }
@@ -533,7 +444,9 @@ const ceiling = await httpCeiling();
 for (const make of [embeddedTarget, ...(adminUrl ? [() => postgresTarget(adminUrl)] : [])]) {
   const target = await make();
   try {
-    results.push(await benchTarget(target));
+    const result = await benchTarget(target);
+    result.webhooks = await benchWebhooks(target);
+    results.push(result);
   } finally {
     await target.cleanup();
   }

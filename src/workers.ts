@@ -4,6 +4,8 @@
 import { deliverAttempt, RETRY_SCHEDULE } from './platform/events/deliver.ts';
 import { DELIVER_QUEUE, type DeliverJob } from './platform/events/deliveries.ts';
 import type { AppDeps } from './platform/http/context.ts';
+import { EMAIL_QUEUE, type EmailJob } from './platform/mail/mailer.ts';
+import { EMAIL_RETRY_SCHEDULE, sendEmail } from './platform/mail/send.ts';
 
 export async function registerWorkers(deps: AppDeps): Promise<void> {
   await deps.jobs.register<DeliverJob>(DELIVER_QUEUE, deliverAttempt(deps), {
@@ -11,5 +13,12 @@ export async function registerWorkers(deps: AppDeps): Promise<void> {
     // Deliveries wait on receivers (up to 10 s each), not on this process.
     concurrency: 8,
     expireInSeconds: 60,
+  });
+  await deps.jobs.register<EmailJob>(EMAIL_QUEUE, sendEmail(deps), {
+    retry: { schedule: EMAIL_RETRY_SCHEDULE },
+    // Sends wait on the mail server, so a slow one holds a few jobs, not the queue.
+    concurrency: 4,
+    // Well past the mailer's own timeouts (30 s to connect and greet, 60 s of silence).
+    expireInSeconds: 300,
   });
 }

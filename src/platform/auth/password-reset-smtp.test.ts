@@ -1,49 +1,25 @@
-// The reset e-mail over real SMTP: a local smtp-server receives what nodemailer sends,
-// after the request has committed, and the token it carries resets the password.
+// The reset e-mail over real SMTP: a local smtp-server receives what nodemailer sends once
+// the job worker picks the message up after commit, and the token it carries resets the password.
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { SMTPServer } from 'smtp-server';
 import { register, sha256, startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { type SmtpReceiver, startSmtpReceiver } from '../../../test/support/smtp-receiver.ts';
 import { login, resetEmails, tokenFromEmail } from './auth.factories.ts';
 
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-const received: Received[] = [];
-let smtp: SMTPServer;
+let smtp: SmtpReceiver;
 let t: TestApp;
 
 before(async () => {
-  smtp = new SMTPServer({
-    // Plain local SMTP: no TLS upgrade, no login, so nodemailer sends straight away.
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const { port } = smtp.server.address() as AddressInfo;
-  t = await startTestApp({ config: { smtpUrl: `smtp://127.0.0.1:${port}` } });
+  smtp = await startSmtpReceiver();
+  t = await startTestApp({ config: { smtpUrl: smtp.url } });
 });
 
 after(async () => {
   await t.close();
-  await new Promise<void>((resolve) => smtp.close(resolve));
+  await smtp.close();
 });
+
+const received = () => smtp.received.map((m) => ({ ...m, raw: m.raw.toString('utf8') }));
 
 async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
   const deadline = Date.now() + 10_000;
@@ -75,7 +51,7 @@ test('the reset e-mail reaches a real SMTP server after commit, and its token wo
   });
   assert.equal(res.statusCode, 202);
 
-  const message = await waitFor('the reset e-mail', () => received.find((m) => m.to.includes(a.email)));
+  const message = await waitFor('the reset e-mail', () => received().find((m) => m.to.includes(a.email)));
   assert.deepEqual(message.to, [a.email]);
   assert.match(message.raw, /^Subject: Reset your password\r?$/m);
   const text = bodyText(message.raw);
@@ -101,7 +77,7 @@ test('the reset e-mail reaches a real SMTP server after commit, and its token wo
 });
 
 test('an unknown address sends nothing', async () => {
-  const before = received.length;
+  const before = smtp.received.length;
   const res = await t.app.inject({
     method: 'POST',
     url: '/auth/forgot-password',
@@ -111,6 +87,6 @@ test('an unknown address sends nothing', async () => {
   // A known address in the same run is delivered within this wait, so silence means nothing was sent.
   const a = await register(t.app);
   await t.app.inject({ method: 'POST', url: '/auth/forgot-password', payload: { email: a.email } });
-  await waitFor('the known address', () => received.find((m) => m.to.includes(a.email)));
-  assert.equal(received.length, before + 1);
+  await waitFor('the known address', () => received().find((m) => m.to.includes(a.email)));
+  assert.equal(smtp.received.length, before + 1);
 });

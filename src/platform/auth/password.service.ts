@@ -2,8 +2,8 @@
 //
 // Forgot-password must not tell whether an address has an account: it answers the same
 // 202 for every address, takes at least FORGOT_PASSWORD_FLOOR_MS either way (so the extra
-// writes for a real account do not show in the timing), and sends the e-mail after the
-// answer rather than before it (so a slow mail server does not show either).
+// writes for a real account do not show in the timing), and leaves the e-mail to the job
+// worker, which sends it after commit (so a slow mail server does not show either).
 import { recordAudit } from '../audit/audit.ts';
 import { withoutTenant, withTenant } from '../db/tenant.ts';
 import type { PublicCtx, TenantCtx } from '../http/context.ts';
@@ -25,18 +25,6 @@ const INVALID_RESET = 'this reset link is not valid; ask for a new one';
 async function waitUntil(startedAt: number, floorMs: number) {
   const left = floorMs - (performance.now() - startedAt);
   if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
-}
-
-/** Hands sendMail an after-commit hook that starts delivery without awaiting it. */
-function deliverInBackground(ctx: PublicCtx) {
-  return {
-    deps: ctx.deps,
-    afterCommit(fn: () => Promise<void>) {
-      ctx.afterCommit(() => {
-        fn().catch((err: unknown) => ctx.log.error({ err }, 'password reset e-mail not delivered'));
-      });
-    },
-  };
 }
 
 function resetMail(name: string, link: string, token: string) {
@@ -82,12 +70,15 @@ async function issueResetToken(ctx: PublicCtx, email: string): Promise<void> {
       })
       .execute();
     const link = `${ctx.deps.config.publicBaseUrl}/reset-password?token=${encodeURIComponent(token)}`;
-    await sendMail(deliverInBackground(ctx), tx, tenantId, {
-      to: user.email,
-      subject: 'Reset your password',
-      text: resetMail(user.name, link, token),
-      kind: 'password-reset',
-    });
+    await sendMail(
+      { db: tx, tenantId, deps: ctx.deps },
+      {
+        to: user.email,
+        subject: 'Reset your password',
+        text: resetMail(user.name, link, token),
+        kind: 'password-reset',
+      },
+    );
     await recordAudit(tx, tenantId, {
       actorType: 'anonymous',
       actorId: null,

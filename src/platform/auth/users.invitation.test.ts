@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   as,
   type Registered,
@@ -9,6 +10,7 @@ import {
   type TestApp,
 } from '../../../test/support/app.ts';
 import { withTenant } from '../db/tenant.ts';
+import { EMAIL_QUEUE } from '../mail/mailer.ts';
 
 let t: TestApp;
 before(async () => {
@@ -68,6 +70,17 @@ describe('invitations', () => {
       payload: { email, password: sha256('anything') },
     });
     assert.equal(early.statusCode, 401);
+    // The job worker takes the message and, without SMTP_URL, leaves it stored (the log says so).
+    for (let i = 0; ; i++) {
+      const c = await t.deps.jobs.counts(EMAIL_QUEUE);
+      if (c.completed >= 1 && c.created + c.retry + c.active === 0) break;
+      if (i > 100) assert.fail(`the e-mail job did not finish: ${JSON.stringify(c)}`);
+      await sleep(100);
+    }
+    const [settled] = await withTenant(t.database.db, a.tenantId, (tx) =>
+      tx.selectFrom('emails').selectAll().where('id', '=', message.id).execute(),
+    );
+    assert.deepEqual([settled!.status, settled!.error, settled!.attempts], ['stored', null, 0]);
   });
 
   test('accepting sets the password and answers the login response; the token works once', async () => {

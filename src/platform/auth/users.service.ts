@@ -184,7 +184,7 @@ export async function createUser(ctx: TenantCtx, input: Static<typeof UserCreate
   return getUser(ctx, id);
 }
 
-/** Stores a single-use invitation token and e-mails it; the e-mail leaves after commit. */
+/** Stores a single-use invitation token and e-mails it; the job worker sends it after commit. */
 async function sendInvitation(ctx: TenantCtx, user: { id: string; email: string; name: string }) {
   const now = ctx.deps.now();
   const expiresAt = new Date(now.getTime() + INVITATION_DAYS * DAY_MS);
@@ -206,7 +206,7 @@ async function sendInvitation(ctx: TenantCtx, user: { id: string; email: string;
     .where('id', '=', ctx.tenantId)
     .executeTakeFirstOrThrow();
   const link = `${ctx.deps.config.publicBaseUrl}/accept-invitation?token=${encodeURIComponent(token)}`;
-  await sendMail(ctx, ctx.db, ctx.tenantId, {
+  await sendMail(ctx, {
     to: user.email,
     kind: 'invitation',
     subject: `You are invited to ${tenant.name}`,

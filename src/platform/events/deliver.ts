@@ -9,6 +9,7 @@ import type { DB } from '../db/schema.ts';
 import { type Tx, withTenant } from '../db/tenant.ts';
 import type { AppDeps } from '../http/context.ts';
 import type { JobContext } from '../jobs/jobs.ts';
+import { sendMail } from '../mail/mailer.ts';
 import type { DeliverJob } from './deliveries.ts';
 import { signDelivery } from './signing.ts';
 import { type DeliveryResult, postWebhook } from './webhook-client.ts';
@@ -104,11 +105,9 @@ export function deliverAttempt(deps: AppDeps) {
       },
     );
     const outcome = outcomeOf(result, job.attempt);
-    const emails = await withTenant(deps.database.db, tenantId, (tx) =>
+    await withTenant(deps.database.db, tenantId, (tx) =>
       record(deps, tx, tenantId, { ...d, attempt: d.attempts + 1, attemptedAt }, result, outcome),
     );
-    // Sent once the switch-off has committed, as every e-mail is.
-    for (const id of emails) await deps.mailer.deliver(deps.database.db, tenantId, id);
     if (outcome === 'retry') {
       throw new AttemptFailed(
         `webhook delivery ${d.id} attempt ${job.attempt} failed: ${result.status ?? result.error ?? 'no answer'}`,
@@ -124,7 +123,7 @@ async function record(
   d: { id: string; webhook_id: string; event_id: string; attempt: number; attemptedAt: Date },
   result: DeliveryResult,
   outcome: Outcome,
-): Promise<string[]> {
+): Promise<void> {
   await tx
     .insertInto('webhook_attempts')
     .values({
@@ -151,7 +150,7 @@ async function record(
     .where('tenant_id', '=', tenantId)
     .where('id', '=', d.id)
     .execute();
-  if (outcome === 'retry') return [];
+  if (outcome === 'retry') return;
   await finish(tx, tenantId, d.id, outcome, deps.now());
   if (outcome === 'succeeded') {
     await tx
@@ -160,7 +159,7 @@ async function record(
       .where('tenant_id', '=', tenantId)
       .where('id', '=', d.webhook_id)
       .execute();
-    return [];
+    return;
   }
   const hook = await tx
     .updateTable('webhooks')
@@ -170,9 +169,8 @@ async function record(
     .returning(['consecutive_failures', 'enabled', 'url'])
     .executeTakeFirstOrThrow();
   if (hook.enabled && hook.consecutive_failures >= FAILURES_TO_SWITCH_OFF) {
-    return switchOff(deps, tx, tenantId, d.webhook_id, hook.url);
+    await switchOff(deps, tx, tenantId, d.webhook_id, hook.url);
   }
-  return [];
 }
 
 async function finish(
@@ -190,14 +188,17 @@ async function finish(
     .execute();
 }
 
-/** Switches a failing webhook off; answers the e-mails to everyone who may manage webhooks. */
+/**
+ * Switches a failing webhook off and e-mails everyone who may manage webhooks; the e-mails are
+ * queued in the same transaction, so they go exactly when the switch-off commits.
+ */
 async function switchOff(
   deps: AppDeps,
   tx: Tx,
   tenantId: string,
   webhookId: string,
   url: string,
-): Promise<string[]> {
+): Promise<void> {
   await tx
     .updateTable('webhooks')
     .set({ enabled: false, disabled_reason: 'failing', updated_at: deps.now() })
@@ -218,19 +219,19 @@ async function switchOff(
   const managers = people.filter((p) =>
     permissionsOfRole(p.role, p.permissions ?? []).allows('admin', 'manage'),
   );
-  const emails: string[] = [];
   for (const person of managers) {
-    const id = await deps.mailer.store(tx, tenantId, {
-      to: person.email,
-      kind: 'webhook-switched-off',
-      subject: 'A webhook was switched off after five failed events',
-      text:
-        `The webhook to ${url} failed to take ${FAILURES_TO_SWITCH_OFF} events in a row, each after every retry, ` +
-        'so it has been switched off. No further events are sent to it.\n\n' +
-        `Check the receiver, then switch it back on: PATCH /api/webhooks/${webhookId} with {"enabled": true}. ` +
-        `Its attempts are listed at GET /api/webhooks/${webhookId}/deliveries.`,
-    });
-    emails.push(id);
+    await sendMail(
+      { db: tx, tenantId, deps },
+      {
+        to: person.email,
+        kind: 'webhook-switched-off',
+        subject: 'A webhook was switched off after five failed events',
+        text:
+          `The webhook to ${url} failed to take ${FAILURES_TO_SWITCH_OFF} events in a row, each after every retry, ` +
+          'so it has been switched off. No further events are sent to it.\n\n' +
+          `Check the receiver, then switch it back on: PATCH /api/webhooks/${webhookId} with {"enabled": true}. ` +
+          `Its attempts are listed at GET /api/webhooks/${webhookId}/deliveries.`,
+      },
+    );
   }
-  return emails;
 }

@@ -15,6 +15,7 @@ import type { RateLimiter } from './rate-limit.ts';
 export interface AppDeps {
   config: Config;
   database: Database;
+  /** SMTP, used by the job worker; a request e-mails with `sendMail(ctx, message)`. */
   mailer: Mailer;
   /**
    * The durable job worker. In a request, enqueue with `jobs.sendInTx(ctx.db, ...)`, so the
@@ -55,7 +56,10 @@ export interface BaseCtx {
   userAgent: string | undefined;
   log: FastifyBaseLogger;
   reply: FastifyReply;
-  /** Runs after the request's transaction commits (e-mail, notifications); never on rollback. */
+  /**
+   * Runs after the request's transaction commits, in the request; never on rollback. Not for
+   * e-mail or anything slow or that must survive a restart: queue a job with `sendInTx`.
+   */
   afterCommit(fn: () => Promise<void> | void): void;
 }
 
