@@ -2,6 +2,8 @@
 // amount between open items, so aged debtors and the invoice's balance follow:
 //   credit note  Dr debtors control (the credit note's item)  Cr debtors control (the invoice's item)
 //   deposit      Dr customer deposits                           Cr debtors control (the invoice's item)
+
+import { latestDay } from '../../platform/dates.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { money, toSql } from '../../platform/money/money.ts';
@@ -33,7 +35,7 @@ export interface CreditInput {
 export async function allocateCredit(ctx: TenantCtx, invoiceId: string, input: CreditInput) {
   const invoice = await receivable(ctx, invoiceId);
   const note = await lockInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), input.creditNoteId);
-  if (!note || note.document_type !== 'credit_note') throw badRequest('sourceId', 'no such credit note');
+  if (note?.document_type !== 'credit_note') throw badRequest('sourceId', 'no such credit note');
   if (note.status === 'draft' || note.status === 'void')
     throw conflict(`The credit note is ${note.status}; release it first`, { code: 'NOT_OPEN' });
   if (note.contact_id !== invoice.contact_id)
@@ -50,7 +52,7 @@ export async function allocateCredit(ctx: TenantCtx, invoiceId: string, input: C
   if (amount.greaterThan(left))
     throw badRequest('amount', `only ${left.toFixed(2)} of the credit note is left`);
   if (amount.greaterThan(due)) throw badRequest('amount', `only ${due.toFixed(2)} is due on the invoice`);
-  const date = input.date ?? maxDate(invoice.issue_date, note.issue_date, today(ctx));
+  const date = input.date ?? latestDay(invoice.issue_date, note.issue_date, today(ctx));
   if (date < invoice.issue_date || date < note.issue_date)
     throw badRequest('date', 'must not be before either document is issued');
   const lctx = ledgerCtxOf(ctx);
@@ -103,7 +105,7 @@ export async function applyDeposit(
 ) {
   const invoice = await receivable(ctx, invoiceId);
   const deposit = await lockInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), input.depositId);
-  if (!deposit || deposit.document_type !== 'deposit') throw badRequest('sourceId', 'no such deposit');
+  if (deposit?.document_type !== 'deposit') throw badRequest('sourceId', 'no such deposit');
   if (deposit.status === 'draft' || deposit.status === 'void')
     throw conflict(`The deposit is ${deposit.status}; release it first`, { code: 'NOT_OPEN' });
   if (deposit.contact_id !== invoice.contact_id)
@@ -118,7 +120,7 @@ export async function applyDeposit(
       'sourceId',
       `the deposit (${amount.toFixed(2)}) is more than is due (${due.toFixed(2)})`,
     );
-  const date = input.date ?? maxDate(invoice.issue_date, deposit.issue_date, today(ctx));
+  const date = input.date ?? latestDay(invoice.issue_date, deposit.issue_date, today(ctx));
   if (date < invoice.issue_date || date < deposit.issue_date)
     throw badRequest('date', 'must not be before either document is issued');
   const lctx = ledgerCtxOf(ctx);
@@ -169,6 +171,8 @@ export async function allocate(
   invoiceId: string,
   input: { sourceId: string; amount?: number | undefined; date?: string | undefined },
 ) {
+  // The invoice first: another tenant's id is a 404 whatever the body says.
+  if (!(await lockInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), invoiceId))) throw notFound('Document');
   const source = await ctx.db
     .selectFrom('invoices')
     .select(['document_type', 'total'])
@@ -250,8 +254,4 @@ export async function listAllocations(ctx: TenantCtx, invoiceId: string) {
     reversedAt: r.reversed_at?.toISOString() ?? null,
     createdAt: r.created_at.toISOString(),
   }));
-}
-
-function maxDate(...dates: string[]): string {
-  return dates.reduce((a, b) => (a > b ? a : b));
 }

@@ -3,6 +3,7 @@
 // and a quote's acceptance. Release, payments and allocations have files of their own.
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
+import { addDays, dayOf, latestDay } from '../../platform/dates.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
@@ -35,7 +36,7 @@ export function companyOf(ctx: TenantCtx): string {
 }
 
 export function today(ctx: { deps: { now(): Date } }): string {
-  return ctx.deps.now().toISOString().slice(0, 10);
+  return dayOf(ctx.deps.now());
 }
 
 export async function getInvoice(ctx: TenantCtx, id: string): Promise<Invoice> {
@@ -394,16 +395,14 @@ export async function convertInvoice(
   }
   const day = today(ctx);
   const terms = row.payment_terms_days ?? 30;
-  const issueDate = day > row.issue_date ? day : row.issue_date;
-  const due = new Date(`${issueDate}T00:00:00Z`);
-  due.setUTCDate(due.getUTCDate() + terms);
+  const issueDate = latestDay(day, row.issue_date);
   const lines = (await linesOf(ctx.db, ctx.tenantId, [id])).get(id)!;
   const created = await createInvoice(ctx, {
     ...(input.clientId ? { clientId: input.clientId } : {}),
     contactId: row.contact_id,
     documentType: input.documentType,
     issueDate,
-    dueDate: due.toISOString().slice(0, 10),
+    dueDate: addDays(issueDate, terms),
     currency: row.currency,
     ...(row.payment_terms_days !== null ? { paymentTermsDays: row.payment_terms_days } : {}),
     ...(row.terms ? { terms: row.terms } : {}),

@@ -58,7 +58,7 @@ async function bankAccount(ctx: TenantCtx, companyId: string, id: string | undef
     .where('company_id', '=', companyId)
     .where('id', '=', id)
     .executeTakeFirst();
-  if (!a || a.subtype !== 'bank') throw badRequest('bankAccountId', 'no such bank account in this company');
+  if (a?.subtype !== 'bank') throw badRequest('bankAccountId', 'no such bank account in this company');
   if (!a.is_active) throw badRequest('bankAccountId', 'the bank account is deactivated');
   return id;
 }

@@ -7,6 +7,7 @@
 // The debtors line names the contact and the document as its open item (aged debtors). A
 // void posts the reversal of that entry, dated the document's issue date unless told.
 import type { Decimal } from 'decimal.js';
+import { latestDay } from '../../platform/dates.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/http/problem.ts';
 import { money, sum } from '../../platform/money/money.ts';
@@ -147,7 +148,7 @@ export async function releaseInvoice(ctx: TenantCtx, id: string): Promise<Invoic
     if (credited && (credited.status === 'open' || credited.status === 'partially_paid')) {
       await allocateCredit(ctx, credited.id, {
         creditNoteId: id,
-        date: credited.issue_date > row.issue_date ? credited.issue_date : row.issue_date,
+        date: latestDay(credited.issue_date, row.issue_date),
         upToDue: true,
       });
     }

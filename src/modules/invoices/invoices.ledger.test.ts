@@ -1,0 +1,293 @@
+// What each document type does to the ledger, and the books after release, payment, credit
+// note, deposit and void: the journal entry's lines, the debtors control balance and aged
+// debtors, all read back through the API.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { register, startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { assertProblem } from '../../../test/support/problem.ts';
+import { createDoc, pay, released, type Sales, salesSetup } from './invoices.factories.ts';
+
+let t: TestApp;
+before(async () => {
+  t = await startTestApp();
+  t.clock.set('2026-03-20T10:00:00Z');
+});
+after(() => t.close());
+
+const setup = async (): Promise<Sales> => salesSetup(t, await register(t.app));
+
+type Line = {
+  accountCode: string;
+  debit: number;
+  credit: number;
+  taxCode: string | null;
+  taxRate: number | null;
+  contactId: string | null;
+};
+
+async function entry(s: Sales, id: string | null): Promise<Array<[string, number, number, string | null]>> {
+  assert.ok(id, 'the document posted an entry');
+  const res = await s.api({ method: 'GET', url: `/api/ledger/journals/${id}` });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json().lines.map((l: Line) => [l.accountCode, l.debit, l.credit, l.taxCode]);
+}
+
+async function debtors(s: Sales) {
+  const rows = (await s.api({ method: 'GET', url: '/api/contacts/aged-debtors?asOf=2026-03-20' })).json();
+  return rows.find((r: { contactId: string }) => r.contactId === s.customerId) ?? null;
+}
+
+async function balanceOf(s: Sales, code: string): Promise<number> {
+  const accounts = (await s.api({ method: 'GET', url: '/api/accounts' })).json();
+  const account = accounts.find((a: { code: string }) => a.code === code);
+  const lines = (await s.api({ method: 'GET', url: `/api/ledger?accountId=${account.id}&limit=200` })).json();
+  return Math.round(lines.items.reduce((n: number, l: Line) => n + l.debit * 100 - l.credit * 100, 0)) / 100;
+}
+
+describe('ledger effect of each document type', () => {
+  test('invoice: Dr debtors 1,149.99; Cr sales 999.99 (standard 15%); Cr VAT output 150.00', async () => {
+    const s = await setup();
+    const inv = await released(s);
+    assert.equal(inv.status, 'open');
+    assert.deepEqual(await entry(s, inv.entryId), [
+      ['1100', 1149.99, 0, null],
+      ['4000', 0, 999.99, 'standard'],
+      ['2100', 0, 150, 'standard'],
+    ]);
+    assert.deepEqual(await debtors(s), {
+      contactId: s.customerId,
+      contactName: 'Thandi Stores (Pty) Ltd',
+      current: 1149.99,
+      days30: 0,
+      days60: 0,
+      days90: 0,
+      total: 1149.99,
+      overdue: 0,
+    });
+  });
+
+  test('debit note as an invoice; credit note the mirror; cash sale Dr bank; deposit Dr bank Cr customer deposits', async () => {
+    const s = await setup();
+    const dn = await released(s, { documentType: 'debit_note' });
+    assert.deepEqual(await entry(s, dn.entryId), [
+      ['1100', 1149.99, 0, null],
+      ['4000', 0, 999.99, 'standard'],
+      ['2100', 0, 150, 'standard'],
+    ]);
+    const cn = await released(s, {
+      documentType: 'credit_note',
+      lines: [{ description: 'Return', quantity: 1, unitPrice: 100 }],
+    });
+    assert.deepEqual(await entry(s, cn.entryId), [
+      ['1100', 0, 115, null],
+      ['4000', 100, 0, 'standard'],
+      ['2100', 15, 0, 'standard'],
+    ]);
+    const cash = await released(s, {
+      documentType: 'cash_sale',
+      lines: [{ description: 'Counter sale', quantity: 2, unitPrice: 50, vatRate: 0 }],
+    });
+    assert.equal(cash.status, 'paid');
+    assert.equal(cash.amountDue, 0);
+    assert.deepEqual(await entry(s, cash.entryId), [
+      ['1000', 100, 0, null],
+      ['4000', 0, 100, 'zero'],
+    ]);
+    const dep = await released(s, {
+      documentType: 'deposit',
+      lines: [{ description: 'Deposit', quantity: 1, unitPrice: 200 }],
+    });
+    assert.equal(dep.status, 'paid');
+    assert.deepEqual(await entry(s, dep.entryId), [
+      ['1000', 230, 0, null],
+      ['2200', 0, 230, null],
+    ]);
+  });
+
+  test('quote, pro forma, sales order and delivery note post nothing', async () => {
+    const s = await setup();
+    for (const documentType of ['quote', 'pro_forma', 'sales_order', 'delivery_note']) {
+      const d = await released(s, { documentType });
+      assert.equal(d.status, 'open', documentType);
+      assert.equal(d.entryId, null, documentType);
+    }
+    const lines = (await s.api({ method: 'GET', url: '/api/ledger' })).json();
+    assert.equal(lines.total, 0);
+  });
+
+  test('a company not registered for VAT posts no VAT line and no VAT code', async () => {
+    const b = await register(t.app);
+    const s = await salesSetup(t, b, { vatRegistered: false });
+    const inv = await released(s);
+    assert.deepEqual(await entry(s, inv.entryId), [
+      ['1100', 999.99, 0, null],
+      ['4000', 0, 999.99, null],
+    ]);
+  });
+
+  test('a lock date refuses a release dated on or before it; a foreign currency is 422', async () => {
+    const s = await setup();
+    await s.api({ method: 'PATCH', url: '/api/ledger/settings', payload: { lockDate: '2026-02-28' } });
+    const old = await createDoc(s, { issueDate: '2026-02-10', dueDate: '2026-03-10' });
+    assert.equal(
+      assertProblem(await s.api({ method: 'POST', url: `/api/invoices/${old.id}/release` }), 409).code,
+      'PERIOD_LOCKED',
+    );
+    assert.equal((await s.api({ method: 'GET', url: `/api/invoices/${old.id}` })).json().status, 'draft');
+    const usd = await createDoc(s, { currency: 'USD' });
+    assertProblem(await s.api({ method: 'POST', url: `/api/invoices/${usd.id}/release` }), 422);
+  });
+});
+
+describe('the books after payment, credit note, deposit and void', () => {
+  test('partial then full payment: Dr bank, Cr debtors; statuses; aged debtors follow; overpayment 400', async () => {
+    const s = await setup();
+    const inv = await released(s);
+    const first = await pay(s, inv.id, 149.99);
+    assert.equal(first.statusCode, 201, first.body);
+    assert.deepEqual(await entry(s, first.json().entryId), [
+      ['1000', 149.99, 0, null],
+      ['1100', 0, 149.99, null],
+    ]);
+    let now = (await s.api({ method: 'GET', url: `/api/invoices/${inv.id}` })).json();
+    assert.deepEqual([now.status, now.amountPaid, now.amountDue], ['partially_paid', 149.99, 1000]);
+    assert.equal((await debtors(s)).total, 1000);
+    const over = await pay(s, inv.id, 1000.01);
+    assert.equal(assertProblem(over, 400).field, 'amount');
+    const rest = await pay(s, inv.id, 1000);
+    assert.equal(rest.statusCode, 201);
+    now = (await s.api({ method: 'GET', url: `/api/invoices/${inv.id}` })).json();
+    assert.deepEqual([now.status, now.amountDue], ['paid', 0]);
+    assert.equal(await debtors(s), null, 'nothing owed: no aged debtors row');
+    assert.equal(await balanceOf(s, '1000'), 1149.99);
+    assert.equal(assertProblem(await pay(s, inv.id, 1), 409).code, 'ALREADY_PAID');
+    // Reversing a payment makes the amount due again.
+    const reversed = await s.api({
+      method: 'DELETE',
+      url: `/api/invoices/${inv.id}/payments/${rest.json().id}`,
+    });
+    assert.equal(reversed.statusCode, 200, reversed.body);
+    assert.equal(reversed.json().status, 'reversed');
+    now = (await s.api({ method: 'GET', url: `/api/invoices/${inv.id}` })).json();
+    assert.deepEqual([now.status, now.amountDue], ['partially_paid', 1000]);
+    assert.equal(await balanceOf(s, '1000'), 149.99);
+    const listed = (await s.api({ method: 'GET', url: `/api/invoices/${inv.id}/payments` })).json();
+    assert.deepEqual(
+      listed.map((p: { amount: number; status: string }) => [p.amount, p.status]),
+      [
+        [149.99, 'received'],
+        [1000, 'reversed'],
+      ],
+    );
+    // A payment on a draft, or to a non-bank account, is refused.
+    const draft = await createDoc(s);
+    assertProblem(await pay(s, draft.id, 10), 409);
+  });
+
+  test('a credit note naming its invoice is applied on release; aged debtors net; undoing it restores', async () => {
+    const s = await setup();
+    const inv = await released(s, { issueDate: '2026-01-10', dueDate: '2026-02-09' });
+    const cn = await released(s, {
+      documentType: 'credit_note',
+      issueDate: '2026-03-01',
+      dueDate: '2026-03-01',
+      creditedInvoiceId: inv.id,
+      lines: [{ description: 'Returned one', quantity: 1, unitPrice: 333.33 }],
+    });
+    assert.equal(cn.amountDue, 0, 'the whole credit note is used');
+    const after = (await s.api({ method: 'GET', url: `/api/invoices/${inv.id}` })).json();
+    assert.deepEqual([after.status, after.amountCredited, after.amountDue], ['overdue', 383.33, 766.66]);
+    const row = await debtors(s);
+    // Due 2026-02-09: 39 days overdue on 2026-03-20, in the 31–60 bucket.
+    assert.deepEqual([row.total, row.days60, row.current], [766.66, 766.66, 0]);
+    const allocations = (await s.api({ method: 'GET', url: `/api/invoices/${inv.id}/allocations` })).json();
+    assert.equal(allocations.length, 1);
+    assert.deepEqual([allocations[0].sourceType, allocations[0].amount], ['credit_note', 383.33]);
+    const undone = await s.api({
+      method: 'DELETE',
+      url: `/api/invoices/${inv.id}/allocations/${allocations[0].id}`,
+    });
+    assert.equal(undone.statusCode, 200, undone.body);
+    assert.equal(undone.json().amountDue, 1149.99);
+    // Unapplied, the credit note is a credit in the customer's aged debtors.
+    assert.equal((await debtors(s)).total, 766.66);
+    const again = await s.api({
+      method: 'POST',
+      url: `/api/invoices/${inv.id}/allocations`,
+      payload: { sourceId: cn.id, amount: 100 },
+    });
+    assert.equal(again.statusCode, 201, again.body);
+    assert.equal((await s.api({ method: 'GET', url: `/api/invoices/${inv.id}` })).json().amountDue, 1049.99);
+  });
+
+  test('a deposit applied to the final invoice; applying it again is 409', async () => {
+    const s = await setup();
+    const dep = await released(s, {
+      documentType: 'deposit',
+      lines: [{ description: 'Deposit', quantity: 1, unitPrice: 400 }],
+    });
+    const inv = await released(s);
+    const applied = await s.api({
+      method: 'POST',
+      url: `/api/invoices/${inv.id}/allocations`,
+      payload: { sourceId: dep.id },
+    });
+    assert.equal(applied.statusCode, 201, applied.body);
+    assert.deepEqual(await entry(s, applied.json().entryId), [
+      ['2200', 460, 0, null],
+      ['1100', 0, 460, null],
+    ]);
+    const now = (await s.api({ method: 'GET', url: `/api/invoices/${inv.id}` })).json();
+    assert.deepEqual([now.status, now.amountPaid, now.amountDue], ['partially_paid', 460, 689.99]);
+    const twice = await s.api({
+      method: 'POST',
+      url: `/api/invoices/${inv.id}/allocations`,
+      payload: { sourceId: dep.id },
+    });
+    assert.equal(assertProblem(twice, 409).code, 'DEPOSIT_ALREADY_APPLIED');
+    assert.equal(await balanceOf(s, '2200'), 0);
+  });
+
+  test('void: the entry is reversed and the customer owes nothing; with a payment it is 409', async () => {
+    const s = await setup();
+    const inv = await released(s);
+    const paid = await released(s);
+    await pay(s, paid.id, 10);
+    const voided = (await s.api({ method: 'DELETE', url: `/api/invoices/${inv.id}` })).json();
+    assert.deepEqual(await entry(s, voided.voidEntryId), [
+      ['1100', 0, 1149.99, null],
+      ['4000', 999.99, 0, 'standard'],
+      ['2100', 150, 0, 'standard'],
+    ]);
+    assert.equal((await debtors(s)).total, 1139.99);
+    assert.equal(
+      assertProblem(await s.api({ method: 'DELETE', url: `/api/invoices/${paid.id}` }), 409).code,
+      'HAS_PAYMENTS',
+    );
+    assert.equal(await balanceOf(s, '4000'), -999.99);
+  });
+});
+
+describe('concurrency', () => {
+  test('two payments at once that together would overpay: one is refused', async () => {
+    const s = await setup();
+    const inv = await released(s);
+    const results = await Promise.all([pay(s, inv.id, 700), pay(s, inv.id, 700)]);
+    assert.deepEqual(results.map((r) => r.statusCode).sort(), [201, 400]);
+    const now = (await s.api({ method: 'GET', url: `/api/invoices/${inv.id}` })).json();
+    assert.deepEqual([now.amountPaid, now.amountDue], [700, 449.99]);
+    assert.equal(await balanceOf(s, '1000'), 700);
+  });
+
+  test('release twice at once: one 200, one 409, one entry', async () => {
+    const s = await setup();
+    const inv = await createDoc(s);
+    const results = await Promise.all([
+      s.api({ method: 'POST', url: `/api/invoices/${inv.id}/release` }),
+      s.api({ method: 'POST', url: `/api/invoices/${inv.id}/release` }),
+    ]);
+    assert.deepEqual(results.map((r) => r.statusCode).sort(), [200, 409]);
+    const entries = (await s.api({ method: 'GET', url: '/api/ledger/journals' })).json();
+    assert.equal(entries.total, 1);
+  });
+});
