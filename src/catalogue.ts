@@ -3,6 +3,7 @@
 import { entitlementRoutes, setupProgressRoutes } from './modules/billing/index.ts';
 import { companyRoutes } from './modules/companies/index.ts';
 import { contactRoutes } from './modules/contacts/index.ts';
+import { productRoutes } from './modules/inventory/index.ts';
 import { invoiceRoutes } from './modules/invoices/index.ts';
 import { accountRoutes, journalRoutes } from './modules/ledger/index.ts';
 import { auditRoutes } from './platform/audit/audit.routes.ts';
@@ -41,4 +42,5 @@ export const catalogue: AnyRoute[] = [
   ...accountRoutes,
   ...journalRoutes,
   ...invoiceRoutes,
+  ...productRoutes,
 ];
