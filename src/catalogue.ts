@@ -6,6 +6,7 @@ import { contactRoutes } from './modules/contacts/index.ts';
 import { productRoutes } from './modules/inventory/index.ts';
 import { invoiceRoutes } from './modules/invoices/index.ts';
 import { accountRoutes, journalRoutes } from './modules/ledger/index.ts';
+import { sandboxRoutes } from './modules/sandbox/index.ts';
 import { auditRoutes } from './platform/audit/audit.routes.ts';
 import { apiKeyRoutes } from './platform/auth/api-keys.routes.ts';
 import { loginRoutes } from './platform/auth/login.routes.ts';
@@ -43,4 +44,5 @@ export const catalogue: AnyRoute[] = [
   ...journalRoutes,
   ...invoiceRoutes,
   ...productRoutes,
+  ...sandboxRoutes,
 ];

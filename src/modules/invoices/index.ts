@@ -3,7 +3,7 @@
 
 export type { Invoice } from './invoices.queries.ts';
 export { invoiceRoutes } from './invoices.routes.ts';
-export { createInvoice, getInvoice } from './invoices.service.ts';
+export { createInvoice, getInvoice, retireCompanyDocuments } from './invoices.service.ts';
 export { DOCUMENT_TYPES, type DocumentType } from './invoices.tables.ts';
 export { recordPayment } from './payments.ts';
 export { deleteInvoice, releaseInvoice } from './release.ts';
