@@ -30,7 +30,7 @@ async function lockTenant(ctx: TenantCtx): Promise<Plan> {
   return t.plan as Plan;
 }
 
-async function describe(ctx: TenantCtx, companyId: string, plan: Plan): Promise<Static<typeof Sandbox>> {
+async function sandboxOf(ctx: TenantCtx, companyId: string, plan: Plan): Promise<Static<typeof Sandbox>> {
   const company = await getCompany(ctx, companyId);
   const samples = await samplesOf(ctx.db, ctx.tenantId, companyId, true);
   return {
@@ -45,7 +45,7 @@ async function describe(ctx: TenantCtx, companyId: string, plan: Plan): Promise<
 export async function getSandbox(ctx: TenantCtx): Promise<Static<typeof Sandbox>> {
   const found = await findSandbox(ctx.db, ctx.tenantId);
   if (!found) throw notFound('Sandbox');
-  return describe(ctx, found.id, ctx.principal.plan);
+  return sandboxOf(ctx, found.id, ctx.principal.plan);
 }
 
 /** 201 with a new sandbox; 200 with the one that exists. */
@@ -55,7 +55,7 @@ export async function createSandbox(ctx: TenantCtx): Promise<Static<typeof Sandb
   const existing = await findSandbox(ctx.db, ctx.tenantId);
   if (existing) {
     ctx.reply.code(200);
-    return describe(ctx, existing.id, plan);
+    return sandboxOf(ctx, existing.id, plan);
   }
   const id = crypto.randomUUID();
   const today = dayOf(ctx.deps.now());
@@ -77,7 +77,7 @@ export async function createSandbox(ctx: TenantCtx): Promise<Static<typeof Sandb
   );
   await insertSamples(ctx.db, ctx.tenantId, id, await createSamples(ctx, id));
   ctx.reply.code(201);
-  return describe(ctx, id, plan);
+  return sandboxOf(ctx, id, plan);
 }
 
 /**

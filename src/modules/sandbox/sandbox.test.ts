@@ -228,16 +228,17 @@ describe('creating the sandbox', () => {
   });
 });
 
-describe('two concurrent creates', () => {
-  test('make one sandbox: one 201, one 200 with the same id', async () => {
+describe('concurrent creates', () => {
+  test('make one sandbox: one 201, the others 200 with the same id', async () => {
     const a = await register(t.app, { plan: 'enterprise' });
     const api = as(t.app, a.token);
-    const [r1, r2] = await Promise.all([
-      api({ method: 'POST', url: '/api/sandbox' }),
-      api({ method: 'POST', url: '/api/sandbox' }),
-    ]);
-    assert.deepEqual([r1.statusCode, r2.statusCode].sort(), [200, 201], `${r1.body} ${r2.body}`);
-    assert.equal(r1.json().id, r2.json().id);
+    const answers = await Promise.all([1, 2, 3].map(() => api({ method: 'POST', url: '/api/sandbox' })));
+    assert.deepEqual(
+      answers.map((r) => r.statusCode).sort(),
+      [200, 200, 201],
+      answers.map((r) => r.body).join(' '),
+    );
+    assert.equal(new Set(answers.map((r) => r.json().id)).size, 1);
     const companies = (await api({ method: 'GET', url: '/api/companies' })).json();
     assert.equal(companies.filter((c: { isSandbox: boolean }) => c.isSandbox).length, 1);
     assert.equal((await names(api, '/api/contacts?q=Sandbox')).length, 3);
