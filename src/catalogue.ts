@@ -3,8 +3,10 @@
 import { entitlementRoutes, setupProgressRoutes } from './modules/billing/index.ts';
 import { companyRoutes } from './modules/companies/index.ts';
 import { contactRoutes } from './modules/contacts/index.ts';
+import { productRoutes } from './modules/inventory/index.ts';
 import { invoiceRoutes } from './modules/invoices/index.ts';
 import { accountRoutes, journalRoutes } from './modules/ledger/index.ts';
+import { sandboxRoutes } from './modules/sandbox/index.ts';
 import { auditRoutes } from './platform/audit/audit.routes.ts';
 import { apiKeyRoutes } from './platform/auth/api-keys.routes.ts';
 import { loginRoutes } from './platform/auth/login.routes.ts';
@@ -41,4 +43,6 @@ export const catalogue: AnyRoute[] = [
   ...accountRoutes,
   ...journalRoutes,
   ...invoiceRoutes,
+  ...productRoutes,
+  ...sandboxRoutes,
 ];

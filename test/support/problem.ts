@@ -13,6 +13,7 @@ export const PROBLEM_EXTENSIONS = [
   'retryAfterSeconds',
   'reasons',
   'lockDate',
+  'blocking',
 ];
 
 const PROBLEM_MEMBERS = ['type', 'title', 'status', 'detail', 'instance'];

@@ -52,7 +52,9 @@ export const companyRoutes: AnyRoute[] = [
     summary: 'Change a company; a VAT registration change takes effect from vatRegisteredFrom',
     description:
       'Changing vatRegistered (or vatRegisteredFrom) records a registration change effective from ' +
-      'vatRegisteredFrom (default today). Documents use the registration in force on their issue date.',
+      'vatRegisteredFrom (default today). Documents use the registration in force on their issue date. ' +
+      "The sandbox's name cannot be changed (400 naming name); while the plan lacks API access the sandbox " +
+      'is read-only and any change to it is 403 SANDBOX_READ_ONLY.',
     params: IdParams,
     body: CompanyUpdate,
     response: { 200: Company },

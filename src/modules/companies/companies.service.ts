@@ -2,6 +2,7 @@
 // with its effective date.
 import type { Static } from 'typebox';
 import type { Plan } from '../../config.ts';
+import { assertSandboxWritable } from '../../platform/auth/limits.ts';
 import { companyAllowance } from '../../platform/auth/plans.ts';
 import type { Tx } from '../../platform/db/tenant.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
@@ -150,6 +151,9 @@ export async function updateCompany(
 ): Promise<Company> {
   const row = await findCompany(ctx.db, ctx.tenantId, id);
   if (!row) throw notFound('Company');
+  // The sandbox company itself is read-only with the rest of the sandbox (the catalogue
+  // refuses writes sent with its X-Company-Id; this route names it in the path instead).
+  if (row.is_sandbox) assertSandboxWritable(ctx.principal.plan);
   if (row.is_sandbox && input.name !== undefined && input.name !== row.name) {
     throw badRequest('name', 'the sandbox company cannot be renamed');
   }
@@ -184,4 +188,16 @@ export async function updateCompany(
     .where('id', '=', id)
     .execute();
   return getCompany(ctx, id);
+}
+
+/** Marks a company deleted: it leaves every list and its id answers 404 (the sandbox's delete). */
+export async function retireCompany(ctx: TenantCtx, id: string): Promise<void> {
+  const now = ctx.deps.now();
+  await ctx.db
+    .updateTable('companies')
+    .set({ deleted_at: now, updated_at: now })
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .execute();
 }

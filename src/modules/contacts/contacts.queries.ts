@@ -163,7 +163,8 @@ export async function listContactRows(
 
 /**
  * creditUsed of each contact: the sum of its open items' balances on the debtors control
- * accounts of every company of the tenant (decimal strings; absent: nothing owed).
+ * accounts of every live company of the tenant (decimal strings; absent: nothing owed). A
+ * deleted company (a deleted sandbox) no longer counts.
  */
 export async function debtorsBalances(tx: Tx, tenantId: string, contactIds: string[]) {
   const out = new Map<string, string>();
@@ -176,24 +177,32 @@ export async function debtorsBalances(tx: Tx, tenantId: string, contactIds: stri
         .onRef('a.company_id', '=', 'o.company_id')
         .onRef('a.id', '=', 'o.account_id'),
     )
+    .innerJoin('companies as co', (j) =>
+      j.onRef('co.tenant_id', '=', 'o.tenant_id').onRef('co.id', '=', 'o.company_id'),
+    )
     .select(['o.contact_id', (eb) => eb.fn.sum<string>('o.balance').as('balance')])
     .where('o.tenant_id', '=', tenantId)
     .where('o.contact_id', 'in', contactIds)
     .where('a.system_key', '=', 'debtors_control')
+    .where('co.deleted_at', 'is', null)
     .groupBy('o.contact_id')
     .execute();
   for (const r of rows) if (r.contact_id) out.set(r.contact_id, String(r.balance));
   return out;
 }
 
-/** Whether the contact has an item not settled on any receivable or payable account. */
+/** Whether the contact has an item not settled on any receivable or payable account of a live company. */
 export async function hasOpenItems(tx: Tx, tenantId: string, contactId: string): Promise<boolean> {
   const r = await tx
-    .selectFrom('open_items')
-    .select('item_id')
-    .where('tenant_id', '=', tenantId)
-    .where('contact_id', '=', contactId)
-    .where('balance', '<>', '0')
+    .selectFrom('open_items as o')
+    .innerJoin('companies as co', (j) =>
+      j.onRef('co.tenant_id', '=', 'o.tenant_id').onRef('co.id', '=', 'o.company_id'),
+    )
+    .select('o.item_id')
+    .where('o.tenant_id', '=', tenantId)
+    .where('o.contact_id', '=', contactId)
+    .where('o.balance', '<>', '0')
+    .where('co.deleted_at', 'is', null)
     .limit(1)
     .executeTakeFirst();
   return r !== undefined;
@@ -236,6 +245,7 @@ export interface AgedSums {
  * lines dated on or before asOf; an item whose last line is on or before asOf is its open
  * balance as kept (no lines read), and one settled by then is skipped without reading lines.
  * Amounts are debit minus credit (the caller turns creditors around). Non-zero totals only.
+ * Live companies only: a deleted company's (a deleted sandbox's) books no longer count.
  */
 export async function agedSums(
   tx: Tx,
@@ -260,6 +270,7 @@ export async function agedSums(
              end as amount
         from open_items o
         join accounts a on a.tenant_id = o.tenant_id and a.company_id = o.company_id and a.id = o.account_id
+        join companies co on co.tenant_id = o.tenant_id and co.id = o.company_id and co.deleted_at is null
        where o.tenant_id = ${tenantId}
          and a.system_key = ${account}
          and o.first_date <= ${day}

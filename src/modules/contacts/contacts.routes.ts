@@ -26,7 +26,8 @@ const AGING =
   'without one, the date of its first line): current = not yet due on asOf, days30 = 1-30 days past due, ' +
   'days60 = 31-60, days90 = more than 60; overdue = days30 + days60 + days90. One row per contact with a ' +
   'non-zero total, by name; amounts posted without a contact form a row with contactId null. companyId ' +
-  "limits it to one company (default: every company of the tenant's, each in its own base currency). " +
+  "limits it to one company (default: every live company of the tenant's, each in its own base currency; a " +
+  'deleted company, such as a deleted sandbox, no longer counts). ' +
   'A bare array. An unparseable asOf is a 400 naming asOf; a companyId not of the tenant is a 404.';
 
 export const contactRoutes: AnyRoute[] = [

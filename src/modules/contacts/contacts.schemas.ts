@@ -103,7 +103,7 @@ export const Contact = Type.Object({
   creditLimit: Nullable(Type.Number({ description: 'null: no credit limit set' })),
   creditUsed: Type.Number({
     description:
-      "What the contact owes now on the debtors control accounts of all the tenant's companies " +
+      "What the contact owes now on the debtors control accounts of all the tenant's live companies " +
       '(sum of open items; negative when the contact is in credit). Derived from the ledger, never stored.',
   }),
   paymentTerms: Type.Integer(),

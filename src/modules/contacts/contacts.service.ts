@@ -167,6 +167,23 @@ export async function deleteContact(ctx: TenantCtx, id: string): Promise<void> {
   await updateContactRow(ctx.db, ctx.tenantId, id, { deleted_at: now, updated_at: now });
 }
 
+/**
+ * Marks these contacts deleted (those not deleted already), without the open-items check: the
+ * sandbox's delete uses it for its sample customers, whose open items go with its ledger.
+ */
+export async function retireContacts(ctx: TenantCtx, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const now = ctx.deps.now();
+  const r = await ctx.db
+    .updateTable('contacts')
+    .set({ deleted_at: now, updated_at: now })
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', 'in', ids)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
 export async function listContacts(
   ctx: TenantCtx,
   query: Static<typeof ContactListQuery>,

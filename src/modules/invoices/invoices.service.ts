@@ -364,6 +364,22 @@ export async function deleteDraft(ctx: TenantCtx, row: InvoiceRow): Promise<void
     .execute();
 }
 
+/**
+ * Marks every document of a company deleted (the sandbox's delete): they leave every list and
+ * answer 404. Their journal entries stay, as posted entries always do, in the deleted company.
+ */
+export async function retireCompanyDocuments(ctx: TenantCtx, companyId: string): Promise<number> {
+  const now = ctx.deps.now();
+  const r = await ctx.db
+    .updateTable('invoices')
+    .set({ deleted_at: now, updated_at: now })
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('company_id', '=', companyId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
 /** What each type converts into (a quote accepted becomes an invoice, and so on). */
 export const CONVERSIONS: Partial<Record<DocumentType, DocumentType[]>> = {
   quote: ['invoice', 'pro_forma', 'sales_order'],

@@ -10,6 +10,8 @@ export const MODULE_NOT_LICENSED = 'MODULE_NOT_LICENSED';
 export const INSUFFICIENT_SCOPE = 'INSUFFICIENT_SCOPE';
 export const PLAN_HAS_NO_API_KEYS = 'PLAN_HAS_NO_API_KEYS';
 export const PLAN_HAS_NO_WEBHOOKS = 'PLAN_HAS_NO_WEBHOOKS';
+export const PLAN_HAS_NO_SANDBOX = 'PLAN_HAS_NO_SANDBOX';
+export const SANDBOX_READ_ONLY = 'SANDBOX_READ_ONLY';
 
 /** Sign-in ('auth') and the service's own endpoints ('platform') are no licensed module. */
 export function licensedModule(module: RouteModule): ModuleName | undefined {
@@ -41,6 +43,35 @@ export function assertPlanHasWebhooks(plan: Plan) {
     throw new HttpError(403, `The ${plan} plan does not include webhooks; upgrade to Business or above`, {
       code: PLAN_HAS_NO_WEBHOOKS,
     });
+  }
+}
+
+/** API access (keys, webhooks, the sandbox) comes with Business and above. */
+export function planHasApiAccess(plan: Plan): boolean {
+  return PLAN_TABLE[plan].apiKeys > 0;
+}
+
+/** The sandbox is offered on plans that include API keys (the spec): Business and above. */
+export function assertPlanHasSandbox(plan: Plan) {
+  if (!planHasApiAccess(plan)) {
+    throw new HttpError(403, `The ${plan} plan does not include the sandbox; upgrade to Business or above`, {
+      code: PLAN_HAS_NO_SANDBOX,
+    });
+  }
+}
+
+/**
+ * A write naming the sandbox (X-Company-Id) while the plan lacks API access: the sandbox is
+ * read-only then (it may still be read and deleted) and takes writes again when access returns.
+ */
+export function assertSandboxWritable(plan: Plan) {
+  if (!planHasApiAccess(plan)) {
+    throw new HttpError(
+      403,
+      `The sandbox is read-only while the ${plan} plan lacks API access; it can be read and deleted, ` +
+        'and takes writes again on Business or above',
+      { code: SANDBOX_READ_ONLY },
+    );
   }
 }
 

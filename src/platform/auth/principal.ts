@@ -80,6 +80,8 @@ export interface PrincipalRow {
   permissions: string[] | null;
   /** present when a company was asked about: does it exist in the tenant */
   company_ok?: boolean;
+  /** the company asked about is the tenant's sandbox (false when none was asked about) */
+  company_is_sandbox?: boolean;
   plan: string;
 }
 
@@ -91,7 +93,7 @@ export function principalQuery(claims: AccessClaims, companyId?: string): string
   for (const id of [claims.tid, claims.sid, claims.sub, ...(companyId ? [companyId] : [])]) {
     if (!isUuid(id)) throw unauthorized('The token is not valid');
   }
-  // bp_request_principal (migration 0003) keeps its plan per connection.
+  // bp_request_principal (migration 0015) keeps its plan per connection.
   const company = companyId ? `'${companyId}'` : 'null';
   return `select * from bp_request_principal('${claims.tid}', '${claims.sid}', '${claims.sub}', ${company})`;
 }
@@ -127,6 +129,7 @@ export interface KeyPrincipalRow {
   revoked_at: Date | null;
   permissions: string[] | null;
   company_ok?: boolean;
+  company_is_sandbox?: boolean;
   plan: string;
 }
 

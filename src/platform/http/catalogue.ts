@@ -8,11 +8,19 @@
 //   [one tenant transaction] 401 session revoked / user gone (key revoked / owner gone) →
 //   403 MODULE_NOT_LICENSED (the plan) → for a key: 403 PLAN_HAS_NO_API_KEYS →
 //   403 INSUFFICIENT_SCOPE → metering (rate limit) → then for everyone: 403 role →
-//   404 company outside the tenant → handler → audit entry → commit → after-commit work.
+//   404 company outside the tenant → 403 SANDBOX_READ_ONLY (a write route whose
+//   X-Company-Id is the sandbox while the plan lacks API access) → handler → audit entry →
+//   commit → after-commit work.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { recordAudit } from '../audit/audit.ts';
-import { assertModuleLicensed, assertPlanHasApiKeys, assertScope, licensedModule } from '../auth/limits.ts';
+import {
+  assertModuleLicensed,
+  assertPlanHasApiKeys,
+  assertSandboxWritable,
+  assertScope,
+  licensedModule,
+} from '../auth/limits.ts';
 import type { Action, Resource, RouteModule } from '../auth/permissions.ts';
 import {
   type KeyPrincipalRow,
@@ -241,6 +249,11 @@ async function runUserRoute(
         if (!principal.permissions.allows(resource, action)) throw new PermissionDenied(resource, action);
       }
       if (companyId && !rows[0]?.company_ok) throw notFound('Company');
+      // The sandbox is read-only while the plan lacks API access: one check for every write
+      // route, read with the principal (company_is_sandbox) at no extra round trip.
+      if (companyId && route.access === 'write' && rows[0]?.company_is_sandbox) {
+        assertSandboxWritable(principal.plan);
+      }
       const ctx: TenantCtx = {
         ...baseCtx(deps, request, reply, after),
         db: tx,

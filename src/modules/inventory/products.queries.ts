@@ -1,0 +1,133 @@
+// SQL of the products book; every function takes the tenant transaction and the tenant id.
+import { type Selectable, sql, type Updateable } from 'kysely';
+import type { Tx } from '../../platform/db/tenant.ts';
+import type { Paging } from '../../platform/http/paging.ts';
+import type { ProductsTable } from './products.tables.ts';
+
+export type ProductRow = Selectable<ProductsTable>;
+
+export function toProduct(row: ProductRow) {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    sku: row.sku,
+    name: row.name,
+    description: row.description,
+    // A decimal string to a JSON number: the shortest double that reads back as it.
+    unitPrice: Number(row.unit_price),
+    vatRate: row.vat_rate === null ? null : Number(row.vat_rate),
+    isTracked: row.is_tracked,
+    isActive: row.is_active,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** A live (not deleted) product. */
+export function findProduct(tx: Tx, tenantId: string, id: string) {
+  return tx
+    .selectFrom('products')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** The product with this id, deleted or not. */
+export function anyProduct(tx: Tx, tenantId: string, id: string) {
+  return tx
+    .selectFrom('products')
+    .select(['id', 'deleted_at'])
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** A live product holding this SKU (any case), other than `exceptId`. */
+export function productWithSku(tx: Tx, tenantId: string, sku: string, exceptId?: string) {
+  let q = tx
+    .selectFrom('products')
+    .select(['id', 'sku'])
+    .where('tenant_id', '=', tenantId)
+    .where(sql<boolean>`lower(sku) = lower(${sku})`)
+    .where('deleted_at', 'is', null);
+  if (exceptId) q = q.where('id', '<>', exceptId);
+  return q.executeTakeFirst();
+}
+
+export type ProductValues = Omit<
+  Updateable<ProductsTable>,
+  'tenant_id' | 'id' | 'created_at' | 'updated_at' | 'deleted_at'
+>;
+
+/**
+ * Inserts with ON CONFLICT DO NOTHING on any unique key (the id, or a live product's SKU);
+ * true when the row is new. The caller tells the two conflicts apart.
+ */
+export async function insertProduct(
+  tx: Tx,
+  tenantId: string,
+  id: string,
+  values: ProductValues & { sku: string; name: string; unit_price: string },
+  now: Date,
+): Promise<boolean> {
+  const r = await tx
+    .insertInto('products')
+    .values({ ...values, tenant_id: tenantId, id, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows) === 1;
+}
+
+export async function updateProductRow(
+  tx: Tx,
+  tenantId: string,
+  ids: string[],
+  set: ProductValues & { updated_at: Date; deleted_at?: Date },
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  const r = await tx
+    .updateTable('products')
+    .set(set)
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', ids)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+export interface ProductFilter {
+  q?: string | undefined;
+  isActive?: boolean | undefined;
+}
+
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** One page of live products by name (any case) then id, and how many match in all. */
+export async function listProductRows(
+  tx: Tx,
+  tenantId: string,
+  filter: ProductFilter,
+  p: Paging,
+): Promise<{ rows: ProductRow[]; total: number }> {
+  let q = tx.selectFrom('products').where('tenant_id', '=', tenantId).where('deleted_at', 'is', null);
+  if (filter.isActive !== undefined) q = q.where('is_active', '=', filter.isActive);
+  if (filter.q) {
+    const pattern = likePattern(filter.q);
+    q = q.where((eb) =>
+      eb.or([eb('sku', 'ilike', pattern), eb('name', 'ilike', pattern), eb('description', 'ilike', pattern)]),
+    );
+  }
+  const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await q
+    .selectAll()
+    .orderBy(sql`lower(name)`)
+    .orderBy('id')
+    .limit(p.limit)
+    .offset(p.offset)
+    .execute();
+  return { rows, total: Number(count.n) };
+}

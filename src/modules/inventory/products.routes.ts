@@ -1,0 +1,89 @@
+import { Type } from 'typebox';
+import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
+import { createdOrExisting } from '../../platform/http/idempotent.ts';
+import { Paged } from '../../platform/http/paging.ts';
+import { IdParams, Product, ProductCreate, ProductListQuery, ProductUpdate } from './products.schemas.ts';
+import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from './products.service.ts';
+
+const BOOK =
+  'Products are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent ' +
+  'is ignored. The sandbox\'s sample products (names starting "Sandbox · ") are in it too.';
+
+const SKU =
+  'sku is unique in the tenant among live products, compared in any case (409 SKU_TAKEN, field sku); a ' +
+  "deleted product's SKU may be used again.";
+
+export const productRoutes: AnyRoute[] = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/inventory/products',
+    module: 'inventory',
+    access: 'read',
+    permission: ['inventory', 'read'],
+    summary: 'List products (paged), filtered by text and active state',
+    description:
+      `${BOOK} Ordered by name (any case), then id. q looks for the text, in any case, in sku, name and ` +
+      'description. Without isActive both active and inactive products are listed; deleted ones never are. ' +
+      'Filters apply before paging; limit defaults to 50, at most 200.',
+    query: ProductListQuery,
+    response: { 200: Paged(Product) },
+    handler: async ({ query }, ctx) => listProducts(ctx, query),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/inventory/products',
+    module: 'inventory',
+    access: 'write',
+    permission: ['inventory', 'write'],
+    summary: 'Create a product (201), or answer the existing one for a clientId already used (200)',
+    description:
+      `${BOOK} ${SKU} unitPrice excludes VAT and takes up to four decimals (more: 400 naming unitPrice); ` +
+      'vatRate null or absent means the standard rate on the document date, 0 zero-rated. isTracked ' +
+      'defaults to false, isActive to true. sku and name are trimmed and must not be blank. A clientId that ' +
+      'is not a UUID is a 400 naming clientId; one of a deleted product is a 409.',
+    body: ProductCreate,
+    response: createdOrExisting(Product),
+    handler: async ({ body }, ctx) => createProduct(ctx, body),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/inventory/products/{id}',
+    module: 'inventory',
+    access: 'read',
+    permission: ['inventory', 'read'],
+    summary: 'One product',
+    description: `${BOOK} A deleted product, or another tenant's, is a 404.`,
+    params: IdParams,
+    response: { 200: Product },
+    handler: async ({ params }, ctx) => getProduct(ctx, params.id),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/api/inventory/products/{id}',
+    module: 'inventory',
+    access: 'write',
+    permission: ['inventory', 'write'],
+    summary: 'Change a product: only the fields sent; null clears description, or vatRate back to standard',
+    description: `${BOOK} ${SKU}`,
+    params: IdParams,
+    body: ProductUpdate,
+    response: { 200: Product },
+    handler: async ({ params, body }, ctx) => updateProduct(ctx, params.id, body),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/inventory/products/{id}',
+    module: 'inventory',
+    access: 'write',
+    permission: ['inventory', 'write'],
+    summary: 'Delete a product (soft): it leaves the book and its id answers 404; its SKU is free again',
+    description: `${BOOK} Nothing is erased: the record stays with a deleted marker.`,
+    params: IdParams,
+    response: { 204: Type.Null() },
+    handler: async ({ params }, ctx) => {
+      await deleteProduct(ctx, params.id);
+      ctx.reply.code(204);
+      return null;
+    },
+  }),
+];

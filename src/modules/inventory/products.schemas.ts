@@ -1,0 +1,101 @@
+// TypeBox schemas of the products book.
+import { type TUnsafe, Type } from 'typebox';
+import { clientIdProperty } from '../../platform/http/idempotent.ts';
+import { pageQueryProperties } from '../../platform/http/paging.ts';
+
+const Uuid = Type.String({ format: 'uuid' });
+const Timestamp = Type.String({ format: 'date-time' });
+
+/**
+ * An input that may be null, as one `type: [t, "null"]` schema: with Fastify's type coercion
+ * an anyOf's first branch would turn null into 0 or "" before the null branch is tried.
+ */
+function orNull<T>(schema: Record<string, unknown> & { type: 'string' | 'number' }): TUnsafe<T | null> {
+  return Type.Unsafe<T | null>({ ...schema, type: [schema.type, 'null'] });
+}
+
+const Sku = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description: 'Stock-keeping unit: unique in the tenant in any case among live products; trimmed',
+});
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Description = orNull<string>({
+  type: 'string',
+  maxLength: 4000,
+  description: 'Free text; null clears',
+});
+const UnitPrice = Type.Number({
+  minimum: 0,
+  maximum: 999_999_999_999,
+  description: 'Selling price excluding VAT; up to four decimals (as invoice lines take it)',
+});
+const VatRate = orNull<number>({
+  type: 'number',
+  minimum: 0,
+  maximum: 100,
+  description:
+    'Percent, up to three decimals. null (the default): the standard rate on the document date ' +
+    '(15%, 14% before 2018-04-01); 0: zero-rated.',
+});
+
+export const Product = Type.Object({
+  id: Uuid,
+  tenantId: Uuid,
+  sku: Type.String(),
+  name: Type.String(),
+  description: Type.Union([Type.String(), Type.Null()]),
+  unitPrice: Type.Number({ description: 'Excluding VAT' }),
+  vatRate: Type.Union([Type.Number(), Type.Null()], { description: 'null: the standard rate' }),
+  isTracked: Type.Boolean({ description: 'Stock on hand is counted for it (false for a service)' }),
+  isActive: Type.Boolean(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const ProductCreate = Type.Object(
+  {
+    clientId: clientIdProperty,
+    sku: Sku,
+    name: Name,
+    description: Type.Optional(Description),
+    unitPrice: UnitPrice,
+    vatRate: Type.Optional(VatRate),
+    isTracked: Type.Optional(Type.Boolean({ description: 'Default false' })),
+    isActive: Type.Optional(Type.Boolean({ description: 'Default true' })),
+  },
+  {
+    examples: [
+      {
+        sku: 'ROOIBOS-250G',
+        name: 'Rooibos tea, 250 g',
+        description: 'Loose-leaf, Cederberg',
+        unitPrice: 89.95,
+        isTracked: true,
+      },
+    ],
+  },
+);
+
+export const ProductUpdate = Type.Object(
+  {
+    sku: Type.Optional(Sku),
+    name: Type.Optional(Name),
+    description: Type.Optional(Description),
+    unitPrice: Type.Optional(UnitPrice),
+    vatRate: Type.Optional(VatRate),
+    isTracked: Type.Optional(Type.Boolean()),
+    isActive: Type.Optional(Type.Boolean()),
+  },
+  { examples: [{ unitPrice: 94.5, isActive: true }] },
+);
+
+export const ProductListQuery = Type.Object({
+  ...pageQueryProperties,
+  q: Type.Optional(
+    Type.String({ maxLength: 200, description: 'Contains, in any case, in sku, name or description' }),
+  ),
+  isActive: Type.Optional(Type.Boolean({ description: 'Only active (true) or inactive (false) products' })),
+});
+
+export const IdParams = Type.Object({ id: Uuid });

@@ -1,0 +1,145 @@
+// Business rules of the products book: one book per tenant; SKU unique in any case among live
+// products; exact prices; soft delete.
+import type { Static } from 'typebox';
+import type { TenantCtx } from '../../platform/http/context.ts';
+import { createIdempotent, idFor } from '../../platform/http/idempotent.ts';
+import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
+import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { hasAtMostDecimals, money } from '../../platform/money/money.ts';
+import {
+  anyProduct,
+  findProduct,
+  insertProduct,
+  listProductRows,
+  type ProductValues,
+  productWithSku,
+  toProduct,
+  updateProductRow,
+} from './products.queries.ts';
+import type { ProductCreate, ProductListQuery, ProductUpdate } from './products.schemas.ts';
+
+export type Product = ReturnType<typeof toProduct>;
+
+function required(value: string, field: string): string {
+  const trimmed = value.trim();
+  if (!trimmed) throw badRequest(field, 'must not be blank');
+  return trimmed;
+}
+
+function skuTaken(sku: string) {
+  return conflict(`sku: ${sku} is already the SKU of another product`, { field: 'sku', code: 'SKU_TAKEN' });
+}
+
+/** Postgres refused the write on the live-SKU index: a concurrent write took the SKU first. */
+function isSkuViolation(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string; message?: string };
+  return e.code === '23505' && (e.constraint === 'products_sku' || /products_sku/.test(e.message ?? ''));
+}
+
+type Input = Static<typeof ProductCreate> | Static<typeof ProductUpdate>;
+
+/** The columns an input sets: only the fields it carries (PATCH semantics; null clears). */
+function columnsOf(input: Input): ProductValues {
+  const set: ProductValues = {};
+  if (input.sku !== undefined) set.sku = required(input.sku, 'sku');
+  if (input.name !== undefined) set.name = required(input.name, 'name');
+  if (input.description !== undefined) {
+    const d = input.description?.trim() ?? '';
+    set.description = d === '' ? null : d;
+  }
+  if (input.unitPrice !== undefined) {
+    if (!hasAtMostDecimals(input.unitPrice, 4)) throw badRequest('unitPrice', 'at most four decimals');
+    set.unit_price = money(input.unitPrice).toFixed(4);
+  }
+  if (input.vatRate !== undefined) {
+    if (input.vatRate !== null && !hasAtMostDecimals(input.vatRate, 3))
+      throw badRequest('vatRate', 'at most three decimals');
+    set.vat_rate = input.vatRate === null ? null : money(input.vatRate).toFixed(3);
+  }
+  if (input.isTracked !== undefined) set.is_tracked = input.isTracked;
+  if (input.isActive !== undefined) set.is_active = input.isActive;
+  return set;
+}
+
+export async function getProduct(ctx: TenantCtx, id: string): Promise<Product> {
+  const row = await findProduct(ctx.db, ctx.tenantId, id);
+  if (!row) throw notFound('Product');
+  return toProduct(row);
+}
+
+/** 201 with the new product, 200 with the existing one for a clientId already used. */
+export async function createProduct(ctx: TenantCtx, input: Static<typeof ProductCreate>): Promise<Product> {
+  const columns = columnsOf(input);
+  const sku = columns.sku as string;
+  return createIdempotent(ctx, {
+    id: idFor(input.clientId),
+    insert: async (id) => {
+      const created = await insertProduct(
+        ctx.db,
+        ctx.tenantId,
+        id,
+        { ...columns, sku, name: columns.name as string, unit_price: columns.unit_price as string },
+        ctx.deps.now(),
+      );
+      if (created) return true;
+      // Nothing inserted: the id was taken (a replay, or a deleted product's) or the SKU was.
+      const existing = await anyProduct(ctx.db, ctx.tenantId, id);
+      if (existing && !existing.deleted_at) return false;
+      if (existing) {
+        throw conflict('clientId: was the id of a product that has since been deleted', {
+          field: 'clientId',
+        });
+      }
+      throw skuTaken(sku);
+    },
+    load: (id) => getProduct(ctx, id),
+  });
+}
+
+export async function updateProduct(
+  ctx: TenantCtx,
+  id: string,
+  input: Static<typeof ProductUpdate>,
+): Promise<Product> {
+  const columns = columnsOf(input);
+  if (!(await findProduct(ctx.db, ctx.tenantId, id))) throw notFound('Product');
+  if (columns.sku && (await productWithSku(ctx.db, ctx.tenantId, columns.sku as string, id))) {
+    throw skuTaken(columns.sku as string);
+  }
+  try {
+    await updateProductRow(ctx.db, ctx.tenantId, [id], { ...columns, updated_at: ctx.deps.now() });
+  } catch (err) {
+    // Two changes racing to one SKU: the database's index refuses the second.
+    if (isSkuViolation(err)) throw skuTaken(columns.sku as string);
+    throw err;
+  }
+  return getProduct(ctx, id);
+}
+
+/** Soft delete: the product leaves the book and answers 404; its SKU is free again. */
+export async function deleteProduct(ctx: TenantCtx, id: string): Promise<void> {
+  const now = ctx.deps.now();
+  const n = await updateProductRow(ctx.db, ctx.tenantId, [id], { deleted_at: now, updated_at: now });
+  if (n === 0) throw notFound('Product');
+}
+
+/** Marks these products deleted (those not deleted already); the sandbox's delete uses it. */
+export async function retireProducts(ctx: TenantCtx, ids: string[]): Promise<number> {
+  const now = ctx.deps.now();
+  return updateProductRow(ctx.db, ctx.tenantId, ids, { deleted_at: now, updated_at: now });
+}
+
+export async function listProducts(
+  ctx: TenantCtx,
+  query: Static<typeof ProductListQuery>,
+): Promise<Page<Product>> {
+  const p = paging(query);
+  const q = query.q?.trim();
+  const { rows, total } = await listProductRows(
+    ctx.db,
+    ctx.tenantId,
+    { q: q || undefined, isActive: query.isActive },
+    p,
+  );
+  return pageOf(rows.map(toProduct), total, p);
+}
