@@ -8,13 +8,9 @@ const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof T
 const DateString = Type.String({ format: 'date' });
 const Uuid = Type.String({ format: 'uuid' });
 
-export const DocumentTypeSchema = Type.Union(
-  DOCUMENT_TYPES.map((t) => Type.Literal(t)),
-  {
-    description:
-      'Lowercase. Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger.',
-  },
-);
+export const DocumentTypeSchema = Type.Enum(DOCUMENT_TYPES, {
+  description: 'Lowercase. Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger.',
+});
 
 export const LineInput = Type.Object({
   description: Type.String({ minLength: 1, maxLength: 1000 }),
@@ -108,12 +104,9 @@ export const Invoice = Type.Object({
   companyId: Uuid,
   documentType: DocumentTypeSchema,
   number: Type.String(),
-  status: Type.Union(
-    STATUSES.map((s) => Type.Literal(s)),
-    {
-      description: 'overdue is derived: open or partially paid, and past its due date',
-    },
-  ),
+  status: Type.Enum(STATUSES, {
+    description: 'overdue is derived: open or partially paid, and past its due date',
+  }),
   contactId: Uuid,
   contactName: Type.String(),
   issueDate: DateString,

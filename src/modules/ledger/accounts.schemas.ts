@@ -21,7 +21,7 @@ export const Account = Type.Object({
   companyId: Type.String({ format: 'uuid' }),
   code: Type.String(),
   name: Type.String(),
-  type: Type.Union(ACCOUNT_TYPES.map((t) => Type.Literal(t))),
+  type: Type.Enum(ACCOUNT_TYPES),
   subtype: Type.String({ description: `Statement grouping: ${ALL_SUBTYPES.join(', ')}` }),
   systemKey: Nullable(
     Type.String({
@@ -46,15 +46,12 @@ export const AccountCreate = Type.Object(
     clientId: clientIdProperty,
     code: Code,
     name: Type.String({ minLength: 1, maxLength: 200 }),
-    type: Type.Union(ACCOUNT_TYPES.map((t) => Type.Literal(t))),
+    type: Type.Enum(ACCOUNT_TYPES),
     subtype: Type.Optional(
-      Type.Union(
-        ALL_SUBTYPES.map((s) => Type.Literal(s)),
-        {
-          description:
-            'Must belong to the type; default: current_asset, current_liability, equity, revenue, expense',
-        },
-      ),
+      Type.Enum(ALL_SUBTYPES, {
+        description:
+          'Must belong to the type; default: current_asset, current_liability, equity, revenue, expense',
+      }),
     ),
     description: Type.Optional(Type.String({ maxLength: 1000 })),
   },
@@ -64,7 +61,7 @@ export const AccountCreate = Type.Object(
 export const AccountUpdate = Type.Object({
   code: Type.Optional(Code),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  subtype: Type.Optional(Type.Union(ALL_SUBTYPES.map((s) => Type.Literal(s)))),
+  subtype: Type.Optional(Type.Enum(ALL_SUBTYPES)),
   description: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
   isActive: Type.Optional(
     Type.Boolean({ description: 'false deactivates: nothing more may be posted to it' }),
@@ -72,7 +69,7 @@ export const AccountUpdate = Type.Object({
 });
 
 export const AccountsQuery = Type.Object({
-  type: Type.Optional(Type.Union(ACCOUNT_TYPES.map((t) => Type.Literal(t)))),
+  type: Type.Optional(Type.Enum(ACCOUNT_TYPES)),
   includeInactive: Type.Optional(Type.Boolean({ description: 'Deactivated accounts too (default false)' })),
 });
 

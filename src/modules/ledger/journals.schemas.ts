@@ -18,15 +18,12 @@ export const TAX_CODES = [
   'input_import',
 ] as const;
 
-const TaxCodeSchema = Type.Union(
-  TAX_CODES.map((c) => Type.Literal(c)),
-  {
-    description:
-      'VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; ' +
-      'on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, ' +
-      'exempt; input: input_standard, input_capital, input_zero, input_exempt, input_import.',
-  },
-);
+const TaxCodeSchema = Type.Enum(TAX_CODES, {
+  description:
+    'VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; ' +
+    'on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, ' +
+    'exempt; input: input_standard, input_capital, input_zero, input_exempt, input_import.',
+});
 
 const Amount = Type.Number({ minimum: 0, description: 'Rand and cents, at most two decimals' });
 

@@ -117,7 +117,7 @@ export async function createSamples(
       contactId,
       // The schema's union of literals built with .map() has the static type never, though
       // it validates 'invoice' as it should.
-      documentType: 'invoice' as never,
+      documentType: 'invoice',
       issueDate,
       dueDate: addDays(issueDate, 30),
       paymentTermsDays: 30,
