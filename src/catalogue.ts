@@ -3,7 +3,7 @@
 import { entitlementRoutes, setupProgressRoutes } from './modules/billing/index.ts';
 import { companyRoutes } from './modules/companies/index.ts';
 import { contactRoutes } from './modules/contacts/index.ts';
-import { invoiceRoutes } from './modules/invoices/index.ts';
+import { invoiceRoutes, recurringRoutes } from './modules/invoices/index.ts';
 import { accountRoutes, journalRoutes } from './modules/ledger/index.ts';
 import { auditRoutes } from './platform/audit/audit.routes.ts';
 import { apiKeyRoutes } from './platform/auth/api-keys.routes.ts';
@@ -41,4 +41,5 @@ export const catalogue: AnyRoute[] = [
   ...accountRoutes,
   ...journalRoutes,
   ...invoiceRoutes,
+  ...recurringRoutes,
 ];

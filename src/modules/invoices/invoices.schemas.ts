@@ -1,19 +1,23 @@
 import { Type } from 'typebox';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
-import { DOCUMENT_TYPES, STATUSES } from './invoices.tables.ts';
+import { DOCUMENT_TYPES, type DocumentType, STATUSES } from './invoices.tables.ts';
 
 const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Number>>(s: T) =>
   Type.Union([s, Type.Null()]);
 const DateString = Type.String({ format: 'date' });
 const Uuid = Type.String({ format: 'uuid' });
 
-export const DocumentTypeSchema = Type.Union(
-  DOCUMENT_TYPES.map((t) => Type.Literal(t)),
-  {
-    description:
-      'Lowercase. Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger.',
-  },
+// Unsafe<DocumentType>: the same JSON Schema, typed as the union (a union mapped from an array
+// types as never, which would let any code build a body with no type at all).
+export const DocumentTypeSchema = Type.Unsafe<DocumentType>(
+  Type.Union(
+    DOCUMENT_TYPES.map((t) => Type.Literal(t)),
+    {
+      description:
+        'Lowercase. Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger.',
+    },
+  ),
 );
 
 export const LineInput = Type.Object({
