@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type TUnsafe, Type } from 'typebox';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
 import { LineInput } from './invoices.schemas.ts';
@@ -6,7 +6,13 @@ import { FREQUENCIES } from './recurring.dates.ts';
 
 const DateString = Type.String({ format: 'date' });
 const Uuid = Type.String({ format: 'uuid' });
-const NullableText = (maxLength: number) => Type.Union([Type.String({ maxLength }), Type.Null()]);
+/**
+ * An input that may be null (PATCH: null clears), as one `type: ["string", "null"]` schema. Not
+ * anyOf: Fastify's type coercion would turn null into "" in an anyOf's first branch.
+ */
+function orNull(schema: Record<string, unknown>): TUnsafe<string | null> {
+  return Type.Unsafe<string | null>({ ...schema, type: ['string', 'null'] });
+}
 
 export const RECURRING_STATUSES = ['active', 'paused', 'ended'] as const;
 export type RecurringStatus = (typeof RECURRING_STATUSES)[number];
@@ -94,13 +100,13 @@ export const RecurringUpdate = Type.Object(
           'last period already made',
       }),
     ),
-    endDate: Type.Optional(Type.Union([DateString, Type.Null()], { description: 'null: no end' })),
+    endDate: Type.Optional(orNull({ format: 'date', description: 'null: no end' })),
     paymentTermsDays: Type.Optional(paymentTermsDays),
     currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
-    reference: Type.Optional(NullableText(200)),
-    terms: Type.Optional(NullableText(4000)),
-    notes: Type.Optional(NullableText(4000)),
-    templateId: Type.Optional(Type.Union([Uuid, Type.Null()])),
+    reference: Type.Optional(orNull({ maxLength: 200 })),
+    terms: Type.Optional(orNull({ maxLength: 4000 })),
+    notes: Type.Optional(orNull({ maxLength: 4000 })),
+    templateId: Type.Optional(orNull({ format: 'uuid' })),
     autoRelease: Type.Optional(autoRelease),
     autoSend: Type.Optional(autoSend),
     active: Type.Optional(
