@@ -16,7 +16,7 @@ CREATE TABLE recurring_invoices (
   id uuid NOT NULL,
   company_id uuid NOT NULL,
   contact_id uuid NOT NULL,
-  -- what each run creates; Xero, QuickBooks and Sage repeat sales invoices
+  -- what each run makes: invoices only for now (docs/decisions.md)
   document_type text NOT NULL DEFAULT 'invoice' CHECK (document_type IN ('invoice')),
   frequency text NOT NULL CHECK (frequency IN ('weekly', 'fortnightly', 'monthly', 'quarterly', 'yearly')),
   -- every n weeks, fortnights, months, quarters or years

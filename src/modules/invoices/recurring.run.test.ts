@@ -310,6 +310,13 @@ describe('generation on a moved clock', () => {
     const r = await create(s, { startDate: '2022-10-01' });
     const job: RecurringJob = { tenantId: b.tenantId, recurringId: r.id, period: '2022-10-01' };
     const runAt = new Date('2022-10-01T00:00:00Z');
+    const run = runRecurring(t.deps);
+    // A run before its day by this process's clock (clocks apart) makes nothing and is retried.
+    await assert.rejects(
+      run({ id: crypto.randomUUID(), name: RECURRING_QUEUE, data: job, attempt: 1 }),
+      /the run for 2022-10-01 came on 2022-09-20/,
+    );
+    assert.equal((await docs(s, r.id)).length, 0);
     // The period enqueued again: with its key the queue keeps one; without one, a second job waits.
     const key = `${b.tenantId}:${r.id}:2022-10-01`;
     assert.equal(
@@ -334,7 +341,6 @@ describe('generation on a moved clock', () => {
         ['2022-10-01'],
       );
       // The job run again (a retry after its commit, an expired run taken up again): nothing.
-      const run = runRecurring(t.deps);
       await run({ id: crypto.randomUUID(), name: RECURRING_QUEUE, data: job, attempt: 2 });
       assert.equal((await docs(s, r.id)).length, 1);
       assert.equal((await schedule(s, r.id)).nextDate, '2022-11-01');

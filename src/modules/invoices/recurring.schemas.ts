@@ -28,7 +28,7 @@ const interval = Type.Integer({
 });
 const documentType = Type.String({
   maxLength: 40,
-  description: 'invoice (the default): schedules repeat invoices, as in Xero, QuickBooks and Sage',
+  description: 'invoice (the default, and the only type a schedule makes)',
 });
 const paymentTermsDays = Type.Integer({
   minimum: 0,
@@ -48,7 +48,7 @@ const autoSend = Type.Boolean({
 const createExample = {
   contactId: '3f0c9a52-5b1e-4a53-9a53-0d3b1d6a9e10',
   frequency: 'monthly',
-  startDate: '2026-05-01',
+  startDate: '2027-01-01',
   paymentTermsDays: 30,
   reference: 'Retainer',
   autoRelease: true,

@@ -2,7 +2,7 @@
 import type { DateString, DefaultTimestamp, Numeric, Timestamp } from '../../platform/db/schema.ts';
 import type { Frequency } from './recurring.dates.ts';
 
-/** What a schedule may create. Xero, QuickBooks and Sage repeat sales invoices. */
+/** What a schedule may make: invoices (docs/decisions.md, Recurring invoices). */
 export const RECURRING_TYPES = ['invoice'] as const;
 export type RecurringType = (typeof RECURRING_TYPES)[number];
 
