@@ -4,7 +4,7 @@ import { entitlementRoutes, setupProgressRoutes } from './modules/billing/index.
 import { companyRoutes } from './modules/companies/index.ts';
 import { contactRoutes } from './modules/contacts/index.ts';
 import { productRoutes } from './modules/inventory/index.ts';
-import { invoiceRoutes } from './modules/invoices/index.ts';
+import { invoiceRoutes, recurringRoutes } from './modules/invoices/index.ts';
 import { accountRoutes, journalRoutes } from './modules/ledger/index.ts';
 import { sandboxRoutes } from './modules/sandbox/index.ts';
 import { auditRoutes } from './platform/audit/audit.routes.ts';
@@ -45,4 +45,5 @@ export const catalogue: AnyRoute[] = [
   ...invoiceRoutes,
   ...productRoutes,
   ...sandboxRoutes,
+  ...recurringRoutes,
 ];

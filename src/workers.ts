@@ -1,6 +1,12 @@
 // Every job queue of the service and its handler, registered once per app, as the route
 // catalogue is: a process that works (JOBS_WORKER) runs them, every process can send to them.
 
+import {
+  RECURRING_JOB_OPTIONS,
+  RECURRING_QUEUE,
+  type RecurringJob,
+  runRecurring,
+} from './modules/invoices/index.ts';
 import { deliverAttempt, RETRY_SCHEDULE } from './platform/events/deliver.ts';
 import { DELIVER_QUEUE, type DeliverJob } from './platform/events/deliveries.ts';
 import type { AppDeps } from './platform/http/context.ts';
@@ -21,4 +27,6 @@ export async function registerWorkers(deps: AppDeps): Promise<void> {
     // Well past the mailer's own timeouts (30 s to connect and greet, 60 s of silence).
     expireInSeconds: 300,
   });
+  // Recurring invoices: one job per schedule for its next run date (see recurring.run.ts).
+  await deps.jobs.register<RecurringJob>(RECURRING_QUEUE, runRecurring(deps), RECURRING_JOB_OPTIONS);
 }

@@ -63,6 +63,8 @@ const SEEDS: Record<string, (values: Record<string, string>) => Promise<void>> =
 const PREPARE: Record<string, (values: Record<string, string>) => Promise<Record<string, unknown>>> = {
   // A sales document is for one of the tenant's contacts.
   'POST /api/invoices': async () => ({ contactId: await contactOfA() }),
+  // So is a recurring schedule.
+  'POST /api/recurring': async () => ({ contactId: await contactOfA() }),
   // Payments are taken on released invoices only.
   'POST /api/invoices/{id}/payments': async (values) => {
     await releaseOfA(values.id!);

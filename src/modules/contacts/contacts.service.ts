@@ -110,7 +110,7 @@ function columnsOf(input: Input): ContactValues {
   return set;
 }
 
-export async function getContact(ctx: TenantCtx, id: string): Promise<Contact> {
+export async function getContact(ctx: Pick<TenantCtx, 'db' | 'tenantId'>, id: string): Promise<Contact> {
   const row = await findContact(ctx.db, ctx.tenantId, id);
   if (!row) throw notFound('Contact');
   const balances = await debtorsBalances(ctx.db, ctx.tenantId, [id]);

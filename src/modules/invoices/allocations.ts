@@ -9,12 +9,12 @@ import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { money, toSql } from '../../platform/money/money.ts';
 import { ledgerCtxOf, post, reverse, systemAccount } from '../ledger/index.ts';
 import { amountDue, lockInvoiceRow, RECEIVABLE_TYPES, settlements } from './invoices.queries.ts';
-import { companyOf, getInvoice, today } from './invoices.service.ts';
+import { companyOf, getInvoice, type SalesCtx, today } from './invoices.service.ts';
 import { settle } from './settle.ts';
 
 const APPLICABLE = new Set(['open', 'partially_paid']);
 
-async function receivable(ctx: TenantCtx, invoiceId: string) {
+async function receivable(ctx: SalesCtx, invoiceId: string) {
   const row = await lockInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), invoiceId);
   if (!row) throw notFound('Document');
   if (!RECEIVABLE_TYPES.has(row.document_type))
@@ -32,7 +32,7 @@ export interface CreditInput {
   upToDue?: boolean;
 }
 
-export async function allocateCredit(ctx: TenantCtx, invoiceId: string, input: CreditInput) {
+export async function allocateCredit(ctx: SalesCtx, invoiceId: string, input: CreditInput) {
   const invoice = await receivable(ctx, invoiceId);
   const note = await lockInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), input.creditNoteId);
   if (note?.document_type !== 'credit_note') throw badRequest('sourceId', 'no such credit note');

@@ -3,7 +3,21 @@
 
 export type { Invoice } from './invoices.queries.ts';
 export { invoiceRoutes } from './invoices.routes.ts';
-export { createInvoice, getInvoice, retireCompanyDocuments } from './invoices.service.ts';
+export {
+  createDocument,
+  createInvoice,
+  getInvoice,
+  retireCompanyDocuments,
+  type SalesCtx,
+  type SystemActor,
+} from './invoices.service.ts';
 export { DOCUMENT_TYPES, type DocumentType } from './invoices.tables.ts';
 export { recordPayment } from './payments.ts';
+export { recurringRoutes } from './recurring.routes.ts';
+export {
+  RECURRING_JOB_OPTIONS,
+  RECURRING_QUEUE,
+  type RecurringJob,
+  runRecurring,
+} from './recurring.run.ts';
 export { deleteInvoice, releaseInvoice } from './release.ts';

@@ -30,7 +30,22 @@ import { DOCUMENT_TYPES, type DocumentType, STATUSES, type Status } from './invo
 import { nextNumber } from './numbering.ts';
 import { documentTotals, lineAmounts } from './vat.ts';
 
-export function companyOf(ctx: TenantCtx): string {
+/** The service itself acting for the tenant (a scheduled job): neither a person nor a key. */
+export interface SystemActor {
+  type: 'system';
+}
+
+/**
+ * What the sales-document service needs of its caller: the tenant's transaction, the company,
+ * the process's dependencies and who acts (the ledger records the poster). A request's TenantCtx
+ * is one; a job acting for a tenant (recurring invoices) makes one with the system as the actor.
+ * No HTTP reply: the routes answer 201 or 200 from what the service says it did.
+ */
+export interface SalesCtx extends Pick<TenantCtx, 'db' | 'tenantId' | 'companyId' | 'deps'> {
+  principal: TenantCtx['principal'] | SystemActor;
+}
+
+export function companyOf(ctx: { companyId: string | undefined }): string {
   if (!ctx.companyId) throw new Error('sales documents are company-scoped');
   return ctx.companyId;
 }
@@ -39,7 +54,7 @@ export function today(ctx: { deps: { now(): Date } }): string {
   return dayOf(ctx.deps.now());
 }
 
-export async function getInvoice(ctx: TenantCtx, id: string): Promise<Invoice> {
+export async function getInvoice(ctx: SalesCtx, id: string): Promise<Invoice> {
   const row = await findInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), id);
   if (!row) throw notFound('Document');
   return (await toInvoices(ctx.db, ctx.tenantId, [row], today(ctx)))[0]!;
@@ -48,8 +63,8 @@ export async function getInvoice(ctx: TenantCtx, id: string): Promise<Invoice> {
 type Line = Static<typeof LineInput>;
 
 /** The document's header and lines as they will be stored: VAT and totals worked out. */
-async function priced(
-  ctx: TenantCtx,
+export async function priced(
+  ctx: SalesCtx,
   input: { issueDate: string; lines: Line[] },
 ): Promise<{
   vatRegistered: boolean;
@@ -102,7 +117,7 @@ function lineValues(l: Line, accountId: string, amounts: ReturnType<typeof lineA
   return { input: l, accountId, amounts };
 }
 
-async function insertLines(ctx: TenantCtx, invoiceId: string, lines: Array<ReturnType<typeof lineValues>>) {
+async function insertLines(ctx: SalesCtx, invoiceId: string, lines: Array<ReturnType<typeof lineValues>>) {
   await ctx.db
     .insertInto('invoice_lines')
     .values(
@@ -127,7 +142,7 @@ async function insertLines(ctx: TenantCtx, invoiceId: string, lines: Array<Retur
     .execute();
 }
 
-async function assertContact(ctx: TenantCtx, contactId: string, field = 'contactId') {
+export async function assertContact(ctx: SalesCtx, contactId: string, field = 'contactId') {
   try {
     return await getContact(ctx, contactId);
   } catch (err) {
@@ -137,7 +152,7 @@ async function assertContact(ctx: TenantCtx, contactId: string, field = 'contact
 }
 
 async function assertCreditedInvoice(
-  ctx: TenantCtx,
+  ctx: SalesCtx,
   type: DocumentType,
   creditedId: string | null | undefined,
 ) {
@@ -148,7 +163,22 @@ async function assertCreditedInvoice(
     throw badRequest('creditedInvoiceId', 'no such invoice or debit note in this company');
 }
 
-export async function createInvoice(ctx: TenantCtx, input: Static<typeof InvoiceCreate>): Promise<Invoice> {
+/** Where a document came from, when not from a person: a recurring schedule's run for a period. */
+export interface DocumentOrigin {
+  recurringId: string;
+  /** The run date it was generated for: one document per schedule and period (a unique index). */
+  period: string;
+}
+
+/**
+ * Creates a draft, or answers the document a repeated clientId already made (`created` false).
+ * The numbering counter row stays locked until the caller's transaction ends.
+ */
+export async function createDocument(
+  ctx: SalesCtx,
+  input: Static<typeof InvoiceCreate>,
+  origin?: DocumentOrigin,
+): Promise<{ invoice: Invoice; created: boolean }> {
   const companyId = companyOf(ctx);
   const id = input.clientId?.toLowerCase() ?? crypto.randomUUID();
   if (input.dueDate < input.issueDate) throw badRequest('dueDate', 'must not be before issueDate');
@@ -162,8 +192,7 @@ export async function createInvoice(ctx: TenantCtx, input: Static<typeof Invoice
     if (!existing) return undefined;
     if (existing.company_id !== companyId)
       throw conflict('clientId: already the id of another record', { field: 'clientId' });
-    ctx.reply.code(200);
-    return getInvoice(ctx, id);
+    return { invoice: await getInvoice(ctx, id), created: false };
   };
   if (input.clientId) {
     const found = await replay();
@@ -201,11 +230,19 @@ export async function createInvoice(ctx: TenantCtx, input: Static<typeof Invoice
       total: toSql(totals.total),
       credited_invoice_id: input.creditedInvoiceId ?? null,
       template_id: input.templateId ?? null,
+      recurring_id: origin?.recurringId ?? null,
+      recurring_period: origin?.period ?? null,
     })
     .execute();
   await insertLines(ctx, id, lines);
-  ctx.reply.code(201);
-  return getInvoice(ctx, id);
+  return { invoice: await getInvoice(ctx, id), created: true };
+}
+
+/** POST /api/invoices: 201 with the new draft, 200 with the one a repeated clientId made. */
+export async function createInvoice(ctx: TenantCtx, input: Static<typeof InvoiceCreate>): Promise<Invoice> {
+  const { invoice, created } = await createDocument(ctx, input);
+  ctx.reply.code(created ? 201 : 200);
+  return invoice;
 }
 
 export async function updateInvoice(
@@ -365,11 +402,19 @@ export async function deleteDraft(ctx: TenantCtx, row: InvoiceRow): Promise<void
 }
 
 /**
- * Marks every document of a company deleted (the sandbox's delete): they leave every list and
- * answer 404. Their journal entries stay, as posted entries always do, in the deleted company.
+ * Marks every document and recurring schedule of a company deleted (the sandbox's delete): they
+ * leave every list and answer 404, and the schedules' jobs do nothing from then on. Their
+ * journal entries stay, as posted entries always do, in the deleted company.
  */
 export async function retireCompanyDocuments(ctx: TenantCtx, companyId: string): Promise<number> {
   const now = ctx.deps.now();
+  await ctx.db
+    .updateTable('recurring_invoices')
+    .set({ deleted_at: now, updated_at: now })
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('company_id', '=', companyId)
+    .where('deleted_at', 'is', null)
+    .execute();
   const r = await ctx.db
     .updateTable('invoices')
     .set({ deleted_at: now, updated_at: now })
@@ -413,7 +458,7 @@ export async function convertInvoice(
   const terms = row.payment_terms_days ?? 30;
   const issueDate = latestDay(day, row.issue_date);
   const lines = (await linesOf(ctx.db, ctx.tenantId, [id])).get(id)!;
-  const created = await createInvoice(ctx, {
+  const { invoice: created, created: isNew } = await createDocument(ctx, {
     ...(input.clientId ? { clientId: input.clientId } : {}),
     contactId: row.contact_id,
     documentType: input.documentType,
@@ -434,7 +479,8 @@ export async function convertInvoice(
       accountId: l.account_id,
     })),
   });
-  if (ctx.reply.statusCode === 201) {
+  ctx.reply.code(isNew ? 201 : 200);
+  if (isNew) {
     await ctx.db
       .updateTable('invoices')
       .set({ converted_from_id: id })

@@ -98,6 +98,8 @@ export interface InvoicesTable {
   credited_invoice_id: string | null;
   converted_from_id: string | null;
   recurring_id: string | null;
+  /** The run date of the recurring schedule it was generated for (migrations/0013_recurring.sql). */
+  recurring_period: DateString | null;
   template_id: string | null;
   entry_id: string | null;
   void_entry_id: string | null;

@@ -23,14 +23,14 @@ import {
   POSTING_TYPES,
   settlements,
 } from './invoices.queries.ts';
-import { companyOf, deleteDraft, getInvoice } from './invoices.service.ts';
+import { companyOf, deleteDraft, getInvoice, type SalesCtx } from './invoices.service.ts';
 
 function label(row: InvoiceRow) {
   return `${row.document_type.replace('_', ' ')} ${row.number}`;
 }
 
 /** The lines of the entry a document posts; `side` is the side its income and VAT take. */
-async function entryLines(ctx: TenantCtx, row: InvoiceRow, lines: LineRow[]): Promise<PostingLine[]> {
+async function entryLines(ctx: SalesCtx, row: InvoiceRow, lines: LineRow[]): Promise<PostingLine[]> {
   const companyId = row.company_id;
   const lctx = ledgerCtxOf(ctx);
   const total = money(row.total);
@@ -97,7 +97,7 @@ async function entryLines(ctx: TenantCtx, row: InvoiceRow, lines: LineRow[]): Pr
   return out;
 }
 
-export async function releaseInvoice(ctx: TenantCtx, id: string): Promise<Invoice> {
+export async function releaseInvoice(ctx: SalesCtx, id: string): Promise<Invoice> {
   const companyId = companyOf(ctx);
   const row = await lockInvoiceRow(ctx.db, ctx.tenantId, companyId, id);
   if (!row) throw notFound('Document');

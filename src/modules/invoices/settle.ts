@@ -3,12 +3,11 @@
 // payment settles the whole balance, invoice.paid is emitted in the same transaction.
 
 import { emit } from '../../platform/events/outbox.ts';
-import type { TenantCtx } from '../../platform/http/context.ts';
 import { money } from '../../platform/money/money.ts';
 import { amountDue, type InvoiceRow, RECEIVABLE_TYPES, settlements } from './invoices.queries.ts';
-import { getInvoice } from './invoices.service.ts';
+import { getInvoice, type SalesCtx } from './invoices.service.ts';
 
-export async function settle(ctx: TenantCtx, row: InvoiceRow, cause: 'payment' | 'credit' | 'reversal') {
+export async function settle(ctx: SalesCtx, row: InvoiceRow, cause: 'payment' | 'credit' | 'reversal') {
   if (!RECEIVABLE_TYPES.has(row.document_type) || row.status === 'void' || row.status === 'draft') return;
   const s = (await settlements(ctx.db, ctx.tenantId, [row.id])).get(row.id)!;
   const due = money(amountDue(row, s));

@@ -265,16 +265,21 @@ export async function seedDefaultChart(db: Tx, tenantId: string, companyId: stri
   await sql`select bp_seed_default_chart(${tenantId}::uuid, ${companyId}::uuid)`.execute(db);
 }
 
-/** The ledger context of a request: its transaction, tenant and the caller as the poster. */
+/**
+ * The ledger context of a request (the caller as the poster), or of a job acting for the tenant
+ * (the system as the poster: a recurring invoice released on its schedule).
+ */
 export function ledgerCtxOf(ctx: {
   db: Tx;
   tenantId: string;
-  principal: { type: 'user'; userId: string } | { type: 'api_key'; keyId: string };
+  principal: { type: 'user'; userId: string } | { type: 'api_key'; keyId: string } | { type: 'system' };
 }): LedgerCtx {
   const p = ctx.principal;
-  return {
-    db: ctx.db,
-    tenantId: ctx.tenantId,
-    actor: p.type === 'user' ? { type: 'user', id: p.userId } : { type: 'api_key', id: p.keyId },
-  };
+  const actor: LedgerCtx['actor'] =
+    p.type === 'user'
+      ? { type: 'user', id: p.userId }
+      : p.type === 'api_key'
+        ? { type: 'api_key', id: p.keyId }
+        : { type: 'system', id: null };
+  return { db: ctx.db, tenantId: ctx.tenantId, actor };
 }

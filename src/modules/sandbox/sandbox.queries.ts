@@ -73,7 +73,7 @@ export async function samplesOf(
 }
 
 export interface BlockingRecord {
-  type: 'invoice' | 'journal_entry' | 'api_key' | 'company';
+  type: 'invoice' | 'journal_entry' | 'recurring_invoice' | 'api_key' | 'company';
   id: string;
   description: string;
 }
@@ -184,6 +184,25 @@ export async function blockingRecords(
       type: 'api_key',
       id: k.id,
       description: `API key "${k.name}" is bound to the sandbox's customer ${k.contact}`,
+    });
+  }
+
+  // Recurring schedules of another company, not deleted (a paused one may resume), for a
+  // sample customer: their next run would make a document for it.
+  const schedules = await sql<{ id: string; company: string; contact: string; frequency: string }>`
+    select r.id, co.name as company, c.name as contact, r.frequency
+      from recurring_invoices r
+      join companies co on co.tenant_id = r.tenant_id and co.id = r.company_id and co.deleted_at is null
+      join contacts c on c.tenant_id = r.tenant_id and c.id = r.contact_id
+     where r.tenant_id = ${tenantId} and r.company_id <> ${sandboxId}
+       and r.deleted_at is null and r.contact_id in ${sampleContacts}
+     order by co.name, r.id
+     limit ${MAX_BLOCKING}`.execute(tx);
+  for (const r of schedules.rows) {
+    out.push({
+      type: 'recurring_invoice',
+      id: r.id,
+      description: `A ${r.frequency} recurring invoice of ${r.company} is for the sandbox's customer ${r.contact}`,
     });
   }
 

@@ -439,6 +439,18 @@ describe('deleting the sandbox', () => {
       payload: { name: 'Billing feed', owner: 'user', scopes: ['transactions:write'], contactId: protea },
     });
     assert.equal(key.statusCode, 201, key.body);
+    // A recurring invoice of the real company for a sample customer.
+    const schedule = await real({
+      method: 'POST',
+      url: '/api/recurring',
+      payload: {
+        contactId: protea,
+        frequency: 'monthly',
+        startDate: '2026-04-01',
+        lines: [{ description: 'Retainer', quantity: 1, unitPrice: 1000 }],
+      },
+    });
+    assert.equal(schedule.statusCode, 201, schedule.body);
 
     const res = await api({ method: 'DELETE', url: '/api/sandbox' });
     const body = assertProblem(res, 409);
@@ -450,13 +462,15 @@ describe('deleting the sandbox', () => {
         ['invoice', inv.json().id],
         ['journal_entry', journal.json().id],
         ['api_key', key.json().id],
+        ['recurring_invoice', schedule.json().id],
         ['company', child.json().id],
       ],
     );
     assert.match(blocking[0]!.description, /INV-0001 of Real Co .*Sandbox · Protea Traders/);
     assert.match(blocking[1]!.description, /Goodwill gesture.*Sandbox · Karoo Coffee Roasters/);
     assert.match(blocking[2]!.description, /Billing feed/);
-    assert.match(blocking[3]!.description, /Child Co/);
+    assert.match(blocking[3]!.description, /monthly recurring invoice of Real Co .*Sandbox · Protea Traders/);
+    assert.match(blocking[4]!.description, /Child Co/);
 
     // Nothing was deleted.
     const still = await api({ method: 'GET', url: '/api/sandbox' });
@@ -600,6 +614,8 @@ describe('what may point into a sandbox', () => {
     'invoices(credited_invoice_id) → invoices': 'checked (and same company by the invoices rules)',
     'invoices(converted_from_id) → invoices': 'checked (and same company by the invoices rules)',
     'journal_lines(contact_id) → contacts': 'checked: a journal entry of another company naming one',
+    'recurring_invoices(contact_id) → contacts':
+      'checked: a recurring schedule of another company for a sample customer',
     'open_items(contact_id) → contacts': 'derived from journal_lines',
     'contact_consents(contact_id) → contacts': "part of the contact's own record",
     'invoice_lines(invoice_id) → invoices': "part of the document (the invoice's company)",

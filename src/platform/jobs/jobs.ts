@@ -35,12 +35,26 @@ export interface RegisterOptions {
   concurrency?: number;
   /** A run longer than this counts as failed and is retried (default 15 minutes). */
   expireInSeconds?: number;
+  /**
+   * pg-boss's queue policy, fixed when the queue is first created: 'standard' (the default) or
+   * 'exclusive', where at most one job per singletonKey is queued, waiting to retry or running
+   * (a second send with that key answers null).
+   */
+  policy?: 'standard' | 'exclusive';
+  /**
+   * How long a job may wait (queued or between retries) past its run time before pg-boss deletes
+   * it unrun (default 14 days). A queue whose jobs must survive a long outage sets more.
+   */
+  retentionSeconds?: number;
 }
 
 export interface SendOptions {
   /** Run no earlier than this: a time, or seconds from now (the injected clock's now). */
   startAfter?: Date | number;
-  /** At most one queued job with this key per queue; a second send answers null. */
+  /**
+   * On an 'exclusive' queue, at most one job with this key is queued or running; a second send
+   * answers null. On a 'standard' queue it is recorded and does not deduplicate.
+   */
   singletonKey?: string;
 }
 
@@ -127,9 +141,11 @@ export function createJobs(options: JobsOptions): Jobs {
     const queue = {
       ...queueRetryOptions(reg.options.retry),
       expireInSeconds: reg.options.expireInSeconds ?? 900,
+      ...(reg.options.retentionSeconds ? { retentionSeconds: reg.options.retentionSeconds } : {}),
     };
+    // The policy is the queue's for life: pg-boss cannot change it on an existing queue.
     if (await boss.getQueue(name)) await boss.updateQueue(name, queue);
-    else await boss.createQueue(name, queue);
+    else await boss.createQueue(name, { ...queue, policy: reg.options.policy ?? 'standard' });
     // pg-boss caches each queue's table from a read at start, before our queues exist; a later
     // miss reads outside the caller's transaction, and on PGlite that waits for the very
     // connection a request holds (sendInTx would never answer). Touching the queue once here,

@@ -1,0 +1,170 @@
+// Recurring schedules run by the job worker. Each schedule has at most one job waiting: the one
+// for its next run date (pg-boss `startAfter` = that day, 00:00 UTC), enqueued in the transaction
+// that created the schedule, changed its dates, or made the previous period's document. A run, in
+// one tenant transaction with the schedule row locked:
+//   * does nothing when the schedule is gone, paused, ended, or its next date is no longer the
+//     job's period (changed since, or that period already made: a retry, a second job, a second
+//     worker);
+//   * otherwise makes the period's document (released when autoRelease) with recurring_id and
+//     recurring_period set (a unique index: one document per period, whatever races), moves
+//     next_date on by the frequency, and enqueues the job for the new next date.
+// A worker that was down catches up: the next job's date has passed, so it runs at once, and
+// every missed period is made, once each, in order.
+import { sql } from 'kysely';
+import { addDays, dayOf } from '../../platform/dates.ts';
+import { type Tx, withTenant } from '../../platform/db/tenant.ts';
+import type { AppDeps } from '../../platform/http/context.ts';
+import { HttpError } from '../../platform/http/problem.ts';
+import type { JobContext, RegisterOptions } from '../../platform/jobs/jobs.ts';
+import { createDocument, type SalesCtx, type SystemActor } from './invoices.service.ts';
+import { runAfter } from './recurring.dates.ts';
+import {
+  findSchedule,
+  hasEnded,
+  lineInputOf,
+  type RecurringRow,
+  seriesOf,
+  templateLines,
+} from './recurring.queries.ts';
+import { releaseInvoice } from './release.ts';
+
+export const RECURRING_QUEUE = 'recurring-invoice';
+
+export interface RecurringJob {
+  tenantId: string;
+  recurringId: string;
+  /** The run date (the document's issue date) this job is for. */
+  period: string;
+}
+
+export const RECURRING_JOB_OPTIONS: RegisterOptions = {
+  // One job per schedule and period queued or running: a second send of it answers null.
+  policy: 'exclusive',
+  // Failures other than a refused document (the database away): 30 s, 1 min, 2 min, ... ~2 h.
+  retry: { limit: 8, delaySeconds: 30, backoff: true, maxDelaySeconds: 7200 },
+  expireInSeconds: 300,
+  // A job waits for a worker that was down for up to a year past its run date (pg-boss's
+  // default, 14 days, would drop it and with it the rest of the schedule).
+  retentionSeconds: 366 * 86_400,
+};
+
+/** The moment a period's job may run: the run date, 00:00 UTC (02:00 in South Africa). */
+export function runMoment(day: string): Date {
+  return new Date(`${day}T00:00:00Z`);
+}
+
+/** Enqueues the job for the schedule's next run in the caller's transaction, if it will run. */
+export async function planNextRun(deps: AppDeps, tx: Tx, row: RecurringRow): Promise<void> {
+  if (!row.active || row.deleted_at || hasEnded(row)) return;
+  const job: RecurringJob = { tenantId: row.tenant_id, recurringId: row.id, period: row.next_date };
+  await deps.jobs.sendInTx(tx, RECURRING_QUEUE, job, {
+    startAfter: runMoment(row.next_date),
+    singletonKey: `${row.tenant_id}:${row.id}:${row.next_date}`,
+  });
+}
+
+const SYSTEM: SystemActor = { type: 'system' };
+
+/** A run that came before its day by this process's clock (clocks apart): retried later. */
+class NotDueYet extends Error {}
+
+/** The job handler of RECURRING_QUEUE. */
+export function runRecurring(deps: AppDeps) {
+  return async (job: JobContext<RecurringJob>): Promise<void> => {
+    const { tenantId, recurringId, period } = job.data;
+    try {
+      await withTenant(deps.database.db, tenantId, (tx) => runPeriod(deps, tx, job.data));
+    } catch (err) {
+      if (!(err instanceof HttpError)) throw err;
+      // A rule refused the document (the customer deleted, an account deactivated): running
+      // again would meet it again. Nothing was made; the schedule is paused with the reason and
+      // waits for a person (resume with nextDate to make the period after all).
+      await withTenant(deps.database.db, tenantId, async (tx) => {
+        const row = await findSchedule(tx, tenantId, recurringId, { lock: true });
+        if (row?.next_date !== period) return;
+        await tx
+          .updateTable('recurring_invoices')
+          .set({
+            active: false,
+            last_error: `The document for ${period} was not made: ${err.message}`,
+            updated_at: deps.now(),
+          })
+          .where('tenant_id', '=', tenantId)
+          .where('id', '=', recurringId)
+          .execute();
+      });
+    }
+  };
+}
+
+async function runPeriod(deps: AppDeps, tx: Tx, job: RecurringJob): Promise<void> {
+  const row = await findSchedule(tx, job.tenantId, job.recurringId, { lock: true });
+  // Gone, paused, ended, changed since, or this period made already: nothing to do.
+  if (!row?.active || hasEnded(row) || row.next_date !== job.period) return;
+  const today = dayOf(deps.now());
+  if (job.period > today) throw new NotDueYet(`the run for ${job.period} came on ${today}`);
+  const ctx: SalesCtx = {
+    db: tx,
+    tenantId: job.tenantId,
+    companyId: row.company_id,
+    deps,
+    principal: SYSTEM,
+  };
+  const made = await tx
+    .selectFrom('invoices')
+    .select('id')
+    .where('tenant_id', '=', job.tenantId)
+    .where('recurring_id', '=', row.id)
+    .where('recurring_period', '=', job.period)
+    .executeTakeFirst();
+  const problem = made ? null : await generate(ctx, row, job.period);
+  const next = await tx
+    .updateTable('recurring_invoices')
+    .set({
+      next_date: runAfter(seriesOf(row), job.period),
+      last_run_date: job.period,
+      last_error: problem,
+      updated_at: deps.now(),
+    })
+    .where('tenant_id', '=', job.tenantId)
+    .where('id', '=', row.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await planNextRun(deps, tx, next);
+}
+
+/**
+ * Makes the period's document; with autoRelease, releases it too. A release the rules refuse (the
+ * period locked) leaves the document a draft and answers why; anything else is thrown.
+ */
+async function generate(ctx: SalesCtx, row: RecurringRow, period: string): Promise<string | null> {
+  const lines = (await templateLines(ctx.db, ctx.tenantId, [row.id])).get(row.id)!;
+  const { invoice } = await createDocument(
+    ctx,
+    {
+      contactId: row.contact_id,
+      documentType: row.document_type,
+      issueDate: period,
+      dueDate: addDays(period, row.payment_terms_days),
+      currency: row.currency,
+      paymentTermsDays: row.payment_terms_days,
+      ...(row.terms === null ? {} : { terms: row.terms }),
+      ...(row.reference === null ? {} : { reference: row.reference }),
+      ...(row.notes === null ? {} : { notes: row.notes }),
+      ...(row.template_id === null ? {} : { templateId: row.template_id }),
+      lines: lines.map(lineInputOf),
+    },
+    { recurringId: row.id, period },
+  );
+  if (!row.auto_release) return null;
+  await sql`savepoint recurring_release`.execute(ctx.db);
+  try {
+    await releaseInvoice(ctx, invoice.id);
+    await sql`release savepoint recurring_release`.execute(ctx.db);
+    return null;
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err;
+    await sql`rollback to savepoint recurring_release`.execute(ctx.db);
+    return `${invoice.number} was left a draft: ${err.message}`;
+  }
+}

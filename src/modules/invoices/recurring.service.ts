@@ -1,0 +1,346 @@
+// Recurring invoices: schedules that the job worker turns into one invoice per period. Create
+// (idempotent on clientId), read, list, change (lines, dates, frequency, pause and resume), delete
+// (soft: the schedule stops) and the documents a schedule made. Every change that moves the next
+// run enqueues its job in the request's transaction (recurring.run.ts).
+import { sql } from 'kysely';
+import type { Static } from 'typebox';
+import type { TenantCtx } from '../../platform/http/context.ts';
+import { idFor } from '../../platform/http/idempotent.ts';
+import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
+import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { type Invoice, type InvoiceRow, toInvoices } from './invoices.queries.ts';
+import type { LineInput } from './invoices.schemas.ts';
+import { assertContact, companyOf, priced, today } from './invoices.service.ts';
+import { FREQUENCIES, type Frequency, isFrequency, runOnOrAfter } from './recurring.dates.ts';
+import {
+  findSchedule,
+  hasEnded,
+  lineInputOf,
+  type Recurring,
+  type RecurringRow,
+  templateLines,
+  toRecurrings,
+} from './recurring.queries.ts';
+import { planNextRun } from './recurring.run.ts';
+import {
+  RECURRING_STATUSES,
+  type RecurringCreate,
+  type RecurringListQuery,
+  type RecurringStatus,
+  type RecurringUpdate,
+} from './recurring.schemas.ts';
+import { RECURRING_TYPES, type RecurringType } from './recurring.tables.ts';
+
+type Line = Static<typeof LineInput>;
+
+function parseFrequency(value: string): Frequency {
+  const f = value.trim().toLowerCase();
+  if (!isFrequency(f))
+    throw badRequest('frequency', `"${value}" is not a frequency; use one of ${FREQUENCIES.join(', ')}`);
+  return f;
+}
+
+function parseDocumentType(value: string | undefined): RecurringType {
+  if (value === undefined) return 'invoice';
+  const t = value.trim().toLowerCase();
+  if (!(RECURRING_TYPES as readonly string[]).includes(t)) {
+    throw badRequest(
+      'documentType',
+      `"${value}" is not repeated; a schedule makes invoices (quotes, credit notes and the other types are made one by one)`,
+    );
+  }
+  return t as RecurringType;
+}
+
+function parseStatus(value: string | undefined): RecurringStatus | undefined {
+  if (value === undefined) return undefined;
+  const s = value.trim().toLowerCase() as RecurringStatus;
+  if (!RECURRING_STATUSES.includes(s))
+    throw badRequest('status', `must be one of ${RECURRING_STATUSES.join(', ')}`);
+  return s;
+}
+
+/**
+ * The template is priced as a document dated `date` would be, so that a schedule whose documents
+ * would be refused (an account of another company, too many decimals, a negative total) is
+ * refused now, naming the line, and not at 02:00 on its run date.
+ */
+async function checkTemplate(
+  ctx: TenantCtx,
+  t: { lines: Line[]; currency: string; autoRelease: boolean; date: string },
+): Promise<void> {
+  await priced(ctx, { issueDate: t.date, lines: t.lines });
+  if (!t.autoRelease) return;
+  const company = await ctx.db
+    .selectFrom('companies')
+    .select('base_currency')
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', companyOf(ctx))
+    .executeTakeFirstOrThrow();
+  const base = company.base_currency.trim();
+  if (t.currency !== base) {
+    throw badRequest(
+      'autoRelease',
+      `a ${t.currency} document cannot be posted yet (the ledger keeps ${base} only); leave autoRelease off`,
+    );
+  }
+}
+
+async function insertLines(ctx: TenantCtx, recurringId: string, lines: Line[]): Promise<void> {
+  await ctx.db
+    .insertInto('recurring_invoice_lines')
+    .values(
+      lines.map((l, i) => ({
+        tenant_id: ctx.tenantId,
+        id: crypto.randomUUID(),
+        recurring_id: recurringId,
+        line_no: i + 1,
+        description: l.description,
+        quantity: String(l.quantity),
+        unit_price: String(l.unitPrice),
+        discount_rate: l.discountRate === undefined ? null : String(l.discountRate),
+        vat_rate: l.vatRate === undefined ? null : String(l.vatRate),
+        account_id: l.accountId ?? null,
+      })),
+    )
+    .execute();
+}
+
+export async function getRecurring(ctx: TenantCtx, id: string): Promise<Recurring> {
+  const row = await findSchedule(ctx.db, ctx.tenantId, id, { companyId: companyOf(ctx) });
+  if (!row) throw notFound('Recurring schedule');
+  return (await toRecurrings(ctx.db, ctx.tenantId, [row]))[0]!;
+}
+
+export async function createRecurring(
+  ctx: TenantCtx,
+  input: Static<typeof RecurringCreate>,
+): Promise<Recurring> {
+  const companyId = companyOf(ctx);
+  const id = idFor(input.clientId);
+  const replay = async () => {
+    const existing = await ctx.db
+      .selectFrom('recurring_invoices')
+      .select(['company_id', 'deleted_at'])
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!existing) return undefined;
+    if (existing.company_id !== companyId || existing.deleted_at)
+      throw conflict('clientId: already the id of another record', { field: 'clientId' });
+    ctx.reply.code(200);
+    return getRecurring(ctx, id);
+  };
+  if (input.clientId) {
+    const found = await replay();
+    if (found) return found;
+    // A retry racing the first submission waits here for it to commit, then answers it.
+    await sql`select pg_advisory_xact_lock(hashtext(${`recurring:${id}`}))`.execute(ctx.db);
+    const raced = await replay();
+    if (raced) return raced;
+  }
+  const frequency = parseFrequency(input.frequency);
+  const documentType = parseDocumentType(input.documentType);
+  if (input.endDate && input.endDate < input.startDate)
+    throw badRequest('endDate', 'must not be before startDate');
+  const contact = await assertContact(ctx, input.contactId);
+  const currency = input.currency ?? 'ZAR';
+  const autoRelease = input.autoRelease ?? false;
+  await checkTemplate(ctx, { lines: input.lines, currency, autoRelease, date: input.startDate });
+  const row = await ctx.db
+    .insertInto('recurring_invoices')
+    .values({
+      tenant_id: ctx.tenantId,
+      id,
+      company_id: companyId,
+      contact_id: input.contactId,
+      document_type: documentType,
+      frequency,
+      interval_count: input.interval ?? 1,
+      start_date: input.startDate,
+      next_date: input.startDate,
+      anchor_date: input.startDate,
+      end_date: input.endDate ?? null,
+      payment_terms_days: input.paymentTermsDays ?? contact.paymentTerms,
+      currency,
+      reference: input.reference ?? null,
+      terms: input.terms ?? null,
+      notes: input.notes ?? null,
+      template_id: input.templateId ?? null,
+      auto_release: autoRelease,
+      auto_send: input.autoSend ?? false,
+      active: input.active ?? true,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await insertLines(ctx, id, input.lines);
+  await planNextRun(ctx.deps, ctx.db, row);
+  ctx.reply.code(201);
+  return getRecurring(ctx, id);
+}
+
+export async function updateRecurring(
+  ctx: TenantCtx,
+  id: string,
+  input: Static<typeof RecurringUpdate>,
+): Promise<Recurring> {
+  // Locked: a run of this schedule waits for the change, or the change for the run.
+  const row = await findSchedule(ctx.db, ctx.tenantId, id, { companyId: companyOf(ctx), lock: true });
+  if (!row) throw notFound('Recurring schedule');
+  const frequency = input.frequency === undefined ? row.frequency : parseFrequency(input.frequency);
+  const interval = input.interval ?? row.interval_count;
+  let startDate = row.start_date;
+  let nextDate = row.next_date;
+  let anchor = row.anchor_date;
+  if (input.startDate !== undefined && input.startDate !== row.start_date) {
+    if (row.last_run_date)
+      throw badRequest(
+        'startDate',
+        `the schedule has made documents (up to ${row.last_run_date}); move nextDate instead`,
+      );
+    startDate = input.startDate;
+    nextDate = startDate;
+    anchor = startDate;
+  }
+  // A new step: the next run stays where it is, and the runs after it follow the new step.
+  if (frequency !== row.frequency || interval !== row.interval_count) anchor = nextDate;
+  if (input.nextDate !== undefined) {
+    if (input.nextDate < startDate) throw badRequest('nextDate', 'must not be before startDate');
+    if (row.last_run_date && input.nextDate <= row.last_run_date)
+      throw badRequest(
+        'nextDate',
+        `must be after ${row.last_run_date}, the last period made (a period is made once)`,
+      );
+    nextDate = input.nextDate;
+    anchor = nextDate;
+  }
+  const endDate = input.endDate === undefined ? row.end_date : input.endDate;
+  if (endDate && endDate < startDate) throw badRequest('endDate', 'must not be before startDate');
+  const active = input.active ?? row.active;
+  // Resumed (or an ended schedule given a later end): periods that passed while it was not
+  // running are not made, unless nextDate says otherwise.
+  const wasRunning = row.active && !hasEnded(row);
+  const runs = active && !(endDate && nextDate > endDate);
+  if (!wasRunning && runs && input.nextDate === undefined && nextDate < today(ctx))
+    nextDate = runOnOrAfter({ anchor, frequency, interval }, today(ctx));
+  if (input.contactId) await assertContact(ctx, input.contactId);
+  const currency = input.currency ?? row.currency;
+  const autoRelease = input.autoRelease ?? row.auto_release;
+  if (input.lines || input.currency || input.autoRelease !== undefined) {
+    const lines = input.lines ?? (await templateLines(ctx.db, ctx.tenantId, [id])).get(id)!.map(lineInputOf);
+    await checkTemplate(ctx, { lines, currency, autoRelease, date: nextDate });
+  }
+  const set: Record<string, unknown> = {
+    frequency,
+    interval_count: interval,
+    start_date: startDate,
+    next_date: nextDate,
+    anchor_date: anchor,
+    end_date: endDate,
+    currency,
+    auto_release: autoRelease,
+    active,
+    updated_at: ctx.deps.now(),
+  };
+  for (const [key, column] of [
+    ['contactId', 'contact_id'],
+    ['paymentTermsDays', 'payment_terms_days'],
+    ['reference', 'reference'],
+    ['terms', 'terms'],
+    ['notes', 'notes'],
+    ['templateId', 'template_id'],
+    ['autoSend', 'auto_send'],
+  ] as const) {
+    if (input[key] !== undefined) set[column] = input[key];
+  }
+  const updated = await ctx.db
+    .updateTable('recurring_invoices')
+    .set(set)
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  if (input.lines) {
+    // Replaced whole: the old lines are retired, never deleted.
+    await ctx.db
+      .updateTable('recurring_invoice_lines')
+      .set({ retired_at: ctx.deps.now() })
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('recurring_id', '=', id)
+      .where('retired_at', 'is', null)
+      .execute();
+    await insertLines(ctx, id, input.lines);
+  }
+  // A job already waiting for this date is kept (one per period); one for an old date finds the
+  // schedule changed and does nothing.
+  await planNextRun(ctx.deps, ctx.db, updated);
+  return getRecurring(ctx, id);
+}
+
+/** Soft: the schedule is marked deleted and stops; the documents it made stay as they are. */
+export async function deleteRecurring(ctx: TenantCtx, id: string): Promise<void> {
+  const row = await findSchedule(ctx.db, ctx.tenantId, id, { companyId: companyOf(ctx), lock: true });
+  if (!row) throw notFound('Recurring schedule');
+  await ctx.db
+    .updateTable('recurring_invoices')
+    .set({ deleted_at: ctx.deps.now(), active: false, updated_at: ctx.deps.now() })
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function listRecurring(
+  ctx: TenantCtx,
+  query: Static<typeof RecurringListQuery>,
+): Promise<Page<Recurring>> {
+  const status = parseStatus(query.status);
+  const p = paging(query);
+  let q = ctx.db
+    .selectFrom('recurring_invoices')
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('company_id', '=', companyOf(ctx))
+    .where('deleted_at', 'is', null);
+  if (query.contactId) q = q.where('contact_id', '=', query.contactId);
+  if (status === 'ended') {
+    q = q.where('end_date', 'is not', null).whereRef('next_date', '>', 'end_date');
+  } else if (status) {
+    q = q
+      .where('active', '=', status === 'active')
+      .where((eb) => eb.or([eb('end_date', 'is', null), eb('next_date', '<=', eb.ref('end_date'))]));
+  }
+  const { n } = await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const rows = await q
+    .selectAll()
+    .orderBy('next_date')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(p.limit)
+    .offset(p.offset)
+    .execute();
+  return pageOf(await toRecurrings(ctx.db, ctx.tenantId, rows as RecurringRow[]), Number(n), p);
+}
+
+/** The documents a schedule made, by period, oldest first (deleted drafts are not listed). */
+export async function listRecurringDocuments(
+  ctx: TenantCtx,
+  id: string,
+  query: { page?: number; limit?: number },
+): Promise<Page<Invoice>> {
+  const row = await findSchedule(ctx.db, ctx.tenantId, id, { companyId: companyOf(ctx) });
+  if (!row) throw notFound('Recurring schedule');
+  const p = paging(query);
+  const q = ctx.db
+    .selectFrom('invoices')
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('recurring_id', '=', id)
+    .where('deleted_at', 'is', null);
+  const { n } = await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const rows = await q
+    .selectAll()
+    .orderBy('recurring_period')
+    .orderBy('id')
+    .limit(p.limit)
+    .offset(p.offset)
+    .execute();
+  return pageOf(await toInvoices(ctx.db, ctx.tenantId, rows as InvoiceRow[], today(ctx)), Number(n), p);
+}
