@@ -483,8 +483,11 @@ describe('deleting the sandbox', () => {
       3,
     );
 
-    // History does not block: void the invoice, reverse the journal, revoke the key, move the company.
+    // History does not block: void the invoice, reverse the journal, revoke the key, stop the
+    // schedule, move the company.
     assert.equal((await real({ method: 'DELETE', url: `/api/invoices/${inv.json().id}` })).statusCode, 200);
+    const stopped = await real({ method: 'DELETE', url: `/api/recurring/${schedule.json().id}` });
+    assert.ok(stopped.statusCode < 300, stopped.body);
     assert.equal(
       (await real({ method: 'DELETE', url: `/api/ledger/journals/${journal.json().id}` })).statusCode,
       200,
