@@ -1,4 +1,5 @@
 // buildApp(deps): the platform plugins, then every route of the catalogue.
+import AjvCompiler from '@fastify/ajv-compiler';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { catalogue } from './catalogue.ts';
 import { insertCompany } from './modules/companies/index.ts';
@@ -34,6 +35,26 @@ export function wireDeps(deps: DepsWithoutWiring): AppDeps {
   };
 }
 
+/**
+ * Validators that coerce types in the query string, path and headers (which arrive as text)
+ * but never in a JSON body: there a string is not a number and null is not "" or 0 (ajv's
+ * coercion would turn `"reference": null` into "" and `"amount": "100"` into 100).
+ */
+function strictBodies(): AjvCompiler.ValidatorFactory {
+  const pool = AjvCompiler();
+  const factory: AjvCompiler.BuildCompilerFromPool = (externalSchemas, options) => {
+    const coercing = pool(externalSchemas, options);
+    const strict = pool(externalSchemas, {
+      ...options,
+      customOptions: { ...(options?.customOptions as object), coerceTypes: false },
+    } as typeof options);
+    // Fastify calls the compiler with the route's definition, httpPart included.
+    return ((route: { httpPart?: string }) =>
+      (route.httpPart === 'body' ? strict : coercing)(route as never)) as unknown as typeof coercing;
+  };
+  return factory;
+}
+
 export interface BuildOptions {
   logger?: boolean | object;
   /** A ready logger (tests capture its output); takes precedence over `logger`. */
@@ -56,6 +77,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
     },
     ajv: { customOptions: { allErrors: false } },
+    schemaController: { compilersFactory: { buildValidator: strictBodies() } },
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
