@@ -4,6 +4,7 @@ import { entitlementRoutes, setupProgressRoutes } from './modules/billing/index.
 import { companyRoutes } from './modules/companies/index.ts';
 import { contactRoutes } from './modules/contacts/index.ts';
 import { accountRoutes, journalRoutes } from './modules/ledger/index.ts';
+import { reportRoutes } from './modules/reports/index.ts';
 import { auditRoutes } from './platform/audit/audit.routes.ts';
 import { apiKeyRoutes } from './platform/auth/api-keys.routes.ts';
 import { loginRoutes } from './platform/auth/login.routes.ts';
@@ -39,4 +40,5 @@ export const catalogue: AnyRoute[] = [
   ...webhookRoutes,
   ...accountRoutes,
   ...journalRoutes,
+  ...reportRoutes,
 ];
