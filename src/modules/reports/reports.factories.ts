@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { extractText, getDocumentProxy } from 'unpdf';
 import type { as, TestApp } from '../../../test/support/app.ts';
+import { parseCsv } from '../../../test/support/csv.ts';
 import { withTenant } from '../../platform/db/tenant.ts';
 import { type PostingLine, post } from '../ledger/index.ts';
 
@@ -58,39 +59,6 @@ export async function postEntry(
   return withTenant(t.database.db, tenantId, (tx) =>
     post({ db: tx, tenantId }, { companyId, date, description, source: { type: 'test' }, lines }),
   );
-}
-
-/** RFC 4180 CSV, parsed back into records of fields. */
-export function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      record.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  if (field !== '' || record.length) {
-    record.push(field);
-    records.push(record);
-  }
-  return records;
 }
 
 /** A CSV answer: its type and file name checked, its records parsed. */

@@ -86,11 +86,24 @@ type Amounts = {
   accounts: { id: string | null; code: string | null; name: string; amount: number }[];
   total: number;
 };
+interface Is {
+  companyId: string;
+  companyName: string;
+  currency: string;
+  from: string;
+  to: string;
+  revenue: Amounts;
+  costOfSales: Amounts;
+  grossProfit: number;
+  otherIncome: Amounts;
+  expenses: Amounts;
+  netProfit: number;
+}
 const amounts = (s: Amounts) => Object.fromEntries(s.accounts.map((l) => [l.code ?? l.name, l.amount]));
 
 describe('income statement', () => {
   test('this financial year to today by default, with sections, gross and net profit', async () => {
-    const r = await report<Record<string, Amounts & number & string>>(api, '/api/reports/income-statement');
+    const r = await report<Is>(api, '/api/reports/income-statement');
     assert.equal(r.from, '2026-03-01');
     assert.equal(r.to, TODAY);
     assert.equal(r.companyId, a.companyId);
@@ -114,10 +127,7 @@ describe('income statement', () => {
     );
     assert.equal(last.netProfit, 7_500);
     // From a day inside a month to a day inside another: days around whole months.
-    const april = await report<Record<string, Amounts & number>>(
-      api,
-      '/api/reports/income-statement?from=2026-03-21&to=2026-04-30',
-    );
+    const april = await report<Is>(api, '/api/reports/income-statement?from=2026-03-21&to=2026-04-30');
     assert.equal(april.revenue.total, 0);
     assert.equal(april.otherIncome.total, 250.55);
     assert.equal(april.netProfit, 250.55 - 125.5 - 3_000);

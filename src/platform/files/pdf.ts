@@ -74,10 +74,25 @@ function layoutColumns(pdf: Pdf, columns: Column[]): Array<{ x: number; width: n
   });
 }
 
+// The built-in fonts encode WinAnsi (Windows-1252): Latin-1 and these. Anything else would
+// print as a wrong glyph, so it is replaced: a minus sign by a hyphen, the rest by "?".
+const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+
+/** Text the built-in fonts can print. */
+export function printable(text: string): string {
+  let out = '';
+  for (const ch of text.replace(/[\u2212\u2010\u2011]/g, '-').replace(/[\u00a0\u202f\u2009]/g, ' ')) {
+    const code = ch.codePointAt(0)!;
+    out +=
+      (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(ch) ? ch : '?';
+  }
+  return out;
+}
+
 function cellText(value: Cell): string {
   if (value === null) return '';
   if (isDecimal(value)) return formatMoney(value);
-  return String(value);
+  return printable(String(value));
 }
 
 function rightAligned(column: Column): boolean {
@@ -147,7 +162,11 @@ export function drawTable(pdf: Pdf, table: Table, options: DrawTableOptions = {}
   };
   if (table.title) {
     if (pdf.y + 3 * rowHeight > pageBottom(pdf)) newPage();
-    pdf.font(BOLD).fontSize(10.5).fillColor('#000000').text(table.title, pdf.page.margins.left, pdf.y);
+    pdf
+      .font(BOLD)
+      .fontSize(10.5)
+      .fillColor('#000000')
+      .text(printable(table.title), pdf.page.margins.left, pdf.y);
     pdf.moveDown(0.3);
   }
   if (pdf.y + 2 * rowHeight > pageBottom(pdf)) newPage();
@@ -173,12 +192,16 @@ export function drawTable(pdf: Pdf, table: Table, options: DrawTableOptions = {}
 /** The heading of a document's first page: organisation, title, period and notes. */
 function firstHeading(pdf: Pdf, doc: FileDocument) {
   const left = pdf.page.margins.left;
-  pdf.font(BOLD).fontSize(14).fillColor('#000000').text(doc.organisation, left, pdf.page.margins.top);
-  pdf.font(BOLD).fontSize(12).text(doc.title);
-  pdf.font(FONT).fontSize(10).text(doc.period);
+  pdf
+    .font(BOLD)
+    .fontSize(14)
+    .fillColor('#000000')
+    .text(printable(doc.organisation), left, pdf.page.margins.top);
+  pdf.font(BOLD).fontSize(12).text(printable(doc.title));
+  pdf.font(FONT).fontSize(10).text(printable(doc.period));
   if (doc.notes?.length) {
     pdf.moveDown(0.3).font(FONT).fontSize(7.5).fillColor('#444444');
-    for (const note of doc.notes) pdf.text(note, { width: contentWidth(pdf) });
+    for (const note of doc.notes) pdf.text(printable(note), { width: contentWidth(pdf) });
     pdf.fillColor('#000000');
   }
   pdf.moveDown(0.8);
@@ -191,7 +214,7 @@ function laterHeading(pdf: Pdf, doc: FileDocument) {
     .font(BOLD)
     .fontSize(9)
     .fillColor('#000000')
-    .text(`${doc.organisation} · ${doc.title} · ${doc.period}`, left, pdf.page.margins.top, {
+    .text(printable(`${doc.organisation} · ${doc.title} · ${doc.period}`), left, pdf.page.margins.top, {
       width: contentWidth(pdf),
       lineBreak: false,
       ellipsis: true,
@@ -212,7 +235,7 @@ export function footers(pdf: Pdf, text: string) {
       .font(FONT)
       .fontSize(7.5)
       .fillColor('#555555')
-      .text(text, pdf.page.margins.left, y, { lineBreak: false })
+      .text(printable(text), pdf.page.margins.left, y, { lineBreak: false })
       .text(`Page ${i + 1} of ${range.count}`, pdf.page.margins.left, y, {
         width: contentWidth(pdf),
         align: 'right',
