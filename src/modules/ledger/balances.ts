@@ -99,10 +99,14 @@ export async function accountTotals(
   companyId: string,
   range: DayRange,
 ): Promise<AccountTotal[]> {
+  // The sums are computed once (materialized) and then joined to the chart: with a planner
+  // misled by stale statistics (PGlite has no autovacuum), a plain join may redo the sums for
+  // every account.
   const r = await sql<TotalRow>`
+    with b as materialized (${periodSums(tenantId, companyId, range)})
     select a.id, a.code, a.name, a.type, a.subtype, a.system_key, a.is_active, b.debit, b.credit
       from accounts a
-      left join (${periodSums(tenantId, companyId, range)}) b on b.account_id = a.id
+      left join b on b.account_id = a.id
      where a.tenant_id = ${tenantId} and a.company_id = ${companyId}
      order by a.code`.execute(db);
   return r.rows.map((row) => {
