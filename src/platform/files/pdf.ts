@@ -7,8 +7,6 @@ import { type Cell, type Column, type FileDocument, formatMoney, isDecimal, type
 
 export type Pdf = PDFKit.PDFDocument;
 
-export const PDF_CONTENT_TYPE = 'application/pdf';
-
 export const FONT = 'Helvetica';
 export const BOLD = 'Helvetica-Bold';
 const MARGIN = 40;

@@ -2,8 +2,9 @@
 // after the tenant transaction has committed (a long PDF never holds a database connection),
 // then sends it with its content type and a Content-Disposition naming the file.
 import { CSV_CONTENT_TYPE, toCsv } from './csv.ts';
-import { PDF_CONTENT_TYPE, toPdf } from './pdf.ts';
 import { type FileDocument, safeFilename } from './table.ts';
+
+export const PDF_CONTENT_TYPE = 'application/pdf';
 
 export class FileResponse {
   readonly contentType: string;
@@ -31,5 +32,6 @@ export function documentFile(format: FileFormat, doc: FileDocument): FileRespons
   const name = `${safeFilename(doc.filename)}.${format}`;
   return format === 'csv'
     ? new FileResponse(CSV_CONTENT_TYPE, name, async () => toCsv(doc))
-    : new FileResponse(PDF_CONTENT_TYPE, name, () => toPdf(doc));
+    : // pdfkit is loaded with the first PDF, not at start-up.
+      new FileResponse(PDF_CONTENT_TYPE, name, async () => (await import('./pdf.ts')).toPdf(doc));
 }
