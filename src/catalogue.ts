@@ -6,6 +6,7 @@ import { contactRoutes } from './modules/contacts/index.ts';
 import { productRoutes } from './modules/inventory/index.ts';
 import { invoiceRoutes, recurringRoutes } from './modules/invoices/index.ts';
 import { accountRoutes, journalRoutes } from './modules/ledger/index.ts';
+import { reportRoutes } from './modules/reports/index.ts';
 import { sandboxRoutes } from './modules/sandbox/index.ts';
 import { auditRoutes } from './platform/audit/audit.routes.ts';
 import { apiKeyRoutes } from './platform/auth/api-keys.routes.ts';
@@ -46,4 +47,5 @@ export const catalogue: AnyRoute[] = [
   ...productRoutes,
   ...sandboxRoutes,
   ...recurringRoutes,
+  ...reportRoutes,
 ];

@@ -1,7 +1,15 @@
 // The ledger module's public surface: the posting service every module calls, the chart's
 // system accounts, and the routes.
 export { accountRoutes } from './accounts.routes.ts';
-export { type AccountTotal, accountTotals } from './balances.ts';
+export {
+  type AccountTotal,
+  accountTotals,
+  cashFlowTotals,
+  type DayRange,
+  splitRange,
+  type TaxTotal,
+  taxTotals,
+} from './balances.ts';
 export { journalRoutes } from './journals.routes.ts';
 export type { AccountSubtype, AccountType, TaxCode } from './ledger.tables.ts';
 export {

@@ -98,6 +98,16 @@ export interface AccountBalancesTable {
   credit: Numeric;
 }
 
+/** The same per calendar month (migrations/0011_reports.sql); month is its first day. */
+export interface AccountMonthBalancesTable {
+  tenant_id: string;
+  company_id: string;
+  account_id: string;
+  month: DateString;
+  debit: Numeric;
+  credit: Numeric;
+}
+
 export interface TaxBalancesTable {
   tenant_id: string;
   company_id: string;
@@ -137,6 +147,7 @@ declare module '../../platform/db/schema.ts' {
     journal_entries: JournalEntriesTable;
     journal_lines: JournalLinesTable;
     account_balances: AccountBalancesTable;
+    account_month_balances: AccountMonthBalancesTable;
     tax_balances: TaxBalancesTable;
     cash_flow_balances: CashFlowBalancesTable;
     open_items: OpenItemsTable;

@@ -1,6 +1,7 @@
 // Properties of the posting service, over random sequences of balanced postings and
 // reversals (fast-check): the trial balance always nets to zero; the balance as of any day
-// equals the sum of the lines dated on or before it; a reversal nets its entry to zero; an
+// equals the sum of the lines dated on or before it, and over any range the sum of its lines
+// (months from the monthly roll-up, days from the daily rows); a reversal nets its entry to zero; an
 // unbalanced posting is refused with nothing written, by the service and by the database.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -22,6 +23,15 @@ after(() => t.close());
 
 const ACCOUNT_COUNT = 6;
 const DAYS = ['2026-01-01', '2026-01-15', '2026-02-01', '2026-02-28', '2026-03-01', '2026-03-31'];
+/** Ranges [from, to] that read whole months, days around them, days only, or nothing. */
+const RANGES: Array<[string, string | undefined]> = [
+  ['2026-01-10', '2026-02-28'], // days of January, then February whole
+  ['2026-01-31', '2026-03-01'], // a day, a whole month, a day
+  ['2026-02-01', undefined], // whole months from February on
+  ['2026-01-10', '2026-01-15'], // days inside one month
+  ['2026-01-31', '2026-02-15'], // across a month's end, no whole month
+  ['2026-03-31', '2026-03-01'], // from after to: nothing
+];
 
 /** A new company with the default chart; answers the ids of a few ordinary accounts. */
 async function freshCompany(tx: Tx): Promise<{ companyId: string; accounts: string[] }> {
@@ -87,7 +97,7 @@ const ops = fc.array(
 
 const asAmount = (cents: number) => (cents / 100).toFixed(2);
 
-async function lineSum(tx: Tx, companyId: string, asOf?: string) {
+async function lineSum(tx: Tx, companyId: string, asOf?: string, from?: string) {
   let q = tx
     .selectFrom('journal_lines')
     .select([
@@ -98,6 +108,7 @@ async function lineSum(tx: Tx, companyId: string, asOf?: string) {
     .where('tenant_id', '=', tenantId)
     .where('company_id', '=', companyId);
   if (asOf) q = q.where('date', '<=', asOf);
+  if (from) q = q.where('date', '>=', from);
   const rows = await q.groupBy('account_id').execute();
   return new Map(rows.map((r) => [r.account_id, money(r.d).minus(r.c).toFixed(2)]));
 }
@@ -159,6 +170,19 @@ describe('posting: properties', () => {
                 a.net.toFixed(2),
                 fromLines.get(a.accountId) ?? '0.00',
                 `account ${a.code} as of ${asOf}`,
+              );
+            }
+          }
+          // Any range [from, to]: whole months from the monthly roll-up and the days around
+          // them from the daily rows add up to the lines of the range.
+          for (const [from, to] of RANGES) {
+            const totals = await accountTotals(tx, tenantId, companyId, { from, to });
+            const fromLines = await lineSum(tx, companyId, to, from);
+            for (const a of totals) {
+              assert.equal(
+                a.net.toFixed(2),
+                fromLines.get(a.accountId) ?? '0.00',
+                `account ${a.code} from ${from} to ${to}`,
               );
             }
           }

@@ -34,6 +34,7 @@ import {
 } from '../auth/principal.ts';
 import { type BearerClaims, isKeyClaims, verifyAccessToken } from '../auth/tokens.ts';
 import { withTenantOpening } from '../db/tenant.ts';
+import { FileResponse } from '../files/response.ts';
 import type { AppDeps, BaseCtx, PublicCtx, TenantCtx } from './context.ts';
 import { badRequest, notFound, PermissionDenied, unauthorized } from './problem.ts';
 
@@ -69,6 +70,12 @@ interface RouteSpec<P extends TSchema, Q extends TSchema, B extends TSchema> {
   bodyLimit?: number;
   /** Extra OpenAPI response content types, e.g. { 200: 'application/pdf' }. */
   produces?: string;
+  /**
+   * Media types the success response may take besides JSON, when the handler returns a
+   * FileResponse (a report's format=csv or pdf). The JSON response stays validated and
+   * serialised by its schema; the files are documented as such in the OpenAPI operation.
+   */
+  files?: readonly string[];
   /** The body arrives as an HTML form would send it (OAuth's token endpoint, its sign-in page). */
   consumes?: typeof FORM_CONTENT_TYPE;
 }
@@ -343,6 +350,13 @@ function addRoute(app: FastifyInstance, route: AnyRoute, deps: AppDeps) {
           : await runUserRoute(route, deps, request, reply);
       if (reply.sent) return reply;
       if (reply.statusCode === 204) return reply.send();
+      if (out instanceof FileResponse) {
+        // Rendered after the commit: no transaction waits on a long PDF.
+        const bytes = await out.render();
+        reply.header('content-type', out.contentType);
+        reply.header('content-disposition', out.contentDisposition);
+        return reply.send(bytes);
+      }
       return out;
     },
   });

@@ -105,11 +105,17 @@ function responses(route: AnyRoute): Json {
   const out: Json = {};
   for (const [status, schema] of Object.entries(route.response)) {
     const contentType = route.produces ?? 'application/json';
+    const success = status === String(successStatus(route));
+    const files = success
+      ? Object.fromEntries(
+          (route.files ?? []).map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]),
+        )
+      : {};
     out[status] = {
-      description: status === String(successStatus(route)) ? 'Success' : 'Also a success',
+      description: success ? 'Success' : 'Also a success',
       ...(status === '204' || status.startsWith('3')
         ? {}
-        : { content: { [contentType]: { schema: schemaOf(schema) } } }),
+        : { content: { [contentType]: { schema: schemaOf(schema) }, ...files } }),
     };
   }
   for (const [status, description] of Object.entries(ERROR_RESPONSES)) {

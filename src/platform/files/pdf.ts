@@ -1,0 +1,265 @@
+// PDF with pdfkit and its built-in fonts (Helvetica; nothing is downloaded or embedded). The
+// helpers are shared by every document that prints: `pdfBuffer` collects a document's bytes,
+// `drawTable` lays out a table with page breaks that repeat the column headings, and `toPdf`
+// prints a whole FileDocument (reports) with a heading on every page and "Page n of N" below.
+import PDFDocument from 'pdfkit';
+import { type Cell, type Column, type FileDocument, formatMoney, isDecimal, type Table } from './table.ts';
+
+export type Pdf = PDFKit.PDFDocument;
+
+export const PDF_CONTENT_TYPE = 'application/pdf';
+
+export const FONT = 'Helvetica';
+export const BOLD = 'Helvetica-Bold';
+const MARGIN = 40;
+/** Room kept at the bottom of every page for the footer. */
+const FOOTER = 24;
+const BODY_SIZE = 8.5;
+const ROW_GAP = 3.5;
+const INDENT = 10;
+const CELL_PAD = 4;
+
+export interface PdfOptions {
+  landscape?: boolean;
+  title?: string;
+  author?: string;
+}
+
+/** Runs `build` on a new A4 document and answers its bytes. Pages are buffered (footers). */
+export function pdfBuffer(build: (pdf: Pdf) => void, options: PdfOptions = {}): Promise<Buffer> {
+  const pdf = new PDFDocument({
+    size: 'A4',
+    layout: options.landscape ? 'landscape' : 'portrait',
+    margin: MARGIN,
+    bufferPages: true,
+    info: {
+      ...(options.title ? { Title: options.title } : {}),
+      ...(options.author ? { Author: options.author } : {}),
+      Creator: 'Business Platform',
+    },
+  });
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    pdf.on('data', (c: Buffer) => chunks.push(c));
+    pdf.on('end', () => resolve(Buffer.concat(chunks)));
+    pdf.on('error', reject);
+  });
+  try {
+    build(pdf);
+  } finally {
+    pdf.end();
+  }
+  return done;
+}
+
+/** The lowest y a row may reach on this page. */
+export function pageBottom(pdf: Pdf): number {
+  return pdf.page.height - pdf.page.margins.bottom - FOOTER;
+}
+
+function contentWidth(pdf: Pdf): number {
+  return pdf.page.width - pdf.page.margins.left - pdf.page.margins.right;
+}
+
+/** Each column's x and width, from the relative widths. */
+function layoutColumns(pdf: Pdf, columns: Column[]): Array<{ x: number; width: number }> {
+  const total = columns.reduce((s, c) => s + (c.width ?? 1), 0);
+  const width = contentWidth(pdf);
+  let x = pdf.page.margins.left;
+  return columns.map((c) => {
+    const w = (width * (c.width ?? 1)) / total;
+    const at = { x, width: w };
+    x += w;
+    return at;
+  });
+}
+
+// The built-in fonts encode WinAnsi (Windows-1252): Latin-1 and these. Anything else would
+// print as a wrong glyph, so it is replaced: a minus sign by a hyphen, the rest by "?".
+const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+
+/** Text the built-in fonts can print. */
+export function printable(text: string): string {
+  let out = '';
+  for (const ch of text.replace(/[\u2212\u2010\u2011]/g, '-').replace(/[\u00a0\u202f\u2009]/g, ' ')) {
+    const code = ch.codePointAt(0)!;
+    out +=
+      (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(ch) ? ch : '?';
+  }
+  return out;
+}
+
+function cellText(value: Cell): string {
+  if (value === null) return '';
+  if (isDecimal(value)) return formatMoney(value);
+  return printable(String(value));
+}
+
+function rightAligned(column: Column): boolean {
+  return column.kind === 'money' || column.kind === 'number';
+}
+
+function hline(pdf: Pdf, y: number, thick = 0.5) {
+  pdf
+    .moveTo(pdf.page.margins.left, y)
+    .lineTo(pdf.page.width - pdf.page.margins.right, y)
+    .lineWidth(thick)
+    .strokeColor('#555555')
+    .stroke();
+}
+
+function drawCells(
+  pdf: Pdf,
+  columns: Column[],
+  at: Array<{ x: number; width: number }>,
+  cells: Cell[],
+  y: number,
+  font: string,
+  indent = 0,
+) {
+  pdf.font(font).fontSize(BODY_SIZE).fillColor('#000000');
+  const lineHeight = pdf.currentLineHeight(true);
+  columns.forEach((column, i) => {
+    const text = cellText(cells[i] ?? null);
+    if (!text) return;
+    const shift = i === 0 ? indent * INDENT : 0;
+    pdf.text(text, at[i]!.x + CELL_PAD + shift, y, {
+      width: Math.max(at[i]!.width - 2 * CELL_PAD - shift, 1),
+      height: lineHeight,
+      align: rightAligned(column) ? 'right' : 'left',
+      lineBreak: false,
+      ellipsis: true,
+    });
+  });
+}
+
+export interface DrawTableOptions {
+  /** Called after a page break, before the column headings are repeated (the page's heading). */
+  onNewPage?: (pdf: Pdf) => void;
+}
+
+/** Draws the table from the current y, breaking pages as needed; leaves y below it. */
+export function drawTable(pdf: Pdf, table: Table, options: DrawTableOptions = {}): void {
+  const at = layoutColumns(pdf, table.columns);
+  pdf.font(FONT).fontSize(BODY_SIZE);
+  const rowHeight = pdf.currentLineHeight(true) + ROW_GAP;
+  const newPage = () => {
+    pdf.addPage();
+    options.onNewPage?.(pdf);
+  };
+  const headings = () => {
+    drawCells(
+      pdf,
+      table.columns,
+      at,
+      table.columns.map((c) => c.label),
+      pdf.y,
+      BOLD,
+    );
+    const below = pdf.y + rowHeight - ROW_GAP / 2;
+    hline(pdf, below);
+    pdf.y = below + ROW_GAP;
+  };
+  if (table.title) {
+    if (pdf.y + 3 * rowHeight > pageBottom(pdf)) newPage();
+    pdf
+      .font(BOLD)
+      .fontSize(10.5)
+      .fillColor('#000000')
+      .text(printable(table.title), pdf.page.margins.left, pdf.y);
+    pdf.moveDown(0.3);
+  }
+  if (pdf.y + 2 * rowHeight > pageBottom(pdf)) newPage();
+  headings();
+  for (const row of table.rows) {
+    const extra = row.style === 'heading' ? ROW_GAP : 0;
+    if (pdf.y + rowHeight + extra > pageBottom(pdf)) {
+      newPage();
+      headings();
+    }
+    const y = pdf.y + extra;
+    if (row.style === 'total' || row.style === 'grand') hline(pdf, y - ROW_GAP / 2, 0.4);
+    drawCells(pdf, table.columns, at, row.cells, y, row.style ? BOLD : FONT, row.indent ?? 0);
+    if (row.style === 'grand') {
+      hline(pdf, y + rowHeight - ROW_GAP / 2, 0.4);
+      hline(pdf, y + rowHeight - ROW_GAP / 2 + 1.5, 0.4);
+    }
+    pdf.y = y + rowHeight;
+  }
+  pdf.x = pdf.page.margins.left;
+}
+
+/** The heading of a document's first page: organisation, title, period and notes. */
+function firstHeading(pdf: Pdf, doc: FileDocument) {
+  const left = pdf.page.margins.left;
+  pdf
+    .font(BOLD)
+    .fontSize(14)
+    .fillColor('#000000')
+    .text(printable(doc.organisation), left, pdf.page.margins.top);
+  pdf.font(BOLD).fontSize(12).text(printable(doc.title));
+  pdf.font(FONT).fontSize(10).text(printable(doc.period));
+  if (doc.notes?.length) {
+    pdf.moveDown(0.3).font(FONT).fontSize(7.5).fillColor('#444444');
+    for (const note of doc.notes) pdf.text(printable(note), { width: contentWidth(pdf) });
+    pdf.fillColor('#000000');
+  }
+  pdf.moveDown(0.8);
+}
+
+/** The heading of every later page: one line naming the document. */
+function laterHeading(pdf: Pdf, doc: FileDocument) {
+  const left = pdf.page.margins.left;
+  pdf
+    .font(BOLD)
+    .fontSize(9)
+    .fillColor('#000000')
+    .text(printable(`${doc.organisation} · ${doc.title} · ${doc.period}`), left, pdf.page.margins.top, {
+      width: contentWidth(pdf),
+      lineBreak: false,
+      ellipsis: true,
+    });
+  pdf.moveDown(0.8);
+}
+
+/** "Page n of N" and when it was made, at the foot of every page. */
+export function footers(pdf: Pdf, text: string) {
+  const range = pdf.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    pdf.switchToPage(i);
+    const bottom = pdf.page.margins.bottom;
+    // Text below the bottom margin would start a new page; the margin is lifted meanwhile.
+    pdf.page.margins.bottom = 0;
+    const y = pdf.page.height - bottom - 10;
+    pdf
+      .font(FONT)
+      .fontSize(7.5)
+      .fillColor('#555555')
+      .text(printable(text), pdf.page.margins.left, y, { lineBreak: false })
+      .text(`Page ${i + 1} of ${range.count}`, pdf.page.margins.left, y, {
+        width: contentWidth(pdf),
+        align: 'right',
+        lineBreak: false,
+      });
+    pdf.page.margins.bottom = bottom;
+  }
+}
+
+/** A whole document: heading, its tables in order, page headings and footers. */
+export function toPdf(doc: FileDocument): Promise<Buffer> {
+  return pdfBuffer(
+    (pdf) => {
+      firstHeading(pdf, doc);
+      for (const [i, table] of doc.tables.entries()) {
+        if (i > 0) pdf.moveDown(1);
+        drawTable(pdf, table, { onNewPage: (p) => laterHeading(p, doc) });
+      }
+      footers(pdf, `${doc.title} · made ${doc.generatedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+    },
+    {
+      ...(doc.landscape ? { landscape: true } : {}),
+      title: `${doc.title}: ${doc.organisation}`,
+      author: doc.organisation,
+    },
+  );
+}

@@ -1,0 +1,35 @@
+// A file answered by a route: the handler returns a FileResponse and the catalogue renders it
+// after the tenant transaction has committed (a long PDF never holds a database connection),
+// then sends it with its content type and a Content-Disposition naming the file.
+import { CSV_CONTENT_TYPE, toCsv } from './csv.ts';
+import { PDF_CONTENT_TYPE, toPdf } from './pdf.ts';
+import { type FileDocument, safeFilename } from './table.ts';
+
+export class FileResponse {
+  readonly contentType: string;
+  readonly filename: string;
+  readonly render: () => Promise<Buffer>;
+  constructor(contentType: string, filename: string, render: () => Promise<Buffer>) {
+    this.contentType = contentType;
+    this.filename = filename;
+    this.render = render;
+  }
+
+  /** attachment; filename="…" (the name is already safe: no quotes, no path). */
+  get contentDisposition(): string {
+    return `attachment; filename="${this.filename}"`;
+  }
+}
+
+export type FileFormat = 'csv' | 'pdf';
+
+/** The media types a route that answers FileFormat documents may send, for its OpenAPI operation. */
+export const FILE_MEDIA_TYPES = ['text/csv', 'application/pdf'] as const;
+
+/** The document as a CSV or PDF file response. */
+export function documentFile(format: FileFormat, doc: FileDocument): FileResponse {
+  const name = `${safeFilename(doc.filename)}.${format}`;
+  return format === 'csv'
+    ? new FileResponse(CSV_CONTENT_TYPE, name, async () => toCsv(doc))
+    : new FileResponse(PDF_CONTENT_TYPE, name, () => toPdf(doc));
+}
