@@ -167,3 +167,34 @@ export const ConvertBody = Type.Object(
 );
 
 export const IdParams = Type.Object({ id: Uuid });
+
+export const SendBody = Type.Object(
+  {
+    to: Type.Optional(
+      Type.String({
+        format: 'email',
+        maxLength: 254,
+        description: "The address to send to; default the customer's e-mail address",
+      }),
+    ),
+    message: Type.Optional(
+      Type.String({ maxLength: 4000, description: 'Your words, at the top of the e-mail' }),
+    ),
+  },
+  { examples: [{ to: 'accounts@example.co.za', message: 'Thank you for your order.' }] },
+);
+
+export const SendResult = Type.Object({
+  emailId: Uuid,
+  to: Type.String(),
+  status: Type.Enum(['queued', 'stored'], {
+    description: 'queued: the job worker sends it over SMTP; stored: no SMTP is configured, it is kept',
+  }),
+  subject: Type.String(),
+  sentAt: Type.String({ format: 'date-time', description: "Also the document's sentAt" }),
+});
+
+export const PdfFile = Type.String({
+  contentMediaType: 'application/pdf',
+  description: 'The document as a PDF (A4); Content-Disposition names the file, e.g. INV-0001.pdf',
+});
