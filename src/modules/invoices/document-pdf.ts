@@ -186,7 +186,9 @@ function customerBox(pdf: Pdf, p: Paper, ink: Ink) {
   const width = contentWidth(pdf) * 0.52;
   const pad = 7;
   const inner = width - 2 * pad;
-  const label = p.type === 'delivery_note' ? 'Deliver to' : p.type === 'quote' ? 'Quote for' : 'Bill to';
+  const label =
+    { delivery_note: 'Deliver to', quote: 'Quote for', credit_note: 'Credit to' }[p.type as string] ??
+    'Bill to';
   const lines = [
     ...p.customer.lines,
     ...(p.customer.vatNumber ? [`VAT No. ${p.customer.vatNumber}`] : []),
@@ -230,14 +232,14 @@ export function linesTable(p: Paper): Table {
     };
   }
   const columns: Column[] = [
-    { label: 'Description', width: p.vatRegistered ? 2.9 : 4, wrap: true },
-    { label: 'Qty', kind: 'number', width: 0.75 },
-    { label: 'Unit price', kind: 'number', width: 1.1 },
+    { label: 'Description', width: p.vatRegistered ? 2.8 : 4, wrap: true },
+    { label: 'Qty', kind: 'number', width: 0.7 },
+    { label: 'Unit price', kind: 'number', width: 1.05 },
     { label: 'Disc.', kind: 'number', width: 0.6 },
   ];
   if (p.vatRegistered) {
     columns.push(
-      { label: 'VAT rate', kind: 'number', width: 0.7 },
+      { label: 'VAT rate', kind: 'number', width: 0.9 },
       { label: 'Net', kind: 'money', width: 1.15 },
       { label: 'VAT', kind: 'money', width: 1 },
       { label: 'Total', kind: 'money', width: 1.15 },
@@ -322,7 +324,7 @@ function totalsAndBanking(pdf: Pdf, p: Paper, ink: Ink, newPage: () => void) {
   const pad = 6;
   pdf.font(FONT).fontSize(9);
   const row = pdf.currentLineHeight(true) + 4;
-  const totalsHeight = totals.length * row + 2 * pad;
+  const totalsHeight = totals.length * row + 2 * pad - 4;
   const bankingHeight = banking.length ? (banking.length + 1) * (row - 1) + pad : 0;
   const height = Math.max(totalsHeight, bankingHeight);
   pdf.y += 6;
