@@ -13,9 +13,13 @@ function chunk(type: string, data: Buffer): Buffer {
 
 /**
  * A PNG of `width` × `height` pixels in RGBA (or RGB without alpha): a diagonal of the colour on
- * transparent white. Every row is filtered "none".
+ * transparent white, or noise. Every row is filtered "none".
  */
-export function png(width: number, height: number, opts: { alpha?: boolean; rgb?: number } = {}): Buffer {
+export function png(
+  width: number,
+  height: number,
+  opts: { alpha?: boolean; rgb?: number; noise?: boolean } = {},
+): Buffer {
   const alpha = opts.alpha ?? true;
   const rgb = opts.rgb ?? 0x1f4e79;
   const channels = alpha ? 4 : 3;
@@ -29,6 +33,8 @@ export function png(width: number, height: number, opts: { alpha?: boolean; rgb?
       row[at + 1] = on ? (rgb >> 8) & 255 : 255;
       row[at + 2] = on ? rgb & 255 : 255;
       if (alpha) row[at + 3] = on ? 255 : 0;
+      // Noise: pixels that do not compress (a file of a known, larger size).
+      if (opts.noise) for (let c = 0; c < channels; c++) row[at + c] = Math.floor(Math.random() * 256);
     }
     rows.push(row);
   }

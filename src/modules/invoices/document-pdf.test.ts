@@ -169,6 +169,52 @@ describe('a tax invoice', () => {
     includesAll(text!, ['Amount paid', 'R 149.99', 'Amount due', 'R 1 000.00']);
   });
 
+  test('a discount shows on its line and in the totals', async () => {
+    const s = await fullSetup();
+    const doc = await createDoc(s, {
+      lines: [
+        { description: 'Discounted', quantity: 7, unitPrice: 14.99, discountRate: 12.5 },
+        { description: 'Exported', quantity: 1, unitPrice: 500, vatRate: 0 },
+      ],
+    });
+    const [text] = await pdfPagesOf(s, doc.id, /INV-0001/);
+    includesAll(text!, [
+      '12.5%',
+      '91.81',
+      'Before discount',
+      'R 604.93',
+      'Discount',
+      '-R 13.12',
+      'Total excl. VAT',
+      'R 591.81',
+      'R 13.77',
+      'R 605.58',
+    ]);
+    // The zero-rated line carries no VAT: all of it is at 15%.
+    assert.ok(text!.includes('VAT at 15%'), text);
+  });
+
+  test("the settings' default template dresses documents that name none, until it is deleted", async () => {
+    const s = await fullSetup();
+    const doc = await createDoc(s);
+    const [before] = await pdfPagesOf(s, doc.id, /INV-0001/);
+    assert.ok(!before!.includes('Protea Trading: directors'), 'the built-in look has no footer');
+    const set = await s.api({
+      method: 'PATCH',
+      url: '/api/invoice-settings',
+      payload: { defaultTemplateId: s.templateId },
+    });
+    assert.equal(set.statusCode, 200, set.body);
+    const [dressed] = await pdfPagesOf(s, doc.id, /INV-0001/);
+    assert.ok(dressed!.includes('Protea Trading: directors'), dressed);
+    assert.equal(
+      (await s.api({ method: 'DELETE', url: `/api/invoice-templates/${s.templateId}` })).statusCode,
+      204,
+    );
+    const [after] = await pdfPagesOf(s, doc.id, /INV-0001/);
+    assert.ok(!after!.includes('Protea Trading: directors'), after);
+  });
+
   test('without VAT registration: an Invoice, no VAT number, no VAT', async () => {
     const s = await fullSetup({ vatRegistered: false });
     const doc = await createDoc(s);

@@ -219,6 +219,26 @@ describe('invoice templates', () => {
     assert.deepEqual((await s.api({ method: 'GET', url: `/api/invoice-templates/${tpl.id}` })).json(), tpl);
   });
 
+  test('the audit log records the upload, not the image', async () => {
+    const b = await register(t.app);
+    const s = await salesSetup(t, b);
+    const logo = png(60, 60, { noise: true });
+    const res = await s.api({
+      method: 'POST',
+      url: '/api/invoice-templates',
+      payload: { name: 'Noisy', logo: logoOf(logo) },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    const log = await as(t.app, b.token)({ method: 'GET', url: '/api/audit-log?resource=invoice_templates' });
+    const [entry] = log.json().items;
+    assert.equal(entry.action, 'POST /api/invoice-templates');
+    assert.equal(entry.resourceId, res.json().id);
+    assert.equal(entry.details.body.name, 'Noisy');
+    const length = logo.toString('base64').length;
+    assert.equal(entry.details.body.logo.data, `[${length} characters, not kept]`);
+    assert.equal(entry.details.body.logo.contentType, 'image/png');
+  });
+
   test('change: name, colours, footer cleared, logo replaced and removed; the default flag', async () => {
     const s = await setup();
     const tpl = (

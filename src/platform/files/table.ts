@@ -77,9 +77,14 @@ export function formatNumber(value: Decimal, min: number, max: number): string {
   return `${negative && !zero ? '-' : ''}${grouped}${decimals ? `.${decimals}` : ''}`;
 }
 
-/** An amount with its currency: "R 1 149.99" in rand, "USD 1 149.99" in any other currency. */
+/**
+ * An amount with its currency: "R 1 149.99" in rand, "USD 1 149.99" in any other currency; a
+ * negative amount "-R 13.12".
+ */
 export function formatAmount(value: Decimal, currency: string): string {
-  return `${currency === 'ZAR' ? 'R' : currency} ${formatMoney(value)}`;
+  const text = formatMoney(value);
+  const symbol = currency === 'ZAR' ? 'R' : currency;
+  return text.startsWith('-') ? `-${symbol} ${text.slice(1)}` : `${symbol} ${text}`;
 }
 
 const MONTHS = [
