@@ -153,6 +153,9 @@ describe('a tax invoice', () => {
       'Page 1 of 1',
     ]);
     assert.ok(!text.includes('DRAFT'), 'a released invoice is no draft');
+    // The template's logo is in the file, its transparency as a soft mask.
+    const bytes = (await s.api({ method: 'GET', url: `/api/invoices/${doc.id}/pdf` })).rawPayload;
+    assert.ok(bytes.includes('/Subtype /Image') && bytes.includes('/SMask'), 'the logo is printed');
   });
 
   test('a payment shows as paid, and what is left due', async () => {

@@ -13,7 +13,7 @@
 // total. Amounts read as the reports print them: thousands grouped with a space, a decimal
 // point; the totals with the currency (R 1 149.99).
 import type { Decimal } from 'decimal.js';
-import { checkImage } from '../../platform/files/images.ts';
+import { imageSize } from '../../platform/files/images.ts';
 import {
   BOLD,
   contentWidth,
@@ -155,12 +155,13 @@ function header(pdf: Pdf, p: Paper, title: string, ink: Ink) {
 
   // Left: the logo, then who issues it.
   let ly = top;
-  const logo = p.look.logo ? checkImage(p.look.logo) : undefined;
-  if (p.look.logo && logo?.ok) {
-    const scale = Math.min(170 / logo.width, 60 / logo.height);
+  // Stored logos were read through when uploaded (templates.ts); what is not a PNG or JPEG by
+  // its signature is left out rather than failing the document.
+  const size = p.look.logo ? imageSize(p.look.logo) : undefined;
+  if (p.look.logo && size?.width && size.height) {
     try {
       pdf.image(p.look.logo, left, top, { fit: [170, 60] });
-      ly = top + logo.height * scale + 8;
+      ly = top + size.height * Math.min(170 / size.width, 60 / size.height) + 8;
     } catch {
       // An image pdfkit cannot place prints no logo rather than no document.
     }

@@ -29,7 +29,7 @@ const write = { ...sales, access: 'write' as const, permission: ['invoices', 'wr
 const LOGO_RULES =
   'logo: { contentType: image/png or image/jpeg, data: base64 }. The bytes must really be that image (checked ' +
   'by their signature and read through: a damaged or other file is a 400 naming logo.data, a mismatched type ' +
-  'names logo.contentType); at most 512 KiB decoded (400 naming logo.data) and 4000 pixels a side. A body over ' +
+  'names logo.contentType); at most 512 KiB decoded (400 naming logo.data) and 2000 pixels a side. A body over ' +
   '1 MiB is a 413. Colours are #rrggbb.';
 
 export const settingsRoutes: AnyRoute[] = [

@@ -144,7 +144,7 @@ export const LogoUpload = Type.Object(
       minLength: 4,
       pattern: '^[A-Za-z0-9+/]*={0,2}$',
       description:
-        'The image, base64 (RFC 4648, no line breaks). At most 512 KiB decoded and 4000 pixels a side; ' +
+        'The image, base64 (RFC 4648, no line breaks). At most 512 KiB decoded and 2000 pixels a side; ' +
         'a PNG or JPEG by its own bytes, read through before it is kept.',
     }),
   },

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { png, pngWithBadFilter, pngWithBrokenData } from '../../../test/support/images.ts';
 import { pdfPages } from '../../../test/support/pdf.ts';
-import { checkImage, MAX_IMAGE_SIDE, sniffImage } from './images.ts';
+import { checkImage, imageSize, MAX_IMAGE_SIDE, sniffImage } from './images.ts';
 import { pdfBuffer } from './pdf.ts';
 
 /** The frame of a baseline JPEG of `width` × `height`, three components (no scan data needed to read it). */
@@ -49,6 +49,8 @@ describe('checkImage', () => {
       height: 17,
     });
     assert.equal(sniffImage(png(1, 1)), 'image/png');
+    assert.deepEqual(imageSize(png(3, 2)), { type: 'image/png', width: 3, height: 2 });
+    assert.equal(imageSize(Buffer.from('GIF89a')), undefined);
   });
 
   test('damaged PNGs are refused, saying why', () => {
@@ -102,7 +104,7 @@ describe('checkImage', () => {
     assert.match((checkImage(jpegHeader(0, 10)) as { reason: string }).reason, /without its size/);
     assert.match(
       (checkImage(jpegHeader(MAX_IMAGE_SIDE + 1, 10)) as { reason: string }).reason,
-      /at most 4000 on each side/,
+      /at most 2000 on each side/,
     );
     assert.match((checkImage(Buffer.from([0xff, 0xd8, 0xff, 0xd9])) as { reason: string }).reason, /JPEG/);
   });

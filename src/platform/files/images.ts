@@ -8,8 +8,11 @@ import { crc32, inflateSync } from 'node:zlib';
 export const IMAGE_TYPES = ['image/png', 'image/jpeg'] as const;
 export type ImageType = (typeof IMAGE_TYPES)[number];
 
-/** Neither side longer than this many pixels: a logo, not a photograph to decode at print time. */
-export const MAX_IMAGE_SIDE = 4000;
+/**
+ * Neither side longer than this many pixels: a logo prints about 170 × 60 points (some 700 × 250
+ * pixels at 300 dpi), and pdfkit decodes a PNG with transparency whole every time it prints.
+ */
+export const MAX_IMAGE_SIDE = 2000;
 
 export interface ImageInfo {
   type: ImageType;
@@ -42,6 +45,24 @@ export function checkImage(bytes: Uint8Array): ImageCheck {
       reason: `is ${info.width} × ${info.height} pixels; at most ${MAX_IMAGE_SIDE} on each side`,
     };
   return { ok: true, type, ...info };
+}
+
+/**
+ * The type and size of an image read when it was accepted, from its header alone (nothing is
+ * decoded): undefined when the bytes are neither a PNG nor a JPEG with a readable size.
+ */
+export function imageSize(bytes: Uint8Array): ImageInfo | undefined {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const type = sniffImage(b);
+  if (type === 'image/png') {
+    if (b.length < 24 || b.toString('latin1', 12, 16) !== 'IHDR') return undefined;
+    return { type, width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+  }
+  if (type === 'image/jpeg') {
+    const size = checkJpeg(b);
+    return typeof size === 'string' ? undefined : { type, ...size };
+  }
+  return undefined;
 }
 
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
