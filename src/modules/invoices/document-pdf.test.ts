@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { register, startTestApp, type TestApp } from '../../../test/support/app.ts';
-import { png } from '../../../test/support/images.ts';
+import { JPEG, png } from '../../../test/support/images.ts';
 import { pdfOf } from '../../../test/support/pdf.ts';
 import { assertProblem } from '../../../test/support/problem.ts';
 import { createDoc, release, type Sales, salesSetup } from './invoices.factories.ts';
@@ -216,6 +216,22 @@ describe('a tax invoice', () => {
     );
     const [after] = await pdfPagesOf(s, doc.id, /INV-0001/);
     assert.ok(!after!.includes('Protea Trading: directors'), after);
+  });
+
+  test('a JPEG logo is printed as it is (DCT)', async () => {
+    const s = await fullSetup();
+    const tpl = await s.api({
+      method: 'POST',
+      url: '/api/invoice-templates',
+      payload: { name: 'Photo', logo: { contentType: 'image/jpeg', data: JPEG.toString('base64') } },
+    });
+    assert.equal(tpl.statusCode, 201, tpl.body);
+    const doc = await createDoc(s, { templateId: tpl.json().id });
+    const res = await s.api({ method: 'GET', url: `/api/invoices/${doc.id}/pdf` });
+    assert.equal(res.statusCode, 200);
+    assert.ok(res.rawPayload.includes('/DCTDecode'), 'the JPEG is embedded');
+    const [text] = await pdfOf(res, /INV-0001/);
+    assert.ok(text!.includes('Tax Invoice'));
   });
 
   test('without VAT registration: an Invoice, no VAT number, no VAT', async () => {

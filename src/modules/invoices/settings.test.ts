@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { as, register, startTestApp, type TestApp } from '../../../test/support/app.ts';
-import { png, pngWithBrokenData } from '../../../test/support/images.ts';
+import { JPEG, png, pngWithBrokenData } from '../../../test/support/images.ts';
 import { assertProblem } from '../../../test/support/problem.ts';
 import { createDoc, type Sales, salesSetup } from './invoices.factories.ts';
 
