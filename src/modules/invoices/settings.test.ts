@@ -264,6 +264,24 @@ describe('invoice templates', () => {
         bigger,
       ),
     );
+    // A JPEG instead.
+    const jpeg = await s.api({
+      method: 'PATCH',
+      url: `/api/invoice-templates/${tpl.id}`,
+      payload: { logo: logoOf(JPEG, 'image/jpeg') },
+    });
+    assert.deepEqual(jpeg.json().logo, { contentType: 'image/jpeg', size: JPEG.length, url: tpl.logo.url });
+    const served = await s.api({ method: 'GET', url: `/api/invoice-templates/${tpl.id}/logo` });
+    assert.equal(served.headers['content-type'], 'image/jpeg');
+    assert.equal(served.headers['content-disposition'], 'inline; filename="logo.jpg"');
+    assert.ok(served.rawPayload.equals(JPEG));
+    // A JPEG sent as a PNG is refused.
+    const mislabelled = await s.api({
+      method: 'PATCH',
+      url: `/api/invoice-templates/${tpl.id}`,
+      payload: { logo: logoOf(JPEG, 'image/png') },
+    });
+    assert.equal(assertProblem(mislabelled, 400).field, 'logo.contentType');
     await patchSettings(s, { defaultTemplateId: tpl.id });
     assert.equal(
       (await s.api({ method: 'GET', url: `/api/invoice-templates/${tpl.id}` })).json().isDefault,
