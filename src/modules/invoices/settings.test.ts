@@ -326,6 +326,7 @@ describe('invoice templates', () => {
     assert.deepEqual(list.json(), []);
     for (const [payload, field] of [
       [{ name: '' }, 'name'],
+      [{ name: '   ' }, 'name'],
       [{ name: 'x', primaryColour: 'blue' }, 'primaryColour'],
       [{ name: 'x', accentColour: '#fff' }, 'accentColour'],
       [{ name: 'x', footer: 'x'.repeat(501) }, 'footer'],

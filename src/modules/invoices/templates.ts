@@ -103,11 +103,19 @@ export async function listTemplates(ctx: TenantCtx): Promise<TemplateJson[]> {
   return rows.map((r) => toTemplate(r, defaultId));
 }
 
+/** A name with something in it, trimmed. */
+function nameOf(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed) throw badRequest('name', 'must not be blank');
+  return trimmed;
+}
+
 export async function createTemplate(
   ctx: TenantCtx,
   input: Static<typeof TemplateCreate>,
 ): Promise<TemplateJson> {
   const companyId = companyOf(ctx);
+  const name = nameOf(input.name);
   const logo = input.logo ? logoBytes(input.logo) : undefined;
   return createIdempotent(ctx, {
     id: idFor(input.clientId),
@@ -118,7 +126,7 @@ export async function createTemplate(
           tenant_id: ctx.tenantId,
           id,
           company_id: companyId,
-          name: input.name.trim() || input.name,
+          name,
           primary_colour: (input.primaryColour ?? DEFAULT_PRIMARY).toLowerCase(),
           accent_colour: (input.accentColour ?? DEFAULT_ACCENT).toLowerCase(),
           footer: input.footer?.trim() || null,
@@ -147,7 +155,7 @@ export async function updateTemplate(
   const companyId = companyOf(ctx);
   if (!(await findTemplate(ctx.db, ctx.tenantId, companyId, id))) throw notFound('Invoice template');
   const set: Record<string, unknown> = { updated_at: ctx.deps.now() };
-  if (input.name !== undefined) set.name = input.name.trim() || input.name;
+  if (input.name !== undefined) set.name = nameOf(input.name);
   if (input.primaryColour !== undefined) set.primary_colour = input.primaryColour.toLowerCase();
   if (input.accentColour !== undefined) set.accent_colour = input.accentColour.toLowerCase();
   if (input.footer !== undefined) set.footer = input.footer?.trim() || null;
