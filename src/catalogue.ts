@@ -4,7 +4,7 @@ import { entitlementRoutes, setupProgressRoutes } from './modules/billing/index.
 import { companyRoutes } from './modules/companies/index.ts';
 import { contactRoutes } from './modules/contacts/index.ts';
 import { productRoutes } from './modules/inventory/index.ts';
-import { invoiceRoutes, recurringRoutes } from './modules/invoices/index.ts';
+import { invoiceRoutes, recurringRoutes, settingsRoutes } from './modules/invoices/index.ts';
 import { accountRoutes, journalRoutes } from './modules/ledger/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';
 import { sandboxRoutes } from './modules/sandbox/index.ts';
@@ -47,5 +47,6 @@ export const catalogue: AnyRoute[] = [
   ...productRoutes,
   ...sandboxRoutes,
   ...recurringRoutes,
+  ...settingsRoutes,
   ...reportRoutes,
 ];

@@ -8,6 +8,29 @@ const VatNumber = Type.String({
 const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' });
 const DateString = Type.String({ format: 'date' });
 
+/** What documents print under the company's name (a tax invoice must show the address). */
+export const CONTACT_COLUMNS = {
+  addressLine1: 'address_line1',
+  addressLine2: 'address_line2',
+  city: 'city',
+  province: 'province',
+  postalCode: 'postal_code',
+  country: 'country',
+  registrationNo: 'registration_no',
+  email: 'email',
+  phone: 'phone',
+} as const;
+
+const AddressLine1 = Type.String({ maxLength: 200, description: 'Street address, printed on documents' });
+const Line = (maxLength: number) => Type.String({ maxLength });
+const RegistrationNo = Type.String({
+  maxLength: 40,
+  description: 'Company registration number (CIPC), printed on documents, e.g. 2015/123456/07',
+});
+const Email = Type.String({ format: 'email', maxLength: 254, description: 'Printed on documents' });
+const OrNull = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Union([s, Type.Null()]);
+const NullableText = Type.Union([Type.String(), Type.Null()]);
+
 export const Company = Type.Object({
   id: Type.String({ format: 'uuid' }),
   name: Type.String(),
@@ -18,6 +41,15 @@ export const Company = Type.Object({
   vatRegistered: Type.Boolean({ description: 'Registered for VAT today' }),
   vatRegisteredFrom: Type.Union([DateString, Type.Null()]),
   vatNumber: Type.Union([Type.String(), Type.Null()]),
+  addressLine1: NullableText,
+  addressLine2: NullableText,
+  city: NullableText,
+  province: NullableText,
+  postalCode: NullableText,
+  country: NullableText,
+  registrationNo: NullableText,
+  email: NullableText,
+  phone: NullableText,
   isSandbox: Type.Boolean(),
   isActive: Type.Boolean(),
   createdAt: Type.String({ format: 'date-time' }),
@@ -35,6 +67,15 @@ export const CompanyCreate = Type.Object(
     vatRegistered: Type.Optional(Type.Boolean()),
     vatRegisteredFrom: Type.Optional(DateString),
     vatNumber: Type.Optional(VatNumber),
+    addressLine1: Type.Optional(AddressLine1),
+    addressLine2: Type.Optional(Line(200)),
+    city: Type.Optional(Line(100)),
+    province: Type.Optional(Line(100)),
+    postalCode: Type.Optional(Line(20)),
+    country: Type.Optional(Line(100)),
+    registrationNo: Type.Optional(RegistrationNo),
+    email: Type.Optional(Email),
+    phone: Type.Optional(Line(40)),
   },
   {
     examples: [
@@ -43,6 +84,10 @@ export const CompanyCreate = Type.Object(
         vatRegistered: true,
         vatRegisteredFrom: '2024-03-01',
         vatNumber: '4123456789',
+        addressLine1: '12 Long Street',
+        city: 'Cape Town',
+        postalCode: '8001',
+        registrationNo: '2015/123456/07',
       },
     ],
   },
@@ -56,6 +101,15 @@ export const CompanyUpdate = Type.Object({
   vatRegistered: Type.Optional(Type.Boolean()),
   vatRegisteredFrom: Type.Optional(DateString),
   vatNumber: Type.Optional(Type.Union([VatNumber, Type.Null()])),
+  addressLine1: Type.Optional(OrNull(AddressLine1)),
+  addressLine2: Type.Optional(OrNull(Line(200))),
+  city: Type.Optional(OrNull(Line(100))),
+  province: Type.Optional(OrNull(Line(100))),
+  postalCode: Type.Optional(OrNull(Line(20))),
+  country: Type.Optional(OrNull(Line(100))),
+  registrationNo: Type.Optional(OrNull(RegistrationNo)),
+  email: Type.Optional(OrNull(Email)),
+  phone: Type.Optional(OrNull(Line(40))),
   isActive: Type.Optional(Type.Boolean()),
 });
 

@@ -16,7 +16,7 @@ import {
   recordVatChange,
   toCompany,
 } from './companies.queries.ts';
-import type { CompanyCreate, CompanyUpdate } from './companies.schemas.ts';
+import { CONTACT_COLUMNS, type CompanyCreate, type CompanyUpdate } from './companies.schemas.ts';
 
 export type Company = ReturnType<typeof toCompany>;
 
@@ -35,6 +35,20 @@ export interface NewCompany {
   vatRegisteredFrom?: string | null | undefined;
   vatNumber?: string | null | undefined;
   isSandbox?: boolean;
+  /** Address, registration number, e-mail and telephone (printed on documents). */
+  contact?: Partial<Record<keyof typeof CONTACT_COLUMNS, string | undefined>>;
+}
+
+/** The printed details given, as columns. */
+function contactValues(given: Partial<Record<keyof typeof CONTACT_COLUMNS, string | null | undefined>>) {
+  const out: Partial<Record<(typeof CONTACT_COLUMNS)[keyof typeof CONTACT_COLUMNS], string | null>> = {};
+  for (const [field, column] of Object.entries(CONTACT_COLUMNS) as Array<
+    [keyof typeof CONTACT_COLUMNS, (typeof CONTACT_COLUMNS)[keyof typeof CONTACT_COLUMNS]]
+  >) {
+    const value = given[field];
+    if (value !== undefined) out[column] = value === null ? null : value.trim() || null;
+  }
+  return out;
 }
 
 /** Inserts a company (ON CONFLICT DO NOTHING on its id); true when it was new. */
@@ -59,6 +73,7 @@ export async function insertCompany(
       vat_registered_from: from,
       vat_number: c.vatNumber ?? null,
       is_sandbox: c.isSandbox ?? false,
+      ...contactValues(c.contact ?? {}),
     })
     .onConflict((oc) => oc.columns(['tenant_id', 'id']).doNothing())
     .executeTakeFirst();
@@ -136,6 +151,7 @@ export async function createCompany(ctx: TenantCtx, input: Static<typeof Company
           vatRegistered: input.vatRegistered ?? false,
           vatRegisteredFrom: input.vatRegisteredFrom,
           vatNumber: input.vatNumber,
+          contact: input,
         },
         today(ctx),
       );
@@ -165,6 +181,7 @@ export async function updateCompany(
   if (input.ownershipPercent !== undefined) set.ownership_percent = input.ownershipPercent;
   if (input.isActive !== undefined) set.is_active = input.isActive;
   if (input.vatNumber !== undefined) set.vat_number = input.vatNumber;
+  Object.assign(set, contactValues(input));
 
   const vatChanges = input.vatRegistered !== undefined || input.vatRegisteredFrom !== undefined;
   if (vatChanges) {

@@ -87,6 +87,47 @@ describe('companies', () => {
     assert.match(missing.json().detail, /vatNumber/);
   });
 
+  test('the address, registration number, e-mail and telephone printed on documents: set, trimmed, cleared', async () => {
+    const a = await register(t.app, { plan: 'business' });
+    const api = as(t.app, a.token);
+    const created = await api({
+      method: 'POST',
+      url: '/api/companies',
+      payload: {
+        name: 'Jacaranda Bakery CC',
+        addressLine1: ' 4 Market Street ',
+        city: 'Pretoria',
+        postalCode: '0002',
+        registrationNo: '2019/654321/23',
+        email: 'hello@jacaranda.example.com',
+      },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const c = created.json();
+    assert.deepEqual(
+      [c.addressLine1, c.addressLine2, c.city, c.postalCode, c.registrationNo, c.email, c.phone],
+      ['4 Market Street', null, 'Pretoria', '0002', '2019/654321/23', 'hello@jacaranda.example.com', null],
+    );
+    const changed = await api({
+      method: 'PATCH',
+      url: `/api/companies/${c.id}`,
+      payload: { addressLine2: 'Unit 3', phone: '012 555 0199', email: null, city: ' ' },
+    });
+    assert.equal(changed.statusCode, 200, changed.body);
+    const u = changed.json();
+    assert.deepEqual(
+      [u.addressLine1, u.addressLine2, u.city, u.phone, u.email],
+      ['4 Market Street', 'Unit 3', null, '012 555 0199', null],
+    );
+    const bad = await api({
+      method: 'PATCH',
+      url: `/api/companies/${c.id}`,
+      payload: { email: 'not an address' },
+    });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json().field, 'email');
+  });
+
   test("another tenant's company is a 404", async () => {
     const a = await register(t.app);
     const b = await register(t.app);

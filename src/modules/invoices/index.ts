@@ -21,3 +21,4 @@ export {
   runRecurring,
 } from './recurring.run.ts';
 export { deleteInvoice, releaseInvoice } from './release.ts';
+export { settingsRoutes } from './settings.routes.ts';

@@ -134,6 +134,18 @@ export function shownStatus(row: InvoiceRow, today: string): Status {
   return row.status;
 }
 
+/** Money received on it: payments and deposits applied, or a released cash sale or deposit whole. */
+export function paidOf(row: InvoiceRow, s: Settlement): string {
+  if (row.document_type === 'deposit' || row.document_type === 'cash_sale')
+    return row.status === 'draft' || row.status === 'void' ? '0' : row.total;
+  return s.paid;
+}
+
+/** Credit notes applied to it; for a credit note, how much of it was applied. */
+export function creditedOf(row: InvoiceRow, s: Settlement): string {
+  return row.document_type === 'credit_note' ? s.applied : s.credited;
+}
+
 export function toInvoice(
   row: InvoiceRow,
   lines: LineRow[],
@@ -141,13 +153,8 @@ export function toInvoice(
   contactName: string,
   today: string,
 ) {
-  const paid =
-    row.document_type === 'deposit' || row.document_type === 'cash_sale'
-      ? row.status === 'draft' || row.status === 'void'
-        ? '0'
-        : row.total
-      : s.paid;
-  const credited = row.document_type === 'credit_note' ? s.applied : s.credited;
+  const paid = paidOf(row, s);
+  const credited = creditedOf(row, s);
   return {
     id: row.id,
     companyId: row.company_id,

@@ -1,8 +1,13 @@
 import { Type } from 'typebox';
 import type { Action, Resource } from '../../platform/auth/permissions.ts';
+import { PDF_CONTENT_TYPE } from '../../platform/files/pdf.ts';
+import { FileResponse } from '../../platform/files/response.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { allocate, listAllocations, reverseAllocation } from './allocations.ts';
+import { loadPaper } from './document-paper.ts';
+import { documentFilename, renderPaper } from './document-pdf.ts';
+import { sendDocument } from './document-send.ts';
 import {
   ConvertBody,
   IdParams,
@@ -10,6 +15,9 @@ import {
   InvoiceCreate,
   InvoiceListQuery,
   InvoiceUpdate,
+  PdfFile,
+  SendBody,
+  SendResult,
 } from './invoices.schemas.ts';
 import {
   answerQuote,
@@ -51,8 +59,10 @@ export const invoiceRoutes: AnyRoute[] = [
       'deposit. Numbered per type per company from the invoice settings (gap-free). VAT: a line without vatRate ' +
       'takes the standard rate on the issue date (15%, 14% before 2018-04-01) when the company is VAT-registered ' +
       'on that date; a company not registered charges none whatever the line says. Each line is rounded half-up ' +
-      'to cents; totals are sums of rounded lines. dueDate before issueDate is 400. 201 on create; 200 with the ' +
-      'existing document when clientId was already used.',
+      'to cents; totals are sums of rounded lines. dueDate before issueDate is 400. Left out, paymentTermsDays, ' +
+      "terms and notes take the invoice settings' defaults (defaultPaymentTermsDays, defaultTerms, defaultNotes); " +
+      'dueDate is still required. templateId names a template of the company (400 otherwise). 201 on create; ' +
+      '200 with the existing document when clientId was already used.',
     body: InvoiceCreate,
     response: { 201: Invoice, 200: Invoice },
     handler: async ({ body }, ctx) => createInvoice(ctx, body),
@@ -220,5 +230,47 @@ export const invoiceRoutes: AnyRoute[] = [
     params: AllocationParams,
     response: { 200: Invoice },
     handler: async ({ params }, ctx) => reverseAllocation(ctx, params.id, params.allocationId),
+  }),
+  defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/api/invoices/{id}/pdf',
+    produces: PDF_CONTENT_TYPE,
+    summary: 'The document as a PDF',
+    description:
+      'A4, built-in fonts. Title by type: Tax Invoice (an invoice or cash sale of a company VAT-registered on ' +
+      'the issue date, with its VAT number; else Invoice or Cash Sale), Tax Credit Note / Credit Note, Tax Debit ' +
+      'Note / Debit Note, Quote, Pro Forma Invoice, Sales Order, Delivery Note (descriptions and quantities, no ' +
+      'prices) and Deposit. It shows the company (logo, name, address, VAT and registration numbers), the ' +
+      'customer (name, address, VAT number when known), number, dates and reference, each line, the totals, what ' +
+      'is paid and due, the banking details of the invoice settings (invoices, debit notes, pro formas), notes ' +
+      "and terms, and the template's colours and footer (the document's template, else the settings' default). " +
+      'Amounts: thousands grouped with a space, a decimal point, "R 1 149.99". Drafts print DRAFT across each ' +
+      'page, voided documents VOID. Long documents break over pages that repeat the column headings.',
+    params: IdParams,
+    response: { 200: PdfFile },
+    handler: async ({ params }, ctx) => {
+      const paper = await loadPaper(ctx, params.id);
+      // Rendered after the transaction commits (the catalogue renders a FileResponse).
+      return new FileResponse(PDF_CONTENT_TYPE, documentFilename(paper), () => renderPaper(paper));
+    },
+  }),
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/invoices/{id}/send',
+    summary: 'E-mail the document with its PDF attached',
+    description:
+      "To `to`, or else the customer's e-mail address; neither is a 400 naming to. The message and its PDF are " +
+      'stored and the send queued in this request; the job worker sends it (retrying a busy mail server), so ' +
+      "the answer never waits for the mail server: 202 with the e-mail's id and status (queued, or stored when " +
+      "no SMTP is configured). Sets the document's sentAt; sending again sends again. The subject and text name " +
+      'the company, the number, the total and the due date; `message` comes first in the text. A draft is 409 ' +
+      'NOT_RELEASED (release it first: the customer receives the document as numbered and posted); a voided ' +
+      'document is 409 DOCUMENT_VOID.',
+    params: IdParams,
+    body: SendBody,
+    response: { 202: SendResult },
+    handler: async ({ params, body }, ctx) => sendDocument(ctx, params.id, body),
   }),
 ];

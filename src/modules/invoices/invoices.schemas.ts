@@ -51,20 +51,39 @@ export const InvoiceCreate = Type.Object(
     dueDate: Type.String({ format: 'date', description: 'Must not be before issueDate' }),
     currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'Default ZAR' })),
     paymentTermsDays: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: 3650, description: 'The credit term in days (the record of it)' }),
+      Type.Integer({
+        minimum: 0,
+        maximum: 3650,
+        description:
+          "The credit term in days (the record of it). Default: the invoice settings' defaultPaymentTermsDays",
+      }),
     ),
     terms: Type.Optional(
-      Type.String({ maxLength: 4000, description: 'Free text printed on the document; sets no credit term' }),
+      Type.String({
+        maxLength: 4000,
+        description:
+          "Free text printed on the document; sets no credit term. Default: the invoice settings' defaultTerms",
+      }),
     ),
     reference: Type.Optional(Type.String({ maxLength: 200 })),
-    notes: Type.Optional(Type.String({ maxLength: 4000 })),
+    notes: Type.Optional(
+      Type.String({
+        maxLength: 4000,
+        description: "Printed on the document. Default: the invoice settings' defaultNotes",
+      }),
+    ),
     creditedInvoiceId: Type.Optional(
       Type.String({
         format: 'uuid',
         description: 'A credit note: the released invoice it credits (applied on release)',
       }),
     ),
-    templateId: Type.Optional(Type.String({ format: 'uuid' })),
+    templateId: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description: "How its PDF looks: a template of the company. Default: the settings' default template",
+      }),
+    ),
     lines: Type.Array(LineInput, { minItems: 1, maxItems: 500 }),
   },
   { examples: [createExample] },
@@ -167,3 +186,34 @@ export const ConvertBody = Type.Object(
 );
 
 export const IdParams = Type.Object({ id: Uuid });
+
+export const SendBody = Type.Object(
+  {
+    to: Type.Optional(
+      Type.String({
+        format: 'email',
+        maxLength: 254,
+        description: "The address to send to; default the customer's e-mail address",
+      }),
+    ),
+    message: Type.Optional(
+      Type.String({ maxLength: 4000, description: 'Your words, at the top of the e-mail' }),
+    ),
+  },
+  { examples: [{ to: 'accounts@example.co.za', message: 'Thank you for your order.' }] },
+);
+
+export const SendResult = Type.Object({
+  emailId: Uuid,
+  to: Type.String(),
+  status: Type.Enum(['queued', 'stored'], {
+    description: 'queued: the job worker sends it over SMTP; stored: no SMTP is configured, it is kept',
+  }),
+  subject: Type.String(),
+  sentAt: Type.String({ format: 'date-time', description: "Also the document's sentAt" }),
+});
+
+export const PdfFile = Type.String({
+  contentMediaType: 'application/pdf',
+  description: 'The document as a PDF (A4); Content-Disposition names the file, e.g. INV-0001.pdf',
+});

@@ -28,6 +28,7 @@ import type {
 } from './invoices.schemas.ts';
 import { DOCUMENT_TYPES, type DocumentType, STATUSES, type Status } from './invoices.tables.ts';
 import { nextNumber } from './numbering.ts';
+import { assertTemplate, findTemplate, loadSettings } from './settings.queries.ts';
 import { documentTotals, lineAmounts } from './vat.ts';
 
 /** The service itself acting for the tenant (a scheduled job): neither a person nor a key. */
@@ -204,8 +205,11 @@ export async function createDocument(
   }
   await assertContact(ctx, input.contactId);
   await assertCreditedInvoice(ctx, input.documentType, input.creditedInvoiceId);
+  await assertTemplate(ctx.db, ctx.tenantId, companyId, input.templateId, 'templateId');
   const { vatRegistered, lines, totals } = await priced(ctx, input);
-  const number = await nextNumber(ctx.db, ctx.tenantId, companyId, input.documentType);
+  // The settings number it, and give what the body leaves out: the payment term, terms, notes.
+  const settings = await loadSettings(ctx.db, ctx.tenantId, companyId);
+  const number = await nextNumber(ctx.db, ctx.tenantId, companyId, input.documentType, settings);
   await ctx.db
     .insertInto('invoices')
     .values({
@@ -219,10 +223,10 @@ export async function createDocument(
       issue_date: input.issueDate,
       due_date: input.dueDate,
       currency: input.currency ?? 'ZAR',
-      payment_terms_days: input.paymentTermsDays ?? null,
-      terms: input.terms ?? null,
+      payment_terms_days: input.paymentTermsDays ?? settings.defaultPaymentTermsDays,
+      terms: input.terms ?? settings.defaultTerms,
       reference: input.reference ?? null,
-      notes: input.notes ?? null,
+      notes: input.notes ?? settings.defaultNotes,
       vat_registered: vatRegistered,
       subtotal: toSql(totals.subtotal),
       discount_total: toSql(totals.discountTotal),
@@ -267,6 +271,7 @@ export async function updateInvoice(
   if (input.contactId) await assertContact(ctx, input.contactId);
   if (input.creditedInvoiceId !== undefined)
     await assertCreditedInvoice(ctx, row.document_type, input.creditedInvoiceId);
+  await assertTemplate(ctx.db, ctx.tenantId, companyOf(ctx), input.templateId, 'templateId');
   const set: Record<string, unknown> = {
     updated_at: ctx.deps.now(),
     issue_date: issueDate,
@@ -458,6 +463,11 @@ export async function convertInvoice(
   const terms = row.payment_terms_days ?? 30;
   const issueDate = latestDay(day, row.issue_date);
   const lines = (await linesOf(ctx.db, ctx.tenantId, [id])).get(id)!;
+  // A template deleted since is not carried over: the new document takes the default look.
+  const template =
+    row.template_id && (await findTemplate(ctx.db, ctx.tenantId, companyId, row.template_id))
+      ? row.template_id
+      : null;
   const { invoice: created, created: isNew } = await createDocument(ctx, {
     ...(input.clientId ? { clientId: input.clientId } : {}),
     contactId: row.contact_id,
@@ -469,7 +479,7 @@ export async function convertInvoice(
     ...(row.terms ? { terms: row.terms } : {}),
     ...(row.reference ? { reference: row.reference } : {}),
     ...(row.notes ? { notes: row.notes } : {}),
-    ...(row.template_id ? { templateId: row.template_id } : {}),
+    ...(template ? { templateId: template } : {}),
     lines: lines.map((l) => ({
       description: l.description,
       quantity: Number(l.quantity),

@@ -60,7 +60,8 @@ export interface InvoiceTemplatesTable {
   name: string;
   primary_colour: Generated<string>;
   accent_colour: Generated<string>;
-  logo: Buffer | null;
+  /** bytea: node-postgres reads a Buffer, PGlite a Uint8Array. */
+  logo: ColumnType<Uint8Array, Uint8Array, Uint8Array> | null;
   logo_content_type: string | null;
   footer: string | null;
   created_at: DefaultTimestamp;

@@ -1,7 +1,8 @@
 // Document numbers per company and type: the prefix from the invoice settings, then the next
 // number of the type's counter, zero-padded. The counter row stays locked until the creating
 // transaction ends, so two documents created at once take turns, and a rolled-back create
-// gives its number back: gap-free.
+// gives its number back: gap-free. A prefix changed in the settings applies to the numbers
+// taken after the change; the counter goes on (INV-0007, then TAX-0008).
 import { sql } from 'kysely';
 import type { Tx } from '../../platform/db/tenant.ts';
 import type { DocumentType } from './invoices.tables.ts';
@@ -23,6 +24,7 @@ export async function nextNumber(
   tenantId: string,
   companyId: string,
   type: DocumentType,
+  settings: { prefixes: Record<DocumentType, string>; numberDigits: number },
 ): Promise<string> {
   await tx
     .insertInto('document_counters')
@@ -38,13 +40,5 @@ export async function nextNumber(
     .returning('next_number')
     .executeTakeFirstOrThrow();
   const n = Number(taken.next_number) - 1;
-  const settings = await tx
-    .selectFrom('invoice_settings')
-    .select(['prefixes', 'number_digits'])
-    .where('tenant_id', '=', tenantId)
-    .where('company_id', '=', companyId)
-    .executeTakeFirst();
-  const prefixes = (settings?.prefixes ?? {}) as Partial<Record<DocumentType, string>>;
-  const prefix = prefixes[type] ?? DEFAULT_PREFIXES[type];
-  return `${prefix}${String(n).padStart(settings?.number_digits ?? 4, '0')}`;
+  return `${settings.prefixes[type]}${String(n).padStart(settings.numberDigits, '0')}`;
 }

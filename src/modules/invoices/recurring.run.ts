@@ -5,9 +5,11 @@
 //   * does nothing when the schedule is gone, paused, ended, or its next date is no longer the
 //     job's period (changed since, or that period already made: a retry, a second job, a second
 //     worker);
-//   * otherwise makes the period's document (released when autoRelease) with recurring_id and
-//     recurring_period set (a unique index: one document per period, whatever races), moves
-//     next_date on by the frequency, and enqueues the job for the new next date.
+//   * otherwise makes the period's document (released when autoRelease, then e-mailed to the
+//     customer with its PDF when autoSend: the message is stored and its send job queued in
+//     this same transaction, so each document is sent once, when and only when it is made) with
+//     recurring_id and recurring_period set (a unique index: one document per period, whatever
+//     races), moves next_date on by the frequency, and enqueues the job for the new next date.
 // A worker that was down catches up: the next job's date has passed, so it runs at once, and
 // every missed period is made, once each, in order.
 import { sql } from 'kysely';
@@ -16,6 +18,7 @@ import { type Tx, withTenant } from '../../platform/db/tenant.ts';
 import type { AppDeps } from '../../platform/http/context.ts';
 import { HttpError } from '../../platform/http/problem.ts';
 import type { JobContext, RegisterOptions } from '../../platform/jobs/jobs.ts';
+import { sendDocument } from './document-send.ts';
 import { createDocument, type SalesCtx, type SystemActor } from './invoices.service.ts';
 import { runAfter } from './recurring.dates.ts';
 import {
@@ -27,6 +30,7 @@ import {
   templateLines,
 } from './recurring.queries.ts';
 import { releaseInvoice } from './release.ts';
+import { findTemplate } from './settings.queries.ts';
 
 export const RECURRING_QUEUE = 'recurring-invoice';
 
@@ -134,11 +138,18 @@ async function runPeriod(deps: AppDeps, tx: Tx, job: RecurringJob): Promise<void
 }
 
 /**
- * Makes the period's document; with autoRelease, releases it too. A release the rules refuse (the
- * period locked) leaves the document a draft and answers why; anything else is thrown.
+ * Makes the period's document; with autoRelease, releases it too, and with autoSend e-mails it. A
+ * release the rules refuse (the period locked) leaves the document a draft, and a send they refuse
+ * (the customer has no e-mail address now) leaves it unsent: both answer why (lastError), and the
+ * schedule goes on; anything else is thrown.
  */
 async function generate(ctx: SalesCtx, row: RecurringRow, period: string): Promise<string | null> {
   const lines = (await templateLines(ctx.db, ctx.tenantId, [row.id])).get(row.id)!;
+  // A template deleted since is not named: the document takes the default look.
+  const template =
+    row.template_id && (await findTemplate(ctx.db, ctx.tenantId, row.company_id, row.template_id))
+      ? row.template_id
+      : null;
   const { invoice } = await createDocument(
     ctx,
     {
@@ -151,20 +162,34 @@ async function generate(ctx: SalesCtx, row: RecurringRow, period: string): Promi
       ...(row.terms === null ? {} : { terms: row.terms }),
       ...(row.reference === null ? {} : { reference: row.reference }),
       ...(row.notes === null ? {} : { notes: row.notes }),
-      ...(row.template_id === null ? {} : { templateId: row.template_id }),
+      ...(template === null ? {} : { templateId: template }),
       lines: lines.map(lineInputOf),
     },
     { recurringId: row.id, period },
   );
-  if (!row.auto_release) return null;
-  await sql`savepoint recurring_release`.execute(ctx.db);
+  if (!row.auto_release)
+    return row.auto_send
+      ? `${invoice.number} was not e-mailed: a draft is not sent (autoRelease is off)`
+      : null;
+  const released = await refusable(ctx, 'recurring_release', () => releaseInvoice(ctx, invoice.id));
+  if (released !== true)
+    return `${invoice.number} was left a draft${row.auto_send ? ' and not e-mailed' : ''}: ${released}`;
+  if (!row.auto_send) return null;
+  // To the customer's address, as POST /api/invoices/{id}/send without `to` would.
+  const sent = await refusable(ctx, 'recurring_send', () => sendDocument(ctx, invoice.id, {}));
+  return sent === true ? null : `${invoice.number} was not e-mailed: ${sent}`;
+}
+
+/** Runs `fn` in a savepoint: true, or what a rule refused (undone); anything else is thrown. */
+async function refusable(ctx: SalesCtx, name: string, fn: () => Promise<unknown>): Promise<true | string> {
+  await sql`savepoint ${sql.raw(name)}`.execute(ctx.db);
   try {
-    await releaseInvoice(ctx, invoice.id);
-    await sql`release savepoint recurring_release`.execute(ctx.db);
-    return null;
+    await fn();
+    await sql`release savepoint ${sql.raw(name)}`.execute(ctx.db);
+    return true;
   } catch (err) {
     if (!(err instanceof HttpError)) throw err;
-    await sql`rollback to savepoint recurring_release`.execute(ctx.db);
-    return `${invoice.number} was left a draft: ${err.message}`;
+    await sql`rollback to savepoint ${sql.raw(name)}`.execute(ctx.db);
+    return err.message;
   }
 }

@@ -42,7 +42,11 @@ const autoRelease = Type.Boolean({
     'stays a draft. Needs the company’s base currency. Default false',
 });
 const autoSend = Type.Boolean({
-  description: 'E-mail each document to the customer as it is made. Stored and answered; default false',
+  description:
+    "E-mail each document, with its PDF, to the customer's e-mail address as it is made and released, in the " +
+    'run that makes it (once per document). Needs autoRelease and a customer with an e-mail address (400 naming ' +
+    'autoSend otherwise). A send refused at run time (the address removed since) leaves the document unsent ' +
+    'and says so in lastError. Default false',
 });
 
 const createExample = {

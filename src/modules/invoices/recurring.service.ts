@@ -8,6 +8,7 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { idFor } from '../../platform/http/idempotent.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { getContact } from '../contacts/index.ts';
 import { type Invoice, type InvoiceRow, toInvoices } from './invoices.queries.ts';
 import type { LineInput } from './invoices.schemas.ts';
 import { assertContact, companyOf, priced, today } from './invoices.service.ts';
@@ -30,6 +31,7 @@ import {
   type RecurringUpdate,
 } from './recurring.schemas.ts';
 import { RECURRING_TYPES, type RecurringType } from './recurring.tables.ts';
+import { assertTemplate } from './settings.queries.ts';
 
 type Line = Static<typeof LineInput>;
 
@@ -84,6 +86,18 @@ async function checkTemplate(
       `a ${t.currency} document cannot be posted yet (the ledger keeps ${base} only); leave autoRelease off`,
     );
   }
+}
+
+/**
+ * autoSend e-mails each document as it is released: it needs autoRelease (a draft is not sent)
+ * and a customer with an e-mail address. Refused now, naming autoSend, rather than at 02:00.
+ */
+function checkAutoSend(s: { autoSend: boolean; autoRelease: boolean; contactEmail: string | null }): void {
+  if (!s.autoSend) return;
+  if (!s.autoRelease)
+    throw badRequest('autoSend', 'needs autoRelease: a draft is not sent, only a released document');
+  if (!s.contactEmail?.trim())
+    throw badRequest('autoSend', 'the customer has no e-mail address to send the documents to');
 }
 
 async function insertLines(ctx: TenantCtx, recurringId: string, lines: Line[]): Promise<void> {
@@ -147,6 +161,8 @@ export async function createRecurring(
   const currency = input.currency ?? 'ZAR';
   const autoRelease = input.autoRelease ?? false;
   await checkTemplate(ctx, { lines: input.lines, currency, autoRelease, date: input.startDate });
+  checkAutoSend({ autoSend: input.autoSend ?? false, autoRelease, contactEmail: contact.email });
+  await assertTemplate(ctx.db, ctx.tenantId, companyId, input.templateId, 'templateId');
   const row = await ctx.db
     .insertInto('recurring_invoices')
     .values({
@@ -223,9 +239,15 @@ export async function updateRecurring(
   const runs = active && !(endDate && nextDate > endDate);
   if (!wasRunning && runs && input.nextDate === undefined && nextDate < today(ctx))
     nextDate = runOnOrAfter({ anchor, frequency, interval }, today(ctx));
-  if (input.contactId) await assertContact(ctx, input.contactId);
+  const contact = input.contactId ? await assertContact(ctx, input.contactId) : undefined;
   const currency = input.currency ?? row.currency;
   const autoRelease = input.autoRelease ?? row.auto_release;
+  const autoSend = input.autoSend ?? row.auto_send;
+  if (input.autoSend || (autoSend && (input.autoRelease !== undefined || contact))) {
+    const email = contact ? contact.email : (await getContact(ctx, row.contact_id).catch(() => null))?.email;
+    checkAutoSend({ autoSend, autoRelease, contactEmail: email ?? null });
+  }
+  await assertTemplate(ctx.db, ctx.tenantId, companyOf(ctx), input.templateId, 'templateId');
   if (input.lines || input.currency || input.autoRelease !== undefined) {
     const lines = input.lines ?? (await templateLines(ctx.db, ctx.tenantId, [id])).get(id)!.map(lineInputOf);
     await checkTemplate(ctx, { lines, currency, autoRelease, date: nextDate });

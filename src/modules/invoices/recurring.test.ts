@@ -56,7 +56,7 @@ describe('create', () => {
   test('201 with its defaults; the first run is queued for its start date, 00:00 UTC', async () => {
     const b = await register(t.app);
     const s = await salesSetup(t, b);
-    const r = await create(s, { autoSend: true });
+    const r = await create(s, { autoSend: true, autoRelease: true });
     assert.equal(r.documentType, 'invoice');
     assert.equal(r.frequency, 'monthly');
     assert.equal(r.interval, 1);
@@ -65,7 +65,7 @@ describe('create', () => {
     assert.equal(r.endDate, null);
     assert.equal(r.paymentTermsDays, 30, "the contact's payment terms");
     assert.equal(r.currency, 'ZAR');
-    assert.deepEqual([r.autoRelease, r.autoSend, r.active, r.status], [false, true, true, 'active']);
+    assert.deepEqual([r.autoRelease, r.autoSend, r.active, r.status], [true, true, true, 'active']);
     assert.deepEqual([r.lastRunDate, r.lastError, r.documentCount], [null, null, 0]);
     assert.equal(r.contactName, 'Thandi Stores (Pty) Ltd');
     assert.deepEqual(r.lines, [

@@ -3,9 +3,11 @@
 // for what a manual journal may not touch (control accounts, VAT codes on documents).
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
-import { extractText, getDocumentProxy } from 'unpdf';
 import type { as, TestApp } from '../../../test/support/app.ts';
 import { parseCsv } from '../../../test/support/csv.ts';
+
+export { pdfOf } from '../../../test/support/pdf.ts';
+
 import { withTenant } from '../../platform/db/tenant.ts';
 import { type PostingLine, post } from '../ledger/index.ts';
 
@@ -68,17 +70,4 @@ export function csvOf(res: LightMyRequestResponse, filename: RegExp): string[][]
   assert.match(String(res.headers['content-disposition']), /^attachment; filename="[\w.-]+\.csv"$/);
   assert.match(String(res.headers['content-disposition']), filename);
   return parseCsv(res.body);
-}
-
-/** A PDF answer: its type and file name checked; its pages' text. */
-export async function pdfOf(res: LightMyRequestResponse, filename: RegExp): Promise<string[]> {
-  assert.equal(res.statusCode, 200, res.body.slice(0, 200));
-  assert.equal(res.headers['content-type'], 'application/pdf');
-  assert.match(String(res.headers['content-disposition']), /^attachment; filename="[\w.-]+\.pdf"$/);
-  assert.match(String(res.headers['content-disposition']), filename);
-  const bytes = res.rawPayload;
-  assert.equal(bytes.subarray(0, 5).toString('latin1'), '%PDF-');
-  const pdf = await getDocumentProxy(new Uint8Array(bytes));
-  const { text } = await extractText(pdf, { mergePages: false });
-  return text;
 }

@@ -16,9 +16,17 @@ export interface AuditEntry {
 
 const SECRET_KEY = /pass(word)?|secret|token|totp|otp|code|key|hash|authorization|cookie|signature/i;
 
-/** Copies a value with every secret-like field replaced by "[redacted]". */
+/** Text longer than this (an uploaded image in base64) is noted by its length, not kept. */
+export const AUDIT_TEXT_LIMIT = 4096;
+
+/**
+ * Copies a value with every secret-like field replaced by "[redacted]", and text longer than
+ * AUDIT_TEXT_LIMIT by a note of its length.
+ */
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 6) return '[…]';
+  if (typeof value === 'string' && value.length > AUDIT_TEXT_LIMIT)
+    return `[${value.length} characters, not kept]`;
   if (Array.isArray(value)) return value.slice(0, 50).map((v) => redact(v, depth + 1));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};

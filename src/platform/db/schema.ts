@@ -111,6 +111,16 @@ export interface CompaniesTable {
   vat_registered: Generated<boolean>;
   vat_registered_from: DateString | null;
   vat_number: string | null;
+  /** Printed on documents (migrations/0016_documents.sql). */
+  address_line1: string | null;
+  address_line2: string | null;
+  city: string | null;
+  province: string | null;
+  postal_code: string | null;
+  country: string | null;
+  registration_no: string | null;
+  email: string | null;
+  phone: string | null;
   is_sandbox: Generated<boolean>;
   is_active: Generated<boolean>;
   created_at: DefaultTimestamp;

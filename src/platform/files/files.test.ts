@@ -6,9 +6,16 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { parseCsv } from '../../../test/support/csv.ts';
 import { money } from '../money/money.ts';
 import { toCsv } from './csv.ts';
-import { drawTable, pdfBuffer, printable, toPdf } from './pdf.ts';
+import { drawTable, pdfBuffer, printable, textColourOn, toPdf } from './pdf.ts';
 import { documentFile } from './response.ts';
-import { type FileDocument, formatMoney, longDate, safeFilename } from './table.ts';
+import {
+  type FileDocument,
+  formatAmount,
+  formatMoney,
+  formatNumber,
+  longDate,
+  safeFilename,
+} from './table.ts';
 
 function doc(rows: number, extra: Partial<FileDocument> = {}): FileDocument {
   return {
@@ -46,6 +53,18 @@ describe('amounts and names', () => {
     assert.equal(formatMoney(money('-1234.5')), '-1 234.50');
     assert.equal(formatMoney(money('-0.001')), '0.00');
     assert.equal(formatMoney(money('999.995')), '1 000.00');
+  });
+
+  test('formatNumber keeps what decimals it has between a minimum and a maximum; formatAmount adds the currency', () => {
+    assert.equal(formatNumber(money('3.0000'), 0, 4), '3');
+    assert.equal(formatNumber(money('1234.5000'), 0, 4), '1 234.5');
+    assert.equal(formatNumber(money('14.9900'), 2, 4), '14.99');
+    assert.equal(formatNumber(money('0.1234'), 2, 4), '0.1234');
+    assert.equal(formatNumber(money('2.00005'), 2, 4), '2.0001');
+    assert.equal(formatNumber(money('-0.00001'), 0, 4), '0');
+    assert.equal(formatAmount(money('1149.99'), 'ZAR'), 'R 1 149.99');
+    assert.equal(formatAmount(money('-13.12'), 'ZAR'), '-R 13.12');
+    assert.equal(formatAmount(money('1000000'), 'USD'), 'USD 1 000 000.00');
   });
 
   test('longDate and safeFilename', () => {
@@ -160,6 +179,31 @@ describe('PDF', () => {
     const [page] = await pdfText(bytes);
     assert.ok(page!.includes('Tax invoice INV-0001'));
     assert.ok(page!.includes('Row 2'));
+  });
+
+  test('a wrapping column prints all of its text over several lines; the heading band takes a colour', async () => {
+    const long =
+      'Site visit: inspection of the three cold rooms, the compressor housings and the loading bay doors, ' +
+      'with a written report for each and photographs on request';
+    const bytes = await pdfBuffer((pdf) => {
+      drawTable(
+        pdf,
+        {
+          columns: [
+            { label: 'Description', width: 2, wrap: true },
+            { label: 'Amount', kind: 'money' },
+          ],
+          rows: [{ cells: [long, money('1149.99')] }, { cells: ['Next row', money(1)] }],
+        },
+        { headingFill: '#1f4e79' },
+      );
+    });
+    const [page] = await pdfText(bytes);
+    assert.ok(page!.includes('photographs on request'), page);
+    assert.ok(page!.includes('Next row'));
+    assert.ok(page!.includes('1 149.99'));
+    assert.equal(textColourOn('#1f4e79'), '#ffffff');
+    assert.equal(textColourOn('#f2f2f2'), '#000000');
   });
 
   test('text outside the fonts’ character set is replaced, not printed wrongly', () => {

@@ -1,7 +1,9 @@
 // PDF with pdfkit and its built-in fonts (Helvetica; nothing is downloaded or embedded). The
 // helpers are shared by every document that prints: `pdfBuffer` collects a document's bytes,
-// `drawTable` lays out a table with page breaks that repeat the column headings, and `toPdf`
-// prints a whole FileDocument (reports) with a heading on every page and "Page n of N" below.
+// `drawTable` lays out a table with page breaks that repeat the column headings (cells that
+// wrap, a coloured heading band), `footers` writes "Page n of N", and `toPdf` prints a whole
+// FileDocument (reports) with a heading on every page. Sales documents (invoices module) draw
+// their own header and totals around the same table.
 import PDFDocument from 'pdfkit';
 import { type Cell, type Column, type FileDocument, formatMoney, isDecimal, type Table } from './table.ts';
 
@@ -9,7 +11,7 @@ export type Pdf = PDFKit.PDFDocument;
 
 export const FONT = 'Helvetica';
 export const BOLD = 'Helvetica-Bold';
-const MARGIN = 40;
+export const MARGIN = 40;
 /** Room kept at the bottom of every page for the footer. */
 const FOOTER = 24;
 const BODY_SIZE = 8.5;
@@ -21,6 +23,11 @@ export interface PdfOptions {
   landscape?: boolean;
   title?: string;
   author?: string;
+  /**
+   * Extra room kept at the foot of every page above "Page n of N" (a document's own footer
+   * text, drawn by its caller); the content stops that much higher.
+   */
+  footerRoom?: number;
 }
 
 /** Runs `build` on a new A4 document and answers its bytes. Pages are buffered (footers). */
@@ -28,7 +35,7 @@ export function pdfBuffer(build: (pdf: Pdf) => void, options: PdfOptions = {}): 
   const pdf = new PDFDocument({
     size: 'A4',
     layout: options.landscape ? 'landscape' : 'portrait',
-    margin: MARGIN,
+    margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: MARGIN + (options.footerRoom ?? 0) },
     bufferPages: true,
     info: {
       ...(options.title ? { Title: options.title } : {}),
@@ -50,12 +57,31 @@ export function pdfBuffer(build: (pdf: Pdf) => void, options: PdfOptions = {}): 
   return done;
 }
 
+let measurer: Pdf | undefined;
+
+/**
+ * The height of text printed in a font at a size, wrapped at `width` (default: an A4 page less
+ * the margins). For sizes a document must know before its first page (a footer's room).
+ */
+export function textHeight(text: string, font: string, size: number, width?: number): number {
+  // One document kept for measuring only: never ended, nothing written.
+  measurer ??= new PDFDocument({ size: 'A4', margin: MARGIN, autoFirstPage: true });
+  measurer.font(font).fontSize(size);
+  return measurer.heightOfString(text, { width: width ?? contentWidth(measurer) });
+}
+
+/** The height of one line in a font at a size (with pdfkit's line gap). */
+export function lineHeight(font: string, size: number): number {
+  measurer ??= new PDFDocument({ size: 'A4', margin: MARGIN, autoFirstPage: true });
+  return measurer.font(font).fontSize(size).currentLineHeight(true);
+}
+
 /** The lowest y a row may reach on this page. */
 export function pageBottom(pdf: Pdf): number {
   return pdf.page.height - pdf.page.margins.bottom - FOOTER;
 }
 
-function contentWidth(pdf: Pdf): number {
+export function contentWidth(pdf: Pdf): number {
   return pdf.page.width - pdf.page.margins.left - pdf.page.margins.right;
 }
 
@@ -106,56 +132,114 @@ function hline(pdf: Pdf, y: number, thick = 0.5) {
     .stroke();
 }
 
-function drawCells(
+/** A row's cells as printed, and the height the row needs (wrapping columns may take lines). */
+function measureRow(
   pdf: Pdf,
   columns: Column[],
   at: Array<{ x: number; width: number }>,
   cells: Cell[],
-  y: number,
   font: string,
   indent = 0,
+): { texts: string[]; height: number } {
+  pdf.font(font).fontSize(BODY_SIZE);
+  const lineHeight = pdf.currentLineHeight(true);
+  let height = lineHeight;
+  const texts = columns.map((column, i) => {
+    const text = cellText(cells[i] ?? null);
+    if (text && column.wrap) {
+      const width = Math.max(at[i]!.width - 2 * CELL_PAD - (i === 0 ? indent * INDENT : 0), 1);
+      height = Math.max(height, pdf.heightOfString(text, { width }));
+    }
+    return text;
+  });
+  return { texts, height };
+}
+
+function drawCells(
+  pdf: Pdf,
+  columns: Column[],
+  at: Array<{ x: number; width: number }>,
+  texts: string[],
+  y: number,
+  font: string,
+  options: { indent?: number; height?: number; colour?: string } = {},
 ) {
-  pdf.font(font).fontSize(BODY_SIZE).fillColor('#000000');
+  pdf
+    .font(font)
+    .fontSize(BODY_SIZE)
+    .fillColor(options.colour ?? '#000000');
   const lineHeight = pdf.currentLineHeight(true);
   columns.forEach((column, i) => {
-    const text = cellText(cells[i] ?? null);
+    const text = texts[i];
     if (!text) return;
-    const shift = i === 0 ? indent * INDENT : 0;
-    pdf.text(text, at[i]!.x + CELL_PAD + shift, y, {
-      width: Math.max(at[i]!.width - 2 * CELL_PAD - shift, 1),
-      height: lineHeight,
-      align: rightAligned(column) ? 'right' : 'left',
-      lineBreak: false,
-      ellipsis: true,
-    });
+    const shift = i === 0 ? (options.indent ?? 0) * INDENT : 0;
+    const width = Math.max(at[i]!.width - 2 * CELL_PAD - shift, 1);
+    const align = rightAligned(column) ? 'right' : 'left';
+    if (column.wrap) {
+      // Wrapped over as many lines as the row was measured for; a row taller than a page is
+      // cut there, with an ellipsis.
+      pdf.text(text, at[i]!.x + CELL_PAD + shift, y, {
+        width,
+        // A point to spare: the last measured line must not be cut by rounding.
+        height: (options.height ?? lineHeight) + 1,
+        align,
+        ellipsis: true,
+      });
+    } else {
+      pdf.text(text, at[i]!.x + CELL_PAD + shift, y, {
+        width,
+        height: lineHeight,
+        align,
+        lineBreak: false,
+        ellipsis: true,
+      });
+    }
   });
+  pdf.fillColor('#000000');
 }
 
 export interface DrawTableOptions {
   /** Called after a page break, before the column headings are repeated (the page's heading). */
   onNewPage?: (pdf: Pdf) => void;
+  /** The column headings on a band of this colour (e.g. a template's primary colour). */
+  headingFill?: string;
+  /** The headings' text colour (default black; on a band, white or black, whichever reads). */
+  headingColour?: string;
+}
+
+/** Black or white, whichever reads better on the colour (#rrggbb). */
+export function textColourOn(fill: string): string {
+  const n = Number.parseInt(fill.slice(1), 16);
+  const [r, g, b] = [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  // Relative luminance, roughly (ITU-R BT.601 weights).
+  return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? '#000000' : '#ffffff';
 }
 
 /** Draws the table from the current y, breaking pages as needed; leaves y below it. */
 export function drawTable(pdf: Pdf, table: Table, options: DrawTableOptions = {}): void {
   const at = layoutColumns(pdf, table.columns);
   pdf.font(FONT).fontSize(BODY_SIZE);
-  const rowHeight = pdf.currentLineHeight(true) + ROW_GAP;
+  const lineHeight = pdf.currentLineHeight(true);
+  const rowHeight = lineHeight + ROW_GAP;
   const newPage = () => {
     pdf.addPage();
     options.onNewPage?.(pdf);
   };
+  const labels = table.columns.map((c) => c.label);
   const headings = () => {
-    drawCells(
-      pdf,
-      table.columns,
-      at,
-      table.columns.map((c) => c.label),
-      pdf.y,
-      BOLD,
-    );
-    const below = pdf.y + rowHeight - ROW_GAP / 2;
-    hline(pdf, below);
+    const heading = measureRow(pdf, table.columns, at, labels, BOLD);
+    const y = pdf.y;
+    if (options.headingFill) {
+      pdf
+        .rect(pdf.page.margins.left, y - ROW_GAP / 2, contentWidth(pdf), heading.height + ROW_GAP)
+        .fill(options.headingFill);
+    }
+    drawCells(pdf, table.columns, at, heading.texts, y, BOLD, {
+      height: heading.height,
+      colour: options.headingColour ?? (options.headingFill ? textColourOn(options.headingFill) : '#000000'),
+    });
+    const below = y + heading.height + ROW_GAP / 2;
+    if (!options.headingFill) hline(pdf, below);
     pdf.y = below + ROW_GAP;
   };
   if (table.title) {
@@ -171,18 +255,26 @@ export function drawTable(pdf: Pdf, table: Table, options: DrawTableOptions = {}
   headings();
   for (const row of table.rows) {
     const extra = row.style === 'heading' ? ROW_GAP : 0;
-    if (pdf.y + rowHeight + extra > pageBottom(pdf)) {
+    const font = row.style ? BOLD : FONT;
+    const measured = measureRow(pdf, table.columns, at, row.cells, font, row.indent ?? 0);
+    let height = measured.height;
+    if (pdf.y + height + ROW_GAP + extra > pageBottom(pdf)) {
       newPage();
       headings();
+      // Taller than a whole page: cut at the page's foot.
+      height = Math.min(height, pageBottom(pdf) - pdf.y - ROW_GAP - extra);
     }
     const y = pdf.y + extra;
     if (row.style === 'total' || row.style === 'grand') hline(pdf, y - ROW_GAP / 2, 0.4);
-    drawCells(pdf, table.columns, at, row.cells, y, row.style ? BOLD : FONT, row.indent ?? 0);
+    drawCells(pdf, table.columns, at, measured.texts, y, font, {
+      indent: row.indent ?? 0,
+      height,
+    });
     if (row.style === 'grand') {
-      hline(pdf, y + rowHeight - ROW_GAP / 2, 0.4);
-      hline(pdf, y + rowHeight - ROW_GAP / 2 + 1.5, 0.4);
+      hline(pdf, y + height + ROW_GAP / 2, 0.4);
+      hline(pdf, y + height + ROW_GAP / 2 + 1.5, 0.4);
     }
-    pdf.y = y + rowHeight;
+    pdf.y = y + height + ROW_GAP;
   }
   pdf.x = pdf.page.margins.left;
 }
@@ -228,7 +320,8 @@ export function footers(pdf: Pdf, text: string) {
     const bottom = pdf.page.margins.bottom;
     // Text below the bottom margin would start a new page; the margin is lifted meanwhile.
     pdf.page.margins.bottom = 0;
-    const y = pdf.page.height - bottom - 10;
+    // At the same place whatever room the document keeps above it (PdfOptions.footerRoom).
+    const y = pdf.page.height - MARGIN - 10;
     pdf
       .font(FONT)
       .fontSize(7.5)

@@ -10,15 +10,23 @@ export class FileResponse {
   readonly contentType: string;
   readonly filename: string;
   readonly render: () => Promise<Buffer>;
-  constructor(contentType: string, filename: string, render: () => Promise<Buffer>) {
+  /** attachment (saved as a file, the default) or inline (shown where it is opened: an image). */
+  readonly disposition: 'attachment' | 'inline';
+  constructor(
+    contentType: string,
+    filename: string,
+    render: () => Promise<Buffer>,
+    disposition: 'attachment' | 'inline' = 'attachment',
+  ) {
     this.contentType = contentType;
     this.filename = filename;
     this.render = render;
+    this.disposition = disposition;
   }
 
   /** attachment; filename="…" (the name is already safe: no quotes, no path). */
   get contentDisposition(): string {
-    return `attachment; filename="${this.filename}"`;
+    return `${this.disposition}; filename="${this.filename}"`;
   }
 }
 

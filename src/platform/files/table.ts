@@ -10,6 +10,8 @@ export interface Column {
   kind?: CellKind;
   /** Relative width in the PDF (default 1; money columns read well at 1). */
   width?: number;
+  /** PDF: the text wraps over as many lines as it needs (default: one line, cut with an ellipsis). */
+  wrap?: boolean;
 }
 
 /** A cell: text, a date (YYYY-MM-DD), a number or an amount; null is empty. */
@@ -51,13 +53,38 @@ export interface FileDocument {
   landscape?: boolean;
 }
 
-/** An amount for people: thousands grouped with a space, two decimals, a minus sign. */
+/**
+ * An amount for people: thousands grouped with a space, two decimals after a point, a minus
+ * sign (1 149.99, -1 234.50). Every file a person reads (reports, invoices, e-mails) writes
+ * amounts so.
+ */
 export function formatMoney(value: Decimal): string {
-  const fixed = value.toFixed(2);
+  return formatNumber(value, 2, 2);
+}
+
+/**
+ * A number for people, grouped like formatMoney, with at least `min` and at most `max`
+ * decimals (trailing zeros beyond `min` dropped; rounded half-up beyond `max`): a quantity
+ * 3.0000 → "3", a unit price 14.9900 → "14.99", 0.1234 → "0.1234".
+ */
+export function formatNumber(value: Decimal, min: number, max: number): string {
+  const rounded = value.toDecimalPlaces(max, Decimal.ROUND_HALF_UP);
+  const fixed = rounded.toFixed(Math.min(max, Math.max(min, rounded.decimalPlaces())));
   const negative = fixed.startsWith('-');
-  const [whole, cents] = (negative ? fixed.slice(1) : fixed).split('.') as [string, string];
+  const [whole, decimals] = (negative ? fixed.slice(1) : fixed).split('.') as [string, string?];
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
-  return `${negative && fixed !== '-0.00' ? '-' : ''}${grouped}.${cents}`;
+  const zero = /^-?[0.]+$/.test(fixed);
+  return `${negative && !zero ? '-' : ''}${grouped}${decimals ? `.${decimals}` : ''}`;
+}
+
+/**
+ * An amount with its currency: "R 1 149.99" in rand, "USD 1 149.99" in any other currency; a
+ * negative amount "-R 13.12".
+ */
+export function formatAmount(value: Decimal, currency: string): string {
+  const text = formatMoney(value);
+  const symbol = currency === 'ZAR' ? 'R' : currency;
+  return text.startsWith('-') ? `-${symbol} ${text.slice(1)}` : `${symbol} ${text}`;
 }
 
 const MONTHS = [

@@ -67,9 +67,14 @@ interface RouteSpec<P extends TSchema, Q extends TSchema, B extends TSchema> {
   companyScoped?: boolean;
   /** Audit resource name for writes (default: the module); false for no automatic entry. */
   audit?: false | { resource: string };
+  /** The largest body accepted, in bytes (default: the app's JSON limit, 1 MiB); larger is a 413. */
   bodyLimit?: number;
-  /** Extra OpenAPI response content types, e.g. { 200: 'application/pdf' }. */
-  produces?: string;
+  /**
+   * The success response is not JSON but this media type (or one of these): an HTML page, a PDF,
+   * an image. The response schemas then only document it (OpenAPI) and are not used to
+   * serialise; the handler returns a FileResponse (or sends the reply itself).
+   */
+  produces?: string | readonly string[];
   /**
    * Media types the success response may take besides JSON, when the handler returns a
    * FileResponse (a report's format=csv or pdf). The JSON response stays validated and
@@ -355,6 +360,7 @@ function addRoute(app: FastifyInstance, route: AnyRoute, deps: AppDeps) {
         const bytes = await out.render();
         reply.header('content-type', out.contentType);
         reply.header('content-disposition', out.contentDisposition);
+        reply.header('x-content-type-options', 'nosniff');
         return reply.send(bytes);
       }
       return out;

@@ -101,25 +101,35 @@ function requestBody(body: TSchema, contentType = 'application/json'): Json {
   };
 }
 
+/** "1 MiB", "512 KiB": a body limit as people read it. */
+function sizeText(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
 function responses(route: AnyRoute): Json {
   const out: Json = {};
+  const produced = route.produces === undefined ? ['application/json'] : [route.produces].flat();
   for (const [status, schema] of Object.entries(route.response)) {
-    const contentType = route.produces ?? 'application/json';
     const success = status === String(successStatus(route));
     const files = success
       ? Object.fromEntries(
           (route.files ?? []).map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]),
         )
       : {};
+    const content = Object.fromEntries(produced.map((type) => [type, { schema: schemaOf(schema) }]));
     out[status] = {
       description: success ? 'Success' : 'Also a success',
-      ...(status === '204' || status.startsWith('3')
-        ? {}
-        : { content: { [contentType]: { schema: schemaOf(schema) }, ...files } }),
+      ...(status === '204' || status.startsWith('3') ? {} : { content: { ...content, ...files } }),
     };
   }
-  for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
+  for (const [status, generic] of Object.entries(ERROR_RESPONSES)) {
     if (!errorApplies(route, status)) continue;
+    const description =
+      status === '413' && route.bodyLimit
+        ? `The request body is larger than ${sizeText(route.bodyLimit)}`
+        : generic;
     const schema =
       status === '403' && route.permission
         ? { oneOf: [{ $ref: '#/components/schemas/PermissionDenial' }, PROBLEM] }
