@@ -5,7 +5,7 @@
 // a change that rolls back sends nothing. A draft is not sent (release it first: what the
 // customer receives is the document as numbered and posted), nor a voided document.
 import type { Decimal } from 'decimal.js';
-import { PDF_CONTENT_TYPE } from '../../platform/files/pdf.ts';
+import { PDF_CONTENT_TYPE } from '../../platform/files/response.ts';
 import { formatAmount, longDate } from '../../platform/files/table.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sendMail } from '../../platform/mail/mailer.ts';

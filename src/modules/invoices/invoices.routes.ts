@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import type { Action, Resource } from '../../platform/auth/permissions.ts';
-import { PDF_CONTENT_TYPE } from '../../platform/files/pdf.ts';
-import { FileResponse } from '../../platform/files/response.ts';
+import { FileResponse, PDF_CONTENT_TYPE } from '../../platform/files/response.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { allocate, listAllocations, reverseAllocation } from './allocations.ts';
