@@ -413,8 +413,6 @@ export async function invoiceFixture(url: string) {
   };
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 300));
-
 export async function benchInvoices(target: Target): Promise<InvoiceResult> {
   if (!target.url) throw new Error('the invoices section runs on PostgreSQL only');
   const { database } = target;
@@ -480,6 +478,17 @@ export async function benchInvoices(target: Target): Promise<InvoiceResult> {
     );
     return r.rows[0]!;
   };
+  /** The count once requests cut off when autocannon stopped have ended: unchanged for 300 ms. */
+  const settled = async () => {
+    let last = await count();
+    for (let i = 0; i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 300));
+      const now = await count();
+      if (now.invoices === last.invoices) return now;
+      last = now;
+    }
+    throw new Error('create: requests still writing 15 s after the run');
+  };
   /** A create run wrote `answered` invoices (up to one a connection more: cut off when the run
    * stopped, yet committed), each with its lines and its audit entry. */
   const checkWritten = (
@@ -509,11 +518,9 @@ export async function benchInvoices(target: Target): Promise<InvoiceResult> {
       let m: Measure;
       if (variant === 'create app') {
         await autocannon(createUrl, onCompany, WARMUP_S, post);
-        await settle();
-        const before = await count();
+        const before = await settled();
         m = await autocannon(createUrl, onCompany, DURATION_S, post);
-        await settle();
-        written.app += checkWritten(`${variant} round ${round}`, before, await count(), m.requests);
+        written.app += checkWritten(`${variant} round ${round}`, before, await settled(), m.requests);
       } else if (variant === 'create pgbench') {
         await pgbench(target.url, create, WARMUP_S);
         const before = await count();

@@ -46,6 +46,13 @@ export interface Settlement {
   applied: string;
 }
 
+/** A document nothing has settled yet (a new one). */
+export const NOTHING_SETTLED: Readonly<Settlement> = Object.freeze({
+  paid: '0',
+  credited: '0',
+  applied: '0',
+});
+
 /** What has settled each document: live payments and allocations, summed per document. */
 export async function settlements(tx: Tx, tenantId: string, ids: string[]): Promise<Map<string, Settlement>> {
   const out = new Map<string, Settlement>(ids.map((id) => [id, { paid: '0', credited: '0', applied: '0' }]));

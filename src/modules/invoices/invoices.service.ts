@@ -15,8 +15,11 @@ import {
   findInvoiceRow,
   type Invoice,
   type InvoiceRow,
+  type LineRow,
   linesOf,
+  NOTHING_SETTLED,
   RECEIVABLE_TYPES,
+  toInvoice,
   toInvoices,
 } from './invoices.queries.ts';
 import type {
@@ -102,8 +105,13 @@ function lineValues(l: Line, accountId: string, amounts: ReturnType<typeof lineA
   return { input: l, accountId, amounts };
 }
 
-async function insertLines(ctx: TenantCtx, invoiceId: string, lines: Array<ReturnType<typeof lineValues>>) {
-  await ctx.db
+/** Inserts the lines; answers them as stored, in line order. */
+async function insertLines(
+  ctx: TenantCtx,
+  invoiceId: string,
+  lines: Array<ReturnType<typeof lineValues>>,
+): Promise<LineRow[]> {
+  const rows = await ctx.db
     .insertInto('invoice_lines')
     .values(
       lines.map((l, i) => ({
@@ -124,7 +132,9 @@ async function insertLines(ctx: TenantCtx, invoiceId: string, lines: Array<Retur
         total_amount: toSql(l.amounts.total),
       })),
     )
+    .returningAll()
     .execute();
+  return rows.sort((a, b) => a.line_no - b.line_no);
 }
 
 async function assertContact(ctx: TenantCtx, contactId: string, field = 'contactId') {
@@ -173,11 +183,11 @@ export async function createInvoice(ctx: TenantCtx, input: Static<typeof Invoice
     const raced = await replay();
     if (raced) return raced;
   }
-  await assertContact(ctx, input.contactId);
+  const contact = await assertContact(ctx, input.contactId);
   await assertCreditedInvoice(ctx, input.documentType, input.creditedInvoiceId);
   const { vatRegistered, lines, totals } = await priced(ctx, input);
   const number = await nextNumber(ctx.db, ctx.tenantId, companyId, input.documentType);
-  await ctx.db
+  const row = await ctx.db
     .insertInto('invoices')
     .values({
       tenant_id: ctx.tenantId,
@@ -202,10 +212,12 @@ export async function createInvoice(ctx: TenantCtx, input: Static<typeof Invoice
       credited_invoice_id: input.creditedInvoiceId ?? null,
       template_id: input.templateId ?? null,
     })
-    .execute();
-  await insertLines(ctx, id, lines);
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const lineRows = await insertLines(ctx, id, lines);
   ctx.reply.code(201);
-  return getInvoice(ctx, id);
+  // Answered from what was just written: a new draft has nothing paid, credited or applied.
+  return toInvoice(row, lineRows, NOTHING_SETTLED, contact.name, today(ctx));
 }
 
 export async function updateInvoice(

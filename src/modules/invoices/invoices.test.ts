@@ -136,6 +136,26 @@ describe('create', () => {
     assert.equal(assertProblem(tooPrecise, 400).field, 'lines[0].unitPrice');
   });
 
+  test("the create's answer is the document as GET answers it (built from what was written)", async () => {
+    const s = await setup();
+    const created = await createDoc(s, {
+      reference: 'PO-7',
+      paymentTermsDays: 30,
+      lines: [
+        { description: 'One', quantity: 2, unitPrice: 10.5 },
+        { description: 'Two', quantity: 1, unitPrice: 99.99, discountRate: 10, vatRate: 0 },
+        { description: 'Three', quantity: 3, unitPrice: 0.3333 },
+      ],
+    });
+    const read = await s.api({ method: 'GET', url: `/api/invoices/${created.id}` });
+    assert.equal(read.statusCode, 200, read.body);
+    assert.deepEqual(created, read.json());
+    assert.deepEqual(
+      created.lines.map((l: { lineNo: number }) => l.lineNo),
+      [1, 2, 3],
+    );
+  });
+
   test('clientId: 201 then 200 with the same document, and two at once make one', async () => {
     const s = await setup();
     const clientId = crypto.randomUUID();
