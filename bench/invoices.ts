@@ -37,6 +37,7 @@ import {
   ROUNDS,
   summarise,
   type Target,
+  timeEach,
   WARMUP_S,
 } from './support.ts';
 
@@ -48,6 +49,11 @@ const PAGE = 50;
 /** Invoices of the listed company: more than a page. */
 const LISTED = 60;
 const CUSTOMERS = 5;
+/** One request at a time: calls through inject, and seconds of pgbench with one connection. */
+const ALONE_CALLS = 200;
+const ALONE_S = 2;
+/** BENCH_INVOICES_ONLY=create or list: only those measurements (when comparing a change). */
+const ONLY = process.env.BENCH_INVOICES_ONLY ?? '';
 /** The ratio the issue asks for: the app serves at least half of what pgbench does. */
 export const GOAL = 0.5;
 
@@ -78,6 +84,8 @@ export interface PgbenchScript {
 
 export interface InvoiceResult {
   rounds: Record<Variant, Measure[]>;
+  /** Milliseconds of one request alone (median): the app's, and pgbench's transaction. */
+  alone: Record<'create' | 'list', { app: number; pgbench: number }>;
   create: PgbenchScript;
   list: PgbenchScript;
   /** Rows each side's measured create runs wrote (invoices; lines and audit entries checked with them). */
@@ -257,7 +265,12 @@ function abbreviate(text: string): string {
 }
 
 /** One pgbench run: TPS without connection time, latencies from its transaction log. */
-async function pgbench(url: string, script: PgbenchScript, seconds: number): Promise<Measure> {
+async function pgbench(
+  url: string,
+  script: PgbenchScript,
+  seconds: number,
+  connections = CONNECTIONS,
+): Promise<Measure> {
   const dir = mkdtempSync(join(tmpdir(), 'bp-pgbench-'));
   try {
     const file = join(dir, 'script.sql');
@@ -267,9 +280,9 @@ async function pgbench(url: string, script: PgbenchScript, seconds: number): Pro
       '-f',
       file,
       '-c',
-      String(CONNECTIONS),
+      String(connections),
       '-j',
-      String(PGBENCH_THREADS),
+      String(Math.min(connections, PGBENCH_THREADS)),
       '-T',
       String(seconds),
       '-M',
@@ -514,7 +527,7 @@ export async function benchInvoices(target: Target): Promise<InvoiceResult> {
   const createUrl = `${url}/api/invoices`;
   const post = { method: 'POST' as const, body: JSON.stringify(body), vary: 'reference', status: 201 };
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const variant of VARIANTS) {
+    for (const variant of VARIANTS.filter((v) => v.startsWith(ONLY))) {
       let m: Measure;
       if (variant === 'create app') {
         await autocannon(createUrl, onCompany, WARMUP_S, post);
@@ -549,9 +562,29 @@ export async function benchInvoices(target: Target): Promise<InvoiceResult> {
   );
   if (refs.rows[0]!.n !== refs.rows[0]!.distinct) throw new Error('create: bodies were not fresh');
 
+  // One request at a time: the app's through Fastify's inject (no TCP; logging on, to
+  // /dev/null), median of ALONE_CALLS; pgbench's with one connection, median transaction.
+  const alone = {} as InvoiceResult['alone'];
+  for (const what of (['create', 'list'] as const).filter((w) => w.startsWith(ONLY))) {
+    const request =
+      what === 'create'
+        ? { method: 'POST' as const, url: '/api/invoices', headers: onCompany, payload: body }
+        : { method: 'GET' as const, url: listPath, headers: onListed };
+    const app1 = await timeEach(async () => {
+      const r = await app.inject(request);
+      if (r.statusCode !== (what === 'create' ? 201 : 200)) throw new Error(`${what}: ${r.statusCode}`);
+    }, ALONE_CALLS);
+    const bench1 = await pgbench(target.url, what === 'create' ? create : list, ALONE_S, 1);
+    alone[what] = { app: app1 / 1000, pgbench: bench1.p50 };
+    process.stdout.write(
+      `${target.label} alone ${what}: app ${fmt(app1 / 1000)} ms, pgbench ${bench1.p50} ms\n`,
+    );
+  }
+
   await app.close();
   mailer.close();
   return {
+    alone,
     rounds,
     create,
     list,

@@ -9,7 +9,7 @@ import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, toSql } from '../../platform/money/money.ts';
 import { vatRegisteredOn } from '../companies/index.ts';
-import { getContact } from '../contacts/index.ts';
+import { contactName } from '../contacts/index.ts';
 import { systemAccount } from '../ledger/index.ts';
 import {
   findInvoiceRow,
@@ -137,13 +137,15 @@ async function insertLines(
   return rows.sort((a, b) => a.line_no - b.line_no);
 }
 
-async function assertContact(ctx: TenantCtx, contactId: string, field = 'contactId') {
-  try {
-    return await getContact(ctx, contactId);
-  } catch (err) {
-    if ((err as { status?: number }).status === 404) throw badRequest(field, 'no such contact');
-    throw err;
-  }
+/** The contact must be a live contact of the tenant (400 naming the field); answers its name. */
+async function assertContact(
+  ctx: TenantCtx,
+  contactId: string,
+  field = 'contactId',
+): Promise<{ name: string }> {
+  const name = await contactName(ctx, contactId);
+  if (name === undefined) throw badRequest(field, 'no such contact');
+  return { name };
 }
 
 async function assertCreditedInvoice(
