@@ -85,7 +85,7 @@ export interface PgbenchScript {
 export interface InvoiceResult {
   rounds: Record<Variant, Measure[]>;
   /** Milliseconds of one request alone (median): the app's, and pgbench's transaction. */
-  alone: Record<'create' | 'list', { app: number; pgbench: number }>;
+  alone: Record<'create' | 'list', { app: number; appCpu: number; pgbench: number }>;
   create: PgbenchScript;
   list: PgbenchScript;
   /** Rows each side's measured create runs wrote (invoices; lines and audit entries checked with them). */
@@ -570,14 +570,23 @@ export async function benchInvoices(target: Target): Promise<InvoiceResult> {
       what === 'create'
         ? { method: 'POST' as const, url: '/api/invoices', headers: onCompany, payload: body }
         : { method: 'GET' as const, url: listPath, headers: onListed };
-    const app1 = await timeEach(async () => {
+    const call = async () => {
       const r = await app.inject(request);
       if (r.statusCode !== (what === 'create' ? 201 : 200)) throw new Error(`${what}: ${r.statusCode}`);
-    }, ALONE_CALLS);
+    };
+    for (let i = 0; i < 50; i++) await call();
+    const cpu0 = process.cpuUsage();
+    const ms = await timeEach(call, ALONE_CALLS);
+    const cpu = process.cpuUsage(cpu0);
     const bench1 = await pgbench(target.url, what === 'create' ? create : list, ALONE_S, 1);
-    alone[what] = { app: app1 / 1000, pgbench: bench1.p50 };
+    alone[what] = {
+      app: ms / 1000,
+      // timeEach makes 50 calls more to warm up
+      appCpu: (cpu.user + cpu.system) / 1000 / (ALONE_CALLS + 50),
+      pgbench: bench1.p50,
+    };
     process.stdout.write(
-      `${target.label} alone ${what}: app ${fmt(app1 / 1000)} ms, pgbench ${bench1.p50} ms\n`,
+      `${target.label} alone ${what}: app ${fmt(alone[what].app)} ms (${fmt(alone[what].appCpu)} ms of the process's CPU), pgbench ${bench1.p50} ms\n`,
     );
   }
 

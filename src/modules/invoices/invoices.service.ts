@@ -12,6 +12,9 @@ import { vatRegisteredOn } from '../companies/index.ts';
 import { contactName } from '../contacts/index.ts';
 import { systemAccount } from '../ledger/index.ts';
 import {
+  type DetailedRow,
+  detailedInvoices,
+  findInvoice,
   findInvoiceRow,
   type Invoice,
   type InvoiceRow,
@@ -20,7 +23,7 @@ import {
   NOTHING_SETTLED,
   RECEIVABLE_TYPES,
   toInvoice,
-  toInvoices,
+  withDetails,
 } from './invoices.queries.ts';
 import type {
   ConvertBody,
@@ -43,9 +46,9 @@ export function today(ctx: { deps: { now(): Date } }): string {
 }
 
 export async function getInvoice(ctx: TenantCtx, id: string): Promise<Invoice> {
-  const row = await findInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), id);
-  if (!row) throw notFound('Document');
-  return (await toInvoices(ctx.db, ctx.tenantId, [row], today(ctx)))[0]!;
+  const found = await findInvoice(ctx.db, ctx.tenantId, companyOf(ctx), id, today(ctx));
+  if (!found) throw notFound('Document');
+  return found;
 }
 
 type Line = Static<typeof LineInput>;
@@ -356,16 +359,19 @@ export async function listInvoices(
   } else if (status) {
     q = q.where('status', '=', status);
   }
-  const { n } = await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll()
+  const count = q.select((eb) => eb.fn.countAll<string>().as('n'));
+  // The page, each document with its details, and the total in the same statement.
+  const rows = (await withDetails(q.selectAll('invoices'))
+    .select(count.as('matching'))
     .orderBy('issue_date', 'desc')
     .orderBy('created_at', 'desc')
     .orderBy('id')
     .limit(p.limit)
     .offset(p.offset)
-    .execute();
-  return pageOf(await toInvoices(ctx.db, ctx.tenantId, rows as InvoiceRow[], day), Number(n), p);
+    .execute()) as Array<DetailedRow & { matching: string }>;
+  // A page past the end has no row to carry the total.
+  const total = rows[0]?.matching ?? (p.offset > 0 ? (await count.executeTakeFirstOrThrow()).n : 0);
+  return pageOf(await detailedInvoices(ctx.db, ctx.tenantId, rows, day), Number(total), p);
 }
 
 /** Marks a draft deleted; history stays (it is listed nowhere and answers 404 from then on). */

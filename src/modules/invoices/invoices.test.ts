@@ -246,6 +246,15 @@ describe('read and list', () => {
       false,
     );
     assertProblem(await s.api({ method: 'GET', url: '/api/invoices?from=2026-13-01' }), 400);
+    // Past the end: no items, the same total; an empty filter: none at all.
+    const beyond = (await s.api({ method: 'GET', url: '/api/invoices?limit=2&page=9' })).json();
+    assert.deepEqual([beyond.total, beyond.items.length, beyond.page, beyond.totalPages], [4, 0, 9, 2]);
+    const none = (await s.api({ method: 'GET', url: '/api/invoices?documentType=deposit' })).json();
+    assert.deepEqual([none.total, none.items.length], [0, 0]);
+    // Every listed document is the document as GET answers it.
+    for (const item of all.items) {
+      assert.deepEqual(item, (await s.api({ method: 'GET', url: `/api/invoices/${item.id}` })).json());
+    }
   });
 });
 
