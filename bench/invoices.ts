@@ -294,7 +294,11 @@ async function pgbench(
     ];
     const { code, out, err } = await new Promise<{ code: number | null; out: string; err: string }>(
       (resolve, reject) => {
-        const child = spawn(PGBENCH, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+        // Through the shell, whose `times` then prints pgbench's CPU time (user and system).
+        const script = '"$0" "$@"; status=$?; times >&2; exit $status';
+        const child = spawn('/bin/sh', ['-c', script, PGBENCH, ...args], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let out = '';
         let err = '';
         child.stdout.on('data', (d) => {
@@ -307,6 +311,11 @@ async function pgbench(
         child.on('exit', (code) => resolve({ code, out, err }));
       },
     );
+    // `times`: the shell's own line, then its children's: "0m1.234s 0m0.567s".
+    const times = [...err.matchAll(/(\d+)m([\d.]+)s (\d+)m([\d.]+)s/g)].at(-1);
+    const cpuMs = times
+      ? (Number(times[1]) * 60 + Number(times[2]) + Number(times[3]) * 60 + Number(times[4])) * 1000
+      : undefined;
     const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(out);
     const processed = /number of transactions actually processed: (\d+)/.exec(out);
     const failed = /number of failed transactions: (\d+)/.exec(out);
@@ -329,6 +338,7 @@ async function pgbench(
       p50: Number(at(50).toFixed(2)),
       p99: Number(at(99).toFixed(2)),
       requests: Number(processed[1]),
+      ...(cpuMs === undefined ? {} : { loadCpuMs: cpuMs }),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -346,6 +356,8 @@ async function pgbenchVersion(): Promise<string> {
     child.on('exit', () => resolve(out.trim()));
   });
 }
+
+const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 
 /** fetch against the listening app; fails on an answer of 300 or more. */
 function caller(url: string) {
@@ -525,14 +537,22 @@ export async function benchInvoices(target: Target): Promise<InvoiceResult> {
   const rounds = Object.fromEntries(VARIANTS.map((v) => [v, [] as Measure[]])) as Record<Variant, Measure[]>;
   const written = { app: 0, pgbench: 0 };
   const createUrl = `${url}/api/invoices`;
-  const post = { method: 'POST' as const, body: JSON.stringify(body), vary: 'reference', status: 201 };
+  const post = {
+    method: 'POST' as const,
+    body: JSON.stringify(body),
+    vary: 'reference',
+    status: 201,
+    cpu: true,
+  };
   for (let round = 1; round <= ROUNDS; round++) {
     for (const variant of VARIANTS.filter((v) => v.startsWith(ONLY))) {
       let m: Measure;
       if (variant === 'create app') {
         await autocannon(createUrl, onCompany, WARMUP_S, post);
         const before = await settled();
+        const cpu0 = process.cpuUsage();
         m = await autocannon(createUrl, onCompany, DURATION_S, post);
+        m.serverCpuMs = cpuMs(process.cpuUsage(cpu0));
         written.app += checkWritten(`${variant} round ${round}`, before, await settled(), m.requests);
       } else if (variant === 'create pgbench') {
         await pgbench(target.url, create, WARMUP_S);
@@ -541,14 +561,20 @@ export async function benchInvoices(target: Target): Promise<InvoiceResult> {
         written.pgbench += checkWritten(`${variant} round ${round}`, before, await count(), m.requests);
       } else if (variant === 'list app') {
         await autocannon(`${url}${listPath}`, onListed, WARMUP_S, { status: 200 });
-        m = await autocannon(`${url}${listPath}`, onListed, DURATION_S, { status: 200 });
+        const cpu0 = process.cpuUsage();
+        m = await autocannon(`${url}${listPath}`, onListed, DURATION_S, { status: 200, cpu: true });
+        m.serverCpuMs = cpuMs(process.cpuUsage(cpu0));
       } else {
         await pgbench(target.url, list, WARMUP_S);
         m = await pgbench(target.url, list, DURATION_S);
       }
       rounds[variant].push(m);
+      const cpu = [
+        m.loadCpuMs === undefined ? '' : `client CPU ${fmt(m.loadCpuMs / m.requests)} ms`,
+        m.serverCpuMs === undefined ? '' : `app CPU ${fmt(m.serverCpuMs / m.requests)} ms`,
+      ].join(' ');
       process.stdout.write(
-        `${target.label} round ${round} ${variant.padEnd(14)} ${m.requestsPerSecond.toFixed(0).padStart(6)} /s  p50 ${m.p50} ms  p99 ${m.p99} ms\n`,
+        `${target.label} round ${round} ${variant.padEnd(14)} ${m.requestsPerSecond.toFixed(0).padStart(6)} /s  p50 ${m.p50} ms  p99 ${m.p99} ms  ${cpu}\n`,
       );
     }
   }
@@ -603,6 +629,12 @@ export async function benchInvoices(target: Target): Promise<InvoiceResult> {
   };
 }
 
+/** Mean milliseconds of CPU a request or transaction, over the rounds that measured it. */
+function cpuPerRequest(ms: Measure[], which: 'loadCpuMs' | 'serverCpuMs'): string {
+  const per = ms.filter((m) => m[which] !== undefined).map((m) => m[which]! / m.requests);
+  return per.length ? (per.reduce((a, b) => a + b, 0) / per.length).toFixed(2) : '–';
+}
+
 /** The RESULTS.md lines of the invoices section. */
 export function invoiceLines(r: InvoiceResult): string[] {
   const s = Object.fromEntries(VARIANTS.map((v) => [v, summarise(r.rounds[v])])) as Record<
@@ -610,43 +642,42 @@ export function invoiceLines(r: InvoiceResult): string[] {
     ReturnType<typeof summarise>
   >;
   const ratio = (what: 'create' | 'list') => s[`${what} app`].rps / s[`${what} pgbench`].rps;
-  const verdict = (x: number) => (x >= GOAL ? 'met' : 'not met');
+  const verdict = (x: number) => (x >= GOAL ? '**met**' : '**not met**');
   const row = (v: Variant, name: string, trips: number) =>
-    `| ${name} | ${fmt(s[v].rps)} | ${fmt(s[v].p50)} | ${fmt(s[v].p99)} | ${r.rounds[v].map((m) => fmt(m.requestsPerSecond)).join(', ')} | ${trips} |`;
+    `| ${name} | ${fmt(s[v].rps)} | ${fmt(s[v].p50)} | ${fmt(s[v].p99)} | ${r.rounds[v].map((m) => fmt(m.requestsPerSecond)).join(', ')} | ${trips} | ${cpuPerRequest(r.rounds[v], 'loadCpuMs')} | ${cpuPerRequest(r.rounds[v], 'serverCpuMs')} |`;
   const statements = (script: PgbenchScript) => script.statements.map((t, i) => `${i + 1}. \`${t}\``);
+  const alone = (what: 'create' | 'list') =>
+    `${what}: app ${fmt(r.alone[what].app)} ms (${fmt(r.alone[what].appCpu)} ms of its CPU), pgbench ${fmt(r.alone[what].pgbench)} ms`;
   return [
-    '### Invoices against pgbench',
+    '### Sales documents against pgbench',
     '',
-    `The app's sales-document routes against \`pgbench\` (${r.pgbenchVersion}) sending the statements one request sends, ` +
-      `on the same database with the same login role: ${CONNECTIONS} connections, ${PGBENCH_THREADS} pgbench threads, ` +
-      `\`-M extended\`, ${DURATION_S} s after a ${WARMUP_S} s warm-up, the four interleaved over ${ROUNDS} rounds:`,
+    `\`POST /api/invoices\` (a draft invoice with ${LINES} lines) and \`GET /api/invoices?limit=${PAGE}\` through the app, against ` +
+      `\`pgbench\` running the statements one such request sends (captured on the wire) on the same database with the same login role; ` +
+      `${CONNECTIONS} connections each (pgbench: ${PGBENCH_THREADS} threads, \`-M extended\`), ${DURATION_S} s after a ${WARMUP_S} s warm-up, ` +
+      `the four interleaved over ${ROUNDS} rounds. ${r.pgbenchVersion}.`,
     '',
-    '| measurement | requests or transactions/s | p50 ms | p99 ms | per round | round trips |',
-    '|---|---:|---:|---:|---|---:|',
-    row(
-      'create app',
-      `create: \`POST /api/invoices\`, a draft with ${LINES} lines (app)`,
-      r.create.appRoundTrips,
-    ),
-    row('create pgbench', 'create: the same statements (pgbench)', r.create.roundTrips),
-    row('list app', `list: \`GET /api/invoices?limit=${PAGE}\`, a full page (app)`, r.list.appRoundTrips),
-    row('list pgbench', 'list: the same statements (pgbench)', r.list.roundTrips),
+    '| measurement | requests/s (pgbench: transactions/s) | p50 ms | p99 ms | per round | round trips | load generator CPU ms a request | app process CPU ms a request |',
+    '|---|---:|---:|---:|---|---:|---:|---:|',
+    row('create app', 'create: `POST /api/invoices` through the app', r.create.appRoundTrips),
+    row('create pgbench', 'create: the same statements in pgbench', r.create.roundTrips),
+    row('list app', `list: \`GET /api/invoices?limit=${PAGE}\` through the app`, r.list.appRoundTrips),
+    row('list pgbench', 'list: the same statements in pgbench', r.list.roundTrips),
     '',
-    `- **create, app / pgbench: ${ratio('create').toFixed(2)}**; **list, app / pgbench: ${ratio('list').toFixed(2)}**. ` +
-      `Goal: at least ${GOAL} — create ${verdict(ratio('create'))}, list ${verdict(ratio('list'))}.`,
-    `- Every answer was 201 (create) or 200 (list); no pgbench transaction failed. The measured creates wrote ` +
-      `${r.written.app} invoices through the app and ${r.written.pgbench} through pgbench, each with its ${LINES} lines and ` +
-      'its audit entry (counted after each run). Every app create had a body of its own (a unique `reference`), no `clientId`.',
-    `- The listed company holds ${LISTED} invoices of ${LINES} lines (${CUSTOMERS} customers); the page answers ` +
-      `${r.page.invoices} invoices with ${r.page.lines} lines. The creates go to another company, so the list reads the same rows throughout.`,
-    `- pgbench runs each request's statements with their parameters as captured (variables sent as parameters, NULL written in), ` +
-      "the opening script's statements in one pipeline (one round trip, as the app's simple-protocol script). " +
-      `What must differ per create comes from pgbench: the new ids (invoice, lines, audit entry) from \`${r.create.added
-        .join(' ')
-        .replace(/\\gset$/, '')
-        .slice(0, 60)}…\` ` +
-      'before BEGIN (one round trip the app does not make: `\\gset` is not allowed in a pipeline), and the document number ' +
-      'with `\\gset` from the counter statement.',
+    `- **create, app / pgbench: ${ratio('create').toFixed(2)}**, goal ${GOAL}: ${verdict(ratio('create'))}. ` +
+      `**list, app / pgbench: ${ratio('list').toFixed(2)}**, goal ${GOAL}: ${verdict(ratio('list'))}.`,
+    `- One request at a time (median; the app through Fastify's inject with logging on, pgbench with one connection): ${alone('create')}; ${alone('list')}.`,
+    `- Every answer was 201 (create) or 200 (list), and no pgbench transaction failed. The measured creates wrote ${r.written.app} invoices ` +
+      `through the app and ${r.written.pgbench} through pgbench, each with its ${LINES} lines and its audit entry (counted after each run); ` +
+      'every app create had a body of its own (a unique `reference`) and no `clientId`.',
+    `- Creates go to one company, whose document counter row they take turns on until commit (gap-free numbering), on both sides. ` +
+      `The list reads another company of the tenant, holding ${LISTED} invoices of ${LINES} lines for ${CUSTOMERS} customers: ` +
+      `a page of ${r.page.invoices} invoices with ${r.page.lines} lines, the same rows throughout.`,
+    '- pgbench sends the captured parameters as parameters (pgbench variables; NULL written in the statement), and the ' +
+      "opening script's statements in one pipeline (one round trip, like the app's simple-protocol script). What must differ per create " +
+      'comes from pgbench: the new ids (document, lines, audit entry, request id) from one `select gen_random_uuid() …` before BEGIN (a round ' +
+      'trip the app does not make: `\\gset` is not allowed in a pipeline), and the document number with `\\gset` from the counter statement.',
+    "- CPU: the load generator is autocannon (its process) or pgbench (its process, the shell's `times`); the app process is the Node " +
+      "server. PostgreSQL's own CPU is not measured (it serves both).",
     '',
     `Statements one create sends (${r.create.appRoundTrips} round trips):`,
     '',

@@ -19,6 +19,10 @@ export interface Measure {
   p50: number;
   p99: number;
   requests: number;
+  /** Milliseconds of CPU the load generator used (when measured). */
+  loadCpuMs?: number;
+  /** Milliseconds of CPU the server process used (when measured). */
+  serverCpuMs?: number;
 }
 
 /** One autocannon run in a child process; fails on any error or non-2xx answer. */
@@ -33,20 +37,23 @@ export function autocannon(
     vary?: string;
     /** Every answer must have this status (not only a 2xx). */
     status?: number;
+    /** Measure the load generator's own CPU time (`loadCpuMs`). */
+    cpu?: boolean;
   } = {},
 ): Promise<Measure> {
   let args: string[];
-  if (request.vary) {
+  if (request.vary || request.cpu) {
     // The CLI sends one body; the programmatic API, in a child of its own, builds each request.
     const config = {
       url,
       headers,
       seconds,
       connections: CONNECTIONS,
+      method: request.method ?? 'GET',
       body: request.body,
       vary: request.vary,
     };
-    args = [join(import.meta.dirname, 'autocannon-posts.ts'), JSON.stringify(config)];
+    args = [join(import.meta.dirname, 'autocannon-child.ts'), JSON.stringify(config)];
   } else {
     args = [AUTOCANNON, '-j', '-n', '-c', String(CONNECTIONS), '-d', String(seconds)];
     for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
@@ -86,6 +93,7 @@ export function autocannon(
         p50: r.latency.p50,
         p99: r.latency.p99,
         requests: r.requests.total,
+        ...(r.cpuMs === undefined ? {} : { loadCpuMs: r.cpuMs }),
       });
     });
   });
