@@ -1,8 +1,11 @@
-// `node bench/profile.ts`: where the server's CPU goes on GET /api/companies/{id} under load.
+// `node bench/profile.ts [route]`: where the server's CPU goes under load, on
+//   company         GET /api/companies/{id} (the default);
+//   invoice-create  POST /api/invoices, a draft with 5 lines (the same body each time, no clientId);
+//   invoice-list    GET /api/invoices?limit=50 over a company holding 60 invoices.
 // Starts the real app (logging as in production, to /dev/null) in a child process with
 // --cpu-prof, loads it with autocannon for a few seconds, stops it, and prints the self time
 // by package and by function. Embedded database by default; DATABASE_URL: a fresh database on
-// that PostgreSQL server. The reading of one such profile is in bench/README.md.
+// that PostgreSQL server. The reading of such profiles is in bench/README.md.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,11 +21,22 @@ import { createJobs } from '../src/platform/jobs/jobs.ts';
 import { createMailer } from '../src/platform/mail/mailer.ts';
 import { sha256 } from '../test/support/app.ts';
 import { emptyPgDatabase } from '../test/support/db.ts';
+import { invoiceFixture } from './invoices.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CHILD = 'BENCH_PROFILE_CHILD';
+const ROUTES = ['company', 'invoice-create', 'invoice-list'] as const;
+type Route = (typeof ROUTES)[number];
 
-/** The child: the app on a fresh database; prints {url, token, id}; stops on SIGINT. */
+/** What the load generator sends. */
+interface Load {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** The child: the app on a fresh database; prints the Load of its route; stops on SIGINT. */
 async function serve() {
   const dataDir = process.env.BENCH_DATA_DIR!;
   const config = loadConfig({ JWT_SECRET: 'bench-secret-bench-secret-bench-secret-01', DATA_DIR: dataDir });
@@ -44,18 +58,35 @@ async function serve() {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const reg = await app.inject({
-    method: 'POST',
-    url: '/auth/register',
-    payload: {
-      tenantName: 'Profile',
-      name: 'Profile',
-      email: 'profile@example.co.za',
-      password: sha256('x'),
-    },
-  });
-  const body = reg.json();
-  process.stdout.write(`${JSON.stringify({ url, token: body.accessToken, id: body.companyId })}\n`);
+  const route = process.env.BENCH_PROFILE_ROUTE as Route;
+  let load: Load;
+  if (route === 'company') {
+    const reg = await app.inject({
+      method: 'POST',
+      url: '/auth/register',
+      payload: {
+        tenantName: 'Profile',
+        name: 'Profile',
+        email: 'profile@example.co.za',
+        password: sha256('x'),
+      },
+    });
+    const body = reg.json();
+    const headers = { authorization: `Bearer ${body.accessToken}` };
+    load = { url: `${url}/api/companies/${body.companyId}`, method: 'GET', headers };
+  } else {
+    const f = await invoiceFixture(url);
+    load =
+      route === 'invoice-create'
+        ? {
+            url: `${url}/api/invoices`,
+            method: 'POST',
+            headers: { ...f.onCompany, 'content-type': 'application/json' },
+            body: JSON.stringify(f.body),
+          }
+        : { url: `${url}${f.listPath}`, method: 'GET', headers: f.onListed };
+  }
+  process.stdout.write(`${JSON.stringify(load)}\n`);
   process.on('SIGINT', async () => {
     await app.close();
     await database.close();
@@ -108,30 +139,37 @@ function report(file: string) {
 }
 
 async function main() {
+  const route = (process.argv[2] ?? 'company') as Route;
+  if (!ROUTES.includes(route)) throw new Error(`the route to profile: one of ${ROUTES.join(', ')}`);
   const dir = mkdtempSync(join(tmpdir(), 'bp-profile-'));
   const empty = process.env.DATABASE_URL ? await emptyPgDatabase(process.env.DATABASE_URL) : undefined;
   try {
     const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, import.meta.filename], {
-      env: { ...process.env, [CHILD]: '1', BENCH_DATA_DIR: dir, BENCH_DATABASE_URL: empty?.url ?? '' },
+      env: {
+        ...process.env,
+        [CHILD]: '1',
+        BENCH_DATA_DIR: dir,
+        BENCH_DATABASE_URL: empty?.url ?? '',
+        BENCH_PROFILE_ROUTE: route,
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const exited = new Promise((resolve) => child.on('exit', resolve));
     const first = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next();
-    const { url, token, id } = JSON.parse(String(first.value));
-    const load = spawn(
-      process.execPath,
-      [
-        join(import.meta.dirname, '..', 'node_modules', 'autocannon', 'autocannon.js'),
-        '-c',
-        '10',
-        '-d',
-        String(SECONDS),
-        '-H',
-        `authorization=Bearer ${token}`,
-        `${url}/api/companies/${id}`,
-      ],
-      { stdio: ['ignore', 'inherit', 'inherit'] },
-    );
+    const target = JSON.parse(String(first.value)) as Load;
+    const args = [
+      join(import.meta.dirname, '..', 'node_modules', 'autocannon', 'autocannon.js'),
+      '-c',
+      '10',
+      '-d',
+      String(SECONDS),
+      '-m',
+      target.method,
+      ...Object.entries(target.headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]),
+      ...(target.body ? ['-b', target.body] : []),
+      target.url,
+    ];
+    const load = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
     await new Promise((resolve) => load.on('exit', resolve));
     child.kill('SIGINT');
     await exited;

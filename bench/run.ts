@@ -1,5 +1,6 @@
 // `npm run bench`: what the platform's request path costs, measured against the bare minimum,
-// and what webhooks cost and deliver (bench/webhooks.ts).
+// what webhooks cost and deliver (bench/webhooks.ts), and on PostgreSQL what the sales-document
+// routes serve against pgbench running their statements (bench/invoices.ts).
 //
 // On the embedded database (PGlite), and on PostgreSQL when DATABASE_URL is set (as for the
 // tests: a login role that may create databases), this starts the real app on a fresh
@@ -20,6 +21,7 @@
 // Variants run back to back, interleaved over two rounds, each with the same connections and
 // duration; the load generator (autocannon) runs in its own process. Then, on the same
 // database, the webhook measurements (delivery throughput; a write with and without emit).
+// On PostgreSQL, last, the sales documents against pgbench (bench/invoices.ts).
 // Results: bench/RESULTS.md.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,6 +44,7 @@ import { createJobs } from '../src/platform/jobs/jobs.ts';
 import { createMailer } from '../src/platform/mail/mailer.ts';
 import { sha256 } from '../test/support/app.ts';
 import { emptyPgDatabase } from '../test/support/db.ts';
+import { benchInvoices, type InvoiceResult, invoiceLines } from './invoices.ts';
 import { benchReports, type ReportsResult, reportSizes, reportsSection } from './reports.ts';
 import {
   autocannon,
@@ -124,6 +127,7 @@ interface TargetResult {
   /** Mean microseconds of each piece of the request path, alone. */
   profile: Array<[string, number]>;
   webhooks?: WebhookResult;
+  invoices?: InvoiceResult;
 }
 
 async function benchTarget(target: Target): Promise<TargetResult> {
@@ -374,7 +378,10 @@ async function httpCeiling(): Promise<Measure> {
 function report(results: TargetResult[], ceiling: Measure, started: Date, load: number[]): string {
   const lines: string[] = [];
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  lines.push('# Benchmark: the platform request path against a bare route, and webhooks', '');
+  lines.push(
+    '# Benchmark: the platform request path against a bare route, webhooks, and sales documents against pgbench',
+    '',
+  );
   lines.push(
     `Written by \`npm run bench\` (bench/run.ts) on ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
     '',
@@ -388,7 +395,12 @@ function report(results: TargetResult[], ceiling: Measure, started: Date, load: 
       `(counters in memory; \`key+redis\`: in Redis, ${REDIS_URL ? 'REDIS_URL set' : 'not measured: REDIS_URL not set'}).`,
     `- HTTP layer alone (the real app's \`GET /health\`, no database): ${fmt(ceiling.requestsPerSecond)} req/s, p50 ${ceiling.p50} ms.`,
     '- The platform app logs as `main.ts` sets it up (level info, a line per request and per answer), to /dev/null.',
-    "- Webhooks (each database's last section): delivery by the real job worker to a local HTTP receiver, and what `emit()` adds to a write; see [README.md](README.md).",
+    '- Webhooks (a section of each database): delivery by the real job worker to a local HTTP receiver, and what `emit()` adds to a write; see [README.md](README.md).',
+    `- Sales documents against pgbench (PostgreSQL's last section): creating an invoice with 5 lines and listing a page of 50 through the app, against \`pgbench\` running the same statements; ${
+      results.some((r) => r.invoices)
+        ? 'see below and [README.md](README.md)'
+        : 'not measured: it runs on PostgreSQL only, and DATABASE_URL was not set'
+    }.`,
     '- How to read these numbers, and a CPU profile of the platform under load: [README.md](README.md).',
     '',
   );
@@ -435,6 +447,7 @@ function report(results: TargetResult[], ceiling: Measure, started: Date, load: 
       '',
     );
     if (r.webhooks) lines.push(...webhookLines(r.webhooks));
+    if (r.invoices) lines.push(...invoiceLines(r.invoices));
   }
   return `${lines.join('\n')}\n`;
 }
@@ -453,6 +466,8 @@ for (const make of [embeddedTarget, ...(adminUrl ? [() => postgresTarget(adminUr
     if (only !== 'reports') {
       const result = await benchTarget(target);
       result.webhooks = await benchWebhooks(target);
+      // PostgreSQL only: pgbench needs a server to connect to.
+      if (target.url) result.invoices = await benchInvoices(target);
       results.push(result);
     }
     const sizes = reportSizes(target.database.kind);

@@ -19,6 +19,10 @@ export interface Measure {
   p50: number;
   p99: number;
   requests: number;
+  /** Milliseconds of CPU the load generator used (when measured). */
+  loadCpuMs?: number;
+  /** Milliseconds of CPU the server process used (when measured). */
+  serverCpuMs?: number;
 }
 
 /** One autocannon run in a child process; fails on any error or non-2xx answer. */
@@ -26,13 +30,37 @@ export function autocannon(
   url: string,
   headers: Record<string, string>,
   seconds: number,
-  request: { method?: 'GET' | 'POST'; body?: string } = {},
+  request: {
+    method?: 'GET' | 'POST';
+    body?: string;
+    /** A field of the JSON body made unique per request (a fresh body each time: POST only). */
+    vary?: string;
+    /** Every answer must have this status (not only a 2xx). */
+    status?: number;
+    /** Measure the load generator's own CPU time (`loadCpuMs`). */
+    cpu?: boolean;
+  } = {},
 ): Promise<Measure> {
-  const args = [AUTOCANNON, '-j', '-n', '-c', String(CONNECTIONS), '-d', String(seconds)];
-  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
-  if (request.method) args.push('-m', request.method);
-  if (request.body !== undefined) args.push('-b', request.body);
-  args.push(url);
+  let args: string[];
+  if (request.vary || request.cpu) {
+    // The CLI sends one body; the programmatic API, in a child of its own, builds each request.
+    const config = {
+      url,
+      headers,
+      seconds,
+      connections: CONNECTIONS,
+      method: request.method ?? 'GET',
+      body: request.body,
+      vary: request.vary,
+    };
+    args = [join(import.meta.dirname, 'autocannon-child.ts'), JSON.stringify(config)];
+  } else {
+    args = [AUTOCANNON, '-j', '-n', '-c', String(CONNECTIONS), '-d', String(seconds)];
+    for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
+    if (request.method) args.push('-m', request.method);
+    if (request.body !== undefined) args.push('-b', request.body);
+    args.push(url);
+  }
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -46,14 +74,17 @@ export function autocannon(
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`autocannon exited ${code}: ${err}`));
       const r = JSON.parse(out);
-      if (r.errors || r.timeouts || r.non2xx) {
+      const statuses = Object.entries(r.statusCodeStats ?? {}).map(
+        ([status, s]) => [Number(status), (s as { count: number }).count] as const,
+      );
+      const unexpected =
+        request.status !== undefined && statuses.some(([status]) => status !== request.status);
+      if (r.errors || r.timeouts || r.non2xx || unexpected) {
         // The status counts name a 429 from the key's meter.
-        const statuses = Object.entries(r.statusCodeStats ?? {})
-          .map(([status, s]) => `${status}: ${(s as { count: number }).count}`)
-          .join(', ');
         return reject(
           new Error(
-            `${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx (statuses ${statuses})`,
+            `${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx ` +
+              `(statuses ${statuses.map(([status, n]) => `${status}: ${n}`).join(', ')})`,
           ),
         );
       }
@@ -62,6 +93,7 @@ export function autocannon(
         p50: r.latency.p50,
         p99: r.latency.p99,
         requests: r.requests.total,
+        ...(r.cpuMs === undefined ? {} : { loadCpuMs: r.cpuMs }),
       });
     });
   });

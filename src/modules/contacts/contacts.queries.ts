@@ -63,6 +63,17 @@ export function findContact(tx: Tx, tenantId: string, id: string) {
     .executeTakeFirst();
 }
 
+/** A live contact's name only. */
+export function findContactName(tx: Tx, tenantId: string, id: string) {
+  return tx
+    .selectFrom('contacts')
+    .select('name')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
 /** Whether the id was ever used, deleted or not. */
 export async function contactIdTaken(tx: Tx, tenantId: string, id: string): Promise<boolean> {
   const r = await tx

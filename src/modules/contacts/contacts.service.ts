@@ -11,6 +11,7 @@ import {
   type ContactValues,
   debtorsBalances,
   findContact,
+  findContactName,
   hasOpenItems,
   insertContact,
   listContactRows,
@@ -115,6 +116,14 @@ export async function getContact(ctx: Pick<TenantCtx, 'db' | 'tenantId'>, id: st
   if (!row) throw notFound('Contact');
   const balances = await debtorsBalances(ctx.db, ctx.tenantId, [id]);
   return toContact(row, balances.get(id));
+}
+
+/** A live contact's name, or undefined: for documents naming a contact (no balance read). */
+export async function contactName(
+  ctx: Pick<TenantCtx, 'db' | 'tenantId'>,
+  id: string,
+): Promise<string | undefined> {
+  return (await findContactName(ctx.db, ctx.tenantId, id))?.name;
 }
 
 export async function createContact(ctx: TenantCtx, input: Static<typeof ContactCreate>): Promise<Contact> {

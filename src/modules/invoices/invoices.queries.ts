@@ -1,6 +1,7 @@
 // SQL of the sales documents: loading documents with their lines and what has been paid,
-// credited and applied, in a fixed number of queries whatever the number of documents.
-import type { Selectable } from 'kysely';
+// credited and applied, in two statements whatever the number of documents.
+import { type ExpressionBuilder, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import type { DB } from '../../platform/db/schema.ts';
 import type { Tx } from '../../platform/db/tenant.ts';
 import { money, toNumber } from '../../platform/money/money.ts';
 import type { InvoiceLinesTable, InvoicesTable, Status } from './invoices.tables.ts';
@@ -45,6 +46,13 @@ export interface Settlement {
   /** For a credit note or deposit: how much of it has been applied elsewhere. */
   applied: string;
 }
+
+/** A document nothing has settled yet (a new one). */
+export const NOTHING_SETTLED: Readonly<Settlement> = Object.freeze({
+  paid: '0',
+  credited: '0',
+  applied: '0',
+});
 
 /** What has settled each document: live payments and allocations, summed per document. */
 export async function settlements(tx: Tx, tenantId: string, ids: string[]): Promise<Map<string, Settlement>> {
@@ -100,17 +108,6 @@ export async function linesOf(tx: Tx, tenantId: string, ids: string[]): Promise<
   return out;
 }
 
-export async function contactNames(tx: Tx, tenantId: string, ids: string[]): Promise<Map<string, string>> {
-  if (!ids.length) return new Map();
-  const rows = await tx
-    .selectFrom('contacts')
-    .select(['id', 'name'])
-    .where('tenant_id', '=', tenantId)
-    .where('id', 'in', [...new Set(ids)])
-    .execute();
-  return new Map(rows.map((r) => [r.id, r.name]));
-}
-
 /** What is still owed on it (receivables), or still to apply (credit notes, deposits). */
 export function amountDue(row: InvoiceRow, s: Settlement): string {
   if (row.status === 'void') return '0.00';
@@ -148,7 +145,7 @@ export function creditedOf(row: InvoiceRow, s: Settlement): string {
 
 export function toInvoice(
   row: InvoiceRow,
-  lines: LineRow[],
+  lines: AnswerLine[],
   s: Settlement,
   contactName: string,
   today: string,
@@ -208,23 +205,165 @@ export function toInvoice(
 
 export type Invoice = ReturnType<typeof toInvoice>;
 
-/** Documents in API shape, in the order of `rows`. */
-export async function toInvoices(
+/** A line as a document's answer shows it. */
+export type AnswerLine = Pick<
+  LineRow,
+  | 'id'
+  | 'line_no'
+  | 'description'
+  | 'quantity'
+  | 'unit_price'
+  | 'discount_rate'
+  | 'vat_rate'
+  | 'account_id'
+  | 'net_amount'
+  | 'discount_amount'
+  | 'vat_amount'
+  | 'total_amount'
+>;
+
+type Documents = ExpressionBuilder<DB, 'invoices'>;
+
+/** The document's live payments, summed (0 when none). */
+function paymentsSum(eb: Documents) {
+  return eb
+    .selectFrom('invoice_payments as p')
+    .select((e) => e.fn.coalesce(e.fn.sum<string>('p.amount'), sql<string>`0`).as('amount'))
+    .whereRef('p.tenant_id', '=', 'invoices.tenant_id')
+    .whereRef('p.invoice_id', '=', 'invoices.id')
+    .where('p.reversed_at', 'is', null);
+}
+
+/** Live allocations to the document (by source type), or of it (`source_id`), summed (0 when none). */
+function allocationsSum(
+  eb: Documents,
+  by: 'invoice_id' | 'source_id',
+  sourceType?: 'deposit' | 'credit_note',
+) {
+  let q = eb
+    .selectFrom('invoice_allocations as a')
+    .select((e) => e.fn.coalesce(e.fn.sum<string>('a.amount'), sql<string>`0`).as('amount'))
+    .whereRef('a.tenant_id', '=', 'invoices.tenant_id')
+    .whereRef(`a.${by}`, '=', 'invoices.id')
+    .where('a.reversed_at', 'is', null);
+  if (sourceType) q = q.where('a.source_type', '=', sourceType);
+  return q;
+}
+
+/**
+ * Adds to a query of documents what their API shape needs beyond the row and the lines, as
+ * correlated subqueries of the same statement: the customer's name, and what has settled
+ * each (payments and deposits applied, credit notes applied, and for a credit note or deposit
+ * how much of it was applied elsewhere). One round trip instead of one per kind.
+ */
+export function withDetails<O>(q: SelectQueryBuilder<DB, 'invoices', O>) {
+  return q.select((eb) => [
+    eb
+      .selectFrom('contacts as c')
+      .select('c.name')
+      .whereRef('c.tenant_id', '=', 'invoices.tenant_id')
+      .whereRef('c.id', '=', 'invoices.contact_id')
+      .as('contact_name'),
+    sql<string>`${paymentsSum(eb)} + ${allocationsSum(eb, 'invoice_id', 'deposit')}`.as('settled_paid'),
+    allocationsSum(eb, 'invoice_id', 'credit_note').as('settled_credited'),
+    allocationsSum(eb, 'source_id').as('settled_applied'),
+  ]);
+}
+
+/** A document row read through withDetails. */
+export type DetailedRow = InvoiceRow & {
+  contact_name: string | null;
+  settled_paid: string;
+  settled_credited: string;
+  settled_applied: string;
+};
+
+/** The live lines of the documents, as their answers show them, in line order: one query. */
+export async function answerLines(
   tx: Tx,
   tenantId: string,
-  rows: InvoiceRow[],
+  ids: string[],
+): Promise<Map<string, AnswerLine[]>> {
+  const out = new Map<string, AnswerLine[]>(ids.map((id) => [id, []]));
+  if (!ids.length) return out;
+  const rows = await tx
+    .selectFrom('invoice_lines')
+    .select([
+      'invoice_id',
+      'id',
+      'line_no',
+      'description',
+      'quantity',
+      'unit_price',
+      'discount_rate',
+      'vat_rate',
+      'account_id',
+      'net_amount',
+      'discount_amount',
+      'vat_amount',
+      'total_amount',
+    ])
+    .where('tenant_id', '=', tenantId)
+    .where('invoice_id', 'in', ids)
+    .where('retired_at', 'is', null)
+    .orderBy('invoice_id')
+    .orderBy('line_no')
+    .execute();
+  for (const r of rows) out.get(r.invoice_id)!.push(r);
+  return out;
+}
+
+/** The names of contacts by id (for lists that show the customer). */
+export async function contactNames(tx: Tx, tenantId: string, ids: string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const rows = await tx
+    .selectFrom('contacts')
+    .select(['id', 'name'])
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** Documents in API shape from their rows read through withDetails, in the order of `rows`. */
+export async function detailedInvoices(
+  tx: Tx,
+  tenantId: string,
+  rows: DetailedRow[],
   today: string,
 ): Promise<Invoice[]> {
-  const ids = rows.map((r) => r.id);
-  // One after another: a transaction is one connection.
-  const lines = await linesOf(tx, tenantId, ids);
-  const settled = await settlements(tx, tenantId, ids);
-  const names = await contactNames(
+  const lines = await answerLines(
     tx,
     tenantId,
-    rows.map((r) => r.contact_id),
+    rows.map((r) => r.id),
   );
   return rows.map((r) =>
-    toInvoice(r, lines.get(r.id)!, settled.get(r.id)!, names.get(r.contact_id) ?? '', today),
+    toInvoice(
+      r,
+      lines.get(r.id)!,
+      { paid: r.settled_paid, credited: r.settled_credited, applied: r.settled_applied },
+      r.contact_name ?? '',
+      today,
+    ),
   );
+}
+
+/** One live document of the company, in API shape (two queries); undefined if none. */
+export async function findInvoice(
+  tx: Tx,
+  tenantId: string,
+  companyId: string,
+  id: string,
+  today: string,
+): Promise<Invoice | undefined> {
+  const row = await withDetails(
+    tx
+      .selectFrom('invoices')
+      .selectAll('invoices')
+      .where('tenant_id', '=', tenantId)
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null),
+  ).executeTakeFirst();
+  return row && (await detailedInvoices(tx, tenantId, [row as DetailedRow], today))[0];
 }

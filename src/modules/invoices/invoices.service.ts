@@ -9,15 +9,21 @@ import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, toSql } from '../../platform/money/money.ts';
 import { vatRegisteredOn } from '../companies/index.ts';
-import { getContact } from '../contacts/index.ts';
+import { contactName } from '../contacts/index.ts';
 import { systemAccount } from '../ledger/index.ts';
 import {
+  type DetailedRow,
+  detailedInvoices,
+  findInvoice,
   findInvoiceRow,
   type Invoice,
   type InvoiceRow,
+  type LineRow,
   linesOf,
+  NOTHING_SETTLED,
   RECEIVABLE_TYPES,
-  toInvoices,
+  toInvoice,
+  withDetails,
 } from './invoices.queries.ts';
 import type {
   ConvertBody,
@@ -56,9 +62,9 @@ export function today(ctx: { deps: { now(): Date } }): string {
 }
 
 export async function getInvoice(ctx: SalesCtx, id: string): Promise<Invoice> {
-  const row = await findInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), id);
-  if (!row) throw notFound('Document');
-  return (await toInvoices(ctx.db, ctx.tenantId, [row], today(ctx)))[0]!;
+  const found = await findInvoice(ctx.db, ctx.tenantId, companyOf(ctx), id, today(ctx));
+  if (!found) throw notFound('Document');
+  return found;
 }
 
 type Line = Static<typeof LineInput>;
@@ -118,8 +124,13 @@ function lineValues(l: Line, accountId: string, amounts: ReturnType<typeof lineA
   return { input: l, accountId, amounts };
 }
 
-async function insertLines(ctx: SalesCtx, invoiceId: string, lines: Array<ReturnType<typeof lineValues>>) {
-  await ctx.db
+/** Inserts the lines; answers them as stored, in line order. */
+async function insertLines(
+  ctx: SalesCtx,
+  invoiceId: string,
+  lines: Array<ReturnType<typeof lineValues>>,
+): Promise<LineRow[]> {
+  const rows = await ctx.db
     .insertInto('invoice_lines')
     .values(
       lines.map((l, i) => ({
@@ -140,16 +151,20 @@ async function insertLines(ctx: SalesCtx, invoiceId: string, lines: Array<Return
         total_amount: toSql(l.amounts.total),
       })),
     )
+    .returningAll()
     .execute();
+  return rows.sort((a, b) => a.line_no - b.line_no);
 }
 
-export async function assertContact(ctx: SalesCtx, contactId: string, field = 'contactId') {
-  try {
-    return await getContact(ctx, contactId);
-  } catch (err) {
-    if ((err as { status?: number }).status === 404) throw badRequest(field, 'no such contact');
-    throw err;
-  }
+/** The contact must be a live contact of the tenant (400 naming the field); answers its name. */
+export async function assertContact(
+  ctx: SalesCtx,
+  contactId: string,
+  field = 'contactId',
+): Promise<{ name: string }> {
+  const name = await contactName(ctx, contactId);
+  if (name === undefined) throw badRequest(field, 'no such contact');
+  return { name };
 }
 
 async function assertCreditedInvoice(
@@ -203,14 +218,14 @@ export async function createDocument(
     const raced = await replay();
     if (raced) return raced;
   }
-  await assertContact(ctx, input.contactId);
+  const contact = await assertContact(ctx, input.contactId);
   await assertCreditedInvoice(ctx, input.documentType, input.creditedInvoiceId);
   await assertTemplate(ctx.db, ctx.tenantId, companyId, input.templateId, 'templateId');
   const { vatRegistered, lines, totals } = await priced(ctx, input);
   // The settings number it, and give what the body leaves out: the payment term, terms, notes.
   const settings = await loadSettings(ctx.db, ctx.tenantId, companyId);
   const number = await nextNumber(ctx.db, ctx.tenantId, companyId, input.documentType, settings);
-  await ctx.db
+  const row = await ctx.db
     .insertInto('invoices')
     .values({
       tenant_id: ctx.tenantId,
@@ -237,9 +252,11 @@ export async function createDocument(
       recurring_id: origin?.recurringId ?? null,
       recurring_period: origin?.period ?? null,
     })
-    .execute();
-  await insertLines(ctx, id, lines);
-  return { invoice: await getInvoice(ctx, id), created: true };
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const lineRows = await insertLines(ctx, id, lines);
+  // Answered from what was just written: a new draft has nothing paid, credited or applied.
+  return { invoice: toInvoice(row, lineRows, NOTHING_SETTLED, contact.name, today(ctx)), created: true };
 }
 
 /** POST /api/invoices: 201 with the new draft, 200 with the one a repeated clientId made. */
@@ -384,16 +401,19 @@ export async function listInvoices(
   } else if (status) {
     q = q.where('status', '=', status);
   }
-  const { n } = await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll()
+  const count = q.select((eb) => eb.fn.countAll<string>().as('n'));
+  // The page, each document with its details, and the total in the same statement.
+  const rows = (await withDetails(q.selectAll('invoices'))
+    .select(count.as('matching'))
     .orderBy('issue_date', 'desc')
     .orderBy('created_at', 'desc')
     .orderBy('id')
     .limit(p.limit)
     .offset(p.offset)
-    .execute();
-  return pageOf(await toInvoices(ctx.db, ctx.tenantId, rows as InvoiceRow[], day), Number(n), p);
+    .execute()) as Array<DetailedRow & { matching: string }>;
+  // A page past the end has no row to carry the total.
+  const total = rows[0]?.matching ?? (p.offset > 0 ? (await count.executeTakeFirstOrThrow()).n : 0);
+  return pageOf(await detailedInvoices(ctx.db, ctx.tenantId, rows, day), Number(total), p);
 }
 
 /** Marks a draft deleted; history stays (it is listed nowhere and answers 404 from then on). */

@@ -136,6 +136,26 @@ describe('create', () => {
     assert.equal(assertProblem(tooPrecise, 400).field, 'lines[0].unitPrice');
   });
 
+  test("the create's answer is the document as GET answers it (built from what was written)", async () => {
+    const s = await setup();
+    const created = await createDoc(s, {
+      reference: 'PO-7',
+      paymentTermsDays: 30,
+      lines: [
+        { description: 'One', quantity: 2, unitPrice: 10.5 },
+        { description: 'Two', quantity: 1, unitPrice: 99.99, discountRate: 10, vatRate: 0 },
+        { description: 'Three', quantity: 3, unitPrice: 0.3333 },
+      ],
+    });
+    const read = await s.api({ method: 'GET', url: `/api/invoices/${created.id}` });
+    assert.equal(read.statusCode, 200, read.body);
+    assert.deepEqual(created, read.json());
+    assert.deepEqual(
+      created.lines.map((l: { lineNo: number }) => l.lineNo),
+      [1, 2, 3],
+    );
+  });
+
   test('clientId: 201 then 200 with the same document, and two at once make one', async () => {
     const s = await setup();
     const clientId = crypto.randomUUID();
@@ -226,6 +246,15 @@ describe('read and list', () => {
       false,
     );
     assertProblem(await s.api({ method: 'GET', url: '/api/invoices?from=2026-13-01' }), 400);
+    // Past the end: no items, the same total; an empty filter: none at all.
+    const beyond = (await s.api({ method: 'GET', url: '/api/invoices?limit=2&page=9' })).json();
+    assert.deepEqual([beyond.total, beyond.items.length, beyond.page, beyond.totalPages], [4, 0, 9, 2]);
+    const none = (await s.api({ method: 'GET', url: '/api/invoices?documentType=deposit' })).json();
+    assert.deepEqual([none.total, none.items.length], [0, 0]);
+    // Every listed document is the document as GET answers it.
+    for (const item of all.items) {
+      assert.deepEqual(item, (await s.api({ method: 'GET', url: `/api/invoices/${item.id}` })).json());
+    }
   });
 });
 

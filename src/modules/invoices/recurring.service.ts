@@ -9,9 +9,9 @@ import { idFor } from '../../platform/http/idempotent.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { getContact } from '../contacts/index.ts';
-import { type Invoice, type InvoiceRow, toInvoices } from './invoices.queries.ts';
+import { type DetailedRow, detailedInvoices, type Invoice, withDetails } from './invoices.queries.ts';
 import type { LineInput } from './invoices.schemas.ts';
-import { assertContact, companyOf, priced, today } from './invoices.service.ts';
+import { companyOf, priced, today } from './invoices.service.ts';
 import { FREQUENCIES, type Frequency, isFrequency, runOnOrAfter } from './recurring.dates.ts';
 import {
   findSchedule,
@@ -120,6 +120,16 @@ async function insertLines(ctx: TenantCtx, recurringId: string, lines: Line[]): 
     .execute();
 }
 
+/** The schedule's customer (its e-mail and payment terms matter here), or a 400 naming the field. */
+async function assertCustomer(ctx: TenantCtx, contactId: string, field = 'contactId') {
+  try {
+    return await getContact(ctx, contactId);
+  } catch (err) {
+    if ((err as { status?: number }).status === 404) throw badRequest(field, 'no such contact');
+    throw err;
+  }
+}
+
 export async function getRecurring(ctx: TenantCtx, id: string): Promise<Recurring> {
   const row = await findSchedule(ctx.db, ctx.tenantId, id, { companyId: companyOf(ctx) });
   if (!row) throw notFound('Recurring schedule');
@@ -157,7 +167,7 @@ export async function createRecurring(
   const documentType = parseDocumentType(input.documentType);
   if (input.endDate && input.endDate < input.startDate)
     throw badRequest('endDate', 'must not be before startDate');
-  const contact = await assertContact(ctx, input.contactId);
+  const contact = await assertCustomer(ctx, input.contactId);
   const currency = input.currency ?? 'ZAR';
   const autoRelease = input.autoRelease ?? false;
   await checkTemplate(ctx, { lines: input.lines, currency, autoRelease, date: input.startDate });
@@ -239,7 +249,7 @@ export async function updateRecurring(
   const runs = active && !(endDate && nextDate > endDate);
   if (!wasRunning && runs && input.nextDate === undefined && nextDate < today(ctx))
     nextDate = runOnOrAfter({ anchor, frequency, interval }, today(ctx));
-  const contact = input.contactId ? await assertContact(ctx, input.contactId) : undefined;
+  const contact = input.contactId ? await assertCustomer(ctx, input.contactId) : undefined;
   const currency = input.currency ?? row.currency;
   const autoRelease = input.autoRelease ?? row.auto_release;
   const autoSend = input.autoSend ?? row.auto_send;
@@ -357,12 +367,11 @@ export async function listRecurringDocuments(
     .where('recurring_id', '=', id)
     .where('deleted_at', 'is', null);
   const { n } = await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll()
+  const rows = (await withDetails(q.selectAll('invoices'))
     .orderBy('recurring_period')
     .orderBy('id')
     .limit(p.limit)
     .offset(p.offset)
-    .execute();
-  return pageOf(await toInvoices(ctx.db, ctx.tenantId, rows as InvoiceRow[], today(ctx)), Number(n), p);
+    .execute()) as DetailedRow[];
+  return pageOf(await detailedInvoices(ctx.db, ctx.tenantId, rows, today(ctx)), Number(n), p);
 }

@@ -28,8 +28,14 @@ export function toSql(value: MoneyInput): string {
  * representation round-trips), so 1149.99 leaves as 1149.99.
  */
 export function toNumber(value: MoneyInput | null | undefined): number {
+  // NUMERIC(18,2) as the database answers it ('1149.99', '-0.50', '0'): already at most two
+  // decimals, so Number() reads the very double toFixed(2) would print; no decimal.js needed
+  // (a page of documents converts thousands of these).
+  if (typeof value === 'string' && CENTS.test(value)) return Number(value) + 0; // + 0: no -0
   return Number(new Money(value ?? 0).toFixed(2));
 }
+
+const CENTS = /^-?\d{1,16}(\.\d{1,2})?$/;
 
 /** Has at most `places` decimals (a JSON number like 10.005 has three). */
 export function hasAtMostDecimals(value: MoneyInput, places: number): boolean {
