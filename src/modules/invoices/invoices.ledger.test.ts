@@ -268,6 +268,46 @@ describe('the books after payment, credit note, deposit and void', () => {
   });
 });
 
+describe('the income statement and aged debtors through a document’s life', () => {
+  test('release, payment, credit note and void each show in the income statement and aged debtors', async () => {
+    const s = await setup();
+    const period = '/api/reports/income-statement?from=2026-03-01&to=2026-03-31';
+    const income = async () => {
+      const r = (await s.api({ method: 'GET', url: period })).json();
+      return [r.revenue.total, r.netProfit];
+    };
+    const vat = async () =>
+      (await s.api({ method: 'GET', url: '/api/reports/vat?from=2026-03-01&to=2026-03-31' })).json();
+    assert.deepEqual(await income(), [0, 0]);
+    // Released: revenue excludes VAT; the customer owes the total.
+    const inv = await released(s, { issueDate: '2026-03-02', dueDate: '2026-04-01' });
+    assert.deepEqual(await income(), [999.99, 999.99]);
+    assert.equal((await debtors(s)).total, 1149.99);
+    // A payment changes neither revenue nor profit, only what is owed.
+    await pay(s, inv.id, 500);
+    assert.deepEqual(await income(), [999.99, 999.99]);
+    assert.equal((await debtors(s)).total, 649.99);
+    // A credit note reduces revenue by its net and what is owed by its total.
+    await released(s, {
+      documentType: 'credit_note',
+      issueDate: '2026-03-05',
+      dueDate: '2026-03-05',
+      creditedInvoiceId: inv.id,
+      lines: [{ description: 'Returned', quantity: 1, unitPrice: 100 }],
+    });
+    assert.deepEqual(await income(), [899.99, 899.99]);
+    assert.equal((await debtors(s)).total, 534.99);
+    const v = await vat();
+    assert.equal(v.vat201.field4, 135);
+    // A second invoice voided: it leaves no trace in the period's figures.
+    const second = await released(s, { issueDate: '2026-03-06', dueDate: '2026-04-05' });
+    assert.deepEqual(await income(), [1899.98, 1899.98]);
+    await s.api({ method: 'DELETE', url: `/api/invoices/${second.id}` });
+    assert.deepEqual(await income(), [899.99, 899.99]);
+    assert.equal((await debtors(s)).total, 534.99);
+  });
+});
+
 describe('concurrency', () => {
   test('two payments at once that together would overpay: one is refused', async () => {
     const s = await setup();
