@@ -14,7 +14,7 @@ import { createInterface } from 'node:readline';
 import pino from 'pino';
 import { buildApp, wireDeps } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { loggerOptions } from '../src/logger.ts';
+import { createLogger } from '../src/logger.ts';
 import { connect } from '../src/platform/db/connect.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
 import { createJobs } from '../src/platform/jobs/jobs.ts';
@@ -52,7 +52,7 @@ async function serve() {
       now: () => new Date(),
     }),
     {
-      logger: { ...loggerOptions('info'), stream: pino.destination('/dev/null') },
+      loggerInstance: createLogger('info', '/dev/null'),
     },
   );
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -33,7 +33,7 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import { buildApp, wireDeps } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { loggerOptions } from '../src/logger.ts';
+import { createLogger } from '../src/logger.ts';
 import { findCompany } from '../src/modules/companies/companies.queries.ts';
 import { type PrincipalRow, principalFromRow, principalQuery } from '../src/platform/auth/principal.ts';
 import { verifyAccessToken } from '../src/platform/auth/tokens.ts';
@@ -143,9 +143,10 @@ async function benchTarget(target: Target): Promise<TargetResult> {
     jobs: createJobs({ database: target.database, log: pino({ level: 'silent' }) }),
     now: () => new Date(),
   });
-  // Logging as main.ts sets it up (level info, a line per request), written to /dev/null.
-  const logger = { ...loggerOptions('info'), stream: pino.destination('/dev/null') };
-  const app = await buildApp(deps, { logger });
+  // Logging as main.ts sets it up (level info, a line per request, written asynchronously),
+  // to /dev/null.
+  const loggerInstance = createLogger('info', '/dev/null');
+  const app = await buildApp(deps, { loggerInstance });
   const platformUrl = await listen(app);
   // The same app with the meter's counters in Redis, under a prefix of this run's own (a
   // limiter belongs to one app, so this is a second app on the same database).
@@ -159,7 +160,7 @@ async function benchTarget(target: Target): Promise<TargetResult> {
             rateLimits: { redisPrefix: `bp-bench:${randomUUID()}:` },
           },
         }),
-        { logger },
+        { loggerInstance },
       )
     : undefined;
   const redisAppUrl = redisApp ? await listen(redisApp) : undefined;
@@ -455,7 +456,10 @@ function report(results: TargetResult[], ceiling: Measure, started: Date, load: 
 const started = new Date();
 const load = loadavg();
 const adminUrl = process.env.DATABASE_URL;
-/** BENCH_ONLY=reports runs the reports section alone and prints it (RESULTS.md is left as it is). */
+/**
+ * BENCH_ONLY=reports runs the reports section alone, BENCH_ONLY=request the request path alone;
+ * either prints its figures and leaves RESULTS.md as it is.
+ */
 const only = process.env.BENCH_ONLY;
 const results: TargetResult[] = [];
 const reportResults: ReportsResult[] = [];
@@ -465,11 +469,14 @@ for (const make of [embeddedTarget, ...(adminUrl ? [() => postgresTarget(adminUr
   try {
     if (only !== 'reports') {
       const result = await benchTarget(target);
-      result.webhooks = await benchWebhooks(target);
-      // PostgreSQL only: pgbench needs a server to connect to.
-      if (target.url) result.invoices = await benchInvoices(target);
+      if (only !== 'request') {
+        result.webhooks = await benchWebhooks(target);
+        // PostgreSQL only: pgbench needs a server to connect to.
+        if (target.url) result.invoices = await benchInvoices(target);
+      }
       results.push(result);
     }
+    if (only === 'request') continue;
     const sizes = reportSizes(target.database.kind);
     reportResults.push(await benchReports(target, sizes.sizes, sizes.note));
   } finally {
@@ -478,6 +485,8 @@ for (const make of [embeddedTarget, ...(adminUrl ? [() => postgresTarget(adminUr
 }
 if (only === 'reports') {
   process.stdout.write(`\n${reportsSection(reportResults)}\n`);
+} else if (only === 'request') {
+  process.stdout.write(`\n${report(results, ceiling!, started, load)}\n`);
 } else {
   const text = `${report(results, ceiling!, started, load)}\n${reportsSection(reportResults)}\n`;
   writeFileSync(join(import.meta.dirname, 'RESULTS.md'), text);

@@ -1,8 +1,7 @@
 // Entry: config → database → migrate → app → listen → graceful stop.
-import pino from 'pino';
 import { buildApp, wireDeps } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { loggerOptions } from './logger.ts';
+import { createLogger } from './logger.ts';
 import { connect } from './platform/db/connect.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { assertRequestRoleIsConfined } from './platform/db/tenant.ts';
@@ -20,7 +19,9 @@ async function main() {
     }
     throw e;
   }
-  const log = pino(loggerOptions(config.logLevel));
+  const log = createLogger(config.logLevel);
+  // Lines still buffered when the process ends, however it ends, are written synchronously.
+  process.on('exit', () => log.flushNow());
   const database = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const applied = await migrate(database);
   if (applied.length) log.info({ applied }, 'migrations applied');
@@ -28,7 +29,7 @@ async function main() {
   const mailer = createMailer(config.smtpUrl, config.mailFrom, log);
   const jobs = createJobs({ database, log, work: config.jobsWorker });
   const deps = wireDeps({ config, database, mailer, jobs, now: () => new Date() });
-  const app = await buildApp(deps, { logger: loggerOptions(config.logLevel) });
+  const app = await buildApp(deps, { loggerInstance: log });
 
   let stopping = false;
   const stop = async (signal: string) => {
