@@ -59,8 +59,8 @@ export async function loadSettings(tx: Tx, tenantId: string, companyId: string):
   return settingsOf(companyId, await findSettingsRow(tx, tenantId, companyId));
 }
 
-/** A live template of the company, without its logo's bytes. */
-export function findTemplate(tx: Tx, tenantId: string, companyId: string, id: string) {
+/** The live templates of a company, without their logos' bytes (the size instead). */
+export function templatesOf(tx: Tx, tenantId: string, companyId: string) {
   return tx
     .selectFrom('invoice_templates')
     .select([
@@ -79,9 +79,12 @@ export function findTemplate(tx: Tx, tenantId: string, companyId: string, id: st
     ])
     .where('tenant_id', '=', tenantId)
     .where('company_id', '=', companyId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+    .where('deleted_at', 'is', null);
+}
+
+/** A live template of the company, without its logo's bytes. */
+export function findTemplate(tx: Tx, tenantId: string, companyId: string, id: string) {
+  return templatesOf(tx, tenantId, companyId).where('id', '=', id).executeTakeFirst();
 }
 
 /** A template a document or the settings may name: a live one of the company, or a 400 naming the field. */

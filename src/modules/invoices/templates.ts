@@ -9,7 +9,7 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { createIdempotent, idFor } from '../../platform/http/idempotent.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { companyOf } from './invoices.service.ts';
-import { findSettingsRow, findTemplate } from './settings.queries.ts';
+import { findSettingsRow, findTemplate, templatesOf } from './settings.queries.ts';
 import {
   type LogoUpload,
   MAX_LOGO_BYTES,
@@ -77,25 +77,7 @@ export async function getTemplate(ctx: TenantCtx, id: string): Promise<TemplateJ
 }
 
 export async function listTemplates(ctx: TenantCtx): Promise<TemplateJson[]> {
-  const rows = await ctx.db
-    .selectFrom('invoice_templates')
-    .select([
-      'tenant_id',
-      'id',
-      'company_id',
-      'name',
-      'primary_colour',
-      'accent_colour',
-      'logo_content_type',
-      'footer',
-      'created_at',
-      'updated_at',
-      'deleted_at',
-      (eb) => eb.fn<number | null>('octet_length', ['logo']).as('logo_size'),
-    ])
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', companyOf(ctx))
-    .where('deleted_at', 'is', null)
+  const rows = await templatesOf(ctx.db, ctx.tenantId, companyOf(ctx))
     .orderBy((eb) => eb.fn('lower', ['name']))
     .orderBy('id')
     .execute();
