@@ -9,7 +9,6 @@
 // deletes its schedule at the end.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { TestClock } from 'pg-boss';
 import {
@@ -20,6 +19,7 @@ import {
   startTestApp,
   type TestApp,
 } from '../../../test/support/app.ts';
+import { type MovedClock, movedClock } from '../../../test/support/moved-clock.ts';
 import { assertProblem } from '../../../test/support/problem.ts';
 import { withTenant } from '../../platform/db/tenant.ts';
 import { JOB_SCHEMA } from '../../platform/jobs/grants.ts';
@@ -34,36 +34,14 @@ before(async () => {
   clock = new TestClock(new Date('2021-12-20T08:00:00Z'));
   t = await startTestApp({ jobsClock: clock });
   t.clock.set('2021-12-20T08:00:00Z');
+  moved = movedClock(t, clock, [RECURRING_QUEUE]);
 });
 after(() => t.close());
 
-/** Recurring jobs running, or queued with their time come. */
-async function dueJobs(): Promise<number> {
-  const r = await sql<{ n: number }>`
-    select count(*)::int as n from ${sql.raw(JOB_SCHEMA)}.job
-     where name = ${RECURRING_QUEUE}
-       and (state = 'active' or (state in ('created', 'retry') and start_after <= ${new Date(clock.now())}))`.execute(
-    t.database.db,
-  );
-  return r.rows[0]!.n;
-}
-
-/** Lets the worker poll, a second at a time (both clocks in step), until no recurring job is due. */
-async function settled() {
-  for (let i = 0; i < 400; i++) {
-    await clock.tick(1000);
-    t.clock.set(new Date(clock.now()));
-    if ((await dueJobs()) === 0) return;
-    await sleep(5);
-  }
-  throw new Error('recurring jobs did not settle');
-}
-
-/** Moves both clocks to `moment` (no poll in between: like a worker asleep), without waiting. */
-async function jumpTo(moment: string) {
-  t.clock.set(moment);
-  await clock.setTime(new Date(moment));
-}
+// Both clocks in step; the worker polls until no recurring job is due.
+let moved: MovedClock;
+const settled = () => moved.settled();
+const jumpTo = (moment: string) => moved.jumpTo(moment);
 
 /** Moves both clocks to `moment` and lets the worker run whatever came due. */
 async function moveTo(moment: string) {

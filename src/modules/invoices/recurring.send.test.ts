@@ -5,8 +5,6 @@
 // autoSend needs autoRelease and an address (400 naming autoSend).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { sql } from 'kysely';
 import { TestClock } from 'pg-boss';
 import {
   as,
@@ -16,11 +14,11 @@ import {
   startTestApp,
   type TestApp,
 } from '../../../test/support/app.ts';
+import { type MovedClock, movedClock } from '../../../test/support/moved-clock.ts';
 import { pdfPages } from '../../../test/support/pdf.ts';
 import { assertProblem } from '../../../test/support/problem.ts';
 import { attachmentsOf, type SmtpReceiver, startSmtpReceiver } from '../../../test/support/smtp-receiver.ts';
 import { withTenant } from '../../platform/db/tenant.ts';
-import { JOB_SCHEMA } from '../../platform/jobs/grants.ts';
 import { EMAIL_QUEUE } from '../../platform/mail/mailer.ts';
 import { type Sales, salesSetup } from './invoices.factories.ts';
 import { RECURRING_QUEUE, runRecurring } from './recurring.run.ts';
@@ -33,38 +31,19 @@ before(async () => {
   smtp = await startSmtpReceiver();
   t = await startTestApp({ jobsClock: clock, config: { smtpUrl: smtp.url } });
   t.clock.set('2021-12-20T08:00:00Z');
+  moved = movedClock(t, clock, [RECURRING_QUEUE, EMAIL_QUEUE]);
 });
 after(async () => {
   await t.close();
   await smtp.close();
 });
 
-/** Recurring and e-mail jobs running, or queued with their time come. */
-async function dueJobs(): Promise<number> {
-  const r = await sql<{ n: number }>`
-    select count(*)::int as n from ${sql.raw(JOB_SCHEMA)}.job
-     where name in (${RECURRING_QUEUE}, ${EMAIL_QUEUE})
-       and (state = 'active' or (state in ('created', 'retry') and start_after <= ${new Date(clock.now())}))`.execute(
-    t.database.db,
-  );
-  return r.rows[0]!.n;
-}
-
-/** Lets the worker poll, a second at a time (both clocks in step), until no job is due. */
-async function settled() {
-  for (let i = 0; i < 400; i++) {
-    await clock.tick(1000);
-    t.clock.set(new Date(clock.now()));
-    if ((await dueJobs()) === 0) return;
-    await sleep(5);
-  }
-  throw new Error('jobs did not settle');
-}
+// Both clocks in step; the worker polls until no recurring or e-mail job is due.
+let moved: MovedClock;
 
 async function moveTo(moment: string) {
-  t.clock.set(moment);
-  await clock.setTime(new Date(moment));
-  await settled();
+  await moved.jumpTo(moment);
+  await moved.settled();
 }
 
 const DAY_MS = 86_400_000;
@@ -131,7 +110,7 @@ describe('autoSend', () => {
     assert.equal(res.statusCode, 201, res.body);
     const r = res.json();
     assert.deepEqual([r.autoRelease, r.autoSend], [true, true]);
-    await settled();
+    await moved.settled();
     for (const moment of ['2022-01-01T06:00:00Z', '2022-02-01T06:00:00Z', '2022-03-01T06:00:00Z']) {
       await moveTo(moment);
     }
@@ -167,7 +146,7 @@ describe('autoSend', () => {
       data: { tenantId: b.tenantId, recurringId: r.id, period: '2022-01-01' },
       attempt: 2,
     });
-    await settled();
+    await moved.settled();
     assert.equal((await docs(s, r.id)).length, 3);
     const stored = await withTenant(t.database.db, b.tenantId, (tx) =>
       tx.selectFrom('emails').select(['to_address', 'status']).where('tenant_id', '=', b.tenantId).execute(),
