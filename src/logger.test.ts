@@ -61,3 +61,24 @@ test('request logs carry the request id and no credentials', async () => {
   }
   assert.ok(!text.includes(refreshToken.split('.')[1]), 'the secret part of a refresh token reached the log');
 });
+
+test('each request is logged once, when it is answered, with its status and time', async () => {
+  const from = lines.length;
+  await app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'req-log-once' } });
+  await app.inject({ method: 'GET', url: '/no/such/route', headers: { 'x-request-id': 'req-log-404' } });
+  const entries = lines
+    .slice(from)
+    .join('')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+  const once = entries.filter((e) => e.reqId === 'req-log-once');
+  assert.equal(once.length, 1, 'one line for the request');
+  assert.equal(once[0].msg, 'request completed');
+  assert.equal(once[0].res.statusCode, 200);
+  assert.equal(once[0].req.url, '/health');
+  assert.equal(typeof once[0].responseTime, 'number');
+  const missing = entries.filter((e) => e.reqId === 'req-log-404' && e.msg === 'request completed');
+  assert.equal(missing.length, 1);
+  assert.equal(missing[0].res.statusCode, 404);
+});
