@@ -63,6 +63,10 @@ type Variant = (typeof VARIANTS)[number];
 /** One statement as the app sent it: its text, its parameters as sent, the rows it answered. */
 interface Sent {
   text: string;
+  /** A read route's query carries the tenant settings in its own batch (TenantReadQuery)... */
+  settings?: string;
+  /** ...and the first one the request's opening (the principal) too. */
+  opening?: string;
   values: Array<string | null>;
   rows: Array<Record<string, unknown>>;
   client: unknown;
@@ -115,6 +119,8 @@ async function capture(fn: () => Promise<void>): Promise<Sent[]> {
     const params: unknown[] = Array.isArray(values) ? values : (config?.values ?? []);
     const entry: Sent = {
       text,
+      ...(typeof config?.settings === 'string' ? { settings: config.settings } : {}),
+      ...(typeof config?.opening === 'string' ? { opening: config.opening } : {}),
       values: params.map((v) => {
         const p = prepareValue(v);
         return p === null || p === undefined ? null : String(p);
@@ -123,14 +129,20 @@ async function capture(fn: () => Promise<void>): Promise<Sent[]> {
       client: this,
     };
     sent.push(entry);
+    const keep = (res: pg.QueryResult | pg.QueryResult[]) => {
+      entry.rows = (Array.isArray(res) ? res : [res]).flatMap((x) => x.rows ?? []);
+    };
+    if (typeof config?.submit === 'function' && typeof config.callback === 'function') {
+      // A query object (TenantReadQuery) answers through its callback, not a promise.
+      const callback = config.callback;
+      config.callback = (err: Error | null, res: pg.QueryResult | pg.QueryResult[]) => {
+        if (!err) keep(res);
+        callback(err, res);
+      };
+    }
     const r = original.apply(this, args);
     if (r && typeof r.then === 'function') {
-      r.then(
-        (res: pg.QueryResult | pg.QueryResult[]) => {
-          entry.rows = (Array.isArray(res) ? res : [res]).flatMap((x) => x.rows ?? []);
-        },
-        () => {},
-      );
+      r.then(keep, () => {});
     }
     return r;
   };
@@ -166,7 +178,8 @@ function splitScript(text: string): string[] {
  * pgbench sends as parameters in extended mode, as node-postgres does; NULL, which a variable
  * cannot carry, is written in the statement. The opening simple-protocol script (BEGIN, the
  * settings, the principal) is one round trip in the app: in pgbench, its statements travel in
- * one pipeline. Values that must differ per transaction:
+ * one pipeline; so do a read route's settings and each of its queries (TenantReadQuery in
+ * src/platform/db/connect.ts: one batch, one Sync). Values that must differ per transaction:
  *   - a UUID parameter known neither before the request (the ids in the statements' text and
  *     in the request) nor answered by an earlier statement is a new id: pgbench draws it with
  *     gen_random_uuid() in one statement before BEGIN (\gset is not allowed in a pipeline);
@@ -239,7 +252,12 @@ function pgbenchScript(
         return `:${name}`;
       });
       const gset = gsets.get(i);
-      lines.push(gset ? `${text} \\gset ${gset}` : `${text};`);
+      const statement = gset ? `${text} \\gset ${gset}` : `${text};`;
+      // The settings and the query in one pipeline: one Sync, one implicit transaction, as the app sends them.
+      if (s.settings) {
+        const opening = s.opening ? [`${s.opening};`] : [];
+        lines.push('\\startpipeline', `${s.settings};`, ...opening, statement, '\\endpipeline');
+      } else lines.push(statement);
     }
     // What a statement answered is known to the statements after it.
     for (const r of s.rows)

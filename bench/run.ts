@@ -282,11 +282,15 @@ async function benchTarget(target: Target): Promise<TargetResult> {
         ? { authorization: `Bearer ${await keyToken(`bench: ${name} round ${round}`)}` }
         : v.headers;
       const warm = await autocannon(v.url, headers, WARMUP_S);
+      // This process serves every variant (the app and the bare routes): its CPU is the server's.
+      const cpuBefore = process.cpuUsage();
       const m = await autocannon(v.url, headers, DURATION_S);
+      const cpu = process.cpuUsage(cpuBefore);
+      m.serverCpuMs = (cpu.user + cpu.system) / 1000 / Math.max(1, m.requests);
       if (v.metered) await assertMetered(v.url, headers, warm.requests + m.requests);
       rounds[name]!.push(m);
       process.stdout.write(
-        `${target.label} round ${round} ${name.padEnd(9)} ${m.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms\n`,
+        `${target.label} round ${round} ${name.padEnd(9)} ${m.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  server CPU ${m.serverCpuMs.toFixed(3)} ms a request\n`,
       );
     }
   }
@@ -352,6 +356,12 @@ async function assertMetered(url: string, headers: Record<string, string>, answe
 }
 
 /** The HTTP layer alone: GET /health of the real app, no database. */
+/** Mean server CPU a request over the rounds, in ms. */
+function serverCpu(rounds: Measure[]): string {
+  const cpu = rounds.map((m) => m.serverCpuMs).filter((x): x is number => x !== undefined);
+  return cpu.length ? (cpu.reduce((a, b) => a + b, 0) / cpu.length).toFixed(3) : '–';
+}
+
 async function httpCeiling(): Promise<Measure> {
   const config = loadConfig({ JWT_SECRET: 'bench-secret-bench-secret-bench-secret-01', DATA_DIR: tmpdir() });
   const database = await connect({});
@@ -417,7 +427,10 @@ function report(results: TargetResult[], ceiling: Measure, started: Date, load: 
       `Server: ${r.target.version}. Pool: ${r.target.database.kind === 'pg' ? `${POOL_SIZE} connections` : 'one connection (embedded)'}.`,
       '',
     );
-    lines.push('| variant | requests/s | p50 ms | p99 ms | per round (req/s) |', '|---|---:|---:|---:|---|');
+    lines.push(
+      '| variant | requests/s | p50 ms | p99 ms | per round (req/s) | server CPU ms a request |',
+      '|---|---:|---:|---:|---|---:|',
+    );
     for (const [name, s] of [
       ['floor: the SELECT alone', floor],
       ['bare+tx: the SELECT in a tenant transaction', tx],
@@ -427,18 +440,23 @@ function report(results: TargetResult[], ceiling: Measure, started: Date, load: 
     ] as const) {
       const key = name.split(':')[0]!;
       lines.push(
-        `| ${name} | ${fmt(s.rps)} | ${fmt(s.p50)} | ${fmt(s.p99)} | ${r.rounds[key]!.map((m) => fmt(m.requestsPerSecond)).join(', ')} |`,
+        `| ${name} | ${fmt(s.rps)} | ${fmt(s.p50)} | ${fmt(s.p99)} | ${r.rounds[key]!.map((m) => fmt(m.requestsPerSecond)).join(', ')} | ${serverCpu(r.rounds[key]!)} |`,
       );
     }
     lines.push(
       '',
       `- **platform / floor: ${(platform.rps / floor.rps).toFixed(2)}**; platform / bare+tx: ${(platform.rps / tx.rps).toFixed(2)}; bare+tx / floor: ${(tx.rps / floor.rps).toFixed(2)}.`,
-      `- Round trips a platform request makes: ${r.statements} (one script with BEGIN, the tenant and role settings and the caller's principal; the route's own queries; COMMIT); the floor makes 1, bare+tx 3 (BEGIN with the settings, the SELECT, COMMIT).`,
+      `- Round trips a platform request makes: ${r.statements} (${
+        r.target.database.kind === 'pg'
+          ? "a read route on PostgreSQL: one script with the tenant, role and read-only settings and the caller's principal; the route's SELECT behind the same settings in one batch; no BEGIN or COMMIT"
+          : "one script with BEGIN, the tenant, role and read-only settings and the caller's principal; the route's SELECT; COMMIT"
+      }); the floor makes 1, bare+tx 3 (BEGIN with the settings, the SELECT, COMMIT).`,
+      '- Server CPU: what the bench process (which serves the app and the bare routes; autocannon runs in a child) spent a request during the measurement, user and system time.',
       `- **key / platform (metered key call / user-token call): ${(keyCall.rps / platform.rps).toFixed(2)}**; ` +
         (keyRedis
           ? `key+redis / platform: ${(keyRedis.rps / platform.rps).toFixed(2)}; key+redis / key: ${(keyRedis.rps / keyCall.rps).toFixed(2)}.`
           : 'key+redis not measured (REDIS_URL not set).'),
-      `- Round trips a key call makes to the database: ${r.keyStatements} (the opening script reads the key, its role and the plan instead of the session); the meter adds none in memory, one to Redis with REDIS_URL, made while the tenant transaction is open.`,
+      `- Round trips a key call makes to the database: ${r.keyStatements} (the opening script reads the key, its role and the plan instead of the session); the meter adds none in memory, one to Redis with REDIS_URL, made after the opening and before the route's query.`,
       '',
       'Each piece alone, one call at a time in the server process (median of 1000 calls):',
       '',

@@ -26,6 +26,8 @@ export const entitlementRoutes: AnyRoute[] = [
     path: '/api/tenant/entitlements',
     module: 'billing',
     access: 'read',
+    // The handler needs who is asking before it reads anything.
+    principalFirst: true,
     permission: null,
     anyKey: true,
     summary: "The business's plan, its modules and its limits",

@@ -8,7 +8,13 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { money, toSql } from '../../platform/money/money.ts';
 import { ledgerCtxOf, post, reverse, systemAccount } from '../ledger/index.ts';
-import { amountDue, lockInvoiceRow, RECEIVABLE_TYPES, settlements } from './invoices.queries.ts';
+import {
+  amountDue,
+  findInvoiceRow,
+  lockInvoiceRow,
+  RECEIVABLE_TYPES,
+  settlements,
+} from './invoices.queries.ts';
 import { companyOf, getInvoice, type SalesCtx, today } from './invoices.service.ts';
 import { settle } from './settle.ts';
 
@@ -229,7 +235,7 @@ export async function reverseAllocation(ctx: TenantCtx, invoiceId: string, alloc
 }
 
 export async function listAllocations(ctx: TenantCtx, invoiceId: string) {
-  const invoice = await lockInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), invoiceId);
+  const invoice = await findInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), invoiceId);
   if (!invoice) throw notFound('Document');
   const rows = await ctx.db
     .selectFrom('invoice_allocations as a')

@@ -5,7 +5,13 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/money.ts';
 import { ledgerCtxOf, post, reverse, systemAccount } from '../ledger/index.ts';
-import { amountDue, lockInvoiceRow, RECEIVABLE_TYPES, settlements } from './invoices.queries.ts';
+import {
+  amountDue,
+  findInvoiceRow,
+  lockInvoiceRow,
+  RECEIVABLE_TYPES,
+  settlements,
+} from './invoices.queries.ts';
 import { companyOf } from './invoices.service.ts';
 import { settle } from './settle.ts';
 
@@ -146,7 +152,7 @@ export async function recordPayment(ctx: TenantCtx, invoiceId: string, input: Pa
 }
 
 export async function listPayments(ctx: TenantCtx, invoiceId: string) {
-  const invoice = await lockInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), invoiceId);
+  const invoice = await findInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), invoiceId);
   if (!invoice) throw notFound('Document');
   const rows = await ctx.db
     .selectFrom('invoice_payments')

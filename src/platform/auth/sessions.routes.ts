@@ -11,6 +11,8 @@ export const sessionRoutes: AnyRoute[] = [
     path: '/auth/sessions',
     module: 'auth',
     access: 'read',
+    // The handler needs who is asking before it reads anything.
+    principalFirst: true,
     permission: null,
     summary: "The caller's active sessions (bare array), most recently used first",
     description:

@@ -17,6 +17,8 @@ export const twoFactorRoutes: AnyRoute[] = [
     method: 'GET',
     path: '/auth/2fa',
     access: 'read',
+    // The handler needs who is asking before it reads anything.
+    principalFirst: true,
     summary: 'Whether two-factor sign-in is on for the caller, and how many recovery codes are left',
     response: { 200: TwoFactorStatus },
     handler: async (_input, ctx) => twoFactorStatus(ctx),

@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
 import type { DB } from './schema.ts';
+import { TENANT_READ_MODE, type TenantReadMode } from './tenant.ts';
 
 export interface Database {
   kind: 'pglite' | 'pg';
@@ -41,20 +42,93 @@ export async function connect(options: ConnectOptions): Promise<Database> {
   return connectPglite(options);
 }
 
+/** The parts of pg's Query that its types leave out and TenantReadQuery uses. */
+interface PgQueryInternals {
+  callback?: (err: Error | null, res: unknown) => void;
+  requiresPreparation(): boolean;
+  prepare(connection: unknown): void;
+}
+const PgQuery = pg.Query as unknown as new (config: { text: string; values: unknown[] }) => PgQueryInternals;
+
+/**
+ * A query sent behind the tenant settings (and, the first time, the request's opening) in one
+ * extended-protocol batch with one Sync: Parse, Bind, Describe, Execute for each, so all run
+ * in one implicit transaction and the settings (set_config(..., true)) end with it. One round
+ * trip; the answer is a result per statement. All statements are unnamed: each Bind follows
+ * its own Parse.
+ */
+class TenantReadQuery extends PgQuery {
+  readonly settings: string;
+  readonly opening: string | undefined;
+
+  constructor(settings: string, opening: string | undefined, text: string, values: unknown[] | undefined) {
+    super({ text, values: values ?? [] });
+    this.settings = settings;
+    this.opening = opening;
+  }
+
+  override requiresPreparation(): boolean {
+    return true;
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: pg's Connection is not in its types
+  override prepare(connection: any): void {
+    for (const text of this.opening === undefined ? [this.settings] : [this.settings, this.opening]) {
+      connection.parse({ text });
+      connection.bind({});
+      connection.describe({ type: 'P', name: '' });
+      connection.execute({ portal: '' });
+    }
+    super.prepare(connection);
+  }
+}
+
 /**
  * A script of several statements answers one result per statement; Kysely reads only
  * one. This client hands it the last, as the PGlite dialect does, so a transaction can
  * open with BEGIN, its settings and a first query in one round trip.
+ *
+ * It also carries tenant-read mode (withTenantReading in tenant.ts), handed to it as the
+ * parameter of a TENANT_READ_MODE query, which is not sent: every query after it goes as a
+ * TenantReadQuery, until the pool takes the client back (connectPg clears the mode).
  */
 class LastResultClient extends pg.Client {
+  tenantRead: TenantReadMode | undefined;
+
   // biome-ignore lint/suspicious/noExplicitAny: pg's query has many overloads; this passes them all through
   override query(...args: any[]): any {
+    const [text, values] = args;
+    if (text === TENANT_READ_MODE) {
+      this.tenantRead = values[0] as TenantReadMode;
+      return Promise.resolve({ command: 'SELECT', rowCount: 0, rows: [] });
+    }
+    if (this.tenantRead && typeof text === 'string' && typeof args[2] !== 'function') {
+      return this.readAsTenant(this.tenantRead, text, values);
+    }
     // biome-ignore lint/suspicious/noExplicitAny: as above
     const r = (super.query as any)(...args);
     if (r && typeof r.then === 'function') {
       return r.then((x: unknown) => (Array.isArray(x) ? x.at(-1) : x));
     }
     return r;
+  }
+
+  private readAsTenant(mode: TenantReadMode, text: string, values: unknown[] | undefined) {
+    const opening = mode.opening;
+    mode.opening = undefined;
+    const query = new TenantReadQuery(mode.settings, opening, text, values);
+    return new Promise((resolve, reject) => {
+      query.callback = (err, res) => {
+        if (err) return reject(err);
+        const results = res as pg.QueryResult[];
+        const answer = results.at(-1);
+        if (opening === undefined) return resolve(answer);
+        // The checks on the opening's rows come before this query's rows reach the caller.
+        mode.onOpening(results[1]!.rows).then(() => resolve(answer), reject);
+      };
+      // biome-ignore lint/suspicious/noExplicitAny: a submittable query, which pg's types do not name
+      (super.query as any)(query);
+    });
   }
 }
 
@@ -73,6 +147,10 @@ function connectPg(url: string, max: number): Database {
   });
   // An idle client losing its server must not crash the process.
   pool.on('error', () => {});
+  // Tenant-read mode ends with the checkout, before the client can serve anyone else.
+  pool.on('release', (_err, client) => {
+    (client as unknown as LastResultClient).tenantRead = undefined;
+  });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {
     kind: 'pg',

@@ -1,7 +1,7 @@
 // Every request's queries run in one transaction as the bp_app role, with app.tenant_id
 // set for row-level security. The WHERE tenant_id = ... in each query is the first wall;
 // the policies are the second.
-import { type Kysely, sql } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { DB } from './schema.ts';
 
 /** A tenant transaction: one connection, BEGIN issued, role and tenant set. */
@@ -26,12 +26,14 @@ async function inTransaction<T, R>(
   tenant: string,
   firstQuery: string | undefined,
   fn: (tx: Tx, firstRows: R[]) => Promise<T>,
+  readOnly = false,
 ): Promise<T> {
   if (tenant !== '' && !UUID.test(tenant)) throw new Error('withTenant needs a tenant UUID');
   return db.connection().execute(async (conn) => {
     const opened = await sql
       .raw<R>(
         `begin; select set_config('app.tenant_id', '${tenant}', true), set_config('role', '${APP_ROLE}', true)` +
+          (readOnly ? `, set_config('transaction_read_only', 'on', true)` : '') +
           (firstQuery ? `; ${firstQuery}` : ''),
       )
       .execute(conn);
@@ -48,8 +50,8 @@ async function inTransaction<T, R>(
     }
     const committed = await sql.raw<{ command?: string }>('commit').execute(conn);
     // COMMIT of a transaction in which a statement failed (and the error was swallowed)
-    // rolls back; answering success then would lose the write.
-    if (committed.rows[0]?.command === 'ROLLBACK')
+    // rolls back; answering success then would lose the write (a read-only one has none).
+    if (!readOnly && committed.rows[0]?.command === 'ROLLBACK')
       throw new Error('Unable to commit: the transaction had failed');
     return result;
   });
@@ -71,6 +73,95 @@ export function withTenantOpening<R, T>(
   fn: (tx: Tx, firstRows: R[]) => Promise<T>,
 ): Promise<T> {
   return inTransaction(db, tenantId, firstQuery, fn);
+}
+
+/**
+ * A read-only route's queries as the tenant; on PostgreSQL (`pipelined`) with no BEGIN, no
+ * COMMIT, and the opening riding with the route's first query: one round trip for a route
+ * that reads once, where a transaction takes three.
+ *
+ * Under READ COMMITTED every statement reads its own snapshot anyway, so what a transaction
+ * gives a read is only the scope of the tenant, role and read-only settings. So each query
+ * carries the settings itself: it goes out as one extended-protocol batch, the settings, then
+ * (the first time) `opening`, then the query, ended by one Sync: one implicit transaction, so
+ * the settings last exactly as long as the query (TenantReadQuery in connect.ts).
+ *
+ * `check` gets the opening's rows (the principal) and throws to refuse the request. It runs
+ * before the first query's rows reach `fn` (what it throws, that query throws), and always
+ * before this returns: when `fn` made no query, or its first one failed, the opening goes
+ * alone at the end. Its refusal wins over whatever `fn` did, so nothing is answered to a
+ * caller the checks refuse, and refusals keep their order (401 before a handler's 400).
+ *
+ * Elsewhere (PGlite: one connection, in-process) it is one transaction: the opening with
+ * BEGIN, `check`, then `fn`. Either way the settings include transaction_read_only: a read
+ * route that tried to write (or lock a row) would fail, not commit half a change.
+ */
+export async function withTenantReading<R, T>(
+  db: Kysely<DB>,
+  pipelined: boolean,
+  tenantId: string,
+  opening: string,
+  check: (rows: R[]) => Promise<void>,
+  fn: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  if (!pipelined) {
+    return inTransaction<T, R>(
+      db,
+      tenantId,
+      opening,
+      async (tx, rows) => {
+        await check(rows);
+        return fn(tx);
+      },
+      true,
+    );
+  }
+  if (!UUID.test(tenantId)) throw new Error('withTenantReading needs a tenant UUID');
+  return db.connection().execute(async (conn) => {
+    let verdict: Promise<void> | undefined;
+    const mode: TenantReadMode = {
+      settings: readSettings(tenantId),
+      opening,
+      onOpening: (rows) => {
+        verdict = check(rows as R[]);
+        return verdict;
+      },
+    };
+    await conn.executeQuery(CompiledQuery.raw(TENANT_READ_MODE, [mode]));
+    let outcome: { value: T } | { error: unknown };
+    try {
+      outcome = { value: await fn(conn) };
+    } catch (error) {
+      outcome = { error };
+    }
+    if (!verdict) {
+      mode.opening = undefined;
+      const alone = await sql.raw<R>(opening).execute(conn);
+      await check(alone.rows);
+    } else await verdict;
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
+  });
+}
+
+/**
+ * Tenant-read mode, handed to the connection's client (connect.ts) as the one parameter of a
+ * query it recognises by this text and does not send. It lasts until the client goes back to
+ * the pool.
+ */
+export const TENANT_READ_MODE = '-- tenant read mode';
+
+export interface TenantReadMode {
+  /** The settings statement every query carries. */
+  settings: string;
+  /** Rides with the next query, in its batch; the client clears it once sent. */
+  opening: string | undefined;
+  /** Sees the opening's rows before the query's own are handed over; its rejection is the query's. */
+  onOpening: (rows: unknown[]) => Promise<void>;
+}
+
+function readSettings(tenant: string): string {
+  return `select set_config('app.tenant_id', '${tenant}', true), set_config('role', '${APP_ROLE}', true), set_config('transaction_read_only', 'on', true)`;
 }
 
 /**

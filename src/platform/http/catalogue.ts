@@ -33,7 +33,7 @@ import {
   principalQuery,
 } from '../auth/principal.ts';
 import { type BearerClaims, isKeyClaims, verifyAccessToken } from '../auth/tokens.ts';
-import { withTenantOpening } from '../db/tenant.ts';
+import { type Tx, withTenantOpening, withTenantReading } from '../db/tenant.ts';
 import { FileResponse } from '../files/response.ts';
 import type { AppDeps, BaseCtx, PublicCtx, TenantCtx } from './context.ts';
 import { badRequest, notFound, PermissionDenied, unauthorized } from './problem.ts';
@@ -56,6 +56,11 @@ interface RouteSpec<P extends TSchema, Q extends TSchema, B extends TSchema> {
   access: 'read' | 'write';
   /** Open to every API key whatever its scopes (GET /api/companies, the entitlements). */
   anyKey?: true;
+  /**
+   * A read route whose handler reads ctx.principal before its first query: the principal is
+   * read first, in a round trip of its own (otherwise it rides with the first query).
+   */
+  principalFirst?: true;
   summary: string;
   description?: string;
   params?: P;
@@ -167,6 +172,9 @@ function makeAuthenticate(deps: AppDeps, route: AnyRoute) {
  * The plan gates users too: a business that has not bought a module does not use it,
  * whoever signs in.
  */
+const PRINCIPAL_NOT_YET_KNOWN =
+  "ctx.principal was read before the route's first query, which brings it on a read route: declare the route principalFirst";
+
 async function applyLimits(
   // biome-ignore lint/suspicious/noExplicitAny: see AnyRoute
   route: UserRouteDef<any, any, any>,
@@ -243,55 +251,81 @@ async function runUserRoute(
   const after: Array<() => unknown> = [];
   const input = inputOf(request);
   const companyId = route.companyScoped ? request.companyIdHeader : undefined;
-  // The principal (and the company check) ride in the transaction's opening round trip.
   const opening = isKeyClaims(claims)
     ? keyPrincipalQuery(claims, companyId)
     : principalQuery(claims, companyId);
-  const result = await withTenantOpening<PrincipalRow & KeyPrincipalRow, unknown>(
-    deps.database.db,
-    claims.tid,
-    opening,
-    async (tx, rows) => {
-      const principal: Principal = isKeyClaims(claims)
-        ? keyPrincipalFromRow(rows[0], claims)
-        : principalFromRow(rows[0], claims, deps.now());
-      await applyLimits(route, principal, deps, request, reply);
-      if (route.permission) {
-        const [resource, action] = route.permission;
-        if (!principal.permissions.allows(resource, action)) throw new PermissionDenied(resource, action);
-      }
-      if (companyId && !rows[0]?.company_ok) throw notFound('Company');
-      // The sandbox is read-only while the plan lacks API access: one check for every write
-      // route, read with the principal (company_is_sandbox) at no extra round trip.
-      if (companyId && route.access === 'write' && rows[0]?.company_is_sandbox) {
-        assertSandboxWritable(principal.plan);
-      }
-      const ctx: TenantCtx = {
-        ...baseCtx(deps, request, reply, after),
-        db: tx,
-        tenantId: claims.tid,
-        principal,
-        companyId,
-      };
-      const out = await route.handler(input, ctx);
-      if (route.access === 'write' && route.audit !== false && reply.statusCode < 300) {
-        const params = input.params as Record<string, unknown>;
-        const resultId = (out as { id?: unknown } | null)?.id;
-        await recordAudit(tx, claims.tid, {
-          actorType: principal.type,
-          actorId: principal.type === 'api_key' ? principal.keyId : principal.userId,
-          action: `${route.method} ${route.path}`,
-          resource: route.audit?.resource ?? route.module,
-          resourceId: String(params.id ?? (typeof resultId === 'string' ? resultId : '')) || null,
-          companyId: companyId ?? null,
-          requestId: String(request.id),
-          ip: request.ip,
-          details: { params, body: input.body ?? null, status: reply.statusCode },
-        });
-      }
-      return out;
-    },
-  );
+  let principal: Principal | undefined;
+  // Every check that needs the principal, in the catalogue's order, on the opening's rows.
+  const check = async (rows: Array<PrincipalRow & KeyPrincipalRow>) => {
+    const known: Principal = isKeyClaims(claims)
+      ? keyPrincipalFromRow(rows[0], claims)
+      : principalFromRow(rows[0], claims, deps.now());
+    principal = known;
+    await applyLimits(route, known, deps, request, reply);
+    if (route.permission) {
+      const [resource, action] = route.permission;
+      if (!known.permissions.allows(resource, action)) throw new PermissionDenied(resource, action);
+    }
+    if (companyId && !rows[0]?.company_ok) throw notFound('Company');
+    // The sandbox is read-only while the plan lacks API access: one check for every write
+    // route, read with the principal (company_is_sandbox) at no extra round trip.
+    if (companyId && route.access === 'write' && rows[0]?.company_is_sandbox) {
+      assertSandboxWritable(known.plan);
+    }
+  };
+  const handle = async (tx: Tx) => {
+    const ctx: TenantCtx = {
+      ...baseCtx(deps, request, reply, after),
+      db: tx,
+      tenantId: claims.tid,
+      get principal(): Principal {
+        if (!principal) throw new Error(PRINCIPAL_NOT_YET_KNOWN);
+        return principal;
+      },
+      companyId,
+    };
+    const out = await route.handler(input, ctx);
+    if (route.access === 'write' && route.audit !== false && reply.statusCode < 300) {
+      const params = input.params as Record<string, unknown>;
+      const resultId = (out as { id?: unknown } | null)?.id;
+      const who = ctx.principal;
+      await recordAudit(tx, claims.tid, {
+        actorType: who.type,
+        actorId: who.type === 'api_key' ? who.keyId : who.userId,
+        action: `${route.method} ${route.path}`,
+        resource: route.audit?.resource ?? route.module,
+        resourceId: String(params.id ?? (typeof resultId === 'string' ? resultId : '')) || null,
+        companyId: companyId ?? null,
+        requestId: String(request.id),
+        ip: request.ip,
+        details: { params, body: input.body ?? null, status: reply.statusCode },
+      });
+    }
+    return out;
+  };
+  // A write route: one transaction, the principal (and the company check) in its opening
+  // round trip, checked before the handler starts. A read route on PostgreSQL: the opening
+  // rides with the handler's first query and is checked before that query's rows reach the
+  // handler, and before anything is answered (withTenantReading).
+  const result =
+    route.access === 'read' && !route.principalFirst
+      ? await withTenantReading(
+          deps.database.db,
+          deps.database.kind === 'pg',
+          claims.tid,
+          opening,
+          check,
+          handle,
+        )
+      : await withTenantOpening<PrincipalRow & KeyPrincipalRow, unknown>(
+          deps.database.db,
+          claims.tid,
+          opening,
+          async (tx, rows) => {
+            await check(rows);
+            return handle(tx);
+          },
+        );
   await runAfterCommit(request, after);
   return result;
 }
