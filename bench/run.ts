@@ -448,7 +448,7 @@ function report(results: TargetResult[], ceiling: Measure, started: Date, load: 
       `- **platform / floor: ${(platform.rps / floor.rps).toFixed(2)}**; platform / bare+tx: ${(platform.rps / tx.rps).toFixed(2)}; bare+tx / floor: ${(tx.rps / floor.rps).toFixed(2)}.`,
       `- Round trips a platform request makes: ${r.statements} (${
         r.target.database.kind === 'pg'
-          ? "a read route on PostgreSQL: one script with the tenant, role and read-only settings and the caller's principal; the route's SELECT behind the same settings in one batch; no BEGIN or COMMIT"
+          ? "a read route on PostgreSQL: one batch of the tenant, role and read-only settings, the caller's principal and the route's SELECT; no BEGIN or COMMIT"
           : "one script with BEGIN, the tenant, role and read-only settings and the caller's principal; the route's SELECT; COMMIT"
       }); the floor makes 1, bare+tx 3 (BEGIN with the settings, the SELECT, COMMIT).`,
       '- Server CPU: what the bench process (which serves the app and the bare routes; autocannon runs in a child) spent a request during the measurement, user and system time.',
