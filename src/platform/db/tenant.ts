@@ -31,11 +31,7 @@ async function inTransaction<T, R>(
   if (tenant !== '' && !UUID.test(tenant)) throw new Error('withTenant needs a tenant UUID');
   return db.connection().execute(async (conn) => {
     const opened = await sql
-      .raw<R>(
-        `begin; select set_config('app.tenant_id', '${tenant}', true), set_config('role', '${APP_ROLE}', true)` +
-          (readOnly ? `, set_config('transaction_read_only', 'on', true)` : '') +
-          (firstQuery ? `; ${firstQuery}` : ''),
-      )
+      .raw<R>(`begin; ${settings(tenant, readOnly)}${firstQuery ? `; ${firstQuery}` : ''}`)
       .execute(conn);
     let result: T;
     try {
@@ -120,7 +116,7 @@ export async function withTenantReading<R, T>(
   return db.connection().execute(async (conn) => {
     let verdict: Promise<void> | undefined;
     const mode: TenantReadMode = {
-      settings: readSettings(tenantId),
+      settings: settings(tenantId, true),
       opening,
       onOpening: (rows) => {
         verdict = check(rows as R[]);
@@ -160,8 +156,12 @@ export interface TenantReadMode {
   onOpening: (rows: unknown[]) => Promise<void>;
 }
 
-function readSettings(tenant: string): string {
-  return `select set_config('app.tenant_id', '${tenant}', true), set_config('role', '${APP_ROLE}', true), set_config('transaction_read_only', 'on', true)`;
+/** The tenant and role for row-level security, transaction-local; `tenant` is a checked UUID or ''. */
+function settings(tenant: string, readOnly: boolean): string {
+  return (
+    `select set_config('app.tenant_id', '${tenant}', true), set_config('role', '${APP_ROLE}', true)` +
+    (readOnly ? `, set_config('transaction_read_only', 'on', true)` : '')
+  );
 }
 
 /**

@@ -167,14 +167,14 @@ function makeAuthenticate(deps: AppDeps, route: AnyRoute) {
   };
 }
 
+const PRINCIPAL_NOT_YET_KNOWN =
+  "ctx.principal was read before the route's first query, which brings it on a read route: declare the route principalFirst";
+
 /**
  * The plan, the key's scopes and the meter, before the role check (catalogue order above).
  * The plan gates users too: a business that has not bought a module does not use it,
  * whoever signs in.
  */
-const PRINCIPAL_NOT_YET_KNOWN =
-  "ctx.principal was read before the route's first query, which brings it on a read route: declare the route principalFirst";
-
 async function applyLimits(
   // biome-ignore lint/suspicious/noExplicitAny: see AnyRoute
   route: UserRouteDef<any, any, any>,
@@ -306,12 +306,13 @@ async function runUserRoute(
   // A write route: one transaction, the principal (and the company check) in its opening
   // round trip, checked before the handler starts. A read route on PostgreSQL: the opening
   // rides with the handler's first query and is checked before that query's rows reach the
-  // handler, and before anything is answered (withTenantReading).
+  // handler, and before anything is answered (withTenantReading); with principalFirst (and
+  // on PGlite), a read-only transaction checked before the handler starts.
   const result =
-    route.access === 'read' && !route.principalFirst
+    route.access === 'read'
       ? await withTenantReading(
           deps.database.db,
-          deps.database.kind === 'pg',
+          deps.database.kind === 'pg' && !route.principalFirst,
           claims.tid,
           opening,
           check,
