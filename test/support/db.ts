@@ -89,7 +89,17 @@ export async function freshDatabase(databaseUrl = process.env.DATABASE_URL): Pro
       url,
       close: async () => {
         await close();
-        await admin(databaseUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+        // WITH (FORCE) cannot end a session it may not signal (an autovacuum worker that has
+        // just started on the copy, on PostgreSQL 15): it finishes quickly, so try again.
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await admin(databaseUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+            break;
+          } catch (e) {
+            if (attempt > 40 || (e as { code?: string }).code !== '42501') throw e;
+            await new Promise((r) => setTimeout(r, 250));
+          }
+        }
       },
     };
   }
