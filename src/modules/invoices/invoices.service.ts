@@ -33,7 +33,7 @@ import type {
   LineInput,
 } from './invoices.schemas.ts';
 import { DOCUMENT_TYPES, type DocumentType, STATUSES, type Status } from './invoices.tables.ts';
-import { nextNumber } from './numbering.ts';
+import { formattedNumber, takeNumber } from './numbering.ts';
 import { assertTemplate, findTemplate, loadSettings } from './settings.queries.ts';
 import { documentTotals, lineAmounts } from './vat.ts';
 
@@ -124,36 +124,34 @@ function lineValues(l: Line, accountId: string, amounts: ReturnType<typeof lineA
   return { input: l, accountId, amounts };
 }
 
-/** Inserts the lines; answers them as stored, in line order. */
+/** The rows of a document's lines, numbered from 1 in the order given. */
+function lineRowsOf(ctx: SalesCtx, invoiceId: string, lines: Array<ReturnType<typeof lineValues>>) {
+  return lines.map((l, i) => ({
+    tenant_id: ctx.tenantId,
+    id: crypto.randomUUID(),
+    invoice_id: invoiceId,
+    line_no: i + 1,
+    description: l.input.description,
+    quantity: String(l.input.quantity),
+    unit_price: String(l.input.unitPrice),
+    discount_rate: String(l.input.discountRate ?? 0),
+    vat_rate: l.amounts.vatRate.toFixed(3),
+    requested_vat_rate: l.input.vatRate === undefined ? null : String(l.input.vatRate),
+    account_id: l.accountId,
+    net_amount: toSql(l.amounts.net),
+    discount_amount: toSql(l.amounts.discount),
+    vat_amount: toSql(l.amounts.vat),
+    total_amount: toSql(l.amounts.total),
+  }));
+}
+
+/** Inserts the lines (replacing a draft's). */
 async function insertLines(
   ctx: SalesCtx,
   invoiceId: string,
   lines: Array<ReturnType<typeof lineValues>>,
-): Promise<LineRow[]> {
-  const rows = await ctx.db
-    .insertInto('invoice_lines')
-    .values(
-      lines.map((l, i) => ({
-        tenant_id: ctx.tenantId,
-        id: crypto.randomUUID(),
-        invoice_id: invoiceId,
-        line_no: i + 1,
-        description: l.input.description,
-        quantity: String(l.input.quantity),
-        unit_price: String(l.input.unitPrice),
-        discount_rate: String(l.input.discountRate ?? 0),
-        vat_rate: l.amounts.vatRate.toFixed(3),
-        requested_vat_rate: l.input.vatRate === undefined ? null : String(l.input.vatRate),
-        account_id: l.accountId,
-        net_amount: toSql(l.amounts.net),
-        discount_amount: toSql(l.amounts.discount),
-        vat_amount: toSql(l.amounts.vat),
-        total_amount: toSql(l.amounts.total),
-      })),
-    )
-    .returningAll()
-    .execute();
-  return rows.sort((a, b) => a.line_no - b.line_no);
+): Promise<void> {
+  await ctx.db.insertInto('invoice_lines').values(lineRowsOf(ctx, invoiceId, lines)).execute();
 }
 
 /** The contact must be a live contact of the tenant (400 naming the field); answers its name. */
@@ -224,15 +222,19 @@ export async function createDocument(
   const { vatRegistered, lines, totals } = await priced(ctx, input);
   // The settings number it, and give what the body leaves out: the payment term, terms, notes.
   const settings = await loadSettings(ctx.db, ctx.tenantId, companyId);
-  const number = await nextNumber(ctx.db, ctx.tenantId, companyId, input.documentType, settings);
+  const lineRows = lineRowsOf(ctx, id, lines);
+  // One statement takes the number, and inserts the document and its lines: the counter row
+  // stays locked from here to COMMIT, which the audit entry rides with (one more round trip).
   const row = await ctx.db
+    .with('taken', (db) => takeNumber(db, ctx.tenantId, companyId, input.documentType))
+    .with('new_lines', (db) => db.insertInto('invoice_lines').values(lineRows).returning('id'))
     .insertInto('invoices')
     .values({
       tenant_id: ctx.tenantId,
       id,
       company_id: companyId,
       document_type: input.documentType,
-      number,
+      number: formattedNumber(input.documentType, settings),
       status: 'draft',
       contact_id: input.contactId,
       issue_date: input.issueDate,
@@ -254,8 +256,8 @@ export async function createDocument(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  const lineRows = await insertLines(ctx, id, lines);
-  // Answered from what was just written: a new draft has nothing paid, credited or applied.
+  // Answered from what was just written: the lines as inserted, and a new draft has nothing
+  // paid, credited or applied.
   return { invoice: toInvoice(row, lineRows, NOTHING_SETTLED, contact.name, today(ctx)), created: true };
 }
 

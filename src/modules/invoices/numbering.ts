@@ -3,8 +3,12 @@
 // transaction ends, so two documents created at once take turns, and a rolled-back create
 // gives its number back: gap-free. A prefix changed in the settings applies to the numbers
 // taken after the change; the counter goes on (INV-0007, then TAX-0008).
-import { sql } from 'kysely';
-import type { Tx } from '../../platform/db/tenant.ts';
+//
+// The number is taken inside the statement that inserts the document (a CTE, see
+// createDocument): the lock is held from that statement to COMMIT, not across round trips
+// the create still has to make, so creates on one company wait on each other less.
+import { type QueryCreator, sql } from 'kysely';
+import type { DB } from '../../platform/db/schema.ts';
 import type { DocumentType } from './invoices.tables.ts';
 
 export const DEFAULT_PREFIXES: Record<DocumentType, string> = {
@@ -19,26 +23,30 @@ export const DEFAULT_PREFIXES: Record<DocumentType, string> = {
   deposit: 'DEP-',
 };
 
-export async function nextNumber(
-  tx: Tx,
-  tenantId: string,
-  companyId: string,
+/**
+ * The counter's next number taken, as a CTE (`taken`, one row, column `n`): the counter row is
+ * created at 1 the first time (upsert), and locked until commit.
+ */
+export function takeNumber(tx: QueryCreator<DB>, tenantId: string, companyId: string, type: DocumentType) {
+  return tx
+    .insertInto('document_counters')
+    .values({ tenant_id: tenantId, company_id: companyId, document_type: type, next_number: '2' })
+    .onConflict((oc) =>
+      oc
+        .columns(['tenant_id', 'company_id', 'document_type'])
+        .doUpdateSet({ next_number: sql`document_counters.next_number + 1` }),
+    )
+    .returning(sql<string>`next_number - 1`.as('n'));
+}
+
+/**
+ * The document number from the `taken` CTE: the type's prefix, then the number zero-padded to
+ * `numberDigits` (never cut: 12345 stays 12345 with 4 digits).
+ */
+export function formattedNumber(
   type: DocumentType,
   settings: { prefixes: Record<DocumentType, string>; numberDigits: number },
-): Promise<string> {
-  await tx
-    .insertInto('document_counters')
-    .values({ tenant_id: tenantId, company_id: companyId, document_type: type })
-    .onConflict((oc) => oc.columns(['tenant_id', 'company_id', 'document_type']).doNothing())
-    .execute();
-  const taken = await tx
-    .updateTable('document_counters')
-    .set({ next_number: sql`next_number + 1` })
-    .where('tenant_id', '=', tenantId)
-    .where('company_id', '=', companyId)
-    .where('document_type', '=', type)
-    .returning('next_number')
-    .executeTakeFirstOrThrow();
-  const n = Number(taken.next_number) - 1;
-  return `${settings.prefixes[type]}${String(n).padStart(settings.numberDigits, '0')}`;
+) {
+  const digits = settings.numberDigits;
+  return sql<string>`(select ${settings.prefixes[type]}::text || case when length(n::text) >= ${digits}::int then n::text else lpad(n::text, ${digits}::int, '0') end from taken)`;
 }

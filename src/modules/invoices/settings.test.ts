@@ -78,6 +78,11 @@ describe('invoice settings', () => {
     // An empty prefix: numbers alone.
     await patchSettings(s, { prefixes: { invoice: '' }, numberDigits: 3 });
     assert.equal((await createDoc(s)).number, '003');
+    // A number longer than the digit count is never cut.
+    await patchSettings(s, { prefixes: { invoice: 'N' }, numberDigits: 1 });
+    const numbers: string[] = [];
+    for (let i = 0; i < 7; i++) numbers.push((await createDoc(s)).number);
+    assert.deepEqual(numbers, ['N4', 'N5', 'N6', 'N7', 'N8', 'N9', 'N10']);
   });
 
   test('a new document without payment term, terms or notes takes the defaults; given ones are kept', async () => {
