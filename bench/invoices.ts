@@ -67,6 +67,8 @@ interface Sent {
   settings?: string;
   /** ...and the first one the request's opening (the principal) too. */
   opening?: string;
+  /** Sent ahead of the next statement, in its batch (the audit entry ahead of COMMIT). */
+  ahead?: boolean;
   values: Array<string | null>;
   rows: Array<Record<string, unknown>>;
   client: unknown;
@@ -103,6 +105,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const UUID_IN_TEXT = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const prepareValue = (pg as unknown as { utils: { prepareValue(v: unknown): unknown } }).utils.prepareValue;
 
+/** A parameter as node-postgres sends it. */
+function asSent(v: unknown): string | null {
+  const p = prepareValue(v);
+  return p === null || p === undefined ? null : String(p);
+}
+
 /**
  * Every statement sent to PostgreSQL by this process while `fn` runs, through node-postgres's
  * Client (the app's pool makes its clients from it), with the rows each answered.
@@ -115,16 +123,20 @@ async function capture(fn: () => Promise<void>): Promise<Sent[]> {
   // biome-ignore lint/suspicious/noExplicitAny: as above
   proto.query = function (this: pg.Client, ...args: any[]) {
     const [config, values] = args;
+    // A write's COMMIT carries the statements ahead of it (CommitQuery in connect.ts): each
+    // is captured as sent, ahead of the COMMIT, in its batch.
+    if (Array.isArray(config?.ahead) && typeof config?.settings !== 'string') {
+      for (const a of config.ahead as Array<{ text: string; values: unknown[] }>) {
+        sent.push({ text: a.text, values: a.values.map(asSent), rows: [], ahead: true, client: this });
+      }
+    }
     const text: string = typeof config === 'string' ? config : config.text;
     const params: unknown[] = Array.isArray(values) ? values : (config?.values ?? []);
     const entry: Sent = {
       text,
       ...(typeof config?.settings === 'string' ? { settings: config.settings } : {}),
       ...(typeof config?.opening === 'string' ? { opening: config.opening } : {}),
-      values: params.map((v) => {
-        const p = prepareValue(v);
-        return p === null || p === undefined ? null : String(p);
-      }),
+      values: params.map(asSent),
       rows: [],
       client: this,
     };
@@ -182,49 +194,20 @@ function splitScript(text: string): string[] {
  * src/platform/db/connect.ts: one batch, one Sync). Values that must differ per transaction:
  *   - a UUID parameter known neither before the request (the ids in the statements' text and
  *     in the request) nor answered by an earlier statement is a new id: pgbench draws it with
- *     gen_random_uuid() in one statement before BEGIN (\gset is not allowed in a pipeline);
- *   - the other values in `varying` (the document number): taken with \gset from the earlier
- *     statement that answered them; or, when the app formats it in JavaScript from the
- *     counter, the counter's value the statement answered (`counterColumn`).
+ *     gen_random_uuid() in one statement before BEGIN (\gset is not allowed in a pipeline).
+ * The document number is taken and formatted inside the create's insert: nothing to carry.
+ * A write's COMMIT and the audit entry ahead of it travel in one pipeline, as the app sends
+ * them (CommitQuery in src/platform/db/connect.ts).
  */
-function pgbenchScript(
-  sent: Sent[],
-  known: Set<string>,
-  varying: { value: string; counterColumn?: string }[] = [],
-): PgbenchScript {
+function pgbenchScript(sent: Sent[], known: Set<string>): PgbenchScript {
   const seen = new Set(known);
   for (const s of sent) for (const m of s.text.match(UUID_IN_TEXT) ?? []) seen.add(m.toLowerCase());
   const vars = new Map<string, string>(); // a parameter's value → its variable
   const defines: string[] = [];
   const fresh: string[] = [];
-  const gsets = new Map<number, string>(); // statement → \gset prefix
-  const varyingVars = new Map<string, string>();
-  for (const v of varying) {
-    // Answered by a statement before the first that sends it.
-    const before = sent.slice(
-      0,
-      Math.max(
-        0,
-        sent.findIndex((s) => s.values.includes(v.value)),
-      ),
-    );
-    let at = before.findIndex(
-      (s) => s.rows.length === 1 && Object.values(s.rows[0]!).some((x) => String(x) === v.value),
-    );
-    let column: string | undefined;
-    if (at >= 0) {
-      column = Object.entries(sent[at]!.rows[0]!).find(([, x]) => String(x) === v.value)?.[0];
-    } else if (v.counterColumn) {
-      const c = v.counterColumn;
-      at = before.findIndex((s) => s.rows.length === 1 && c in s.rows[0]!);
-      column = c;
-    }
-    if (at < 0 || !column) throw new Error(`pgbench script: nothing answers ${v.value}`);
-    gsets.set(at, `r${at}_`);
-    varyingVars.set(v.value, `r${at}_${column}`);
-  }
   const lines: string[] = [];
-  sent.forEach((s, i) => {
+  let pipelined = false;
+  for (const s of sent) {
     if (s.values.length === 0 && /;/.test(s.text)) {
       // The opening script: one round trip, as a pipeline.
       lines.push('\\startpipeline', ...splitScript(s.text).map((t) => `${t};`), '\\endpipeline');
@@ -236,8 +219,6 @@ function pgbenchScript(
         const value = s.values[Number(k) - 1];
         if (value === undefined) throw new Error(`pgbench script: $${k} has no value`);
         if (value === null) return 'null';
-        const varying = varyingVars.get(value);
-        if (varying) return `:${varying}`;
         let name = vars.get(value);
         if (!name) {
           if (UUID.test(value) && !seen.has(value.toLowerCase())) {
@@ -251,28 +232,45 @@ function pgbenchScript(
         }
         return `:${name}`;
       });
-      const gset = gsets.get(i);
-      const statement = gset ? `${text} \\gset ${gset}` : `${text};`;
+      const statement = `${text};`;
       // The settings and the query in one pipeline: one Sync, one implicit transaction, as the app sends them.
       if (s.settings) {
         const opening = s.opening ? [`${s.opening};`] : [];
         lines.push('\\startpipeline', `${s.settings};`, ...opening, statement, '\\endpipeline');
+      } else if (s.ahead) {
+        // With the statement after it, in one pipeline (one round trip), as the app sends them.
+        if (!pipelined) lines.push('\\startpipeline');
+        pipelined = true;
+        lines.push(statement);
+      } else if (pipelined) {
+        lines.push(statement, '\\endpipeline');
+        pipelined = false;
       } else lines.push(statement);
     }
     // What a statement answered is known to the statements after it.
     for (const r of s.rows)
       for (const x of Object.values(r)) if (typeof x === 'string') seen.add(x.toLowerCase());
-  });
+  }
+  // Round trips: each statement, with those sent ahead of it.
+  const trips: Sent[][] = [];
+  let batch: Sent[] = [];
+  for (const s of sent) {
+    batch.push(s);
+    if (!s.ahead) {
+      trips.push(batch);
+      batch = [];
+    }
+  }
   const added = fresh.length
     ? [`select ${fresh.map((n) => `gen_random_uuid() as ${n}`).join(', ')} \\gset`]
     : [];
   return {
     text: `${[...added, ...lines].join('\n')}\n`,
     defines,
-    roundTrips: sent.length + added.length,
-    appRoundTrips: sent.length,
+    roundTrips: trips.length + added.length,
+    appRoundTrips: trips.length,
     added,
-    statements: sent.map((s) => abbreviate(s.text)),
+    statements: trips.map((t) => t.map((s) => abbreviate(s.text)).join('` + `')),
   };
 }
 
@@ -495,7 +493,7 @@ export async function benchInvoices(target: Target): Promise<InvoiceResult> {
   if (!created || !page || page.items.length !== PAGE || page.total !== LISTED)
     throw new Error('the listed page is not full');
   const known = new Set([tenantId, companyId, listedId, ...customers]);
-  const create = pgbenchScript(createSent, known, [{ value: created.number, counterColumn: 'next_number' }]);
+  const create = pgbenchScript(createSent, known);
   const list = pgbenchScript(listSent, known);
   // BENCH_PGBENCH_DIR: keep the two scripts (and their variables) there, to run them by hand.
   const keep = process.env.BENCH_PGBENCH_DIR;
@@ -696,7 +694,8 @@ export function invoiceLines(r: InvoiceResult): string[] {
     '- pgbench sends the captured parameters as parameters (pgbench variables; NULL written in the statement), and the ' +
       "opening script's statements in one pipeline (one round trip, like the app's simple-protocol script). What must differ per create " +
       'comes from pgbench: the new ids (document, lines, audit entry, request id) from one `select gen_random_uuid() …` before BEGIN (a round ' +
-      'trip the app does not make: `\\gset` is not allowed in a pipeline), and the document number with `\\gset` from the counter statement.',
+      'trip the app does not make: `\\gset` is not allowed in a pipeline); the document number is taken in the insert itself. The audit entry ' +
+      'and COMMIT go in one pipeline, as the app sends them in one batch.',
     "- CPU: the load generator is autocannon (its process) or pgbench (its process, the shell's `times`); the app process is the Node " +
       "server. PostgreSQL's own CPU is not measured (it serves both).",
     '',

@@ -151,7 +151,10 @@ async function insertLines(
   invoiceId: string,
   lines: Array<ReturnType<typeof lineValues>>,
 ): Promise<void> {
-  await ctx.db.insertInto('invoice_lines').values(lineRowsOf(ctx, invoiceId, lines)).execute();
+  await ctx.db
+    .insertInto('invoice_lines')
+    .values(lineRowsOf(ctx, invoiceId, lines))
+    .execute();
 }
 
 /** The contact must be a live contact of the tenant (400 naming the field); answers its name. */

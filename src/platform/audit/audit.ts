@@ -1,5 +1,6 @@
 // The audit log: who did what to which record, when. Written in the same transaction as
 // the change. Secrets never enter it: values under secret-like keys are replaced.
+import type { CompiledQuery } from 'kysely';
 import type { Tx } from '../db/tenant.ts';
 
 export interface AuditEntry {
@@ -38,8 +39,9 @@ export function redact(value: unknown, depth = 0): unknown {
   return value;
 }
 
-export async function recordAudit(tx: Tx, tenantId: string, entry: AuditEntry): Promise<void> {
-  await tx
+/** The INSERT of an audit entry, to send later (with COMMIT, see the catalogue's write routes). */
+export function auditStatement(tx: Tx, tenantId: string, entry: AuditEntry): CompiledQuery {
+  return tx
     .insertInto('audit_log')
     .values({
       tenant_id: tenantId,
@@ -54,5 +56,9 @@ export async function recordAudit(tx: Tx, tenantId: string, entry: AuditEntry): 
       ip: entry.ip ?? null,
       details: JSON.stringify(redact(entry.details ?? {})),
     })
-    .execute();
+    .compile();
+}
+
+export async function recordAudit(tx: Tx, tenantId: string, entry: AuditEntry): Promise<void> {
+  await tx.executeQuery(auditStatement(tx, tenantId, entry));
 }

@@ -3,11 +3,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
 import type { DB } from './schema.ts';
-import { TENANT_READ_MODE, type TenantReadMode } from './tenant.ts';
+import { COMMIT_WITH, TENANT_READ_MODE, type TenantReadMode } from './tenant.ts';
 
 export interface Database {
   kind: 'pglite' | 'pg';
@@ -42,29 +42,33 @@ export async function connect(options: ConnectOptions): Promise<Database> {
   return connectPglite(options);
 }
 
-/** The parts of pg's Query that its types leave out and TenantReadQuery uses. */
+/** The parts of pg's Query that its types leave out and the batches below use. */
 interface PgQueryInternals {
   callback?: (err: Error | null, res: unknown) => void;
   requiresPreparation(): boolean;
   prepare(connection: unknown): void;
 }
 const PgQuery = pg.Query as unknown as new (config: { text: string; values: unknown[] }) => PgQueryInternals;
+const prepareValue = (pg as unknown as { utils: { prepareValue(v: unknown): unknown } }).utils.prepareValue;
+
+/** A statement sent ahead of a batch's query. */
+interface Ahead {
+  text: string;
+  values: readonly unknown[];
+}
 
 /**
- * A query sent behind the tenant settings (and, the first time, the request's opening) in one
- * extended-protocol batch with one Sync: Parse, Bind, Describe, Execute for each, so all run
- * in one implicit transaction and the settings (set_config(..., true)) end with it. One round
- * trip; the answer is a result per statement. All statements are unnamed: each Bind follows
- * its own Parse.
+ * A query sent behind other statements in one extended-protocol batch with one Sync: Parse,
+ * Bind, Describe, Execute for each, one round trip; the answer is a result per statement. If
+ * one fails, PostgreSQL skips the rest up to the Sync, and the query fails with its error.
+ * All statements are unnamed: each Bind follows its own Parse.
  */
-class TenantReadQuery extends PgQuery {
-  readonly settings: string;
-  readonly opening: string | undefined;
+class BatchQuery extends PgQuery {
+  readonly ahead: Ahead[];
 
-  constructor(settings: string, opening: string | undefined, text: string, values: unknown[] | undefined) {
-    super({ text, values: values ?? [] });
-    this.settings = settings;
-    this.opening = opening;
+  constructor(ahead: Ahead[], text: string, values: readonly unknown[] | undefined) {
+    super({ text, values: [...(values ?? [])] });
+    this.ahead = ahead;
   }
 
   override requiresPreparation(): boolean {
@@ -73,13 +77,44 @@ class TenantReadQuery extends PgQuery {
 
   // biome-ignore lint/suspicious/noExplicitAny: pg's Connection is not in its types
   override prepare(connection: any): void {
-    for (const text of this.opening === undefined ? [this.settings] : [this.settings, this.opening]) {
+    for (const { text, values } of this.ahead) {
       connection.parse({ text });
-      connection.bind({});
+      connection.bind({ values, valueMapper: prepareValue });
       connection.describe({ type: 'P', name: '' });
       connection.execute({ portal: '' });
     }
     super.prepare(connection);
+  }
+}
+
+/**
+ * A read route's query behind the tenant settings (and, the first time, the request's
+ * opening): the batch is one implicit transaction, so the settings (set_config(..., true))
+ * end with it.
+ */
+class TenantReadQuery extends BatchQuery {
+  readonly settings: string;
+  readonly opening: string | undefined;
+
+  constructor(settings: string, opening: string | undefined, text: string, values: unknown[] | undefined) {
+    super(
+      (opening === undefined ? [settings] : [settings, opening]).map((t) => ({ text: t, values: [] })),
+      text,
+      values,
+    );
+    this.settings = settings;
+    this.opening = opening;
+  }
+}
+
+/** COMMIT behind the statements a write hands to send with it (COMMIT_WITH in tenant.ts). */
+class CommitQuery extends BatchQuery {
+  constructor(ahead: CompiledQuery[]) {
+    super(
+      ahead.map((q) => ({ text: q.sql, values: q.parameters })),
+      'commit',
+      [],
+    );
   }
 }
 
@@ -102,6 +137,7 @@ class LastResultClient extends pg.Client {
       this.tenantRead = values[0] as TenantReadMode;
       return Promise.resolve({ command: 'SELECT', rowCount: 0, rows: [] });
     }
+    if (text === COMMIT_WITH) return this.batch(new CommitQuery(values[0] as CompiledQuery[]));
     if (this.tenantRead && typeof text === 'string' && typeof args[2] !== 'function') {
       return this.readAsTenant(this.tenantRead, text, values);
     }
@@ -111,6 +147,18 @@ class LastResultClient extends pg.Client {
       return r.then((x: unknown) => (Array.isArray(x) ? x.at(-1) : x));
     }
     return r;
+  }
+
+  /** Sends a batch; answers the last statement's result. */
+  private batch(query: BatchQuery): Promise<pg.QueryResult> {
+    return new Promise((resolve, reject) => {
+      query.callback = (err, res) => {
+        if (err) return reject(err);
+        resolve(Array.isArray(res) ? res.at(-1) : (res as pg.QueryResult));
+      };
+      // biome-ignore lint/suspicious/noExplicitAny: a submittable query, which pg's types do not name
+      (super.query as any)(query);
+    });
   }
 
   private readAsTenant(mode: TenantReadMode, text: string, values: unknown[] | undefined) {

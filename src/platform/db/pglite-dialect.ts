@@ -12,6 +12,7 @@ import {
   PostgresQueryCompiler,
   type QueryResult,
 } from 'kysely';
+import { COMMIT_WITH } from './tenant.ts';
 
 class PGliteConnection implements DatabaseConnection {
   readonly #pg: PGlite;
@@ -21,6 +22,11 @@ class PGliteConnection implements DatabaseConnection {
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (query.sql === 'commit') return this.#commit() as Promise<QueryResult<R>>;
+    if (query.sql === COMMIT_WITH) {
+      // In-process: no round trip to spare; the statements, then COMMIT.
+      for (const statement of query.parameters[0] as CompiledQuery[]) await this.executeQuery(statement);
+      return this.#commit() as Promise<QueryResult<R>>;
+    }
     // Without parameters the simple protocol runs, which admits scripts of several
     // statements (migrations), as node-postgres does.
     const result =

@@ -31,6 +31,60 @@ test('a transaction whose failed statement was swallowed does not report success
   assert.equal(rows.length, 0, 'nothing of the failed transaction was kept');
 });
 
+test('statements handed to atCommit are committed with the transaction, after what it sent', async () => {
+  const id = crypto.randomUUID();
+  const result = await withTenantOpening(database.db, id, 'select 1 as one', async (tx, _rows, atCommit) => {
+    await tx.insertInto('tenants').values({ id, name: 'Before', plan: 'free' }).execute();
+    // Runs after the insert above: it sees the row and changes it.
+    atCommit(tx.updateTable('tenants').set({ name: 'At commit' }).where('id', '=', id).compile());
+    return 'done';
+  });
+  assert.equal(result, 'done');
+  const rows = await withTenant(database.db, id, (tx) => tx.selectFrom('tenants').select('name').execute());
+  assert.deepEqual(rows, [{ name: 'At commit' }]);
+});
+
+test('a statement handed to atCommit that fails commits nothing, and leaves no transaction open', async () => {
+  const id = crypto.randomUUID();
+  await assert.rejects(
+    withTenantOpening(database.db, id, 'select 1 as one', async (tx, _rows, atCommit) => {
+      await tx.insertInto('tenants').values({ id, name: 'Lost', plan: 'free' }).execute();
+      // The same id again: a duplicate key when it runs.
+      atCommit(tx.insertInto('tenants').values({ id, name: 'Dup', plan: 'free' }).compile());
+      return 'looked fine';
+    }),
+    /duplicate key/,
+  );
+  for (let i = 0; i < 3; i++) {
+    // Every connection of the pool (one on PGlite) is clean: no transaction left open.
+    const rows = await withTenant(database.db, id, (tx) => tx.selectFrom('tenants').selectAll().execute());
+    assert.equal(rows.length, 0, 'nothing of the failed transaction was kept');
+  }
+  const open = await sql<{ open: boolean }>`select now() <> statement_timestamp() as open`.execute(
+    database.db,
+  );
+  assert.equal(open.rows[0]?.open, false, 'the next statement runs in a transaction of its own');
+});
+
+test('atCommit after a swallowed failure does not report success', async () => {
+  const id = crypto.randomUUID();
+  await assert.rejects(
+    withTenantOpening(database.db, id, 'select 1 as one', async (tx, _rows, atCommit) => {
+      await tx.insertInto('tenants').values({ id, name: 'Lost', plan: 'free' }).execute();
+      await tx
+        .insertInto('tenants')
+        .values({ id, name: 'Dup', plan: 'free' })
+        .execute()
+        .catch(() => {});
+      atCommit(tx.updateTable('tenants').set({ name: 'x' }).where('id', '=', id).compile());
+      return 'looked fine';
+    }),
+    /Unable to commit|current transaction is aborted/,
+  );
+  const rows = await withTenant(database.db, id, (tx) => tx.selectFrom('tenants').selectAll().execute());
+  assert.equal(rows.length, 0);
+});
+
 test('the opening query rides with BEGIN and sees the tenant and the request role', async () => {
   const result = await withTenantOpening<{ tenant: string; who: string }, string>(
     database.db,

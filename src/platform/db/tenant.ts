@@ -15,17 +15,24 @@ export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
+/** Hands a statement to send with COMMIT, after everything `fn` sent (see inTransaction). */
+export type AtCommit = (statement: CompiledQuery) => void;
+
 /**
  * Runs `fn` in one transaction as bp_app with app.tenant_id = tenant ('' for none).
  * BEGIN, the two settings and an optional first query travel as one simple-protocol
  * script: one round trip where there would be three. Everything inlined in the script
  * must be a checked UUID or SQL written here, never caller text.
+ *
+ * Statements `fn` hands to `atCommit` (the request's audit entry) go with COMMIT, in its round
+ * trip (COMMIT_WITH): one round trip less for every audited write, and less time holding the
+ * locks the transaction took. If one fails, nothing is committed.
  */
 async function inTransaction<T, R>(
   db: Kysely<DB>,
   tenant: string,
   firstQuery: string | undefined,
-  fn: (tx: Tx, firstRows: R[]) => Promise<T>,
+  fn: (tx: Tx, firstRows: R[], atCommit: AtCommit) => Promise<T>,
   readOnly = false,
 ): Promise<T> {
   if (tenant !== '' && !UUID.test(tenant)) throw new Error('withTenant needs a tenant UUID');
@@ -33,18 +40,30 @@ async function inTransaction<T, R>(
     const opened = await sql
       .raw<R>(`begin; ${settings(tenant, readOnly)}${firstQuery ? `; ${firstQuery}` : ''}`)
       .execute(conn);
-    let result: T;
-    try {
-      result = await fn(conn, firstQuery ? opened.rows : []);
-    } catch (err) {
-      // A failed rollback (a broken connection) must not hide the error that caused it.
-      await sql
+    const closing: CompiledQuery[] = [];
+    // A failed rollback (a broken connection) must not hide the error that caused it.
+    const rollback = () =>
+      sql
         .raw('rollback')
         .execute(conn)
         .catch(() => {});
+    let result: T;
+    try {
+      result = await fn(conn, firstQuery ? opened.rows : [], (statement) => closing.push(statement));
+    } catch (err) {
+      await rollback();
       throw err;
     }
-    const committed = await sql.raw<{ command?: string }>('commit').execute(conn);
+    let committed: { rows: Array<{ command?: string }> };
+    try {
+      committed = closing.length
+        ? await conn.executeQuery<{ command?: string }>(CompiledQuery.raw(COMMIT_WITH, [closing]))
+        : await sql.raw<{ command?: string }>('commit').execute(conn);
+    } catch (err) {
+      // A statement sent with COMMIT failed: COMMIT was not run, the transaction is open.
+      await rollback();
+      throw err;
+    }
     // COMMIT of a transaction in which a statement failed (and the error was swallowed)
     // rolls back; answering success then would lose the write (a read-only one has none).
     if (!readOnly && committed.rows[0]?.command === 'ROLLBACK')
@@ -66,7 +85,7 @@ export function withTenantOpening<R, T>(
   db: Kysely<DB>,
   tenantId: string,
   firstQuery: string,
-  fn: (tx: Tx, firstRows: R[]) => Promise<T>,
+  fn: (tx: Tx, firstRows: R[], atCommit: AtCommit) => Promise<T>,
 ): Promise<T> {
   return inTransaction(db, tenantId, firstQuery, fn);
 }
@@ -139,6 +158,13 @@ export async function withTenantReading<R, T>(
     return outcome.value;
   });
 }
+
+/**
+ * COMMIT, with statements to send before it in the same round trip: a query the connection's
+ * client (connect.ts; the PGlite dialect) recognises by this text, whose one parameter is
+ * those statements (CompiledQuery[]). Answers COMMIT's result.
+ */
+export const COMMIT_WITH = '-- commit with';
 
 /**
  * Tenant-read mode, handed to the connection's client (connect.ts) as the one parameter of a

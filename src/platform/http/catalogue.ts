@@ -13,7 +13,7 @@
 //   commit → after-commit work.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
-import { recordAudit } from '../audit/audit.ts';
+import { auditStatement } from '../audit/audit.ts';
 import {
   assertModuleLicensed,
   assertPlanHasApiKeys,
@@ -33,7 +33,7 @@ import {
   principalQuery,
 } from '../auth/principal.ts';
 import { type BearerClaims, isKeyClaims, verifyAccessToken } from '../auth/tokens.ts';
-import { type Tx, withTenantOpening, withTenantReading } from '../db/tenant.ts';
+import { type AtCommit, type Tx, withTenantOpening, withTenantReading } from '../db/tenant.ts';
 import { FileResponse } from '../files/response.ts';
 import type { AppDeps, BaseCtx, PublicCtx, TenantCtx } from './context.ts';
 import { badRequest, notFound, PermissionDenied, unauthorized } from './problem.ts';
@@ -273,7 +273,7 @@ async function runUserRoute(
       assertSandboxWritable(known.plan);
     }
   };
-  const handle = async (tx: Tx) => {
+  const handle = async (tx: Tx, atCommit?: AtCommit) => {
     const ctx: TenantCtx = {
       ...baseCtx(deps, request, reply, after),
       db: tx,
@@ -289,17 +289,20 @@ async function runUserRoute(
       const params = input.params as Record<string, unknown>;
       const resultId = (out as { id?: unknown } | null)?.id;
       const who = ctx.principal;
-      await recordAudit(tx, claims.tid, {
-        actorType: who.type,
-        actorId: who.type === 'api_key' ? who.keyId : who.userId,
-        action: `${route.method} ${route.path}`,
-        resource: route.audit?.resource ?? route.module,
-        resourceId: String(params.id ?? (typeof resultId === 'string' ? resultId : '')) || null,
-        companyId: companyId ?? null,
-        requestId: String(request.id),
-        ip: request.ip,
-        details: { params, body: input.body ?? null, status: reply.statusCode },
-      });
+      // The entry goes with COMMIT, in its round trip.
+      atCommit!(
+        auditStatement(tx, claims.tid, {
+          actorType: who.type,
+          actorId: who.type === 'api_key' ? who.keyId : who.userId,
+          action: `${route.method} ${route.path}`,
+          resource: route.audit?.resource ?? route.module,
+          resourceId: String(params.id ?? (typeof resultId === 'string' ? resultId : '')) || null,
+          companyId: companyId ?? null,
+          requestId: String(request.id),
+          ip: request.ip,
+          details: { params, body: input.body ?? null, status: reply.statusCode },
+        }),
+      );
     }
     return out;
   };
@@ -322,9 +325,9 @@ async function runUserRoute(
           deps.database.db,
           claims.tid,
           opening,
-          async (tx, rows) => {
+          async (tx, rows, atCommit) => {
             await check(rows);
-            return handle(tx);
+            return handle(tx, atCommit);
           },
         );
   await runAfterCommit(request, after);
