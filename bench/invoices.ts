@@ -27,6 +27,7 @@ import { withTenant } from '../src/platform/db/tenant.ts';
 import { createJobs } from '../src/platform/jobs/jobs.ts';
 import { createMailer } from '../src/platform/mail/mailer.ts';
 import { sha256 } from '../test/support/app.ts';
+import { PROCESSES, startProcesses } from './processes.ts';
 import {
   autocannon,
   CONNECTIONS,
@@ -56,8 +57,17 @@ const ALONE_S = 2;
 const ONLY = process.env.BENCH_INVOICES_ONLY ?? '';
 /** The ratio the issue asks for: the app serves at least half of what pgbench does. */
 export const GOAL = 0.5;
+const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-01';
 
-const VARIANTS = ['create app', 'create pgbench', 'list app', 'list pgbench'] as const;
+/** `… processes`: the app as deployed, a serving process per core (bench/processes.ts). */
+const VARIANTS = [
+  'create app',
+  'create processes',
+  'create pgbench',
+  'list app',
+  'list processes',
+  'list pgbench',
+] as const;
 type Variant = (typeof VARIANTS)[number];
 
 /** One statement as the app sent it: its text, its parameters as sent, the rows it answered. */
@@ -95,7 +105,7 @@ export interface InvoiceResult {
   create: PgbenchScript;
   list: PgbenchScript;
   /** Rows each side's measured create runs wrote (invoices; lines and audit entries checked with them). */
-  written: { app: number; pgbench: number };
+  written: { app: number; processes: number; pgbench: number };
   /** Invoices on the listed page, and lines on it. */
   page: { invoices: number; lines: number };
   pgbenchVersion: string;
@@ -459,7 +469,7 @@ export async function benchInvoices(target: Target): Promise<InvoiceResult> {
   const { database } = target;
   const silent = pino({ level: 'silent' });
   const config = {
-    ...loadConfig({ JWT_SECRET: 'bench-secret-bench-secret-bench-secret-01', DATA_DIR: tmpdir() }),
+    ...loadConfig({ JWT_SECRET, DATA_DIR: tmpdir() }),
     logLevel: 'silent',
   };
   const mailer = createMailer(undefined, config.mailFrom, silent);
@@ -469,6 +479,7 @@ export async function benchInvoices(target: Target): Promise<InvoiceResult> {
   const logger = { ...loggerOptions('info'), stream: pino.destination('/dev/null') };
   const app = await buildApp(deps, { logger });
   const url = await listen(app);
+  const served = await startProcesses(target.url, JWT_SECRET);
 
   const call = caller(url);
   const { tenantId, companyId, listedId, customers, body, listPath, onCompany, onListed } =
@@ -551,7 +562,7 @@ export async function benchInvoices(target: Target): Promise<InvoiceResult> {
   };
 
   const rounds = Object.fromEntries(VARIANTS.map((v) => [v, [] as Measure[]])) as Record<Variant, Measure[]>;
-  const written = { app: 0, pgbench: 0 };
+  const written = { app: 0, processes: 0, pgbench: 0 };
   const createUrl = `${url}/api/invoices`;
   const post = {
     method: 'POST' as const,
@@ -570,6 +581,14 @@ export async function benchInvoices(target: Target): Promise<InvoiceResult> {
         m = await autocannon(createUrl, onCompany, DURATION_S, post);
         m.serverCpuMs = cpuMs(process.cpuUsage(cpu0));
         written.app += checkWritten(`${variant} round ${round}`, before, await settled(), m.requests);
+      } else if (variant === 'create processes') {
+        const createServed = `${served.url}/api/invoices`;
+        await autocannon(createServed, onCompany, WARMUP_S, post);
+        const before = await settled();
+        const cpu0 = served.cpuMs();
+        m = await autocannon(createServed, onCompany, DURATION_S, post);
+        m.serverCpuMs = served.cpuMs() - cpu0;
+        written.processes += checkWritten(`${variant} round ${round}`, before, await settled(), m.requests);
       } else if (variant === 'create pgbench') {
         await pgbench(target.url, create, WARMUP_S);
         const before = await count();
@@ -580,6 +599,12 @@ export async function benchInvoices(target: Target): Promise<InvoiceResult> {
         const cpu0 = process.cpuUsage();
         m = await autocannon(`${url}${listPath}`, onListed, DURATION_S, { status: 200, cpu: true });
         m.serverCpuMs = cpuMs(process.cpuUsage(cpu0));
+      } else if (variant === 'list processes') {
+        const listServed = `${served.url}${listPath}`;
+        await autocannon(listServed, onListed, WARMUP_S, { status: 200 });
+        const cpu0 = served.cpuMs();
+        m = await autocannon(listServed, onListed, DURATION_S, { status: 200, cpu: true });
+        m.serverCpuMs = served.cpuMs() - cpu0;
       } else {
         await pgbench(target.url, list, WARMUP_S);
         m = await pgbench(target.url, list, DURATION_S);
@@ -631,6 +656,7 @@ export async function benchInvoices(target: Target): Promise<InvoiceResult> {
     );
   }
 
+  await served.stop();
   await app.close();
   mailer.close();
   return {
@@ -656,8 +682,10 @@ export function invoiceLines(r: InvoiceResult): string[] {
     Variant,
     ReturnType<typeof summarise>
   >;
-  const ratio = (what: 'create' | 'list') => s[`${what} app`].rps / s[`${what} pgbench`].rps;
+  const ratio = (what: 'create' | 'list', by: 'app' | 'processes') =>
+    s[`${what} ${by}`].rps / s[`${what} pgbench`].rps;
   const verdict = (x: number) => (x >= GOAL ? '**met**' : '**not met**');
+  const perCore = `\`API_PROCESSES=${PROCESSES}\` (a serving process per core)`;
   const row = (v: Variant, name: string, trips: number) =>
     `| ${name} | ${fmt(s[v].rps)} | ${fmt(s[v].p50)} | ${fmt(s[v].p99)} | ${r.rounds[v].map((m) => fmt(m.requestsPerSecond)).join(', ')} | ${trips} | ${cpuPerRequest(r.rounds[v], 'loadCpuMs')} | ${cpuPerRequest(r.rounds[v], 'serverCpuMs')} |`;
   const statements = (script: PgbenchScript) => script.statements.map((t, i) => `${i + 1}. \`${t}\``);
@@ -673,20 +701,34 @@ export function invoiceLines(r: InvoiceResult): string[] {
     `\`POST /api/invoices\` (a draft invoice with ${LINES} lines) and \`GET /api/invoices?limit=${PAGE}\` through the app, against ` +
       `\`pgbench\` running the statements one such request sends (captured on the wire) on the same database with the same login role; ` +
       `${CONNECTIONS} connections each (pgbench: ${PGBENCH_THREADS} threads, \`-M extended\`), ${DURATION_S} s after a ${WARMUP_S} s warm-up, ` +
-      `the four interleaved over ${ROUNDS} rounds. ${r.pgbenchVersion}.`,
+      `the six interleaved over ${ROUNDS} rounds. ${r.pgbenchVersion}.`,
     '',
     '| measurement | requests/s (pgbench: transactions/s) | p50 ms | p99 ms | per round | round trips | load generator CPU ms a request | app process CPU ms a request |',
     '|---|---:|---:|---:|---|---:|---:|---:|',
-    row('create app', 'create: `POST /api/invoices` through the app', r.create.appRoundTrips),
+    row('create app', 'create: `POST /api/invoices` through the app, one process', r.create.appRoundTrips),
+    row(
+      'create processes',
+      `create: the same through the app as deployed, ${perCore}`,
+      r.create.appRoundTrips,
+    ),
     row('create pgbench', 'create: the same statements in pgbench', r.create.roundTrips),
-    row('list app', `list: \`GET /api/invoices?limit=${PAGE}\` through the app`, r.list.appRoundTrips),
+    row(
+      'list app',
+      `list: \`GET /api/invoices?limit=${PAGE}\` through the app, one process`,
+      r.list.appRoundTrips,
+    ),
+    row('list processes', `list: the same through the app as deployed, ${perCore}`, r.list.appRoundTrips),
     row('list pgbench', 'list: the same statements in pgbench', r.list.roundTrips),
     '',
-    `- **create, app / pgbench: ${ratio('create').toFixed(2)}**, goal ${GOAL}: ${verdict(ratio('create'))}. ` +
-      `**list, app / pgbench: ${ratio('list').toFixed(2)}**, goal ${GOAL}: ${verdict(ratio('list'))}.`,
+    `- **create, app as deployed / pgbench: ${ratio('create', 'processes').toFixed(2)}**, goal ${GOAL}: ${verdict(ratio('create', 'processes'))}. ` +
+      `**list, app as deployed / pgbench: ${ratio('list', 'processes').toFixed(2)}**, goal ${GOAL}: ${verdict(ratio('list', 'processes'))}.`,
+    `- One process alone, against the same pgbench: create ${ratio('create', 'app').toFixed(2)}, list ${ratio('list', 'app').toFixed(2)}. ` +
+      `pgbench runs a thread per core (${PGBENCH_THREADS}); Node.js runs a process's JavaScript on one core, so the app as ` +
+      'docs/operations.md deploys it runs a serving process per core (`API_PROCESSES`, node:cluster: one port, connections handed ' +
+      'out in turn). The goal is read on that deployment (docs/decisions.md).',
     `- One request at a time (median; the app through Fastify's inject with logging on, pgbench with one connection): ${alone('create')}; ${alone('list')}.`,
     `- Every answer was 201 (create) or 200 (list), and no pgbench transaction failed. The measured creates wrote ${r.written.app} invoices ` +
-      `through the app and ${r.written.pgbench} through pgbench, each with its ${LINES} lines and its audit entry (counted after each run); ` +
+      `through the app in one process, ${r.written.processes} through the app as deployed and ${r.written.pgbench} through pgbench, each with its ${LINES} lines and its audit entry (counted after each run); ` +
       'every app create had a body of its own (a unique `reference`) and no `clientId`.',
     `- Creates go to one company, whose document counter row they take turns on until commit (gap-free numbering), on both sides. ` +
       `The list reads another company of the tenant, holding ${LISTED} invoices of ${LINES} lines for ${CUSTOMERS} customers: ` +
@@ -697,7 +739,7 @@ export function invoiceLines(r: InvoiceResult): string[] {
       'trip the app does not make: `\\gset` is not allowed in a pipeline); the document number is taken in the insert itself. The audit entry ' +
       'and COMMIT go in one pipeline, as the app sends them in one batch.',
     "- CPU: the load generator is autocannon (its process) or pgbench (its process, the shell's `times`); the app process is the Node " +
-      "server. PostgreSQL's own CPU is not measured (it serves both).",
+      'server (as deployed: the serving processes together, from /proc). PostgreSQL’s own CPU is not measured (it serves all three).',
     '',
     `Statements one create sends (${r.create.appRoundTrips} round trips):`,
     '',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { ConfigError, loadConfig } from './config.ts';
@@ -48,6 +48,7 @@ describe('loadConfig', () => {
     assert.equal(c.whatsappConfigured, false);
     assert.equal(c.redisUrl, undefined);
     assert.equal(c.jobsWorker, true);
+    assert.equal(c.processes, 1);
   });
 
   test('reads every variable it knows', () => {
@@ -67,6 +68,7 @@ describe('loadConfig', () => {
       WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
       REDIS_URL: 'redis://cache:6379',
       JOBS_WORKER: '0',
+      API_PROCESSES: '4',
     });
     assert.equal(c.port, 8080);
     assert.equal(c.host, '127.0.0.1');
@@ -82,6 +84,12 @@ describe('loadConfig', () => {
     assert.equal(c.webhookAllowPrivateTargets, true);
     assert.equal(c.redisUrl, 'redis://cache:6379');
     assert.equal(c.jobsWorker, false);
+    assert.equal(c.processes, 4);
+  });
+
+  test('API_PROCESSES=auto is one process per core, on PostgreSQL', () => {
+    const c = load({ API_PROCESSES: 'auto', DATABASE_URL: 'postgres://app@db/platform' });
+    assert.equal(c.processes, availableParallelism());
   });
 
   test('PUBLIC_BASE_URL defaults to localhost on the configured port', () => {
@@ -103,6 +111,11 @@ describe('loadConfig', () => {
     refuses({ JWT_SECRET: 'short' }, 'JWT_SECRET');
     refuses({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_TARGETS');
     refuses({ JOBS_WORKER: 'no' }, 'JOBS_WORKER');
+    const pg = { DATABASE_URL: 'postgres://app@db/platform' };
+    for (const bad of ['0', '1.5', 'two', '-2', '257'])
+      refuses({ ...pg, API_PROCESSES: bad }, 'API_PROCESSES');
+    // The embedded database is one process's.
+    refuses({ API_PROCESSES: '2' }, 'API_PROCESSES');
   });
 
   test('the message does not repeat a DATABASE_URL that may hold a password', () => {

@@ -2,6 +2,7 @@
 // A bad value stops start-up with a message that names the variable.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const PLANS = ['free', 'starter', 'business', 'professional', 'manufacturing', 'enterprise'] as const;
@@ -23,6 +24,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** This process runs queued jobs (JOBS_WORKER, default on); off, it only enqueues them. */
   jobsWorker: boolean;
+  /** Serving processes `node src/main.ts` starts (API_PROCESSES, default 1; `auto`: one per core). */
+  processes: number;
   /**
    * Rate-limit numbers of this instance. No environment variable sets them: production runs
    * the defaults of src/platform/http/rate-limit.ts (60 a minute per address); tests lower them.
@@ -97,6 +100,24 @@ function loadJwtSecret(raw: string | undefined, dataDir: string): Uint8Array {
   }
 }
 
+/**
+ * API_PROCESSES: how many processes serve (Node.js runs JavaScript on one core a process).
+ * Above 1 needs DATABASE_URL: the embedded database belongs to one process.
+ */
+function parseProcesses(raw: string | undefined, databaseUrl: string | undefined): number {
+  if (raw === undefined || raw === '') return 1;
+  const n = raw === 'auto' ? availableParallelism() : Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 256) {
+    throw new ConfigError(`API_PROCESSES must be a whole number from 1 to 256, or auto, got "${raw}"`);
+  }
+  if (n > 1 && !databaseUrl) {
+    throw new ConfigError(
+      'API_PROCESSES above 1 needs DATABASE_URL: the embedded database serves one process only',
+    );
+  }
+  return n;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = parsePort(env.PORT);
   const dataDir = resolve(env.DATA_DIR || './data');
@@ -126,5 +147,6 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: parseUrl('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:']),
     jobsWorker:
       env.JOBS_WORKER === undefined || env.JOBS_WORKER === '' || parseFlag('JOBS_WORKER', env.JOBS_WORKER),
+    processes: parseProcesses(env.API_PROCESSES, databaseUrl),
   };
 }

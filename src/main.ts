@@ -1,4 +1,6 @@
-// Entry: config → database → migrate → app → listen → graceful stop.
+// Entry: config → database → migrate → app → listen → graceful stop. With API_PROCESSES above
+// 1, this process supervises that many serving processes, each running the same steps.
+import cluster from 'node:cluster';
 import { buildApp, wireDeps } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
@@ -7,6 +9,7 @@ import { migrate } from './platform/db/migrate.ts';
 import { assertRequestRoleIsConfined } from './platform/db/tenant.ts';
 import { createJobs } from './platform/jobs/jobs.ts';
 import { createMailer } from './platform/mail/mailer.ts';
+import { supervise } from './supervisor.ts';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -22,6 +25,16 @@ async function main() {
   const log = createLogger(config.logLevel);
   // Lines still buffered when the process ends, however it ends, are written synchronously.
   process.on('exit', () => log.flushNow());
+  if (config.processes > 1 && cluster.isPrimary) {
+    if (!config.redisUrl) {
+      log.warn(
+        { processes: config.processes },
+        'rate limits are counted in each process (no REDIS_URL): a caller gets a budget per process',
+      );
+    }
+    await supervise(config, log);
+    return;
+  }
   const database = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const applied = await migrate(database);
   if (applied.length) log.info({ applied }, 'migrations applied');

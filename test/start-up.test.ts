@@ -27,6 +27,9 @@ describe('start-up', () => {
       { env: { PORT: 'abc' }, variable: 'PORT' },
       { env: { DATABASE_URL: 'nonsense' }, variable: 'DATABASE_URL' },
       { env: { LOG_LEVEL: 'loud' }, variable: 'LOG_LEVEL' },
+      { env: { API_PROCESSES: 'many' }, variable: 'API_PROCESSES' },
+      // The embedded database is one process's.
+      { env: { API_PROCESSES: '2', DATABASE_URL: '' }, variable: 'API_PROCESSES' },
     ];
     const exits = await Promise.all(cases.map((c) => runMain({ DATA_DIR: tempDir(), ...c.env })));
     exits.forEach((exit, i) => {

@@ -5,12 +5,13 @@ import { MODULES } from '../../platform/auth/permissions.ts';
 import { modulesOf, PLAN_TABLE } from '../../platform/auth/plans.ts';
 import { DEFAULT_KEY_RATE_LIMIT } from '../../platform/auth/principal.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
+import { nullable } from '../../platform/http/nullable.ts';
 
 const Entitlements = Type.Object({
   plan: Type.String(),
   modules: Type.Array(Type.String()),
   limits: Type.Object({
-    companies: Type.Union([Type.Integer(), Type.Null()], {
+    companies: nullable(Type.Integer(), {
       description: 'Companies allowed, the sandbox excluded; null for unlimited',
     }),
     apiKeys: Type.Integer({ description: 'Unrevoked API keys allowed' }),

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
+import { nullable } from '../../platform/http/nullable.ts';
 
 const VatNumber = Type.String({
   pattern: '^4\\d{9}$',
@@ -28,19 +29,19 @@ const RegistrationNo = Type.String({
   description: 'Company registration number (CIPC), printed on documents, e.g. 2015/123456/07',
 });
 const Email = Type.String({ format: 'email', maxLength: 254, description: 'Printed on documents' });
-const OrNull = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Union([s, Type.Null()]);
-const NullableText = Type.Union([Type.String(), Type.Null()]);
+const OrNull = <T extends ReturnType<typeof Type.String>>(s: T) => nullable(s);
+const NullableText = nullable(Type.String());
 
 export const Company = Type.Object({
   id: Type.String({ format: 'uuid' }),
   name: Type.String(),
-  tradeName: Type.Union([Type.String(), Type.Null()]),
-  parentId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
-  ownershipPercent: Type.Union([Type.Number(), Type.Null()]),
+  tradeName: nullable(Type.String()),
+  parentId: nullable(Type.String({ format: 'uuid' })),
+  ownershipPercent: nullable(Type.Number()),
   baseCurrency: Type.String(),
   vatRegistered: Type.Boolean({ description: 'Registered for VAT today' }),
-  vatRegisteredFrom: Type.Union([DateString, Type.Null()]),
-  vatNumber: Type.Union([Type.String(), Type.Null()]),
+  vatRegisteredFrom: nullable(DateString),
+  vatNumber: nullable(Type.String()),
   addressLine1: NullableText,
   addressLine2: NullableText,
   city: NullableText,
@@ -95,12 +96,12 @@ export const CompanyCreate = Type.Object(
 
 export const CompanyUpdate = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  tradeName: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
-  parentId: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()])),
-  ownershipPercent: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()])),
+  tradeName: Type.Optional(nullable(Type.String({ maxLength: 200 }))),
+  parentId: Type.Optional(nullable(Type.String({ format: 'uuid' }))),
+  ownershipPercent: Type.Optional(nullable(Type.Number({ minimum: 0, maximum: 100 }))),
   vatRegistered: Type.Optional(Type.Boolean()),
   vatRegisteredFrom: Type.Optional(DateString),
-  vatNumber: Type.Optional(Type.Union([VatNumber, Type.Null()])),
+  vatNumber: Type.Optional(nullable(VatNumber)),
   addressLine1: Type.Optional(OrNull(AddressLine1)),
   addressLine2: Type.Optional(OrNull(Line(200))),
   city: Type.Optional(OrNull(Line(100))),

@@ -1,31 +1,15 @@
 // TypeBox schemas of the contacts module: the contact, its list, its consent and the aged
 // debtors and creditors rows.
-import {
-  type TNull,
-  type TOptional,
-  type TSchema,
-  type TString,
-  type TUnion,
-  type TUnsafe,
-  Type,
-} from 'typebox';
+import { type TNull, type TOptional, type TString, type TUnion, type TUnsafe, Type } from 'typebox';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
+import { nullable, orNull } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
 import { CONSENT_CHANNELS, CONSENT_METHODS, CONSENT_STATUSES, CONTACT_TYPES } from './contacts.tables.ts';
 
-const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
 
 const TYPE_VALUES = CONTACT_TYPES.join(', ');
-
-/**
- * An input that may be null, as one `type: [t, "null"]` schema. Not anyOf: with Fastify's type
- * coercion an anyOf's first branch would turn null into 0 or "" before the null branch is tried.
- */
-function orNull<T>(schema: Record<string, unknown> & { type: 'string' | 'number' }): TUnsafe<T | null> {
-  return Type.Unsafe<T | null>({ ...schema, type: [schema.type, 'null'] });
-}
 
 /** Free text of a contact (a name, a line of an address). */
 const text = (maxLength: number, description?: string) => ({
@@ -68,7 +52,7 @@ function textInputs(): { [K in TextField]: TOptional<TUnsafe<string | null>> } {
 
 /** Every text field as output: a string or null. */
 function textOutputs(): { [K in TextField]: TUnion<[TString, TNull]> } {
-  return Object.fromEntries(TEXT_FIELD_NAMES.map((k) => [k, Nullable(Type.String())])) as never;
+  return Object.fromEntries(TEXT_FIELD_NAMES.map((k) => [k, nullable(Type.String())])) as never;
 }
 
 const ContactTypeInput = Type.String({
@@ -100,7 +84,7 @@ export const Contact = Type.Object({
   name: Type.String(),
   ...textOutputs(),
   currency: Type.String(),
-  creditLimit: Nullable(Type.Number({ description: 'null: no credit limit set' })),
+  creditLimit: nullable(Type.Number({ description: 'null: no credit limit set' })),
   creditUsed: Type.Number({
     description:
       "What the contact owes now on the debtors control accounts of all the tenant's live companies " +
@@ -199,7 +183,7 @@ const ConsentHistoryEntry = Type.Object({
   statusLabel: Type.String(),
   method: Type.Enum(CONSENT_METHODS),
   methodLabel: Type.String(),
-  note: Nullable(Type.String()),
+  note: nullable(Type.String()),
   recordedBy: Type.String({ description: 'Name of the person or API key that recorded it, at the time' }),
   recordedAt: Timestamp,
 });
@@ -219,7 +203,7 @@ export const Consent = Type.Object({
       mayMarket: Type.Boolean({
         description: 'true only when the latest record for the channel is granted (opt-in)',
       }),
-      latest: Nullable(ConsentHistoryEntry),
+      latest: nullable(ConsentHistoryEntry),
     }),
     { description: 'Every channel, in a fixed order: email, sms, whatsapp, phone, post' },
   ),
@@ -267,7 +251,7 @@ export const AgedQuery = Type.Object({
 const money = (description: string) => Type.Number({ description });
 
 export const AgedRow = Type.Object({
-  contactId: Nullable(Type.String({ format: 'uuid', description: 'null: posted without a contact' })),
+  contactId: nullable(Type.String({ format: 'uuid', description: 'null: posted without a contact' })),
   contactName: Type.String(),
   current: money('Not yet due on asOf'),
   days30: money('1 to 30 days past due'),

@@ -1,18 +1,11 @@
 // TypeBox schemas of the products book.
-import { type TUnsafe, Type } from 'typebox';
+import { Type } from 'typebox';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
+import { nullable, orNull } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
-
-/**
- * An input that may be null, as one `type: [t, "null"]` schema: with Fastify's type coercion
- * an anyOf's first branch would turn null into 0 or "" before the null branch is tried.
- */
-function orNull<T>(schema: Record<string, unknown> & { type: 'string' | 'number' }): TUnsafe<T | null> {
-  return Type.Unsafe<T | null>({ ...schema, type: [schema.type, 'null'] });
-}
 
 const Sku = Type.String({
   minLength: 1,
@@ -44,9 +37,9 @@ export const Product = Type.Object({
   tenantId: Uuid,
   sku: Type.String(),
   name: Type.String(),
-  description: Type.Union([Type.String(), Type.Null()]),
+  description: nullable(Type.String()),
   unitPrice: Type.Number({ description: 'Excluding VAT' }),
-  vatRate: Type.Union([Type.Number(), Type.Null()], { description: 'null: the standard rate' }),
+  vatRate: nullable(Type.Number(), { description: 'null: the standard rate' }),
   isTracked: Type.Boolean({ description: 'Stock on hand is counted for it (false for a service)' }),
   isActive: Type.Boolean(),
   createdAt: Timestamp,

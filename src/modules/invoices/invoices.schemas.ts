@@ -1,10 +1,9 @@
 import { Type } from 'typebox';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
+import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
 import { DOCUMENT_TYPES, STATUSES } from './invoices.tables.ts';
 
-const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Number>>(s: T) =>
-  Type.Union([s, Type.Null()]);
 const DateString = Type.String({ format: 'date' });
 const Uuid = Type.String({ format: 'uuid' });
 
@@ -94,12 +93,12 @@ export const InvoiceUpdate = Type.Object({
   issueDate: Type.Optional(DateString),
   dueDate: Type.Optional(DateString),
   currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
-  paymentTermsDays: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 3650 }), Type.Null()])),
-  terms: Type.Optional(Type.Union([Type.String({ maxLength: 4000 }), Type.Null()])),
-  reference: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
-  notes: Type.Optional(Type.Union([Type.String({ maxLength: 4000 }), Type.Null()])),
-  creditedInvoiceId: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()])),
-  templateId: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()])),
+  paymentTermsDays: Type.Optional(nullable(Type.Integer({ minimum: 0, maximum: 3650 }))),
+  terms: Type.Optional(nullable(Type.String({ maxLength: 4000 }))),
+  reference: Type.Optional(nullable(Type.String({ maxLength: 200 }))),
+  notes: Type.Optional(nullable(Type.String({ maxLength: 4000 }))),
+  creditedInvoiceId: Type.Optional(nullable(Type.String({ format: 'uuid' }))),
+  templateId: Type.Optional(nullable(Type.String({ format: 'uuid' }))),
   lines: Type.Optional(Type.Array(LineInput, { minItems: 1, maxItems: 500 })),
 });
 
@@ -131,10 +130,10 @@ export const Invoice = Type.Object({
   issueDate: DateString,
   dueDate: DateString,
   currency: Type.String(),
-  paymentTermsDays: Type.Union([Type.Integer(), Type.Null()]),
-  terms: Nullable(Type.String()),
-  reference: Nullable(Type.String()),
-  notes: Nullable(Type.String()),
+  paymentTermsDays: nullable(Type.Integer()),
+  terms: nullable(Type.String()),
+  reference: nullable(Type.String()),
+  notes: nullable(Type.String()),
   vatRegistered: Type.Boolean({
     description: 'The company was VAT-registered on the issue date (a Tax Invoice)',
   }),
@@ -145,15 +144,15 @@ export const Invoice = Type.Object({
   amountPaid: Type.Number({ description: 'Payments, and deposits applied' }),
   amountCredited: Type.Number({ description: 'Credit notes applied' }),
   amountDue: Type.Number(),
-  creditedInvoiceId: Nullable(Uuid),
-  convertedFromId: Nullable(Uuid),
-  recurringId: Nullable(Uuid),
-  templateId: Nullable(Uuid),
-  entryId: Nullable(Type.String({ format: 'uuid', description: 'The journal entry its release posted' })),
-  voidEntryId: Nullable(Type.String({ format: 'uuid', description: 'The reversal its void posted' })),
-  releasedAt: Nullable(Type.String({ format: 'date-time' })),
-  voidedAt: Nullable(Type.String({ format: 'date-time' })),
-  sentAt: Nullable(Type.String({ format: 'date-time' })),
+  creditedInvoiceId: nullable(Uuid),
+  convertedFromId: nullable(Uuid),
+  recurringId: nullable(Uuid),
+  templateId: nullable(Uuid),
+  entryId: nullable(Type.String({ format: 'uuid', description: 'The journal entry its release posted' })),
+  voidEntryId: nullable(Type.String({ format: 'uuid', description: 'The reversal its void posted' })),
+  releasedAt: nullable(Type.String({ format: 'date-time' })),
+  voidedAt: nullable(Type.String({ format: 'date-time' })),
+  sentAt: nullable(Type.String({ format: 'date-time' })),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
   lines: Type.Array(InvoiceLine),

@@ -18,7 +18,6 @@ import {
   findInvoiceRow,
   type Invoice,
   type InvoiceRow,
-  type LineRow,
   linesOf,
   NOTHING_SETTLED,
   RECEIVABLE_TYPES,

@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Union([s, Type.Null()]);
+import { nullable } from '../../platform/http/nullable.ts';
 
 export const PaymentCreate = Type.Object(
   {
@@ -22,13 +21,13 @@ export const Payment = Type.Object({
   invoiceId: Type.String({ format: 'uuid' }),
   amount: Type.Number(),
   date: Type.String({ format: 'date' }),
-  method: Nullable(Type.String()),
-  reference: Nullable(Type.String()),
+  method: nullable(Type.String()),
+  reference: nullable(Type.String()),
   bankAccountId: Type.String({ format: 'uuid' }),
   entryId: Type.String({ format: 'uuid' }),
   status: Type.Union([Type.Literal('received'), Type.Literal('reversed')]),
-  reversedAt: Nullable(Type.String({ format: 'date-time' })),
-  reversalEntryId: Nullable(Type.String({ format: 'uuid' })),
+  reversedAt: nullable(Type.String({ format: 'date-time' })),
+  reversalEntryId: nullable(Type.String({ format: 'uuid' })),
   createdAt: Type.String({ format: 'date-time' }),
 });
 
@@ -60,7 +59,7 @@ export const Allocation = Type.Object({
   amount: Type.Number(),
   date: Type.String({ format: 'date' }),
   entryId: Type.String({ format: 'uuid' }),
-  reversedAt: Nullable(Type.String({ format: 'date-time' })),
+  reversedAt: nullable(Type.String({ format: 'date-time' })),
   createdAt: Type.String({ format: 'date-time' }),
 });
 

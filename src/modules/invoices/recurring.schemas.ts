@@ -1,18 +1,12 @@
-import { type TUnsafe, Type } from 'typebox';
+import { Type } from 'typebox';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
+import { nullable, orNull } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
 import { LineInput } from './invoices.schemas.ts';
 import { FREQUENCIES } from './recurring.dates.ts';
 
 const DateString = Type.String({ format: 'date' });
 const Uuid = Type.String({ format: 'uuid' });
-/**
- * An input that may be null (PATCH: null clears), as one `type: ["string", "null"]` schema. Not
- * anyOf: Fastify's type coercion would turn null into "" in an anyOf's first branch.
- */
-function orNull(schema: Record<string, unknown>): TUnsafe<string | null> {
-  return Type.Unsafe<string | null>({ ...schema, type: ['string', 'null'] });
-}
 
 export const RECURRING_STATUSES = ['active', 'paused', 'ended'] as const;
 export type RecurringStatus = (typeof RECURRING_STATUSES)[number];
@@ -104,13 +98,13 @@ export const RecurringUpdate = Type.Object(
           'last period already made',
       }),
     ),
-    endDate: Type.Optional(orNull({ format: 'date', description: 'null: no end' })),
+    endDate: Type.Optional(orNull<string>({ type: 'string', format: 'date', description: 'null: no end' })),
     paymentTermsDays: Type.Optional(paymentTermsDays),
     currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
-    reference: Type.Optional(orNull({ maxLength: 200 })),
-    terms: Type.Optional(orNull({ maxLength: 4000 })),
-    notes: Type.Optional(orNull({ maxLength: 4000 })),
-    templateId: Type.Optional(orNull({ format: 'uuid' })),
+    reference: Type.Optional(orNull<string>({ type: 'string', maxLength: 200 })),
+    terms: Type.Optional(orNull<string>({ type: 'string', maxLength: 4000 })),
+    notes: Type.Optional(orNull<string>({ type: 'string', maxLength: 4000 })),
+    templateId: Type.Optional(orNull<string>({ type: 'string', format: 'uuid' })),
     autoRelease: Type.Optional(autoRelease),
     autoSend: Type.Optional(autoSend),
     active: Type.Optional(
@@ -130,11 +124,11 @@ export const RecurringLine = Type.Object({
   description: Type.String(),
   quantity: Type.Number(),
   unitPrice: Type.Number(),
-  discountRate: Type.Union([Type.Number(), Type.Null()]),
-  vatRate: Type.Union([Type.Number(), Type.Null()], {
+  discountRate: nullable(Type.Number()),
+  vatRate: nullable(Type.Number(), {
     description: 'null: the standard rate on each document’s issue date',
   }),
-  accountId: Type.Union([Uuid, Type.Null()], { description: 'null: Sales' }),
+  accountId: nullable(Uuid, { description: 'null: Sales' }),
 });
 
 export const Recurring = Type.Object({
@@ -146,16 +140,16 @@ export const Recurring = Type.Object({
   frequency: Type.Union(FREQUENCIES.map((f) => Type.Literal(f))),
   interval: Type.Integer(),
   startDate: DateString,
-  nextDate: Type.Union([DateString, Type.Null()], {
+  nextDate: nullable(DateString, {
     description: 'The issue date of the next document; null once the schedule has ended',
   }),
-  endDate: Type.Union([DateString, Type.Null()]),
+  endDate: nullable(DateString),
   paymentTermsDays: Type.Integer(),
   currency: Type.String(),
-  reference: Type.Union([Type.String(), Type.Null()]),
-  terms: Type.Union([Type.String(), Type.Null()]),
-  notes: Type.Union([Type.String(), Type.Null()]),
-  templateId: Type.Union([Uuid, Type.Null()]),
+  reference: nullable(Type.String()),
+  terms: nullable(Type.String()),
+  notes: nullable(Type.String()),
+  templateId: nullable(Uuid),
   autoRelease: Type.Boolean(),
   autoSend: Type.Boolean(),
   active: Type.Boolean({ description: 'false: paused' }),
@@ -163,8 +157,8 @@ export const Recurring = Type.Object({
     RECURRING_STATUSES.map((s) => Type.Literal(s)),
     { description: 'ended: past endDate (derived)' },
   ),
-  lastRunDate: Type.Union([DateString, Type.Null()], { description: 'The last period a run made' }),
-  lastError: Type.Union([Type.String(), Type.Null()], {
+  lastRunDate: nullable(DateString, { description: 'The last period a run made' }),
+  lastError: nullable(Type.String(), {
     description:
       'What went wrong with the last run, if anything (the schedule is paused when nothing was made)',
   }),

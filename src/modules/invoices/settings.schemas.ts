@@ -1,11 +1,12 @@
 import { Type } from 'typebox';
 import { IMAGE_TYPES } from '../../platform/files/images.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
+import { nullable } from '../../platform/http/nullable.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
-const NullableText = Type.Union([Type.String(), Type.Null()]);
+const NullableText = nullable(Type.String());
 const OrNull = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(s: T) =>
-  Type.Union([s, Type.Null()]);
+  nullable(s);
 
 /**
  * Up to 12 letters, digits and - / . _ #, ending in anything but a digit (or empty): the number
@@ -72,10 +73,10 @@ export const InvoiceSettings = Type.Object({
   defaultPaymentTermsDays: Type.Integer({
     description: 'A new document without paymentTermsDays records this term',
   }),
-  defaultTerms: Type.Union([Type.String(), Type.Null()], {
+  defaultTerms: nullable(Type.String(), {
     description: 'A new document without terms takes these',
   }),
-  defaultNotes: Type.Union([Type.String(), Type.Null()], {
+  defaultNotes: nullable(Type.String(), {
     description: 'A new document without notes takes these',
   }),
   bankName: NullableText,
@@ -83,10 +84,10 @@ export const InvoiceSettings = Type.Object({
   bankAccountNumber: NullableText,
   bankBranchCode: NullableText,
   bankAccountType: NullableText,
-  defaultTemplateId: Type.Union([Uuid, Type.Null()], {
+  defaultTemplateId: nullable(Uuid, {
     description: 'The look of documents that name no template',
   }),
-  updatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+  updatedAt: nullable(Type.String({ format: 'date-time' }), {
     description: 'null while the settings were never changed (the defaults apply)',
   }),
 });
@@ -103,7 +104,7 @@ export const InvoiceSettingsPatch = Type.Object(
     bankAccountNumber: Type.Optional(OrNull(BankAccountNumber)),
     bankBranchCode: Type.Optional(OrNull(BranchCode)),
     bankAccountType: Type.Optional(OrNull(BankText(40, 'e.g. Cheque, Current, Savings'))),
-    defaultTemplateId: Type.Optional(Type.Union([Uuid, Type.Null()])),
+    defaultTemplateId: Type.Optional(nullable(Uuid)),
   },
   {
     examples: [
@@ -185,8 +186,8 @@ export const TemplatePatch = Type.Object({
   name: Type.Optional(TemplateName),
   primaryColour: Type.Optional(Colour('Title, table heading band and rules')),
   accentColour: Type.Optional(Colour('Background of the customer and totals boxes')),
-  footer: Type.Optional(Type.Union([Footer, Type.Null()])),
-  logo: Type.Optional(Type.Union([LogoUpload, Type.Null()], { description: 'null removes the logo' })),
+  footer: Type.Optional(nullable(Footer)),
+  logo: Type.Optional(nullable(LogoUpload, { description: 'null removes the logo' })),
 });
 
 export const Template = Type.Object({

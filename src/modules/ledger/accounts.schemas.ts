@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
+import { nullable } from '../../platform/http/nullable.ts';
 
 export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'income', 'expense'] as const;
 
@@ -14,8 +15,6 @@ export const SUBTYPES_OF = {
 
 export const ALL_SUBTYPES = Object.values(SUBTYPES_OF).flat();
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Union([s, Type.Null()]);
-
 export const Account = Type.Object({
   id: Type.String({ format: 'uuid' }),
   companyId: Type.String({ format: 'uuid' }),
@@ -23,7 +22,7 @@ export const Account = Type.Object({
   name: Type.String(),
   type: Type.Enum(ACCOUNT_TYPES),
   subtype: Type.String({ description: `Statement grouping: ${ALL_SUBTYPES.join(', ')}` }),
-  systemKey: Nullable(
+  systemKey: nullable(
     Type.String({
       description:
         'The role documents post to it by (bank, debtors_control, vat_output, ...); null for accounts of your own',
@@ -31,7 +30,7 @@ export const Account = Type.Object({
   ),
   isControl: Type.Boolean({ description: 'Posted to by documents only; a manual journal may not touch it' }),
   isActive: Type.Boolean(),
-  description: Nullable(Type.String()),
+  description: nullable(Type.String()),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });
@@ -62,7 +61,7 @@ export const AccountUpdate = Type.Object({
   code: Type.Optional(Code),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   subtype: Type.Optional(Type.Enum(ALL_SUBTYPES)),
-  description: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+  description: Type.Optional(nullable(Type.String({ maxLength: 1000 }))),
   isActive: Type.Optional(
     Type.Boolean({ description: 'false deactivates: nothing more may be posted to it' }),
   ),

@@ -1,9 +1,7 @@
 import { Type } from 'typebox';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
+import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
-
-const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Number>>(s: T) =>
-  Type.Union([s, Type.Null()]);
 
 export const TAX_CODES = [
   'standard',
@@ -71,12 +69,12 @@ export const JournalLine = Type.Object({
   accountName: Type.String(),
   debit: Type.Number(),
   credit: Type.Number(),
-  description: Nullable(Type.String()),
-  contactId: Nullable(Type.String({ format: 'uuid' })),
-  openItemId: Nullable(Type.String({ format: 'uuid' })),
-  dueDate: Nullable(Type.String({ format: 'date' })),
-  taxCode: Nullable(Type.String()),
-  taxRate: Nullable(Type.Number()),
+  description: nullable(Type.String()),
+  contactId: nullable(Type.String({ format: 'uuid' })),
+  openItemId: nullable(Type.String({ format: 'uuid' })),
+  dueDate: nullable(Type.String({ format: 'date' })),
+  taxCode: nullable(Type.String()),
+  taxRate: nullable(Type.Number()),
 });
 
 export const Journal = Type.Object({
@@ -84,14 +82,14 @@ export const Journal = Type.Object({
   companyId: Type.String({ format: 'uuid' }),
   date: Type.String({ format: 'date' }),
   description: Type.String(),
-  reference: Nullable(Type.String()),
+  reference: nullable(Type.String()),
   sourceType: Type.String({ description: 'manual_journal, invoice, payment, ...' }),
-  sourceId: Nullable(Type.String({ format: 'uuid' })),
+  sourceId: nullable(Type.String({ format: 'uuid' })),
   status: Type.Union([Type.Literal('posted'), Type.Literal('reversed'), Type.Literal('reversal')], {
     description: 'posted; reversed (a reversal cancels it); reversal (it cancels another entry)',
   }),
-  reversesEntryId: Nullable(Type.String({ format: 'uuid' })),
-  reversedByEntryId: Nullable(Type.String({ format: 'uuid' })),
+  reversesEntryId: nullable(Type.String({ format: 'uuid' })),
+  reversedByEntryId: nullable(Type.String({ format: 'uuid' })),
   totalDebit: Type.Number(),
   totalCredit: Type.Number(),
   createdAt: Type.String({ format: 'date-time' }),
@@ -134,24 +132,24 @@ export const LedgerLine = Type.Object({
   accountName: Type.String(),
   debit: Type.Number(),
   credit: Type.Number(),
-  description: Nullable(Type.String()),
+  description: nullable(Type.String()),
   entryDescription: Type.String(),
-  reference: Nullable(Type.String()),
-  contactId: Nullable(Type.String({ format: 'uuid' })),
+  reference: nullable(Type.String()),
+  contactId: nullable(Type.String({ format: 'uuid' })),
   sourceType: Type.String(),
-  sourceId: Nullable(Type.String({ format: 'uuid' })),
-  taxCode: Nullable(Type.String()),
-  taxRate: Nullable(Type.Number()),
+  sourceId: nullable(Type.String({ format: 'uuid' })),
+  taxCode: nullable(Type.String()),
+  taxRate: nullable(Type.Number()),
 });
 
 export const LedgerSettings = Type.Object({
-  lockDate: Nullable(Type.String({ format: 'date' })),
+  lockDate: nullable(Type.String({ format: 'date' })),
   financialYearEndMonth: Type.Integer({ minimum: 1, maximum: 12 }),
 });
 
 export const LedgerSettingsUpdate = Type.Object({
   lockDate: Type.Optional(
-    Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+    nullable(Type.String({ format: 'date' }), {
       description: 'Nothing may be posted on or before it; null unlocks',
     }),
   ),

@@ -1,8 +1,8 @@
 // TypeBox schemas of the reports: their queries and their JSON answers. Amounts are JSON
 // numbers, exact to the cent (computed with decimal.js from NUMERIC sums).
-import { type TSchema, Type } from 'typebox';
+import { Type } from 'typebox';
+import { nullable } from '../../platform/http/nullable.ts';
 
-const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 const Day = (description: string) => Type.String({ format: 'date', description });
 const Amount = (description?: string) => Type.Number(description ? { description } : {});
 
@@ -60,8 +60,8 @@ const Period = {
 };
 
 export const AccountAmount = Type.Object({
-  id: Nullable(Type.String({ format: 'uuid', description: 'null on a line the report derives' })),
-  code: Nullable(Type.String()),
+  id: nullable(Type.String({ format: 'uuid', description: 'null on a line the report derives' })),
+  code: nullable(Type.String()),
   name: Type.String(),
   amount: Amount(),
 });
@@ -114,8 +114,8 @@ export const BalanceSheet = Type.Object({
 });
 
 export const TrialBalanceRow = Type.Object({
-  id: Nullable(Type.String({ format: 'uuid' })),
-  code: Nullable(Type.String()),
+  id: nullable(Type.String({ format: 'uuid' })),
+  code: nullable(Type.String()),
   name: Type.String(),
   type: Type.String(),
   subtype: Type.String(),
@@ -128,9 +128,9 @@ export const TrialBalance = Type.Object({
   basis: Type.Union([Type.Literal('asOf'), Type.Literal('movements')], {
     description: 'asOf: balances at the end of asOf; movements: what moved from `from` to `to`',
   }),
-  asOf: Nullable(Type.String({ format: 'date' })),
-  from: Nullable(Type.String({ format: 'date' })),
-  to: Nullable(Type.String({ format: 'date' })),
+  asOf: nullable(Type.String({ format: 'date' })),
+  from: nullable(Type.String({ format: 'date' })),
+  to: nullable(Type.String({ format: 'date' })),
   accounts: Type.Array(TrialBalanceRow),
   totals: Type.Object({ debit: Amount(), credit: Amount() }),
   balanced: Type.Boolean(),
@@ -141,7 +141,7 @@ export const GeneralLedgerLine = Type.Object({
   entryId: Type.String({ format: 'uuid' }),
   lineNo: Type.Integer(),
   description: Type.String({ description: 'The line’s own description, else the entry’s' }),
-  reference: Nullable(Type.String()),
+  reference: nullable(Type.String()),
   sourceType: Type.String(),
   debit: Amount(),
   credit: Amount(),

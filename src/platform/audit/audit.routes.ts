@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { type Static, Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../http/catalogue.ts';
 import type { TenantCtx } from '../http/context.ts';
+import { nullable } from '../http/nullable.ts';
 import { type Page, Paged, pageOf, pageQueryProperties, paging } from '../http/paging.ts';
 import { badRequest } from '../http/problem.ts';
 
@@ -20,19 +21,17 @@ export const AuditQuery = Type.Object({
   companyId: Type.Optional(Type.String({ format: 'uuid' })),
 });
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Union([s, Type.Null()]);
-
 export const AuditEntry = Type.Object({
   id: Type.String({ format: 'uuid' }),
   occurredAt: Type.String({ format: 'date-time' }),
   actorType: Type.String({ description: 'user, api_key, system or anonymous' }),
-  actorId: Nullable(Type.String({ format: 'uuid' })),
+  actorId: nullable(Type.String({ format: 'uuid' })),
   action: Type.String({ description: 'The operation, e.g. "POST /api/roles"' }),
   resource: Type.String(),
-  resourceId: Nullable(Type.String()),
-  companyId: Nullable(Type.String({ format: 'uuid' })),
-  requestId: Nullable(Type.String()),
-  ip: Nullable(Type.String()),
+  resourceId: nullable(Type.String()),
+  companyId: nullable(Type.String({ format: 'uuid' })),
+  requestId: nullable(Type.String()),
+  ip: nullable(Type.String()),
   details: Type.Record(Type.String(), Type.Unknown(), {
     description: 'What was sent (params, body, status), secrets replaced by "[redacted]"',
   }),

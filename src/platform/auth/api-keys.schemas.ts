@@ -1,10 +1,11 @@
 // Request and response shapes of /api/api-keys and of the token exchange (POST /auth/token).
 // A key record never carries its secret nor its hash; the plaintext is answered once, at creation.
 import { Type } from 'typebox';
+import { nullable } from '../http/nullable.ts';
 import { DEFAULT_KEY_RATE_LIMIT } from './principal.ts';
 import { SCOPES } from './scopes.ts';
 
-const NullableTimestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+const NullableTimestamp = nullable(Type.String({ format: 'date-time' }));
 
 export const ApiKeyIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
@@ -51,15 +52,15 @@ export const ApiKey = Type.Object({
   id: Type.String({ format: 'uuid' }),
   name: Type.String(),
   owner: Type.Union([Type.Literal('user'), Type.Literal('business')]),
-  userId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+  userId: nullable(Type.String({ format: 'uuid' }), {
     description: 'The person a user key acts as; null for a business key',
   }),
-  roleId: Type.Union([Type.String(), Type.Null()], {
+  roleId: nullable(Type.String(), {
     description: "A business key's role; null for a user key, which acts with its owner's current role",
   }),
   scopes: Type.Array(Type.String()),
   rateLimitPerMinute: Type.Integer(),
-  contactId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+  contactId: nullable(Type.String({ format: 'uuid' })),
   prefix: Type.String({ description: 'The start of the key, to recognise it' }),
   lastFour: Type.String({ description: 'The last four characters of the key' }),
   createdBy: Type.String({ format: 'uuid' }),
@@ -70,7 +71,7 @@ export const ApiKey = Type.Object({
     description:
       '`oauth`: an app a person connected through OAuth (acts as them, with the scopes they left ticked)',
   }),
-  oauthClientId: Type.Union([Type.String(), Type.Null()], { description: 'The connected app, for `oauth`' }),
+  oauthClientId: nullable(Type.String(), { description: 'The connected app, for `oauth`' }),
 });
 
 export const ApiKeyCreated = Type.Object({

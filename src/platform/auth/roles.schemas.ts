@@ -2,6 +2,7 @@
 // id is its name (owner, admin, ...), a custom role's id is a UUID.
 import { Type } from 'typebox';
 import { clientIdProperty } from '../http/idempotent.ts';
+import { nullable } from '../http/nullable.ts';
 import { ALL_PERMISSIONS, BUILT_IN_ROLES } from './permissions.ts';
 
 /** A built-in role name or a custom role's UUID. */
@@ -21,7 +22,7 @@ export const Role = Type.Object({
   id: Type.String({ description: 'The name of a built-in role, the UUID of a custom one' }),
   name: Type.String(),
   builtIn: Type.Boolean(),
-  description: Type.Union([Type.String(), Type.Null()]),
+  description: nullable(Type.String()),
   permissions: Type.Array(Type.String(), { description: '"resource:action" strings, sorted' }),
   createdAt: Type.Optional(Type.String({ format: 'date-time', description: 'Custom roles only' })),
   updatedAt: Type.Optional(Type.String({ format: 'date-time', description: 'Custom roles only' })),
@@ -31,7 +32,7 @@ export const RoleCreate = Type.Object(
   {
     clientId: clientIdProperty,
     name: Type.String({ minLength: 1, maxLength: 100 }),
-    description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+    description: Type.Optional(nullable(Type.String({ maxLength: 500 }))),
     permissions: Type.Array(PermissionString, { maxItems: ALL_PERMISSIONS.length * 2 }),
   },
   {
@@ -47,6 +48,6 @@ export const RoleCreate = Type.Object(
 
 export const RoleUpdate = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+  description: Type.Optional(nullable(Type.String({ maxLength: 500 }))),
   permissions: Type.Optional(Type.Array(PermissionString, { maxItems: ALL_PERMISSIONS.length * 2 })),
 });

@@ -1,5 +1,6 @@
 // Shapes of the caller's own sessions (GET /auth/sessions and the revocation routes).
 import { Type } from 'typebox';
+import { nullable } from '../http/nullable.ts';
 
 const Timestamp = Type.String({ format: 'date-time' });
 
@@ -11,8 +12,8 @@ export const SessionView = Type.Object({
     description: 'The sign-in or the latest refresh of this session',
   }),
   expiresAt: Timestamp,
-  ip: Type.Union([Type.String(), Type.Null()]),
-  userAgent: Type.Union([Type.String(), Type.Null()]),
+  ip: nullable(Type.String()),
+  userAgent: nullable(Type.String()),
   current: Type.Boolean({ description: 'The session of the token making this request' }),
 });
 

@@ -1,11 +1,12 @@
 // Request and response shapes of /api/users and of accepting an invitation. A user record
 // never carries a password hash or a TOTP secret.
 import { Type } from 'typebox';
+import { nullable } from '../http/nullable.ts';
 import { pageQueryProperties } from '../http/paging.ts';
 import { Email, PasswordHash } from './auth.schemas.ts';
 import { RoleRef } from './roles.schemas.ts';
 
-const NullableTimestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+const NullableTimestamp = nullable(Type.String({ format: 'date-time' }));
 
 export const User = Type.Object({
   id: Type.String({ format: 'uuid' }),

@@ -1,5 +1,6 @@
 // Shapes of a webhook's deliveries: the attempt list, redelivery and the test event.
 import { Type } from 'typebox';
+import { nullable } from '../http/nullable.ts';
 import { Paged, pageQueryProperties } from '../http/paging.ts';
 
 export const DeliveryParams = Type.Object({
@@ -25,11 +26,11 @@ export const Attempt = Type.Object({
   attempt: Type.Integer({ description: '1 to 8 in a round; a redelivery goes on counting' }),
   attemptedAt: Type.String({ format: 'date-time' }),
   durationMs: Type.Integer(),
-  responseStatus: Type.Union([Type.Integer(), Type.Null()], {
+  responseStatus: nullable(Type.Integer(), {
     description: 'The status the receiver answered; null when none came (refused address, timeout, network)',
   }),
-  error: Type.Union([Type.String(), Type.Null()]),
-  responseExcerpt: Type.Union([Type.String(), Type.Null()], { description: 'The first 4 KB of the answer' }),
+  error: nullable(Type.String()),
+  responseExcerpt: nullable(Type.String(), { description: 'The first 4 KB of the answer' }),
 });
 
 export const Delivery = Type.Object({
@@ -38,7 +39,7 @@ export const Delivery = Type.Object({
   eventType: Type.String(),
   status: Status,
   createdAt: Type.String({ format: 'date-time' }),
-  finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  finishedAt: nullable(Type.String({ format: 'date-time' })),
   attempts: Type.Array(Attempt, { description: 'Every attempt, first to last' }),
 });
 

@@ -1,6 +1,7 @@
 // Request and response shapes of /api/webhooks. The signing secret is answered once, at
 // creation, and never again.
 import { Type } from 'typebox';
+import { nullable } from '../http/nullable.ts';
 import { EVENT_TYPES } from './event-types.ts';
 
 const eventTypeList = EVENT_TYPES.map((e) => e.type).join(', ');
@@ -33,7 +34,7 @@ export const WebhookCreate = Type.Object(
 export const WebhookUpdate = Type.Object({
   url: Type.Optional(Url),
   eventTypes: Type.Optional(EventTypes),
-  description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+  description: Type.Optional(nullable(Type.String({ maxLength: 500 }))),
   enabled: Type.Optional(
     Type.Boolean({ description: 'Switch on or off. Switching a failing webhook back on is always manual.' }),
   ),
@@ -43,7 +44,7 @@ export const Webhook = Type.Object({
   id: Type.String({ format: 'uuid' }),
   url: Type.String(),
   eventTypes: Type.Array(Type.String()),
-  description: Type.Union([Type.String(), Type.Null()]),
+  description: nullable(Type.String()),
   enabled: Type.Boolean(),
   disabledReason: Type.Union([Type.Literal('manual'), Type.Literal('failing'), Type.Null()], {
     description: '`failing`: switched off after five consecutive failed events',

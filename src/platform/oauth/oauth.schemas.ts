@@ -3,8 +3,9 @@
 // optional string and check it themselves: their refusals are an HTML page or an
 // RFC 6749 error body, which a generic 400 would not be.
 import { Type } from 'typebox';
+import { nullable } from '../http/nullable.ts';
 
-const NullableTimestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+const NullableTimestamp = nullable(Type.String({ format: 'date-time' }));
 
 export const OAuthAppIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
