@@ -20,6 +20,19 @@ after(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
+const ONLY_ON_PG = PG
+  ? false
+  : 'needs DATABASE_URL: several processes share a PostgreSQL database (CI runs it there)';
+
+/** An empty PostgreSQL database and a data directory, both removed after the tests. */
+async function freshPlace() {
+  const database = await emptyPgDatabase(PG!);
+  cleanups.push(database.drop);
+  const dataDir = mkdtempSync(join(tmpdir(), 'bp-processes-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  return { database, dataDir };
+}
+
 /** GET on a connection of its own (a new connection may go to either process). */
 function getFresh(url: string, token?: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -81,12 +94,9 @@ function isRunning(pid: number): boolean {
 }
 
 test('API_PROCESSES=2 serves from two processes, replaces one that dies, and stops them all on SIGTERM', {
-  skip: PG ? false : 'needs DATABASE_URL: several processes share a PostgreSQL database (CI runs it there)',
+  skip: ONLY_ON_PG,
 }, async () => {
-  const database = await emptyPgDatabase(PG!);
-  cleanups.push(database.drop);
-  const dataDir = mkdtempSync(join(tmpdir(), 'bp-processes-'));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const { database, dataDir } = await freshPlace();
   const server = await startMain({
     DATA_DIR: dataDir,
     DATABASE_URL: database.url,
@@ -153,12 +163,9 @@ test('API_PROCESSES=2 serves from two processes, replaces one that dies, and sto
 });
 
 test('a serving process that cannot start stops them all with a non-zero exit and the reason', {
-  skip: PG ? false : 'needs DATABASE_URL: several processes share a PostgreSQL database (CI runs it there)',
+  skip: ONLY_ON_PG,
 }, async () => {
-  const database = await emptyPgDatabase(PG!);
-  cleanups.push(database.drop);
-  const dataDir = mkdtempSync(join(tmpdir(), 'bp-processes-'));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const { database, dataDir } = await freshPlace();
   // The port is taken: every serving process fails to listen.
   const taken = createServer();
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
