@@ -39,6 +39,23 @@ export async function admin<T>(url: string, fn: (c: pg.Client) => Promise<T>): P
   }
 }
 
+/**
+ * Drops a test database, ending its sessions. WITH (FORCE) cannot end a session it may not
+ * signal (an autovacuum worker that has just started on it, on PostgreSQL 15): it finishes
+ * quickly, so try again.
+ */
+async function dropDatabase(databaseUrl: string, name: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin(databaseUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      return;
+    } catch (e) {
+      if (attempt > 40 || (e as { code?: string }).code !== '42501') throw e;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
 /** Once per run: migrate and keep the result as the starting point of every test file. */
 export async function prepareSnapshot(databaseUrl = process.env.DATABASE_URL): Promise<void> {
   if (databaseUrl) {
@@ -89,17 +106,7 @@ export async function freshDatabase(databaseUrl = process.env.DATABASE_URL): Pro
       url,
       close: async () => {
         await close();
-        // WITH (FORCE) cannot end a session it may not signal (an autovacuum worker that has
-        // just started on the copy, on PostgreSQL 15): it finishes quickly, so try again.
-        for (let attempt = 0; ; attempt++) {
-          try {
-            await admin(databaseUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-            break;
-          } catch (e) {
-            if (attempt > 40 || (e as { code?: string }).code !== '42501') throw e;
-            await new Promise((r) => setTimeout(r, 250));
-          }
-        }
+        await dropDatabase(databaseUrl, name);
       },
     };
   }
@@ -121,8 +128,6 @@ export async function emptyPgDatabase(databaseUrl: string): Promise<{ url: strin
   await admin(databaseUrl, (c) => c.query(`CREATE DATABASE ${name}`));
   return {
     url: withDatabase(databaseUrl, name),
-    drop: async () => {
-      await admin(databaseUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-    },
+    drop: () => dropDatabase(databaseUrl, name),
   };
 }
