@@ -36,6 +36,7 @@ import { type BearerClaims, isKeyClaims, verifyAccessToken } from '../auth/token
 import { type AtCommit, type Tx, withTenantOpening, withTenantReading } from '../db/tenant.ts';
 import { FileResponse } from '../files/response.ts';
 import type { AppDeps, BaseCtx, PublicCtx, TenantCtx } from './context.ts';
+import type { ErrorCode } from './error-codes.ts';
 import { badRequest, notFound, PermissionDenied, unauthorized } from './problem.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -61,6 +62,19 @@ interface RouteSpec<P extends TSchema, Q extends TSchema, B extends TSchema> {
    * read first, in a round trip of its own (otherwise it rides with the first query).
    */
   principalFirst?: true;
+  /**
+   * The operation's readable id in the OpenAPI document and in generated clients, a verb then
+   * the resource: listInvoices, getInvoice, createInvoice, releaseInvoice, recordInvoicePayment.
+   */
+  operationId?: string;
+  /** The resource group the operation is listed under (one of the catalogue's `tags`). */
+  tag?: string;
+  /**
+   * Error codes the route may answer beyond those its declaration implies (401 from auth,
+   * 403 from permission/scope/plan, 404 from a path id or the company, 400/413 from its input,
+   * 429 where metered): each code's status is declared in the document.
+   */
+  errors?: readonly ErrorCode[];
   summary: string;
   description?: string;
   params?: P;

@@ -1,0 +1,135 @@
+// The closed list of error codes: every problem the service sends carries one of these in
+// `code`, and the OpenAPI document lists them as the Problem schema's enum, each with its
+// meaning. A route declares the codes it may answer beyond those derived from its
+// declaration (see openapi.ts); the status of each code is fixed here, once.
+//
+// Add a code here before throwing it; a code not in this list does not type-check.
+
+export const ERROR_CODES = {
+  // 400
+  VALIDATION_FAILED: {
+    status: 400,
+    meaning: 'A field, parameter or header is missing or invalid; `field` and `errors` name each',
+  },
+  MALFORMED_BODY: { status: 400, meaning: 'The body is not valid JSON (or not the declared form)' },
+  COMPANY_HEADER_REQUIRED: {
+    status: 400,
+    meaning: 'A company-scoped route was called without `X-Company-Id`',
+  },
+  // 401
+  UNAUTHENTICATED: {
+    status: 401,
+    meaning: 'No token, or a token that is expired, malformed or no longer valid',
+  },
+  INVALID_CREDENTIALS: { status: 401, meaning: 'Wrong e-mail or password (or a password sent unhashed)' },
+  TOTP_REQUIRED: { status: 401, meaning: 'Two-factor is on: send `totpCode` with the sign-in' },
+  TOTP_INVALID: { status: 401, meaning: 'The two-factor or recovery code is wrong or used' },
+  API_KEY_REQUIRED: {
+    status: 401,
+    meaning: 'The route takes the API key itself as bearer, not an exchanged token',
+  },
+  // 403
+  FORBIDDEN: { status: 403, meaning: 'Not allowed for this caller' },
+  MODULE_NOT_LICENSED: { status: 403, meaning: "The tenant's plan does not include the route's module" },
+  INSUFFICIENT_SCOPE: {
+    status: 403,
+    meaning: "The API key's (or OAuth app's) scopes lack the one named in `scope`",
+  },
+  PLAN_HAS_NO_API_KEYS: { status: 403, meaning: 'The plan does not include API keys' },
+  PLAN_HAS_NO_WEBHOOKS: { status: 403, meaning: 'The plan does not include webhooks' },
+  PLAN_HAS_NO_SANDBOX: { status: 403, meaning: 'The plan does not include the sandbox company' },
+  SANDBOX_READ_ONLY: { status: 403, meaning: 'The sandbox is read-only while the plan lacks API access' },
+  TEST_KEY_SANDBOX_ONLY: {
+    status: 403,
+    meaning: 'A test key (bpk_test_) may act only on the sandbox company',
+  },
+  USER_TOKEN_REQUIRED: {
+    status: 403,
+    meaning: "A person's own route (sessions, two-factor, password) called with an API key's token",
+  },
+  PERMISSION_NOT_HELD: {
+    status: 403,
+    meaning: 'A role or key cannot be given a permission its creator does not hold',
+  },
+  OWNER_REQUIRED: { status: 403, meaning: 'Only an owner may do this' },
+  API_KEY_LIMIT_REACHED: { status: 403, meaning: "The plan's number of API keys is reached" },
+  COMPANY_LIMIT_REACHED: { status: 403, meaning: "The plan's number of companies is reached" },
+  // 404
+  NOT_FOUND: {
+    status: 404,
+    meaning: "No such record in the tenant (another tenant's id included), or no such route",
+  },
+  // 409
+  CONFLICT: { status: 409, meaning: 'The record conflicts with an existing one or with its current state' },
+  ALREADY_RELEASED: { status: 409, meaning: 'The document is released already' },
+  NOT_A_DRAFT: { status: 409, meaning: 'Only a draft can change' },
+  NOT_OPEN: { status: 409, meaning: 'The document is not open for this' },
+  NOT_RELEASED: { status: 409, meaning: 'The document is not released yet' },
+  NOT_RECEIVABLE: { status: 409, meaning: 'The document is not one that takes payments' },
+  NOT_CONVERTIBLE: { status: 409, meaning: 'The document cannot be converted' },
+  NOT_A_QUOTE: { status: 409, meaning: 'Only a quote or pro forma can be accepted or declined' },
+  NOT_ANSWERABLE: { status: 409, meaning: 'The quote has been answered or converted already' },
+  NOT_A_MANUAL_JOURNAL: { status: 409, meaning: 'Only a manual journal can be reversed this way' },
+  ALREADY_PAID: { status: 409, meaning: 'The document is paid already' },
+  ALREADY_VOID: { status: 409, meaning: 'The document is void already' },
+  ALREADY_REVERSED: { status: 409, meaning: 'The payment, allocation or journal is reversed already' },
+  ALREADY_APPLIED: { status: 409, meaning: 'The credit is applied already' },
+  DEPOSIT_ALREADY_APPLIED: { status: 409, meaning: 'The deposit is applied to another invoice already' },
+  DOCUMENT_VOID: { status: 409, meaning: 'The document is void' },
+  HAS_PAYMENTS: { status: 409, meaning: 'The document has payments or allocations: reverse them first' },
+  PERIOD_LOCKED: { status: 409, meaning: 'The date is on or before the lock date' },
+  CONTACT_HAS_OPEN_ITEMS: { status: 409, meaning: 'The contact has open documents' },
+  SKU_TAKEN: { status: 409, meaning: 'Another product has this SKU' },
+  SANDBOX_IN_USE: {
+    status: 409,
+    meaning: 'Records outside the sandbox point into it; `blocking` names them',
+  },
+  // 412, 413, 422, 429
+  PRECONDITION_FAILED: { status: 412, meaning: '`If-Match` names a version that is no longer current' },
+  PAYLOAD_TOO_LARGE: { status: 413, meaning: 'The body is larger than the route accepts' },
+  UNPROCESSABLE: { status: 422, meaning: 'Understood but not supported; `reasons` lists why' },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, meaning: '`Idempotency-Key` was used with a different request' },
+  RATE_LIMITED: {
+    status: 429,
+    meaning: 'Too many requests; `limit` and `retryAfterSeconds` say when to retry',
+  },
+  // 5xx
+  INTERNAL_ERROR: { status: 500, meaning: 'Unexpected error; deliberately generic' },
+  UNAVAILABLE: { status: 503, meaning: 'A dependency is unavailable; retry with backoff' },
+} as const satisfies Record<string, { status: number; meaning: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as ErrorCode[];
+
+/** The code a problem of this status carries when the thrower named none. */
+export function defaultCode(status: number): ErrorCode {
+  switch (status) {
+    case 400:
+      return 'VALIDATION_FAILED';
+    case 401:
+      return 'UNAUTHENTICATED';
+    case 403:
+      return 'FORBIDDEN';
+    case 404:
+      return 'NOT_FOUND';
+    case 409:
+      return 'CONFLICT';
+    case 412:
+      return 'PRECONDITION_FAILED';
+    case 413:
+      return 'PAYLOAD_TOO_LARGE';
+    case 422:
+      return 'UNPROCESSABLE';
+    case 429:
+      return 'RATE_LIMITED';
+    case 503:
+      return 'UNAVAILABLE';
+    default:
+      return status >= 500 ? 'INTERNAL_ERROR' : 'VALIDATION_FAILED';
+  }
+}
+
+export function statusOf(code: ErrorCode): number {
+  return ERROR_CODES[code].status;
+}
