@@ -94,7 +94,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
     },
-    ajv: { customOptions: { allErrors: false } },
+    // Every failing field is answered at once (a form shows them all); unknown properties are
+    // refused, not silently removed (strict-input.ts closes the schemas).
+    ajv: { customOptions: { allErrors: true, removeAdditional: false } },
     logController: new OneLinePerRequest(),
     schemaController: { compilersFactory: { buildValidator: strictBodies() } },
   });

@@ -2,11 +2,13 @@
 // system's { error, resource, action } denial.
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
+import { ERROR_CODES, type ErrorCode } from '../../src/platform/http/error-codes.ts';
 import { titleFor } from '../../src/platform/http/problem.ts';
 
 /** Members a problem may carry besides the five (RFC 7807 extensions the service uses). */
 export const PROBLEM_EXTENSIONS = [
   'field',
+  'errors',
   'code',
   'scope',
   'limit',
@@ -16,7 +18,7 @@ export const PROBLEM_EXTENSIONS = [
   'blocking',
 ];
 
-const PROBLEM_MEMBERS = ['type', 'title', 'status', 'detail', 'instance'];
+const PROBLEM_MEMBERS = ['type', 'title', 'status', 'detail', 'instance', 'code'];
 
 /** Asserts a problem-details answer with this status and returns its body. */
 export function assertProblem(
@@ -26,8 +28,13 @@ export function assertProblem(
 ): Record<string, unknown> {
   const where = context ? `${context}: ` : '';
   assert.equal(res.statusCode, status, `${where}expected ${status}, got ${res.statusCode} ${res.body}`);
-  assert.match(String(res.headers['content-type']), /^application\/json/, `${where}content-type`);
+  assert.match(String(res.headers['content-type']), /^application\/problem\+json/, `${where}content-type`);
   const body = res.json() as Record<string, unknown>;
+  const code = ERROR_CODES[body.code as ErrorCode];
+  assert.ok(code, `${where}code ${String(body.code)} is one of the closed list`);
+  assert.equal(code.status, status, `${where}code ${String(body.code)} belongs to status ${code.status}`);
+  if (status === 401)
+    assert.match(String(res.headers['www-authenticate']), /^Bearer /, `${where}WWW-Authenticate`);
   for (const member of PROBLEM_MEMBERS) assert.ok(member in body, `${where}problem lacks ${member}`);
   const extra = Object.keys(body).filter((k) => !PROBLEM_MEMBERS.includes(k));
   for (const k of extra) assert.ok(PROBLEM_EXTENSIONS.includes(k), `${where}unexpected problem member ${k}`);

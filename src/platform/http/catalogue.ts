@@ -37,7 +37,8 @@ import { type AtCommit, type Tx, withTenantOpening, withTenantReading } from '..
 import { FileResponse } from '../files/response.ts';
 import type { AppDeps, BaseCtx, PublicCtx, TenantCtx } from './context.ts';
 import type { ErrorCode } from './error-codes.ts';
-import { badRequest, notFound, PermissionDenied, unauthorized } from './problem.ts';
+import { badRequest, HttpError, notFound, PermissionDenied, unauthorized } from './problem.ts';
+import { closeObjects, NO_QUERY, refusesUnknownInput } from './strict-input.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -67,6 +68,11 @@ interface RouteSpec<P extends TSchema, Q extends TSchema, B extends TSchema> {
    * the resource: listInvoices, getInvoice, createInvoice, releaseInvoice, recordInvoicePayment.
    */
   operationId?: string;
+  /**
+   * A public route that authenticates by itself with the API key as the bearer token
+   * (POST /auth/token, /external/*): documented under the `apiKey` security scheme.
+   */
+  security?: 'apiKey';
   /** The resource group the operation is listed under (one of the catalogue's `tags`). */
   tag?: string;
   /**
@@ -138,6 +144,10 @@ export function defineRoute(def: AnyRoute): AnyRoute {
   if (!def.path.startsWith('/')) throw new Error(`Route path must start with /: ${def.path}`);
   if (Object.keys(def.response).length === 0)
     throw new Error(`Route ${def.method} ${def.path} has no response`);
+  if (refusesUnknownInput(def.path)) {
+    if (def.body) closeObjects(def.body);
+    if (def.query) closeObjects(def.query);
+  }
   return def;
 }
 
@@ -211,7 +221,11 @@ async function applyLimits(
 async function requireCompanyHeader(request: FastifyRequest) {
   const raw = request.headers['x-company-id'];
   const value = Array.isArray(raw) ? raw[0] : raw;
-  if (!value) throw badRequest(null, COMPANY_HEADER_REQUIRED);
+  if (!value)
+    throw new HttpError(400, COMPANY_HEADER_REQUIRED, {
+      code: 'COMPANY_HEADER_REQUIRED',
+      field: 'X-Company-Id',
+    });
   if (!UUID.test(value)) throw badRequest('X-Company-Id', 'must be a company id (UUID)');
   request.companyIdHeader = value.toLowerCase();
 }
@@ -394,7 +408,11 @@ function addRoute(app: FastifyInstance, route: AnyRoute, deps: AppDeps) {
     ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
     schema: {
       ...(route.params ? { params: route.params } : {}),
-      ...(route.query ? { querystring: route.query } : {}),
+      ...(route.query
+        ? { querystring: route.query }
+        : refusesUnknownInput(route.path)
+          ? { querystring: NO_QUERY }
+          : {}),
       ...(route.body ? { body: route.body } : {}),
       response,
     },

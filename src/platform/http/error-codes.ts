@@ -87,6 +87,8 @@ export const ERROR_CODES = {
   // 412, 413, 422, 429
   PRECONDITION_FAILED: { status: 412, meaning: '`If-Match` names a version that is no longer current' },
   PAYLOAD_TOO_LARGE: { status: 413, meaning: 'The body is larger than the route accepts' },
+  URI_TOO_LONG: { status: 414, meaning: 'The request address is longer than the service reads' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'The body is of a media type the route does not read' },
   UNPROCESSABLE: { status: 422, meaning: 'Understood but not supported; `reasons` lists why' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, meaning: '`Idempotency-Key` was used with a different request' },
   RATE_LIMITED: {
@@ -119,6 +121,10 @@ export function defaultCode(status: number): ErrorCode {
       return 'PRECONDITION_FAILED';
     case 413:
       return 'PAYLOAD_TOO_LARGE';
+    case 414:
+      return 'URI_TOO_LONG';
+    case 415:
+      return 'UNSUPPORTED_MEDIA_TYPE';
     case 422:
       return 'UNPROCESSABLE';
     case 429:

@@ -1,10 +1,38 @@
 // One place that turns every failure into the spec's error bodies. A 500 never carries a
 // stack trace, SQL or an internal message.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, PermissionDenied, problem } from './problem.ts';
+import { ERROR_CODE_LIST, ERROR_CODES } from './error-codes.ts';
+import { HttpError, PermissionDenied, PROBLEM_CONTENT_TYPE, problem } from './problem.ts';
+
+/**
+ * RFC 6750: a 401 names the scheme. A request that sent a token learns it was not accepted
+ * (error="invalid_token"); one that sent none is only told what to send.
+ */
+function wwwAuthenticate(request: FastifyRequest): string {
+  const sent = /^Bearer\s+\S+/i.test(request.headers.authorization ?? '');
+  return sent ? 'Bearer realm="api", error="invalid_token"' : 'Bearer realm="api"';
+}
+
+function sendProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  detail: string,
+  extensions: Record<string, unknown> = {},
+) {
+  const instance = request.url.split('?')[0] ?? request.url;
+  if (status === 401 && !reply.hasHeader('www-authenticate')) {
+    reply.header('www-authenticate', wwwAuthenticate(request));
+  }
+  return reply
+    .code(status)
+    .type(PROBLEM_CONTENT_TYPE)
+    .send(problem(status, detail, instance, extensions));
+}
 
 interface ValidationIssue {
   instancePath?: string;
+  schemaPath?: string;
   keyword?: string;
   message?: string;
   params?: Record<string, unknown>;
@@ -21,18 +49,46 @@ export function fieldOf(issue: ValidationIssue, context: string | undefined): st
   return field;
 }
 
-function validationDetail(error: FastifyError): { field: string; detail: string } {
-  const issue = (error.validation?.[0] ?? {}) as ValidationIssue;
-  const field = fieldOf(issue, error.validationContext);
-  let message = issue.message ?? 'is invalid';
-  if (issue.keyword === 'required') message = 'is required';
-  if (issue.keyword === 'additionalProperties') message = 'is not an accepted field';
-  if (issue.keyword === 'format') message = `must be a valid ${String(issue.params?.format)}`;
+function messageOf(issue: ValidationIssue): string {
+  if (issue.keyword === 'required') return 'is required';
+  if (issue.keyword === 'additionalProperties') return 'is not an accepted field';
+  if (issue.keyword === 'format') return `must be a valid ${String(issue.params?.format)}`;
   if (issue.keyword === 'enum' || issue.keyword === 'const' || issue.keyword === 'anyOf') {
     const allowed = issue.params?.allowedValues;
-    message = Array.isArray(allowed) ? `must be one of ${allowed.join(', ')}` : 'is not an accepted value';
+    return Array.isArray(allowed) ? `must be one of ${allowed.join(', ')}` : 'is not an accepted value';
   }
-  return { field, detail: `${field}: ${message}` };
+  return issue.message ?? 'is invalid';
+}
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/**
+ * Every failing field, once each, in the order validation found them; `detail` and `field`
+ * name the first (as before the list existed). An anyOf/oneOf failure also reports each
+ * branch's own failure, which says nothing more to a caller: only the union's line is kept.
+ */
+export function validationErrors(error: FastifyError): FieldError[] {
+  const issues = (error.validation ?? []) as ValidationIssue[];
+  const unions = issues
+    .filter((i) => i.keyword === 'anyOf' || i.keyword === 'oneOf')
+    .map((i) => i.instancePath ?? '');
+  const out: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const issue of issues) {
+    const branch = /\/(anyOf|oneOf)\/\d+\//.test(issue.schemaPath ?? '');
+    if (branch && unions.some((at) => (issue.instancePath ?? '').startsWith(at))) continue;
+    const field = fieldOf(issue, error.validationContext);
+    const message = messageOf(issue);
+    const key = `${field}\u0000${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ field, message });
+  }
+  if (out.length === 0) out.push({ field: fieldOf({}, error.validationContext), message: 'is invalid' });
+  return out;
 }
 
 // PostgreSQL error codes that mean the request, not the server, was at fault.
@@ -48,7 +104,6 @@ const PG_CLIENT_ERRORS: Record<string, [number, string]> = {
 };
 
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
-  const instance = request.url.split('?')[0] ?? request.url;
   if (error instanceof PermissionDenied) {
     return reply.code(403).type('application/json').send({
       error: 'Forbidden',
@@ -58,36 +113,32 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
   }
   if (error instanceof HttpError) {
     for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
-    return reply
-      .code(error.status)
-      .type('application/json')
-      .send(problem(error.status, error.message, instance, error.extensions));
+    return sendProblem(request, reply, error.status, error.message, error.extensions);
   }
   const fe = error as FastifyError & { code?: string };
   if (fe.validation) {
-    const { field, detail } = validationDetail(fe);
-    return reply
-      .code(400)
-      .type('application/json')
-      .send(problem(400, detail, instance, { field }));
+    const errors = validationErrors(fe);
+    const first = errors[0]!;
+    return sendProblem(request, reply, 400, `${first.field}: ${first.message}`, {
+      code: 'VALIDATION_FAILED',
+      field: first.field,
+      errors,
+    });
   }
   if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return reply
-      .code(413)
-      .type('application/json')
-      .send(problem(413, 'The request body is too large', instance));
+    return sendProblem(request, reply, 413, 'The request body is too large');
   }
   if (fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (fe instanceof SyntaxError && fe.statusCode === 400)) {
-    return reply
-      .code(400)
-      .type('application/json')
-      .send(problem(400, 'body: the request body is not valid JSON', instance, { field: 'body' }));
+    return sendProblem(request, reply, 400, 'body: the request body is not valid JSON', {
+      code: 'MALFORMED_BODY',
+      field: 'body',
+    });
   }
   if (fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-    return reply
-      .code(400)
-      .type('application/json')
-      .send(problem(400, 'body: a JSON body is required', instance, { field: 'body' }));
+    return sendProblem(request, reply, 400, 'body: a JSON body is required', {
+      code: 'MALFORMED_BODY',
+      field: 'body',
+    });
   }
   const pg = fe.code ? PG_CLIENT_ERRORS[fe.code] : undefined;
   if (pg) {
@@ -95,31 +146,21 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
       { pgCode: fe.code, constraint: (fe as { constraint?: string }).constraint },
       'database refused',
     );
-    return reply
-      .code(pg[0])
-      .type('application/json')
-      .send(problem(pg[0], pg[1], instance));
+    return sendProblem(request, reply, pg[0], pg[1]);
   }
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
-    return reply
-      .code(fe.statusCode)
-      .type('application/json')
-      .send(problem(fe.statusCode, fe.message, instance));
+    // A framework status outside the closed list is answered as the 400 it amounts to.
+    const known = ERROR_CODE_LIST.some((c) => ERROR_CODES[c].status === fe.statusCode);
+    return sendProblem(request, reply, known ? fe.statusCode : 400, fe.message);
   }
   request.log.error({ err: error }, 'unhandled error');
-  return reply
-    .code(500)
-    .type('application/json')
-    .send(problem(500, 'An unexpected error occurred. It has been logged.', instance));
+  return sendProblem(request, reply, 500, 'An unexpected error occurred. It has been logged.');
 }
 
 export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? request.url;
-    return reply
-      .code(404)
-      .type('application/json')
-      .send(problem(404, `No route for ${request.method} ${path}`, path));
+    return sendProblem(request, reply, 404, `No route for ${request.method} ${path}`);
   });
 }

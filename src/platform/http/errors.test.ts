@@ -155,7 +155,8 @@ describe('errors contract', () => {
     const res = await t.app.inject({ method: 'GET', url: '/test/throws' });
     const body = assertProblem(res, 500);
     assert.equal(body.detail, 'An unexpected error occurred. It has been logged.');
-    assert.deepEqual(Object.keys(body).sort(), ['detail', 'instance', 'status', 'title', 'type']);
+    assert.deepEqual(Object.keys(body).sort(), ['code', 'detail', 'instance', 'status', 'title', 'type']);
+    assert.equal(body.code, 'INTERNAL_ERROR');
     for (const leak of ['payroll_secrets', 'SELECT', 'Error:', 'errors.test.ts', '    at ']) {
       assert.ok(!res.body.includes(leak), `the 500 body leaks "${leak}": ${res.body}`);
     }

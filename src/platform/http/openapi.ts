@@ -1,48 +1,20 @@
 // The OpenAPI 3.1 description, generated from the route catalogue: the same objects that
 // validate requests describe them, so the document cannot drift from the service.
 import type { TSchema } from 'typebox';
+import { licensedModule } from '../auth/limits.ts';
+import { SCOPES } from '../auth/scopes.ts';
 import { type AnyRoute, COMPANY_HEADER_REQUIRED, successStatus } from './catalogue.ts';
-
-type Json = Record<string, unknown>;
-
-/** A clean JSON Schema copy (TypeBox keeps its markers non-enumerable, so JSON drops them). */
-function schemaOf(schema: TSchema): Json {
-  return JSON.parse(JSON.stringify(schema)) as Json;
-}
-
-const PROBLEM = { $ref: '#/components/schemas/Problem' };
+import { ERROR_CODE_LIST, ERROR_CODES } from './error-codes.ts';
+import { errorCodesOf, metered, roleDenial } from './openapi-errors.ts';
+import { type Json, ref, SchemaComponents } from './openapi-schemas.ts';
+import { titleFor } from './problem.ts';
 
 /** Where the interactive console lives; the API description links to its sign-in page. */
 export const PLAYGROUND_PATH = '/developers/playground';
 
-const ERROR_RESPONSES: Record<string, string> = {
-  '400': 'Validation failed or the body is malformed; detail names the field',
-  '401': 'Missing, expired or invalidated token',
-  '403': 'The role lacks the permission ({ error, resource, action }), or a problem with a code',
-  '404': "No such record in the tenant (another tenant's id included)",
-  '413': 'The request body is larger than 1 MiB',
-  '500': 'Unexpected error; detail is deliberately generic',
-};
-
-/** Which generic failures a route can answer, from what it declares. */
-function errorApplies(route: AnyRoute, status: string): boolean {
-  const user = route.auth !== 'none';
-  switch (status) {
-    case '400':
-      return Boolean(route.body || route.query || route.params || route.companyScoped);
-    case '401':
-    case '403':
-      return user;
-    case '404':
-      return Boolean(route.params || route.companyScoped);
-    case '413':
-      return Boolean(route.body);
-    default:
-      return true;
-  }
-}
-
+/** The declared id, or (until every route declares one) one made from the method and path. */
 function operationId(route: AnyRoute): string {
+  if (route.operationId) return route.operationId;
   const words = `${route.method.toLowerCase()} ${route.path}`
     .replace(/[{}]/g, '')
     .split(/[^a-zA-Z0-9]+/)
@@ -50,15 +22,15 @@ function operationId(route: AnyRoute): string {
   return words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('');
 }
 
-function parameters(route: AnyRoute): Json[] {
+function parameters(route: AnyRoute, c: SchemaComponents): Json[] {
   const out: Json[] = [];
-  const params = route.params ? schemaOf(route.params) : undefined;
+  const params = route.params ? c.inline(route.params) : undefined;
   for (const name of [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)) {
     const props = (params?.properties ?? {}) as Record<string, Json>;
     out.push({ name, in: 'path', required: true, schema: props[name] ?? { type: 'string' } });
   }
   if (route.query) {
-    const q = schemaOf(route.query);
+    const q = c.inline(route.query);
     const required = new Set((q.required as string[] | undefined) ?? []);
     for (const [name, schema] of Object.entries((q.properties ?? {}) as Record<string, Json>)) {
       const { description, ...rest } = schema;
@@ -87,9 +59,10 @@ function parameters(route: AnyRoute): Json[] {
  * The request body. Examples that the schema carries (JSON Schema `examples`, an array) are
  * also given as the media type's named OpenAPI examples, which is what consoles prefill from.
  */
-function requestBody(body: TSchema, contentType = 'application/json'): Json {
-  const schema = schemaOf(body);
-  const given = Array.isArray(schema.examples) ? (schema.examples as unknown[]) : [];
+function requestBody(body: TSchema, c: SchemaComponents, contentType = 'application/json'): Json {
+  const schema = c.of(body);
+  const examples0 = (body as { examples?: unknown }).examples;
+  const given = Array.isArray(examples0) ? (JSON.parse(JSON.stringify(examples0)) as unknown[]) : [];
   const examples = Object.fromEntries(
     given.map((value, i) => [given.length === 1 ? 'example' : `example${i + 1}`, { value }]),
   );
@@ -108,33 +81,78 @@ function sizeText(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-function responses(route: AnyRoute): Json {
+
+const RATE_HEADERS: Json = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/RateLimitLimit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/RateLimitRemaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/RateLimitReset' },
+};
+
+function successDescription(route: AnyRoute, status: string, isDefault: boolean): string {
+  if (status === '201') return 'Created';
+  if (status === '204') return 'Done; no body';
+  if (status === '200' && route.response[201]) return 'The existing record: the same clientId (or Idempotency-Key) was sent before';
+  return isDefault ? 'Success' : 'Also a success';
+}
+
+function successResponses(route: AnyRoute, c: SchemaComponents): Json {
   const out: Json = {};
   const produced = route.produces === undefined ? ['application/json'] : [route.produces].flat();
+  const headers = metered(route) && route.auth !== 'none' ? RATE_HEADERS : undefined;
   for (const [status, schema] of Object.entries(route.response)) {
-    const success = status === String(successStatus(route));
-    const files = success
+    const isDefault = status === String(successStatus(route));
+    const files = isDefault
       ? Object.fromEntries(
           (route.files ?? []).map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]),
         )
       : {};
-    const content = Object.fromEntries(produced.map((type) => [type, { schema: schemaOf(schema) }]));
+    const converted = c.of(schema);
+    const content = Object.fromEntries(produced.map((type) => [type, { schema: converted }]));
     out[status] = {
-      description: success ? 'Success' : 'Also a success',
+      description: successDescription(route, status, isDefault),
+      ...(headers ? { headers } : {}),
       ...(status === '204' || status.startsWith('3') ? {} : { content: { ...content, ...files } }),
     };
   }
-  for (const [status, generic] of Object.entries(ERROR_RESPONSES)) {
-    if (!errorApplies(route, status)) continue;
-    const description =
-      status === '413' && route.bodyLimit
-        ? `The request body is larger than ${sizeText(route.bodyLimit)}`
-        : generic;
+  return out;
+}
+
+function errorDescription(route: AnyRoute, status: number, codes: string[]): string {
+  const lead =
+    status === 413 && route.bodyLimit
+      ? `The request body is larger than ${sizeText(route.bodyLimit)}`
+      : status === 403 && roleDenial(route)
+        ? 'Forbidden: the role lacks the permission (`{ error, resource, action }`), or a problem with one of these codes'
+        : titleFor(status);
+  const list = codes.map((code) => `\`${code}\``).join(', ');
+  return `${lead}. \`code\`: ${list}.`;
+}
+
+function errorResponses(route: AnyRoute): Json {
+  const out: Json = {};
+  for (const [status, codes] of errorCodesOf(route)) {
+    const problem = { $ref: '#/components/schemas/Problem' };
     const schema =
-      status === '403' && route.permission
-        ? { oneOf: [{ $ref: '#/components/schemas/PermissionDenial' }, PROBLEM] }
-        : PROBLEM;
-    out[status] = { description, content: { 'application/json': { schema } } };
+      status === 403 && roleDenial(route)
+        ? { oneOf: [{ $ref: '#/components/schemas/PermissionDenial' }, problem] }
+        : problem;
+    const headers =
+      status === 401
+        ? { 'WWW-Authenticate': { $ref: '#/components/headers/WWWAuthenticate' } }
+        : status === 429
+          ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' }, ...RATE_HEADERS }
+          : undefined;
+    const content: Json = { 'application/problem+json': { schema } };
+    // The role denial is not a problem: it goes out as application/json.
+    if (status === 403 && roleDenial(route)) {
+      content['application/json'] = { schema: { $ref: '#/components/schemas/PermissionDenial' } };
+      content['application/problem+json'] = { schema: problem };
+    }
+    out[String(status)] = {
+      description: errorDescription(route, status, codes),
+      ...(headers ? { headers } : {}),
+      content,
+    };
   }
   return out;
 }
@@ -143,89 +161,263 @@ function responses(route: AnyRoute): Json {
 function description(route: AnyRoute): string {
   const who =
     route.auth === 'none'
-      ? 'No token needed.'
+      ? route.security === 'apiKey'
+        ? 'Authenticated with the API key itself as the bearer token.'
+        : 'No token needed.'
       : route.permission
         ? `Needs the role permission \`${route.permission[0]}:${route.permission[1]}\`.`
         : 'Any signed-in user.';
+  const scope = requiredScope(route);
+  const key = scope ? ` An API key or OAuth token needs the scope \`${scope}\`.` : '';
   const company = route.companyScoped ? ' Company-scoped: send `X-Company-Id`.' : '';
-  return [route.description, `${who}${company}`].filter(Boolean).join('\n\n');
+  return [route.description, `${who}${key}${company}`].filter(Boolean).join('\n\n');
 }
 
-export function buildOpenApi(routes: AnyRoute[], serverUrl: string): Json {
+/** The scope a key or OAuth token needs for the route; none for personal and public routes. */
+function requiredScope(route: AnyRoute): string | undefined {
+  if (route.auth === 'none') return undefined;
+  const module = licensedModule(route.module);
+  return module ? `${module}:${route.access}` : undefined;
+}
+
+function security(route: AnyRoute): Json[] {
+  if (route.auth === 'none') return route.security === 'apiKey' ? [{ apiKey: [] }] : [];
+  const scope = requiredScope(route);
+  return scope ? [{ bearerAuth: [] }, { oauth2: [scope] }] : [{ bearerAuth: [] }];
+}
+
+export interface OpenApiTag {
+  name: string;
+  description: string;
+}
+
+/** An event a webhook can receive: its type, when it is sent, the scope, its data schema. */
+export interface OpenApiEvent {
+  type: string;
+  description: string;
+  scope?: string;
+  data: TSchema | Json;
+}
+
+export interface OpenApiExtras {
+  /** Every tag a route uses, with its description, in the order the console lists them. */
+  tags?: OpenApiTag[];
+  /** The events sent to webhooks: the document's `webhooks`. */
+  events?: OpenApiEvent[];
+  /** What the service is: info.description's first paragraph. */
+  summary?: string;
+}
+
+function tagOf(route: AnyRoute): string {
+  return route.tag ?? route.module;
+}
+
+const ERROR_CODE_TABLE = ERROR_CODE_LIST.map(
+  (code) => `- \`${code}\` (${ERROR_CODES[code].status}): ${ERROR_CODES[code].meaning}`,
+).join('\n');
+
+function problemSchemas(c: SchemaComponents) {
+  c.add('ErrorCode', {
+    type: 'string',
+    enum: [...ERROR_CODE_LIST],
+    description: `Why a request failed; each code belongs to one HTTP status.\n\n${ERROR_CODE_TABLE}`,
+    'x-enum-descriptions': ERROR_CODE_LIST.map((code) => ERROR_CODES[code].meaning),
+  });
+  c.add('FieldError', {
+    type: 'object',
+    required: ['field', 'message'],
+    properties: {
+      field: { type: 'string', description: 'The field, parameter or header, e.g. lines[0].quantity' },
+      message: { type: 'string', description: 'What is wrong with it' },
+    },
+  });
+  c.add('Problem', {
+    type: 'object',
+    description: 'RFC 7807 problem details, sent as application/problem+json.',
+    required: ['type', 'title', 'status', 'detail', 'instance', 'code'],
+    properties: {
+      type: { type: 'string', examples: ['about:blank'] },
+      title: { type: 'string', description: "The status's reason phrase" },
+      status: { type: 'integer' },
+      detail: { type: 'string', description: 'What went wrong; names the offending field for validation errors' },
+      instance: { type: 'string', description: 'The request path' },
+      code: ref('ErrorCode'),
+      field: { type: 'string', description: '400: the first offending field (as named in `detail`)' },
+      errors: {
+        type: 'array',
+        items: ref('FieldError'),
+        description: '400 from validation: every failing field',
+      },
+      limit: { type: 'integer', description: '429: the requests a minute allowed' },
+      retryAfterSeconds: { type: 'integer', description: '429: seconds until a retry may succeed' },
+      scope: { type: 'string', description: 'INSUFFICIENT_SCOPE: the scope the call needs' },
+      reasons: { type: 'array', items: { type: 'string' }, description: '422: every reason' },
+      lockDate: { type: 'string', format: 'date', description: 'PERIOD_LOCKED: the lock date' },
+      blocking: {
+        type: 'array',
+        items: { type: 'object', additionalProperties: true },
+        description: 'SANDBOX_IN_USE: the records that point into the sandbox',
+      },
+    },
+  });
+  c.add('PermissionDenial', {
+    type: 'object',
+    description: "The role system's denial (not a problem): the permission the caller's role lacks.",
+    required: ['error', 'resource', 'action'],
+    properties: {
+      error: { type: 'string' },
+      resource: { type: 'string' },
+      action: { type: 'string' },
+    },
+  });
+}
+
+const HEADERS: Json = {
+  RateLimitLimit: { description: 'Requests a minute allowed', schema: { type: 'integer' } },
+  RateLimitRemaining: { description: 'Requests left in this window', schema: { type: 'integer' } },
+  RateLimitReset: { description: 'Seconds until the window rolls', schema: { type: 'integer' } },
+  RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+  WWWAuthenticate: {
+    description: 'RFC 6750: `Bearer realm="api"`, with `error="invalid_token"` when a token was sent',
+    schema: { type: 'string' },
+  },
+};
+
+function webhooks(events: OpenApiEvent[], c: SchemaComponents): Json {
+  const out: Json = {};
+  for (const event of events) {
+    const data = c.of(event.data);
+    out[event.type] = {
+      post: {
+        operationId: `on${event.type
+          .split(/[._]/)
+          .map((w) => w[0]!.toUpperCase() + w.slice(1))
+          .join('')}`,
+        summary: event.description,
+        description:
+          `${event.description}.${event.scope ? ` A subscriber needs \`${event.scope}\`.` : ''} ` +
+          'Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`); ' +
+          'a 2xx within 10 seconds counts as delivered.',
+        tags: ['Webhooks'],
+        security: [],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['id', 'type', 'createdAt', 'companyId', 'data'],
+                properties: {
+                  id: { type: 'string', format: 'uuid', description: 'The event id; the same on every retry' },
+                  type: { type: 'string', const: event.type },
+                  createdAt: { type: 'string', format: 'date-time' },
+                  companyId: { type: ['string', 'null'], format: 'uuid' },
+                  data,
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          '200': { description: 'Delivered (any 2xx)' },
+          '410': { description: 'Gone: retries stop at once' },
+        },
+      },
+    };
+  }
+  return out;
+}
+
+const DEFAULT_SUMMARY =
+  'One JSON-over-HTTP API for a South African business: companies, contacts, sales documents ' +
+  '(invoices, quotes and seven more types), the double-entry ledger and its reports, products, ' +
+  'users, roles, API keys, OAuth 2 apps and signed webhooks. ' +
+  'Modules a plan includes but this service has not built yet are listed as such by `GET /api/tenant/entitlements`.';
+
+export function buildOpenApi(routes: AnyRoute[], serverUrl: string, extras: OpenApiExtras = {}): Json {
+  const c = new SchemaComponents();
+  problemSchemas(c);
   const paths: Record<string, Record<string, Json>> = {};
-  const modules: string[] = [];
+  const used: string[] = [];
   for (const route of routes) {
     paths[route.path] ??= {};
     const item = paths[route.path]!;
     const permission = route.auth === 'none' ? undefined : route.permission;
-    if (!modules.includes(route.module)) modules.push(route.module);
+    const tag = tagOf(route);
+    if (!used.includes(tag)) used.push(tag);
     item[route.method.toLowerCase()] = {
       operationId: operationId(route),
       summary: route.summary,
       description: description(route),
-      tags: [route.module],
-      security: route.auth === 'none' ? [] : [{ bearerAuth: [] }],
-      parameters: parameters(route),
-      ...(route.body ? { requestBody: requestBody(route.body, route.consumes) } : {}),
-      responses: responses(route),
+      tags: [tag],
+      security: security(route),
+      parameters: parameters(route, c),
+      ...(route.body ? { requestBody: requestBody(route.body, c, route.consumes) } : {}),
+      responses: { ...successResponses(route, c), ...errorResponses(route) },
       'x-module': route.module,
       'x-access': route.access,
       ...(permission ? { 'x-permission': `${permission[0]}:${permission[1]}` } : {}),
       ...(route.companyScoped ? { 'x-company-scoped': true } : {}),
     };
   }
+  const described = new Map((extras.tags ?? []).map((t) => [t.name, t]));
+  if (extras.events?.length && !used.includes('Webhooks')) used.push('Webhooks');
+  const tags = [
+    ...(extras.tags ?? []).filter((t) => used.includes(t.name)),
+    ...used.filter((name) => !described.has(name)).map((name) => ({ name, description: name })),
+  ];
+  const base = serverUrl.replace(/\/$/, '');
   return {
     openapi: '3.1.0',
     info: {
       title: 'Business Platform API v1',
       version: '1.0.0',
       description:
-        'One JSON-over-HTTP API for accounting, invoicing, CRM, banking, payroll, inventory, manufacturing and logistics. ' +
+        `${extras.summary ?? DEFAULT_SUMMARY}\n\n` +
         'Every /api call needs a bearer token; company-scoped calls also need X-Company-Id. ' +
-        'Errors are RFC 7807 problem details, except a role denial, which answers { error, resource, action }.\n\n' +
+        'Errors are RFC 7807 problem details (`application/problem+json`) with a `code` from a closed list, ' +
+        'except a role denial, which answers { error, resource, action }.\n\n' +
         `To try calls from the playground, [sign in](${PLAYGROUND_PATH}/sign-in) (or paste an access token ` +
         'under Authentication): calls then run as that user, in that tenant, with that role. ' +
         'A POST creates a real record and a DELETE really voids one.',
+      license: { name: 'AGPL-3.0-or-later', identifier: 'AGPL-3.0-or-later' },
+      contact: { name: 'Business Platform developers', url: `${base}${PLAYGROUND_PATH}/` },
     },
-    servers: [{ url: serverUrl }],
-    tags: modules.map((name) => ({ name })),
+    servers: [{ url: serverUrl, description: 'This service' }],
+    tags,
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     paths,
+    ...(extras.events?.length ? { webhooks: webhooks(extras.events, c) } : {}),
     components: {
       securitySchemes: {
         bearerAuth: {
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'JWT',
-          description: 'An access token from POST /auth/login (or, for integrations, POST /auth/token).',
+          description:
+            'An access token: from POST /auth/login (a person), POST /auth/token (an API key) or POST /oauth/token (an OAuth app).',
         },
-      },
-      schemas: {
-        Problem: {
-          type: 'object',
-          required: ['type', 'title', 'status', 'detail', 'instance'],
-          properties: {
-            type: { type: 'string', examples: ['about:blank'] },
-            title: { type: 'string' },
-            status: { type: 'integer' },
-            detail: { type: 'string', description: 'Names the offending field for validation errors' },
-            instance: { type: 'string', description: 'The request path' },
-            code: {
-              type: 'string',
-              description: 'A machine-readable reason where one exists, e.g. TOTP_REQUIRED',
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The API key itself (shown once at creation), for POST /auth/token and /external/*.',
+        },
+        oauth2: {
+          type: 'oauth2',
+          description: 'OAuth 2 authorization code with PKCE (S256) for apps that act for a person.',
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${base}/oauth/authorize`,
+              tokenUrl: `${base}/oauth/token`,
+              refreshUrl: `${base}/oauth/token`,
+              scopes: Object.fromEntries(SCOPES.map((s) => [s.scope, s.label])),
             },
           },
-        },
-        PermissionDenial: {
-          type: 'object',
-          required: ['error', 'resource', 'action'],
-          properties: {
-            error: { type: 'string' },
-            resource: { type: 'string' },
-            action: { type: 'string' },
-          },
+          'x-usePkce': 'SHA-256',
         },
       },
+      headers: HEADERS,
+      schemas: c.schemas,
     },
   };
 }

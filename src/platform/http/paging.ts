@@ -2,6 +2,7 @@
 // becomes the default (50), above the maximum becomes the maximum (200), never a 400;
 // page below 1 is 1; a page past the end is empty with the same total.
 import { type TSchema, Type } from 'typebox';
+import { named, nameOf } from './schema-names.ts';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 200;
@@ -42,12 +43,28 @@ export function pageOf<T>(items: T[], total: number, p: Paging): Page<T> {
   return { items, total, page: p.page, limit: p.limit, totalPages: Math.ceil(total / p.limit) };
 }
 
-export function Paged<T extends TSchema>(item: T) {
+function envelope<T extends TSchema>(item: T) {
   return Type.Object({
     items: Type.Array(item),
     total: Type.Integer({ description: 'Rows matching the filter' }),
-    page: Type.Integer(),
+    page: Type.Integer({ description: '1-based page number' }),
     limit: Type.Integer({ description: 'The limit that was applied' }),
     totalPages: Type.Integer(),
   });
+}
+
+const envelopes = new WeakMap<TSchema, TSchema>();
+
+/**
+ * The paged envelope of `item`: one schema per item schema, named `<Item>Page` when the item
+ * is named, so every list of invoices shares one `InvoicePage` in the document.
+ */
+export function Paged<T extends TSchema>(item: T): ReturnType<typeof envelope<T>> {
+  const known = envelopes.get(item);
+  if (known) return known as ReturnType<typeof envelope<T>>;
+  const schema = envelope(item);
+  const name = nameOf(item);
+  if (name) named(`${name}Page`, schema);
+  envelopes.set(item, schema);
+  return schema;
 }

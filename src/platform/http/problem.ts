@@ -1,5 +1,10 @@
 // Typed errors that handlers throw; the error handler renders each as RFC 7807 problem
-// details (or, for a role denial, the spec's { error, resource, action } body).
+// details (or, for a role denial, the spec's { error, resource, action } body). Every problem
+// carries a `code` from the closed list (error-codes.ts): the thrower's, or its status's default.
+import { defaultCode, type ErrorCode } from './error-codes.ts';
+
+/** Problems go out with the RFC 7807 media type. */
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 export interface ProblemBody {
   type: string;
@@ -17,7 +22,9 @@ const TITLES: Record<number, string> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   409: 'Conflict',
+  412: 'Precondition Failed',
   413: 'Payload Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
@@ -29,14 +36,17 @@ export function titleFor(status: number): string {
   return TITLES[status] ?? 'Error';
 }
 
+/** A problem's members beyond the five: `code` is one of the closed list. */
+export type ProblemExtensions = { code?: ErrorCode } & Record<string, unknown>;
+
 export class HttpError extends Error {
   readonly status: number;
-  readonly extensions: Record<string, unknown>;
+  readonly extensions: ProblemExtensions;
   readonly headers: Record<string, string>;
   constructor(
     status: number,
     detail: string,
-    extensions: Record<string, unknown> = {},
+    extensions: ProblemExtensions = {},
     headers: Record<string, string> = {},
   ) {
     super(detail);
@@ -62,11 +72,11 @@ export function badRequest(field: string | null, detail: string): HttpError {
   return new HttpError(400, field ? `${field}: ${detail}` : detail, field ? { field } : {});
 }
 
-export function unauthorized(detail = 'Authentication required', code?: string): HttpError {
+export function unauthorized(detail = 'Authentication required', code?: ErrorCode): HttpError {
   return new HttpError(401, detail, code ? { code } : {});
 }
 
-export function forbidden(detail: string, code?: string): HttpError {
+export function forbidden(detail: string, code?: ErrorCode): HttpError {
   return new HttpError(403, detail, code ? { code } : {});
 }
 
@@ -74,7 +84,7 @@ export function notFound(what = 'Resource'): HttpError {
   return new HttpError(404, `${what} not found`);
 }
 
-export function conflict(detail: string, extensions: Record<string, unknown> = {}): HttpError {
+export function conflict(detail: string, extensions: ProblemExtensions = {}): HttpError {
   return new HttpError(409, detail, extensions);
 }
 
@@ -86,6 +96,19 @@ export function unavailable(detail: string): HttpError {
   return new HttpError(503, detail);
 }
 
-export function problem(status: number, detail: string, instance: string, extensions = {}): ProblemBody {
-  return { type: 'about:blank', title: titleFor(status), status, detail, instance, ...extensions };
+export function problem(
+  status: number,
+  detail: string,
+  instance: string,
+  extensions: Record<string, unknown> = {},
+): ProblemBody {
+  return {
+    type: 'about:blank',
+    title: titleFor(status),
+    status,
+    detail,
+    instance,
+    code: defaultCode(status),
+    ...extensions,
+  };
 }
