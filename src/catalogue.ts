@@ -19,6 +19,7 @@ import { userRoutes } from './platform/auth/users.routes.ts';
 import { webhookRoutes } from './platform/events/webhooks.routes.ts';
 import type { AnyRoute } from './platform/http/catalogue.ts';
 import { discoveryRoutes } from './platform/http/discovery.routes.ts';
+import type { OpenApiTag } from './platform/http/openapi.ts';
 import { oauthAppRoutes } from './platform/oauth/apps.routes.ts';
 import { authorizeRoutes } from './platform/oauth/authorize.routes.ts';
 import { oauthTokenRoutes } from './platform/oauth/token.routes.ts';
@@ -49,4 +50,60 @@ export const catalogue: AnyRoute[] = [
   ...recurringRoutes,
   ...settingsRoutes,
   ...reportRoutes,
+];
+
+/**
+ * The document's tags: the resource groups routes are listed under, in the order a reader
+ * meets them, each with what it holds. A route's `tag` must be one of these (openapi.test.ts).
+ */
+export const catalogueTags: OpenApiTag[] = [
+  { name: 'Service', description: 'Liveness, diagnostics and this description.' },
+  {
+    name: 'Authentication',
+    description:
+      'Registering a business, signing in (the password is sent as its SHA-256), refreshing tokens, exchanging an API key for an access token, password resets.',
+  },
+  { name: 'Two-factor', description: 'Authenticator-app enrolment and recovery codes.' },
+  { name: 'Sessions', description: "A person's signed-in sessions, and revoking them." },
+  { name: 'Users', description: 'The people of a business, invitations and deactivation.' },
+  { name: 'Roles', description: 'Built-in and custom roles: sets of module permissions.' },
+  {
+    name: 'API keys',
+    description: 'Keys for integrations, with per-module scopes; test keys act on the sandbox company only.',
+  },
+  {
+    name: 'OAuth apps',
+    description: 'Apps that act for a person through OAuth 2 (authorization code with PKCE).',
+  },
+  { name: 'OAuth', description: 'The OAuth 2 authorization and token endpoints and their metadata.' },
+  {
+    name: 'Webhooks',
+    description:
+      'Signed event deliveries (Standard Webhooks) to your HTTPS endpoint, with retries, delivery history and redelivery.',
+  },
+  { name: 'Audit log', description: 'Every write, who made it and from where.' },
+  { name: 'Tenant', description: "The business's plan, its modules and the set-up checklist." },
+  { name: 'Companies', description: 'The companies of a business, their addresses and VAT registration.' },
+  { name: 'Sandbox', description: 'A separate company with sample data, for trying the API.' },
+  {
+    name: 'Contacts',
+    description: 'Customers, suppliers, employees and tax practitioners; marketing consent.',
+  },
+  { name: 'Products', description: 'The products and services book.' },
+  {
+    name: 'Invoices',
+    description:
+      'Sales documents of nine types (invoice, quote, credit note…): drafts, release to the ledger, payments, credit allocations, PDFs and e-mail.',
+  },
+  { name: 'Recurring invoices', description: 'Schedules that raise (and optionally send) invoices.' },
+  { name: 'Invoice settings', description: "A company's numbering, defaults and logo for its documents." },
+  { name: 'Invoice templates', description: 'Layouts and wording for printed documents.' },
+  { name: 'Accounts', description: "A company's chart of accounts." },
+  { name: 'Journals', description: 'Manual journals and the lock date.' },
+  { name: 'Ledger', description: 'The journal lines of the double-entry ledger.' },
+  {
+    name: 'Reports',
+    description:
+      'Income statement, balance sheet, trial balance, general ledger, cash flow, VAT201 and aged debtors and creditors, as JSON, CSV or PDF.',
+  },
 ];

@@ -13,7 +13,8 @@ test('a company-scoped route without X-Company-Id is a 400 with the spec text', 
   const res = await as(t.app, a.token)({ method: 'GET', url: '/api/setup-progress' });
   assert.equal(res.statusCode, 400);
   assert.equal(res.json().detail, 'X-Company-Id header is required for this request');
-  assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+  assert.equal(res.json().code, 'COMPANY_HEADER_REQUIRED');
+  assert.equal(res.headers['content-type'], 'application/problem+json; charset=utf-8');
 });
 
 test('an X-Company-Id that is not a UUID is a 400 naming the header', async () => {

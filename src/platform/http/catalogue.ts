@@ -86,7 +86,7 @@ interface RouteSpec<P extends TSchema, Q extends TSchema, B extends TSchema> {
   params?: P;
   query?: Q;
   body?: B;
-  /** Success responses by status; the first is the default status. */
+  /** Success responses by status; the default is 201 when declared, else the lowest (successStatus). */
   response: Record<number, TSchema>;
   /** Needs X-Company-Id naming a company of the tenant. */
   companyScoped?: boolean;
@@ -151,8 +151,14 @@ export function defineRoute(def: AnyRoute): AnyRoute {
   return def;
 }
 
+/**
+ * The status a route answers unless its handler says otherwise: 201 for a create (its 200 is
+ * the replay of an earlier create), else the lowest it declares. (Object keys that are numbers
+ * iterate in ascending order, so the declaration's order cannot say it.)
+ */
 export function successStatus(route: AnyRoute): number {
-  return Number(Object.keys(route.response)[0]);
+  const statuses = Object.keys(route.response).map(Number);
+  return statuses.includes(201) ? 201 : Math.min(...statuses);
 }
 
 export function toFastifyPath(path: string): string {

@@ -144,6 +144,68 @@ describe('errors contract', () => {
     assert.equal(ok.statusCode, 200, ok.body);
   });
 
+  test('a validation 400 answers every failing field in errors, the first in detail and field', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/test/lines',
+      payload: { lines: [{ quantity: 0 }, {}, { quantity: 'two' }] },
+    });
+    const body = assertProblem(res, 400);
+    assert.equal(body.code, 'VALIDATION_FAILED');
+    assert.deepEqual(body.errors, [
+      { field: 'lines[0].quantity', message: 'must be >= 1' },
+      { field: 'lines[1].quantity', message: 'is required' },
+      { field: 'lines[2].quantity', message: 'must be integer' },
+    ]);
+    assert.equal(body.field, 'lines[0].quantity');
+    assert.equal(body.detail, 'lines[0].quantity: must be >= 1');
+
+    const a = await register(t.app);
+    const company = await as(
+      t.app,
+      a.token,
+    )({
+      method: 'POST',
+      url: '/api/companies',
+      payload: { name: '', baseCurrency: 'RANDS', vatRegistered: 'yes' },
+    });
+    const fields = (assertProblem(company, 400).errors as Array<{ field: string }>).map((e) => e.field);
+    assert.deepEqual(fields.sort(), ['baseCurrency', 'name', 'vatRegistered']);
+  });
+
+  test('an unknown body property or query parameter is a 400 naming it, and nothing changes', async () => {
+    const a = await register(t.app);
+    const call = as(t.app, a.token);
+    const misspelt = await call({
+      method: 'PATCH',
+      url: `/api/companies/${a.companyId}`,
+      payload: { nmae: 'Renamed (Pty) Ltd' },
+    });
+    const body = assertProblem(misspelt, 400);
+    assert.equal(body.field, 'nmae');
+    assert.equal(body.detail, 'nmae: is not an accepted field');
+    const after = await call({ method: 'GET', url: `/api/companies/${a.companyId}` });
+    assert.notEqual(after.json().name, 'Renamed (Pty) Ltd');
+
+    const query = assertProblem(await call({ method: 'GET', url: '/api/companies?colour=blue' }), 400);
+    assert.equal(query.field, 'colour');
+    // The service's own routes refuse them too; the OAuth endpoints ignore them (RFC 6749).
+    assert.equal(assertProblem(await t.app.inject({ method: 'GET', url: '/health?x=1' }), 400).field, 'x');
+  });
+
+  test('a 401 names the Bearer scheme, and says invalid_token when a token was sent', async () => {
+    const none = await t.app.inject({ method: 'GET', url: '/api/companies' });
+    assertProblem(none, 401);
+    assert.equal(none.headers['www-authenticate'], 'Bearer realm="api"');
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: '/api/companies',
+      headers: { authorization: 'Bearer not-a-token' },
+    });
+    assert.equal(assertProblem(bad, 401).code, 'UNAUTHENTICATED');
+    assert.equal(bad.headers['www-authenticate'], 'Bearer realm="api", error="invalid_token"');
+  });
+
   test('a body over 1 MiB is a 413 problem', async () => {
     const payload = JSON.stringify({ email: 'a@b.co.za', password: 'x'.repeat(JSON_BODY_LIMIT) });
     const res = await t.app.inject({ method: 'POST', url: '/auth/login', headers: json, payload });

@@ -49,7 +49,8 @@ export class SchemaComponents {
     const out: Json = {};
     for (const [k, v] of Object.entries(schema)) {
       // Keywords whose values are data, not schemas: copied as they are.
-      out[k] = k === 'examples' || k === 'default' || k === 'const' || k === 'enum' ? clone(v) : this.convert(v);
+      out[k] =
+        k === 'examples' || k === 'default' || k === 'const' || k === 'enum' ? clone(v) : this.convert(v);
     }
     return out;
   }

@@ -4,11 +4,15 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { OPENAPI_PATH } from '../../app.ts';
 import { catalogue } from '../../catalogue.ts';
+import { licensedModule } from '../auth/limits.ts';
+import { SCOPES } from '../auth/scopes.ts';
+import { ERROR_CODE_LIST, ERROR_CODES } from './error-codes.ts';
 import { DEVELOPER_PAGES_PREFIX } from './playground.ts';
 
 type Json = Record<string, unknown>;
 type Operation = {
   operationId: string;
+  tags: string[];
   requestBody?: { content: Record<string, { schema: Json; examples?: Record<string, { value: unknown }> }> };
   responses: Record<string, unknown>;
   security: unknown[];
@@ -73,17 +77,95 @@ describe('OpenAPI document', () => {
     );
   });
 
-  test('every operation has a unique operationId and the right security', () => {
+  test('every operation has a readable, declared operationId and a described tag', () => {
     const ids = operations().map(({ op }) => op.operationId);
     assert.equal(new Set(ids).size, ids.length, `duplicate operationIds: ${ids.join(', ')}`);
+    const undeclared = catalogue.filter((r) => !r.operationId).map((r) => `${r.method} ${r.path}`);
+    assert.deepEqual(undeclared, [], 'routes without an operationId');
+    for (const id of ids) assert.match(id, /^[a-z][A-Za-z0-9]+$/, id);
+    const tags = (doc as unknown as { tags: Array<{ name: string; description: string }> }).tags;
+    const described = new Map(tags.map((t) => [t.name, t.description]));
+    for (const { path, method, op } of operations()) {
+      const [tag] = op.tags;
+      assert.ok(tag && described.has(tag), `${method} ${path}: tag ${tag} is listed`);
+      assert.notEqual(described.get(tag!), tag, `tag ${tag} has a description`);
+    }
+  });
+
+  test('security: a token for signed-in routes, with the scope a key or OAuth app needs', () => {
     for (const route of catalogue) {
       const op = doc.paths[route.path]![route.method.toLowerCase()]!;
-      if (route.auth === 'none') assert.deepEqual(op.security, [], `${route.method} ${route.path}`);
-      else {
-        assert.deepEqual(op.security, [{ bearerAuth: [] }], `${route.method} ${route.path}`);
-        assert.ok(op.responses['401'], `${route.method} ${route.path} documents 401`);
+      const where = `${route.method} ${route.path}`;
+      if (route.auth === 'none') {
+        assert.deepEqual(op.security, route.security === 'apiKey' ? [{ apiKey: [] }] : [], where);
+        continue;
       }
+      const module = licensedModule(route.module);
+      assert.deepEqual(
+        op.security,
+        module ? [{ bearerAuth: [] }, { oauth2: [`${module}:${route.access}`] }] : [{ bearerAuth: [] }],
+        where,
+      );
     }
+    const auth = doc.paths['/auth/token']!.post!;
+    assert.deepEqual(auth.security, [{ apiKey: [] }], 'the key exchange takes the API key as bearer');
+    const schemes = (doc as unknown as { components: { securitySchemes: Record<string, Json> } }).components
+      .securitySchemes;
+    const flow = (schemes.oauth2!.flows as Record<string, Json>).authorizationCode!;
+    assert.equal(
+      Object.keys(flow.scopes as Json).length,
+      SCOPES.length,
+      'every scope is in the oauth2 scheme',
+    );
+  });
+
+  test('every operation declares each error status its declaration implies, as problem+json with a code', () => {
+    const schemas = (doc as unknown as { components: { schemas: Record<string, Json> } }).components.schemas;
+    assert.deepEqual(schemas.ErrorCode!.enum, ERROR_CODE_LIST, 'the closed list of codes is the enum');
+    assert.deepEqual((schemas.Problem!.properties as Json).code, { $ref: '#/components/schemas/ErrorCode' });
+    for (const route of catalogue) {
+      const op = doc.paths[route.path]![route.method.toLowerCase()]!;
+      const where = `${route.method} ${route.path}`;
+      const responses = op.responses as Record<
+        string,
+        { description: string; content?: Json; headers?: Json }
+      >;
+      const expected = new Set(['500']);
+      if (route.auth !== 'none') for (const s of ['401', '403']) expected.add(s);
+      if (/\{\w+\}/.test(route.path) || route.companyScoped) expected.add('404');
+      if (route.body) for (const s of ['400', '413', '415']) expected.add(s);
+      if (route.access === 'write' && route.method !== 'GET') expected.add('409');
+      for (const code of route.errors ?? []) expected.add(String(ERROR_CODES[code].status));
+      for (const status of expected) {
+        const response = responses[status];
+        assert.ok(response, `${where} declares ${status}`);
+        assert.ok(response.content?.['application/problem+json'], `${where} ${status} is problem+json`);
+      }
+      for (const code of route.errors ?? []) {
+        assert.match(
+          responses[String(ERROR_CODES[code].status)]!.description,
+          new RegExp(`\`${code}\``),
+          where,
+        );
+      }
+      if (route.auth !== 'none')
+        assert.ok(responses['401']!.headers?.['WWW-Authenticate'], `${where} 401 header`);
+      if (responses['429']) assert.ok(responses['429'].headers?.['Retry-After'], `${where} 429 Retry-After`);
+    }
+    // Metered: every route a key can call, and sign-in under the per-address limit.
+    assert.ok(doc.paths['/api/invoices']!.get!.responses['429']);
+    assert.ok(doc.paths['/auth/login']!.post!.responses['429']);
+  });
+
+  test('resources are named components referenced by $ref, not inlined in each operation', () => {
+    const schemas = (doc as unknown as { components: { schemas: Record<string, Json> } }).components.schemas;
+    for (const name of ['Invoice', 'InvoiceLine', 'InvoiceCreate', 'Contact', 'Problem', 'InvoicePage']) {
+      assert.ok(schemas[name], `components.schemas.${name}`);
+    }
+    const get = doc.paths['/api/invoices/{id}']!.get!.responses['200'] as { content: Record<string, Json> };
+    assert.deepEqual(get.content['application/json']!.schema, { $ref: '#/components/schemas/Invoice' });
+    // The whole document stays small enough to read and to generate from.
+    assert.ok(JSON.stringify(doc).length < 400_000, `document is ${JSON.stringify(doc).length} bytes`);
   });
 
   test("request bodies carry the schemas' examples as OpenAPI examples", () => {

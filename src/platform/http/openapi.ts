@@ -81,7 +81,6 @@ function sizeText(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-
 const RATE_HEADERS: Json = {
   'X-RateLimit-Limit': { $ref: '#/components/headers/RateLimitLimit' },
   'X-RateLimit-Remaining': { $ref: '#/components/headers/RateLimitRemaining' },
@@ -91,7 +90,8 @@ const RATE_HEADERS: Json = {
 function successDescription(route: AnyRoute, status: string, isDefault: boolean): string {
   if (status === '201') return 'Created';
   if (status === '204') return 'Done; no body';
-  if (status === '200' && route.response[201]) return 'The existing record: the same clientId (or Idempotency-Key) was sent before';
+  if (status === '200' && route.response[201])
+    return 'The existing record: the same clientId (or Idempotency-Key) was sent before';
   return isDefault ? 'Success' : 'Also a success';
 }
 
@@ -239,7 +239,10 @@ function problemSchemas(c: SchemaComponents) {
       type: { type: 'string', examples: ['about:blank'] },
       title: { type: 'string', description: "The status's reason phrase" },
       status: { type: 'integer' },
-      detail: { type: 'string', description: 'What went wrong; names the offending field for validation errors' },
+      detail: {
+        type: 'string',
+        description: 'What went wrong; names the offending field for validation errors',
+      },
       instance: { type: 'string', description: 'The request path' },
       code: ref('ErrorCode'),
       field: { type: 'string', description: '400: the first offending field (as named in `detail`)' },
@@ -308,7 +311,11 @@ function webhooks(events: OpenApiEvent[], c: SchemaComponents): Json {
                 type: 'object',
                 required: ['id', 'type', 'createdAt', 'companyId', 'data'],
                 properties: {
-                  id: { type: 'string', format: 'uuid', description: 'The event id; the same on every retry' },
+                  id: {
+                    type: 'string',
+                    format: 'uuid',
+                    description: 'The event id; the same on every retry',
+                  },
                   type: { type: 'string', const: event.type },
                   createdAt: { type: 'string', format: 'date-time' },
                   companyId: { type: ['string', 'null'], format: 'uuid' },
