@@ -29,12 +29,26 @@ export interface PaperParty {
   email: string | null;
 }
 
+/**
+ * A line's tax code (DECISIONS.md, "Money and VAT"). Lines store their rate only, so the code
+ * is read from it as the ledger posting reads it (release.ts): a non-zero rate is standard,
+ * 0% zero-rated, none when the company was not VAT-registered on the issue date. The other
+ * codes are named so a line that comes to carry one prints under its own heading.
+ */
+export type PaperTaxCode = 'standard' | 'zero' | 'zero_export' | 'exempt' | 'out_of_scope';
+
+export function taxCodeOf(vatRate: Decimal, vatRegistered: boolean): PaperTaxCode | null {
+  if (!vatRegistered) return null;
+  return vatRate.isZero() ? 'zero' : 'standard';
+}
+
 export interface PaperLine {
   description: string;
   quantity: Decimal;
   unitPrice: Decimal;
   discountRate: Decimal;
   vatRate: Decimal;
+  taxCode: PaperTaxCode | null;
   net: Decimal;
   vat: Decimal;
   total: Decimal;
@@ -219,6 +233,7 @@ export async function loadPaper(ctx: SalesCtx, id: string): Promise<Paper> {
       unitPrice: money(l.unit_price),
       discountRate: money(l.discount_rate),
       vatRate: money(l.vat_rate),
+      taxCode: taxCodeOf(money(l.vat_rate), row.vat_registered),
       net: money(l.net_amount),
       vat: money(l.vat_amount),
       total: money(l.total_amount),

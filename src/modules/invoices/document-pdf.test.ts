@@ -3,7 +3,9 @@
 // date, descriptions, quantities, values, VAT) with the totals as printed, the banking details and
 // the template's footer; without VAT registration it is an "Invoice" without VAT; every type has
 // its title, a delivery note no prices; a draft says DRAFT; 60 lines break over pages that repeat
-// the column headings; another tenant's id is a 404.
+// the column headings; another tenant's id is a 404. The embedded Unicode font prints a Venda and
+// a Polish name as written; a document that mixes VAT rates adds a breakdown per rate that sums to
+// its totals, and one of a single rate keeps the totals alone.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
@@ -11,6 +13,9 @@ import { register, startTestApp, type TestApp } from '../../../test/support/app.
 import { JPEG, png } from '../../../test/support/images.ts';
 import { pdfOf } from '../../../test/support/pdf.ts';
 import { assertProblem } from '../../../test/support/problem.ts';
+import { money } from '../../platform/money/money.ts';
+import { BUILT_IN_LOOK, type Paper, type PaperLine } from './document-paper.ts';
+import { vatBreakdown } from './document-pdf.ts';
 import { createDoc, release, type Sales, salesSetup } from './invoices.factories.ts';
 
 let t: TestApp;
@@ -261,6 +266,168 @@ describe('a tax invoice', () => {
   });
 });
 
+describe('names in any script', () => {
+  test('a customer named Ṱhohoyanḓou Traders in Łódź prints intact, in the embedded font only', async () => {
+    const s = await fullSetup();
+    // U+1E70 (T with circumflex below) and U+1E13 (d with circumflex below); Ł, ó, ź.
+    const contact = await s.api({
+      method: 'PATCH',
+      url: `/api/contacts/${s.customerId}`,
+      payload: {
+        name: 'Ṱhohoyanḓou Traders',
+        addressLine1: 'ul. Piotrkowska 104',
+        city: 'Łódź',
+        postalCode: '90-001',
+        country: 'Poland',
+      },
+    });
+    assert.equal(contact.statusCode, 200, contact.body);
+    const doc = await createDoc(s, {
+      lines: [{ description: 'Maize delivered to Ṱhohoyanḓou and Łódź', quantity: 1, unitPrice: 100 }],
+    });
+    await release(s, doc.id);
+    const res = await s.api({ method: 'GET', url: `/api/invoices/${doc.id}/pdf` });
+    const [text] = await pdfOf(res, /INV-0001/);
+    includesAll(text!, ['Ṱhohoyanḓou Traders', 'ul. Piotrkowska 104', 'Łódź 90-001']);
+    // The description wraps in its column: read it across the break.
+    assert.ok(text!.replace(/\s+/g, ' ').includes('Maize delivered to Ṱhohoyanḓou and Łódź'), text);
+    assert.ok(!text!.includes('?'), `no character was replaced:\n${text}`);
+    // DejaVu Sans, embedded as subsets; no standard font (Helvetica) is named in the file.
+    const bytes = res.rawPayload.toString('latin1');
+    assert.match(bytes, /\/BaseFont \/[A-Z]{6}\+DejaVuSans\b/);
+    assert.match(bytes, /\/BaseFont \/[A-Z]{6}\+DejaVuSans-Bold\b/);
+    assert.doesNotMatch(bytes, /Helvetica|Times-|Courier|\/Subtype \/Type1/);
+  });
+});
+
+describe('VAT breakdown', () => {
+  test('a document mixing 15% and zero-rated lines prints a row per rate that sums to the totals', async () => {
+    const s = await fullSetup();
+    // VAT Act: the standard rate is 15% (s7(1)(a), from 1 April 2018); zero-rated supplies
+    // (s11: basic foodstuffs, exports) are taxed at 0%. DECISIONS.md: each line's net and VAT
+    // are rounded half-up to cents; the totals are sums of the rounded lines.
+    //   Consulting   3 x 333.33          net   999.99  VAT 149.9985 -> 150.00  total 1 149.99
+    //   Delivery     1 x 85.50 less 10%  net    76.95  VAT  11.5425 ->  11.54  total    88.49
+    //   Courier      1 x 12.30           net    12.30  VAT   1.845  ->   1.85  total    14.15
+    //   Stamp        1 x 2.30            net     2.30  VAT   0.345  ->   0.35  total     2.65
+    //   Maize meal   7 x 14.99 at 0%     net   104.93  VAT   0.00            total   104.93
+    //   Exported     1 x 500.00 at 0%    net   500.00  VAT   0.00            total   500.00
+    // Standard rate 15%: excl. 999.99 + 76.95 + 12.30 + 2.30 = 1 091.54
+    //                    VAT   150.00 + 11.54 + 1.85 + 0.35 =   163.74 (not 1 091.54 x 15% =
+    //                    163.731 -> 163.73: the VAT is rounded per line, then summed)
+    //                    incl. 1 091.54 + 163.74            = 1 255.28
+    // Zero-rated 0%:     excl. 104.93 + 500.00 = 604.93, VAT 0.00, incl. 604.93
+    // Total:             excl. 1 696.47, VAT 163.74, incl. 1 860.21: the document's totals.
+    const doc = await createDoc(s, {
+      lines: [
+        { description: 'Consulting', quantity: 3, unitPrice: 333.33, vatRate: 15 },
+        { description: 'Delivery', quantity: 1, unitPrice: 85.5, discountRate: 10 },
+        { description: 'Courier', quantity: 1, unitPrice: 12.3 },
+        { description: 'Stamp', quantity: 1, unitPrice: 2.3 },
+        { description: 'Maize meal 10 kg', quantity: 7, unitPrice: 14.99, vatRate: 0 },
+        { description: 'Exported goods', quantity: 1, unitPrice: 500, vatRate: 0 },
+      ],
+    });
+    assert.deepEqual(
+      [doc.subtotal, doc.vatTotal, doc.total],
+      [1696.47, 163.74, 1860.21],
+      'the stored totals are the figures worked out above',
+    );
+    const [text] = await pdfPagesOf(s, doc.id, /INV-0001/);
+    includesAll(text!, [
+      'VAT breakdown Excl. VAT VAT Incl. VAT',
+      'Standard rate 15% 1 091.54 163.74 1 255.28',
+      'Zero-rated 0% 604.93 0.00 604.93',
+      'Total 1 696.47 163.74 1 860.21',
+      // The totals block as before, the same figures.
+      'Total excl. VAT R 1 696.47',
+      'R 163.74',
+      'Total incl. VAT R 1 860.21',
+    ]);
+    // Standard first, then zero-rated, then their sums.
+    const at = (s: string) => text!.indexOf(s);
+    assert.ok(at('Standard rate 15%') < at('Zero-rated 0%') && at('Zero-rated 0%') < at('Total 1 696.47'));
+  });
+
+  test('a document of one rate has no breakdown; nor has one wholly zero-rated', async () => {
+    const s = await fullSetup();
+    const standard = await createDoc(s, {
+      lines: [
+        { description: 'Consulting', quantity: 3, unitPrice: 333.33 },
+        { description: 'Courier', quantity: 1, unitPrice: 12.3 },
+      ],
+    });
+    const [one] = await pdfPagesOf(s, standard.id, /INV-0001/);
+    includesAll(one!, ['VAT at 15%', 'Total excl. VAT R 1 012.29', 'Total incl. VAT R 1 164.14']);
+    assert.ok(!one!.includes('VAT breakdown') && !one!.includes('Standard rate'), one);
+    const zero = await createDoc(s, {
+      lines: [
+        { description: 'Maize meal 10 kg', quantity: 7, unitPrice: 14.99, vatRate: 0 },
+        { description: 'Exported goods', quantity: 1, unitPrice: 500, vatRate: 0 },
+      ],
+    });
+    const [none] = await pdfPagesOf(s, zero.id, /INV-0002/);
+    assert.ok(!none!.includes('VAT breakdown') && !none!.includes('Zero-rated'), none);
+  });
+
+  test('bands per tax code and rate (standard, zero-rated, exempt) add up to the totals', () => {
+    // A paper made by hand: lines as a document stores them (each already rounded), with the
+    // tax codes DECISIONS.md names, so an exempt line gets its own band beside a 0% one.
+    const line = (taxCode: PaperLine['taxCode'], rate: string, net: string, vat: string): PaperLine => ({
+      description: taxCode ?? 'none',
+      quantity: money(1),
+      unitPrice: money(net),
+      discountRate: money(0),
+      vatRate: money(rate),
+      taxCode,
+      net: money(net),
+      vat: money(vat),
+      total: money(net).plus(vat),
+    });
+    const lines = [
+      line('zero', '0', '104.93', '0'),
+      line('standard', '15', '999.99', '150.00'),
+      line('exempt', '0', '700.00', '0'),
+      line('standard', '15', '76.95', '11.54'),
+      line('standard', '14', '100.00', '14.00'),
+    ];
+    const paper = {
+      type: 'invoice',
+      vatRegistered: true,
+      lines,
+      look: BUILT_IN_LOOK,
+    } as unknown as Paper;
+    const bands = vatBreakdown(paper)!;
+    assert.deepEqual(
+      bands.map((b) => [
+        b.taxCode,
+        b.rate.toString(),
+        b.net.toFixed(2),
+        b.vat.toFixed(2),
+        b.total.toFixed(2),
+      ]),
+      [
+        ['standard', '15', '1076.94', '161.54', '1238.48'],
+        ['standard', '14', '100.00', '14.00', '114.00'],
+        ['zero', '0', '104.93', '0.00', '104.93'],
+        ['exempt', '0', '700.00', '0.00', '700.00'],
+      ],
+    );
+    // The bands add up to the lines, and so to the document's totals (sums of the same lines).
+    type Amounts = Pick<PaperLine, 'net' | 'vat' | 'total'>;
+    const sum = (xs: Amounts[], k: keyof Amounts) =>
+      xs.reduce((acc, x) => acc.plus(x[k]), money(0)).toFixed(2);
+    for (const k of ['net', 'vat', 'total'] as const) assert.equal(sum(bands, k), sum(lines, k), k);
+    // One band, or a company not registered for VAT: no breakdown.
+    assert.equal(vatBreakdown({ ...paper, lines: lines.filter((l) => l.vatRate.eq(15)) }), null);
+    assert.equal(
+      vatBreakdown({ ...paper, vatRegistered: false, lines: lines.map((l) => ({ ...l, taxCode: null })) }),
+      null,
+    );
+    assert.equal(vatBreakdown({ ...paper, type: 'delivery_note' }), null);
+  });
+});
+
 describe('every type its title', () => {
   test('quote, pro forma, sales order, credit note, debit note, cash sale, deposit; a delivery note without prices', async () => {
     const s = await fullSetup();
@@ -333,8 +500,11 @@ describe('long documents', () => {
       if (i === 8) continue;
       assert.ok(all.includes(`Item ${String(i).padStart(2, '0')} supplied`), `line ${i}`);
     }
-    // The long description wraps: all of it is printed.
-    assert.ok(all.includes('photographs on request'), 'the end of a wrapped description');
+    // The long description wraps: all of it is printed, wherever its lines break.
+    assert.ok(
+      all.replace(/\s+/g, ' ').includes('photographs on request'),
+      'the end of a wrapped description',
+    );
     const invoice = (await s.api({ method: 'GET', url: `/api/invoices/${doc.id}` })).json();
     const total = invoice.total.toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
     assert.ok(pages.at(-1)!.includes(`R ${total}`), `total R ${total} on the last page`);

@@ -1,8 +1,9 @@
-// A sales document on paper: A4, pdfkit's built-in fonts, the shared table and footer helpers
-// (platform/files/pdf.ts). The first page carries the logo and the supplier (name, address, VAT
+// A sales document on paper: A4, the platform's embedded Unicode font, the shared table and
+// footer helpers (platform/files/pdf.ts). The first page carries the logo and the supplier (name, address, VAT
 // and registration numbers), the title and the document's number and dates, and the customer;
 // then the lines (wrapping descriptions, page breaks that repeat the column headings and name
-// the document at the top of each later page), the totals beside the banking details, notes
+// the document at the top of each later page), a VAT breakdown per rate and tax code when the
+// lines mix them, the totals beside the banking details, notes
 // and terms; the template's footer and "Page n of N" at the foot of every page; DRAFT or VOID
 // across every page of a draft or a voided document.
 //
@@ -38,7 +39,8 @@ import {
   safeFilename,
   type Table,
 } from '../../platform/files/table.ts';
-import type { Paper } from './document-paper.ts';
+import { money } from '../../platform/money/money.ts';
+import type { Paper, PaperTaxCode } from './document-paper.ts';
 import type { DocumentType } from './invoices.tables.ts';
 
 /** The title a document prints under: what it is, and whether it is a tax document. */
@@ -82,6 +84,11 @@ const DUE_LABEL: Partial<Record<DocumentType, string>> = {
 
 const SMALL = 8.5;
 const GAP = 14;
+/**
+ * Room under a name in large type before the smaller lines under it: a mark below a letter
+ * (the circumflex under the "Ṱ" and "ḓ" of Ṱhohoyanḓou) reaches below the font's descent.
+ */
+const NAME_GAP = 2;
 
 interface Ink {
   primary: string;
@@ -169,6 +176,7 @@ function header(pdf: Pdf, p: Paper, title: string, ink: Ink) {
   pdf.font(BOLD).fontSize(12).fillColor('#000000').text(printable(p.company.name), left, ly, {
     width: leftWidth,
   });
+  pdf.y += NAME_GAP;
   pdf.font(FONT).fontSize(SMALL).fillColor('#333333');
   const lines = [
     ...p.company.lines,
@@ -198,7 +206,7 @@ function customerBox(pdf: Pdf, p: Paper, ink: Ink) {
   pdf.font(BOLD).fontSize(8);
   let height = pdf.heightOfString(label, { width: inner }) + 2;
   pdf.fontSize(10);
-  height += pdf.heightOfString(name, { width: inner });
+  height += pdf.heightOfString(name, { width: inner }) + NAME_GAP;
   pdf.font(FONT).fontSize(SMALL);
   for (const line of lines) height += pdf.heightOfString(line, { width: inner });
   const y = pdf.y;
@@ -215,6 +223,7 @@ function customerBox(pdf: Pdf, p: Paper, ink: Ink) {
     .fontSize(10)
     .fillColor(text)
     .text(name, left + pad, pdf.y, { width: inner });
+  pdf.y += NAME_GAP;
   pdf.font(FONT).fontSize(SMALL);
   for (const line of lines) pdf.text(line, left + pad, pdf.y, { width: inner });
   pdf.y = y + height + 2 * pad + GAP;
@@ -233,10 +242,11 @@ export function linesTable(p: Paper): Table {
     };
   }
   const columns: Column[] = [
-    { label: 'Description', width: p.vatRegistered ? 2.8 : 4, wrap: true },
+    // Widths for DejaVu Sans at 8.5 pt: a discount of "12.25%", a unit price of "12 500.00".
+    { label: 'Description', width: p.vatRegistered ? 2.55 : 3.8, wrap: true },
     { label: 'Qty', kind: 'number', width: 0.7 },
-    { label: 'Unit price', kind: 'number', width: 1.05 },
-    { label: 'Disc.', kind: 'number', width: 0.6 },
+    { label: 'Unit price', kind: 'number', width: 1.1 },
+    { label: 'Disc.', kind: 'number', width: 0.85 },
   ];
   if (p.vatRegistered) {
     columns.push(
@@ -260,6 +270,87 @@ export function linesTable(p: Paper): Table {
     };
   });
   return { columns, rows };
+}
+
+/** One rate of one tax code: the lines' amounts summed as stored (each already rounded). */
+export interface VatBand {
+  taxCode: PaperTaxCode;
+  rate: Decimal;
+  /** The taxable amount: the lines' nets, after discounts, excl. VAT. */
+  net: Decimal;
+  vat: Decimal;
+  total: Decimal;
+}
+
+/** The order bands print in: standard first, then zero-rated, exempt, out of scope. */
+const CODE_ORDER: PaperTaxCode[] = ['standard', 'zero', 'zero_export', 'exempt', 'out_of_scope'];
+
+/**
+ * The lines summed per tax code and rate, when a document mixes them (15% and 0%, or standard
+ * and exempt); null when every line is taxed alike, and then the totals say all there is. The
+ * bands add up to the document's totals: the totals are the sums of the same rounded lines
+ * (vat.ts, documentTotals), and nothing here rounds again.
+ */
+export function vatBreakdown(p: Paper): VatBand[] | null {
+  if (!p.vatRegistered || p.type === 'delivery_note') return null;
+  const bands = new Map<string, VatBand>();
+  for (const l of p.lines) {
+    if (!l.taxCode) continue;
+    const key = `${l.taxCode}:${l.vatRate.toString()}`;
+    const band = bands.get(key) ?? {
+      taxCode: l.taxCode,
+      rate: l.vatRate,
+      net: money(0),
+      vat: money(0),
+      total: money(0),
+    };
+    bands.set(key, {
+      ...band,
+      net: band.net.plus(l.net),
+      vat: band.vat.plus(l.vat),
+      total: band.total.plus(l.total),
+    });
+  }
+  if (bands.size < 2) return null;
+  return [...bands.values()].sort(
+    (a, b) => CODE_ORDER.indexOf(a.taxCode) - CODE_ORDER.indexOf(b.taxCode) || b.rate.comparedTo(a.rate),
+  );
+}
+
+/** "Standard rate 15%", "Zero-rated 0%", "Exempt". */
+function bandLabel(band: VatBand): string {
+  switch (band.taxCode) {
+    case 'standard':
+      return `Standard rate ${percent(band.rate)}`;
+    case 'zero':
+      return `Zero-rated ${percent(band.rate)}`;
+    case 'zero_export':
+      return `Zero-rated export ${percent(band.rate)}`;
+    case 'exempt':
+      return 'Exempt';
+    case 'out_of_scope':
+      return 'Out of scope';
+  }
+}
+
+/** The breakdown as a table of the shared renderer: a row per band, then their sums. */
+export function vatBreakdownTable(bands: VatBand[]): Table {
+  const sum = (pick: (b: VatBand) => Decimal) => bands.reduce((s, b) => s.plus(pick(b)), money(0));
+  return {
+    columns: [
+      { label: 'VAT breakdown', width: 1.9 },
+      { label: 'Excl. VAT', kind: 'money', width: 1.1 },
+      { label: 'VAT', kind: 'money', width: 0.9 },
+      { label: 'Incl. VAT', kind: 'money', width: 1.1 },
+    ],
+    rows: [
+      ...bands.map((b) => ({ cells: [bandLabel(b), b.net, b.vat, b.total] })),
+      {
+        cells: ['Total', sum((b) => b.net), sum((b) => b.vat), sum((b) => b.total)],
+        style: 'total' as const,
+      },
+    ],
+  };
 }
 
 /** The totals block's rows: [label, amount, bold]. */
@@ -490,6 +581,16 @@ export function renderPaper(p: Paper): Promise<Buffer> {
       header(pdf, p, title, ink);
       customerBox(pdf, p, ink);
       drawTable(pdf, linesTable(p), { onNewPage: later, headingFill: ink.primary });
+      const bands = vatBreakdown(p);
+      if (bands) {
+        pdf.y += 8;
+        drawTable(pdf, vatBreakdownTable(bands), {
+          onNewPage: later,
+          headingFill: ink.accent,
+          width: contentWidth(pdf) * 0.6,
+          align: 'right',
+        });
+      }
       if (p.type === 'delivery_note') receivedBlock(pdf, ink, newPage);
       else totalsAndBanking(pdf, p, ink, newPage);
       if (p.notes) textBlock(pdf, 'Notes', p.notes, ink, newPage);

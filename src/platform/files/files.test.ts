@@ -1,12 +1,12 @@
 // The shared file renderers: amounts for people, CSV (quoting, formulas kept as text, several
-// tables), PDF (real pages, page breaks that repeat headings, footers, fonts' character set).
+// tables), PDF (real pages, page breaks that repeat headings, footers, one embedded Unicode font).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { parseCsv } from '../../../test/support/csv.ts';
 import { money } from '../money/money.ts';
 import { toCsv } from './csv.ts';
-import { drawTable, pdfBuffer, printable, textColourOn, toPdf } from './pdf.ts';
+import { BOLD, drawTable, pdfBuffer, printable, textColourOn, toPdf } from './pdf.ts';
 import { documentFile } from './response.ts';
 import {
   type FileDocument,
@@ -173,7 +173,7 @@ describe('PDF', () => {
 
   test('the helpers draw a table into any document (invoices, payslips)', async () => {
     const bytes = await pdfBuffer((pdf) => {
-      pdf.font('Helvetica-Bold').fontSize(16).text('Tax invoice INV-0001');
+      pdf.font(BOLD).fontSize(16).text('Tax invoice INV-0001');
       drawTable(pdf, doc(2).tables[0]!);
     });
     const [page] = await pdfText(bytes);
@@ -199,17 +199,47 @@ describe('PDF', () => {
       );
     });
     const [page] = await pdfText(bytes);
-    assert.ok(page!.includes('photographs on request'), page);
+    // Wherever the lines break.
+    assert.ok(page!.replace(/\s+/g, ' ').includes(long), page);
     assert.ok(page!.includes('Next row'));
     assert.ok(page!.includes('1 149.99'));
     assert.equal(textColourOn('#1f4e79'), '#ffffff');
     assert.equal(textColourOn('#f2f2f2'), '#000000');
   });
 
-  test('text outside the fonts’ character set is replaced, not printed wrongly', () => {
-    assert.equal(printable('debit − credit'), 'debit - credit');
+  test('text the font has prints as written, composed; what it lacks is replaced, not printed wrongly', () => {
+    assert.equal(printable('debit − credit'), 'debit − credit');
     assert.equal(printable('Café – Crème brûlée “ok” €5'), 'Café – Crème brûlée “ok” €5');
+    assert.equal(printable('Ṱhohoyanḓou, Łódź, Ελλάδα, Україна'), 'Ṱhohoyanḓou, Łódź, Ελλάδα, Україна');
+    // A letter and its combining mark (T + U+032D) become the letter the font has (U+1E70).
+    assert.equal(printable('T\u032dhohoyand\u032dou'), 'Ṱhohoyanḓou');
     assert.equal(printable('Ubuntu 🙂 Ltd'), 'Ubuntu ? Ltd');
-    assert.equal(printable('Łódź'), '?ód?');
+    assert.equal(printable('zero\u200bwidth\ufeff'), 'zerowidth');
+    assert.equal(printable('two\r\nlines\tand a tab\u0007'), 'two\nlines and a tab?');
+  });
+
+  test('every PDF embeds DejaVu Sans (a subset) and names no standard font; Unicode names read back', async () => {
+    const unicode = doc(2, {
+      organisation: 'Ṱhohoyanḓou Traders',
+      period: 'Łódź branch, as at 28 February 2026',
+    });
+    unicode.tables[0]!.rows[0]!.cells[0] = 'Ṱhohoyanḓou depot (Łódź)';
+    const report = await toPdf(unicode);
+    const drawn = await pdfBuffer((pdf) => {
+      pdf.text('Default font: Łódź');
+      pdf.font(BOLD).text('Bold: Ṱhohoyanḓou');
+    });
+    for (const bytes of [report, drawn]) {
+      const raw = bytes.toString('latin1');
+      assert.match(raw, /\/BaseFont \/[A-Z]{6}\+DejaVuSans\b/);
+      assert.match(raw, /\/BaseFont \/[A-Z]{6}\+DejaVuSans-Bold\b/);
+      assert.match(raw, /\/FontFile2/, 'the TrueType font is embedded');
+      assert.doesNotMatch(raw, /Helvetica|Times-|Courier|Symbol|ZapfDingbats|\/Subtype \/Type1/);
+    }
+    const [page] = await pdfText(report);
+    for (const s of ['Ṱhohoyanḓou Traders', 'Łódź branch', 'Ṱhohoyanḓou depot (Łódź)'])
+      assert.ok(page!.includes(s), `${s} in ${page}`);
+    const [other] = await pdfText(drawn);
+    assert.ok(other!.includes('Default font: Łódź') && other!.includes('Bold: Ṱhohoyanḓou'), other);
   });
 });
