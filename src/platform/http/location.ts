@@ -7,8 +7,8 @@
 //      the last parameter is the answered record's id;
 //   2. a GET of one record answering the very schema the 201 answers, whose parameters but the
 //      last are the create's: POST /api/invoices/{id}/convert (a new invoice) → GET
-//      /api/invoices/{id} with the new invoice's id; or, with the create's own parameters
-//      only, a record the create adds to (POST /api/contacts/{id}/consent → its GET);
+//      /api/invoices/{id} with the new invoice's id; or the GET on the create's own path, when
+//      it answers that schema (POST /api/contacts/{id}/consent, POST /api/sandbox);
 //   3. none of those: the parent record, the nearest shorter path ending in a parameter that
 //      has a GET of one record (POST /api/invoices/{id}/allocations → /api/invoices/{id}).
 // A route none of this finds answers 201 without Location.
@@ -41,10 +41,11 @@ export function locationTemplate(route: AnyRoute, routes: readonly AnyRoute[]): 
   );
   if (item) return { path: item.path, idParam: paramsOf(item.path).at(-1)!, parent: false };
 
-  const sameSchema = gets.filter((g) => g.response[200] === created);
-  // The create's own record (a sub-resource it adds to): every parameter from the request.
-  const same = sameSchema.find((g) => g.path === route.path);
+  // What the create adds to or sets up is itself the record its path shows, with every
+  // parameter from the request: a contact's consent, the tenant's one sandbox.
+  const same = routes.find((g) => g.method === 'GET' && g.path === route.path && g.response[200] === created);
   if (same) return { path: same.path, parent: false };
+  const sameSchema = gets.filter((g) => g.response[200] === created);
   // A record of the same kind elsewhere: its last parameter is the new record's id.
   const kin = sameSchema.find((g) =>
     paramsOf(g.path)
