@@ -61,7 +61,7 @@ async function contactsNamed(name: string, call = api): Promise<number> {
 }
 
 describe('Idempotency-Key', () => {
-  test('the same key and request answers the stored status and body, replayed; one record', async () => {
+  test('the same key and request answers the stored status and body, replayed; one record, one audit entry', async () => {
     const key = `contact-${crypto.randomUUID()}`;
     const body = { name: 'Refilwe Pharmacy', email: 'orders@refilwe.example.com' };
     const first = await postContact(key, body);
@@ -74,6 +74,12 @@ describe('Idempotency-Key', () => {
     assert.deepEqual(second.json(), first.json());
     assert.equal(second.headers.location, first.headers.location);
     assert.equal(await contactsNamed('Refilwe Pharmacy'), 1);
+    const audited = await withTenant(t.database.db, a.tenantId, async (tx) => {
+      const r = await sql<{ n: number }>`
+        select count(*)::int as n from audit_log where resource_id = ${first.json().id}`.execute(tx);
+      return r.rows[0]!.n;
+    });
+    assert.equal(audited, 1, 'the replay wrote nothing, so it has no audit entry');
   });
 
   test('an invoice replayed: the same number, one document', async () => {

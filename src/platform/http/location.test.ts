@@ -3,7 +3,7 @@
 // the template every 201 route gets from the catalogue.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { as, type Registered, register, startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { type Registered, register, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { catalogue } from '../../catalogue.ts';
 import {
   createDoc,
