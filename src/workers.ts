@@ -10,6 +10,11 @@ import {
 import { deliverAttempt, RETRY_SCHEDULE } from './platform/events/deliver.ts';
 import { DELIVER_QUEUE, type DeliverJob } from './platform/events/deliveries.ts';
 import type { AppDeps } from './platform/http/context.ts';
+import {
+  IDEMPOTENCY_PURGE_CRON,
+  IDEMPOTENCY_PURGE_QUEUE,
+  purgeIdempotencyKeys,
+} from './platform/http/idempotency-key.ts';
 import { EMAIL_QUEUE, type EmailJob } from './platform/mail/mailer.ts';
 import { EMAIL_RETRY_SCHEDULE, sendEmail } from './platform/mail/send.ts';
 
@@ -29,4 +34,14 @@ export async function registerWorkers(deps: AppDeps): Promise<void> {
   });
   // Recurring invoices: one job per schedule for its next run date (see recurring.run.ts).
   await deps.jobs.register<RecurringJob>(RECURRING_QUEUE, runRecurring(deps), RECURRING_JOB_OPTIONS);
+  // Idempotency keys older than 24 hours, every tenant's, once a day (they count as absent
+  // from then on anyway: this only keeps the table small).
+  const purge = purgeIdempotencyKeys(deps);
+  await deps.jobs.register(
+    IDEMPOTENCY_PURGE_QUEUE,
+    async () => {
+      await purge();
+    },
+    { cron: IDEMPOTENCY_PURGE_CRON },
+  );
 }

@@ -4,13 +4,14 @@
 //
 // Order of checks on an authenticated route:
 //   401 no or bad token (stateless) → 403 an API key's token on a personal route →
-//   400 X-Company-Id missing → 400 validation →
+//   400 X-Company-Id missing → 400 Idempotency-Key malformed → 400 validation →
 //   [one tenant transaction] 401 session revoked / user gone (key revoked / owner gone) →
 //   403 MODULE_NOT_LICENSED (the plan) → for a key: 403 PLAN_HAS_NO_API_KEYS →
 //   403 INSUFFICIENT_SCOPE → metering (rate limit) → then for everyone: 403 role →
 //   404 company outside the tenant → 403 SANDBOX_READ_ONLY (a write route whose
-//   X-Company-Id is the sandbox while the plan lacks API access) → handler → audit entry →
-//   commit → after-commit work.
+//   X-Company-Id is the sandbox while the plan lacks API access) → the conventions around
+//   the handler (conventions.ts: 412 If-Match, a stored Idempotency-Key answer or 422) →
+//   handler → audit entry → commit → after-commit work → Location, ETag (or 304).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { auditStatement } from '../audit/audit.ts';
@@ -36,7 +37,9 @@ import { type BearerClaims, isKeyClaims, verifyAccessToken } from '../auth/token
 import { type AtCommit, type Tx, withTenantOpening, withTenantReading } from '../db/tenant.ts';
 import { FileResponse } from '../files/response.ts';
 import type { AppDeps, BaseCtx, PublicCtx, TenantCtx } from './context.ts';
+import { type RouteConventions, routeConventions } from './conventions.ts';
 import type { ErrorCode } from './error-codes.ts';
+import { wasReplayed } from './idempotency-key.ts';
 import { badRequest, HttpError, notFound, PermissionDenied, unauthorized } from './problem.ts';
 import { closeObjects, NO_QUERY, refusesUnknownInput } from './strict-input.ts';
 
@@ -280,6 +283,7 @@ async function runUserRoute(
   deps: AppDeps,
   request: FastifyRequest,
   reply: FastifyReply,
+  conventions: RouteConventions,
 ) {
   const claims = request.claims!;
   const after: Array<() => unknown> = [];
@@ -318,8 +322,11 @@ async function runUserRoute(
       },
       companyId,
     };
-    const out = await route.handler(input, ctx);
-    if (route.access === 'write' && route.audit !== false && reply.statusCode < 300) {
+    const out = conventions.around
+      ? await conventions.around(input, ctx, () => route.handler(input, ctx))
+      : await route.handler(input, ctx);
+    // A replayed Idempotency-Key answer wrote nothing: no entry.
+    if (route.access === 'write' && route.audit !== false && reply.statusCode < 300 && !wasReplayed(reply)) {
       const params = input.params as Record<string, unknown>;
       const resultId = (out as { id?: unknown } | null)?.id;
       const who = ctx.principal;
@@ -391,21 +398,24 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: A
     seen.add(key);
   }
   const formRoutes = routes.filter((r) => r.consumes === FORM_CONTENT_TYPE);
-  for (const route of routes) if (!formRoutes.includes(route)) addRoute(app, route, deps);
+  const conventionsOf = routeConventions(routes);
+  for (const route of routes)
+    if (!formRoutes.includes(route)) addRoute(app, route, deps, conventionsOf(route));
   // Form bodies are parsed only where a route declares them, in a scope of their own.
   app.register(async (scope) => {
     scope.addContentTypeParser(FORM_CONTENT_TYPE, { parseAs: 'string' }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
-    for (const route of formRoutes) addRoute(scope, route, deps);
+    for (const route of formRoutes) addRoute(scope, route, deps, conventionsOf(route));
   });
 }
 
-function addRoute(app: FastifyInstance, route: AnyRoute, deps: AppDeps) {
+function addRoute(app: FastifyInstance, route: AnyRoute, deps: AppDeps, conventions: RouteConventions) {
   const status = successStatus(route);
   const onRequest = [];
   if (route.auth !== 'none') onRequest.push(makeAuthenticate(deps, route));
   if (route.companyScoped) onRequest.push(requireCompanyHeader);
+  onRequest.push(...conventions.onRequest);
   const response: Record<number, TSchema> = {};
   if (!route.produces) Object.assign(response, route.response);
   app.route({
@@ -423,13 +433,15 @@ function addRoute(app: FastifyInstance, route: AnyRoute, deps: AppDeps) {
       response,
     },
     onRequest,
+    ...(conventions.onSend.length ? { onSend: conventions.onSend } : {}),
     handler: async (request, reply) => {
       reply.code(status);
       const out =
         route.auth === 'none'
           ? await runPublicRoute(route, deps, request, reply)
-          : await runUserRoute(route, deps, request, reply);
+          : await runUserRoute(route, deps, request, reply, conventions);
       if (reply.sent) return reply;
+      conventions.answered(request, reply, out);
       if (reply.statusCode === 204) return reply.send();
       if (out instanceof FileResponse) {
         // Rendered after the commit: no transaction waits on a long PDF.

@@ -46,6 +46,11 @@ export interface RegisterOptions {
    * it unrun (default 14 days). A queue whose jobs must survive a long outage sets more.
    */
   retentionSeconds?: number;
+  /**
+   * The queue also gets a job on this calendar (cron, UTC), with empty data: a daily purge.
+   * Declared with the queue (schedules need a started worker and an existing queue).
+   */
+  cron?: string;
 }
 
 export interface SendOptions {
@@ -151,6 +156,8 @@ export function createJobs(options: JobsOptions): Jobs {
     // connection a request holds (sendInTx would never answer). Touching the queue once here,
     // by updating no job, puts it in the cache.
     await boss.update(name, null, { id: NO_JOB });
+    // Upserted by name: every process may declare it, one job per tick is created.
+    if (reg.options.cron) await boss.schedule(name, reg.options.cron, {}, { tz: 'UTC' });
     if (!working) return;
     const concurrency = reg.options.concurrency ?? 1;
     await boss.work<object>(
