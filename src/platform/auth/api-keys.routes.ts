@@ -123,7 +123,8 @@ export const apiKeyRoutes: AnyRoute[] = [
     description:
       'Send the key as the bearer token. The access token is valid for 3600 seconds; when it expires, call ' +
       'again. A revoked key, a deactivated owner (user keys) or an unknown key is a 401; a plan without ' +
-      'API keys is a 403 PLAN_HAS_NO_API_KEYS.',
+      'API keys is a 403 PLAN_HAS_NO_API_KEYS. A test key (`bpk_test_`) is exchanged the same way; its ' +
+      'token acts on the sandbox company only (403 TEST_KEY_SANDBOX_ONLY elsewhere).',
     response: { 200: TokenExchangeResponse },
     handler: async ({ headers }, ctx) => exchangeApiKey(ctx, headers.authorization),
   }),
