@@ -12,6 +12,7 @@ import { catalogue } from './catalogue.ts';
 import { insertCompany } from './modules/companies/index.ts';
 import { type AnyRoute, registerRoutes } from './platform/http/catalogue.ts';
 import type { AppDeps } from './platform/http/context.ts';
+import { registerCors } from './platform/http/cors.ts';
 import { installErrorHandling } from './platform/http/error-handler.ts';
 import { registerPlayground } from './platform/http/playground.ts';
 import { createRateLimiter } from './platform/http/rate-limit.ts';
@@ -105,6 +106,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   installErrorHandling(app);
+  await registerCors(app, deps.config.corsOrigins);
   // Before the routes: the address limit attaches itself to each /auth/ route as it is added.
   await deps.rateLimiter.install(app);
   registerRoutes(app, [...catalogue, ...(options.routes ?? [])], deps);

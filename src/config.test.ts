@@ -49,6 +49,7 @@ describe('loadConfig', () => {
     assert.equal(c.redisUrl, undefined);
     assert.equal(c.jobsWorker, true);
     assert.equal(c.processes, 1);
+    assert.deepEqual(c.corsOrigins, []);
   });
 
   test('reads every variable it knows', () => {
@@ -69,6 +70,7 @@ describe('loadConfig', () => {
       REDIS_URL: 'redis://cache:6379',
       JOBS_WORKER: '0',
       API_PROCESSES: '4',
+      CORS_ORIGINS: 'https://app.example.co.za, http://localhost:5173/,https://APP.example.co.za',
     });
     assert.equal(c.port, 8080);
     assert.equal(c.host, '127.0.0.1');
@@ -85,6 +87,8 @@ describe('loadConfig', () => {
     assert.equal(c.redisUrl, 'redis://cache:6379');
     assert.equal(c.jobsWorker, false);
     assert.equal(c.processes, 4);
+    // Trimmed, written as a browser sends Origin (no trailing slash, lower-case host), once each.
+    assert.deepEqual(c.corsOrigins, ['https://app.example.co.za', 'http://localhost:5173']);
   });
 
   test('API_PROCESSES=auto is one process per core, on PostgreSQL', () => {
@@ -116,6 +120,16 @@ describe('loadConfig', () => {
       refuses({ ...pg, API_PROCESSES: bad }, 'API_PROCESSES');
     // The embedded database is one process's.
     refuses({ API_PROCESSES: '2' }, 'API_PROCESSES');
+    for (const bad of [
+      '*',
+      'app.example.co.za',
+      'ftp://app.example.co.za',
+      'https://app.example.co.za/path',
+      'https://app.example.co.za?x=1',
+      'https://user:pw@app.example.co.za',
+      'https://a.example.co.za,,https://b.example.co.za',
+    ])
+      refuses({ CORS_ORIGINS: bad }, 'CORS_ORIGINS');
   });
 
   test('the message does not repeat a DATABASE_URL that may hold a password', () => {

@@ -26,6 +26,8 @@ export interface Config {
   jobsWorker: boolean;
   /** Serving processes `node src/main.ts` starts (API_PROCESSES, default 1; `auto`: one per core). */
   processes: number;
+  /** Browser origins allowed to call the API (CORS_ORIGINS, comma-separated; default none). */
+  corsOrigins: string[];
   /**
    * Rate-limit numbers of this instance. No environment variable sets them: production runs
    * the defaults of src/platform/http/rate-limit.ts (60 a minute per address); tests lower them.
@@ -118,6 +120,43 @@ function parseProcesses(raw: string | undefined, databaseUrl: string | undefined
   return n;
 }
 
+/**
+ * CORS_ORIGINS: comma-separated origins ("https://app.example.co.za,http://localhost:5173"),
+ * each an http(s) scheme, host and optional port, as a browser sends it in `Origin`. A path,
+ * query, credentials or `*` is refused: an origin list that is not what it looks like would
+ * open the API to pages nobody meant to allow.
+ */
+function parseCorsOrigins(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const origins = raw.split(',').map((o) => o.trim());
+  return [
+    ...new Set(
+      origins.map((given) => {
+        let url: URL | undefined;
+        try {
+          url = new URL(given);
+        } catch {}
+        const bare =
+          url &&
+          ['http:', 'https:'].includes(url.protocol) &&
+          !url.username &&
+          !url.password &&
+          url.pathname === '/' &&
+          !url.search &&
+          !url.hash &&
+          !given.endsWith('?') &&
+          !given.endsWith('#');
+        if (!bare) {
+          throw new ConfigError(
+            `CORS_ORIGINS must list http:// or https:// origins (scheme, host, optional port) separated by commas, got "${given}"`,
+          );
+        }
+        return url!.origin;
+      }),
+    ),
+  ];
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = parsePort(env.PORT);
   const dataDir = resolve(env.DATA_DIR || './data');
@@ -148,5 +187,6 @@ export function loadConfig(env: Env = process.env): Config {
     jobsWorker:
       env.JOBS_WORKER === undefined || env.JOBS_WORKER === '' || parseFlag('JOBS_WORKER', env.JOBS_WORKER),
     processes: parseProcesses(env.API_PROCESSES, databaseUrl),
+    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
   };
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { sha256 } from './support/app.ts';
 import { emptyPgDatabase } from './support/db.ts';
-import { freePort, type RunningServer, startMain } from './support/server.ts';
+import { call, freePort, type RunningServer, startMain } from './support/server.ts';
 
 const REDIS = process.env.REDIS_URL;
 const PG = process.env.DATABASE_URL;
@@ -57,8 +57,19 @@ test('two processes on one Redis share the per-address limit on /auth/login', {
   }
   const [one, two] = servers as [RunningServer, RunningServer];
   try {
-    for (const s of servers) {
-      const d = (await (await fetch(`${s.url}/diagnostics`)).json()) as {
+    for (const [i, s] of servers.entries()) {
+      // Where the counters live is configuration detail: an owner's token shows it. Each
+      // process registers its own (embedded, each has its own database).
+      const reg = await call(`${s.url}/auth/register`, {
+        body: {
+          tenantName: `Limits ${i}`,
+          name: 'Owner',
+          email: `limits.${i}.${crypto.randomUUID().slice(0, 8)}@example.co.za`,
+          password: sha256(`Limits password ${i}`),
+        },
+      });
+      assert.equal(reg.status, 201, JSON.stringify(reg.body));
+      const d = (await call(`${s.url}/diagnostics`, { token: reg.body.accessToken as string })).body as {
         rateLimits: { store: string; shared: boolean; status: string };
       };
       assert.equal(d.rateLimits.store, 'redis');

@@ -1,7 +1,9 @@
 // Request and response shapes of /api/api-keys and of the token exchange (POST /auth/token).
 // A key record never carries its secret nor its hash; the plaintext is answered once, at creation.
 import { Type } from 'typebox';
+import { stringEnum } from '../http/enums.ts';
 import { nullable } from '../http/nullable.ts';
+import { named } from '../http/schema-names.ts';
 import { DEFAULT_KEY_RATE_LIMIT } from './principal.ts';
 import { SCOPES } from './scopes.ts';
 
@@ -9,83 +11,132 @@ const NullableTimestamp = nullable(Type.String({ format: 'date-time' }));
 
 export const ApiKeyIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
-export const ApiKeyCreate = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    owner: Type.Union([Type.Literal('user'), Type.Literal('business')], {
+/** Every scope a key may be given (GET /api-scopes lists them with a label). */
+export const ApiScope = named(
+  'ApiScope',
+  stringEnum(
+    SCOPES.map((s) => s.scope),
+    {
       description:
-        '`user`: the key acts as you, with your role as it is at each call, and stops when you are deactivated. ' +
-        '`business`: the key acts with `roleId` and survives staff leaving.',
-    }),
-    roleId: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 100,
-        description: 'Business keys only (required there): a built-in role name or the id of a custom role',
-      }),
-    ),
-    scopes: Type.Array(Type.String({ maxLength: 50 }), {
-      minItems: 1,
-      maxItems: 100,
-      description: `<module>:read or <module>:write (write includes read), or full. One of: ${SCOPES.map((s) => s.scope).join(', ')}`,
-    }),
-    rateLimitPerMinute: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 100_000, description: `Default ${DEFAULT_KEY_RATE_LIMIT}` }),
-    ),
-    contactId: Type.Optional(
-      Type.String({ format: 'uuid', description: 'The contact the key is for (an integration partner)' }),
-    ),
-  },
-  {
-    examples: [
-      {
-        name: 'Accounting sync',
-        owner: 'business',
-        roleId: 'accountant',
-        scopes: ['invoices:write', 'contacts:read'],
-      },
-    ],
-  },
+        '`<module>:read`, `<module>:write` (includes read), or `full` (everything the role allows)',
+    },
+  ),
 );
 
-export const ApiKey = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  name: Type.String(),
-  owner: Type.Union([Type.Literal('user'), Type.Literal('business')]),
-  userId: nullable(Type.String({ format: 'uuid' }), {
-    description: 'The person a user key acts as; null for a business key',
-  }),
-  roleId: nullable(Type.String(), {
-    description: "A business key's role; null for a user key, which acts with its owner's current role",
-  }),
-  scopes: Type.Array(Type.String()),
-  rateLimitPerMinute: Type.Integer(),
-  contactId: nullable(Type.String({ format: 'uuid' })),
-  prefix: Type.String({ description: 'The start of the key, to recognise it' }),
-  lastFour: Type.String({ description: 'The last four characters of the key' }),
-  createdBy: Type.String({ format: 'uuid' }),
-  createdAt: Type.String({ format: 'date-time' }),
-  lastUsedAt: Type.Union([NullableTimestamp], { description: 'The latest token exchange' }),
-  revokedAt: NullableTimestamp,
-  kind: Type.Union([Type.Literal('key'), Type.Literal('oauth')], {
+export const ApiKeyOwner = named(
+  'ApiKeyOwner',
+  stringEnum(['user', 'business'] as const, {
     description:
-      '`oauth`: an app a person connected through OAuth (acts as them, with the scopes they left ticked)',
+      '`user`: the key acts as its owner, with their role as it is at each call, and stops when they are ' +
+      'deactivated. `business`: the key belongs to the business and survives staff leaving; it acts with ' +
+      '`roleId`, or without one with the role of its creator (`createdBy`) as it is at each call.',
   }),
-  oauthClientId: nullable(Type.String(), { description: 'The connected app, for `oauth`' }),
-});
+);
 
-export const ApiKeyCreated = Type.Object({
-  ...ApiKey.properties,
-  key: Type.String({ description: 'The key itself. Shown this once: it cannot be retrieved later.' }),
-});
+export const ApiKeyMode = named(
+  'ApiKeyMode',
+  stringEnum(['live', 'test'] as const, {
+    description:
+      '`live` (`bpk_live_`): acts on every company of the business. `test` (`bpk_test_`, made with ' +
+      '`X-Company-Id` naming the sandbox company): acts on the sandbox company only; tenant-wide records ' +
+      '(contacts, products, companies…) it may read but not change (403 TEST_KEY_SANDBOX_ONLY).',
+  }),
+);
 
-export const TokenExchangeResponse = Type.Object({
-  accessToken: Type.String({ description: 'JWT; send as Authorization: Bearer on /api calls' }),
-  tokenType: Type.Literal('Bearer'),
-  expiresIn: Type.Integer({ description: 'Seconds: 3600' }),
-  scope: Type.String({ description: 'The granted scopes, space-separated' }),
-  tenantId: Type.String({ format: 'uuid' }),
-  rateLimitPerMinute: Type.Integer(),
-});
+export const ApiKeyKind = named(
+  'ApiKeyKind',
+  stringEnum(['key', 'oauth'] as const, {
+    description:
+      '`key`: made through POST /api/api-keys. `oauth`: an app a person connected through OAuth (acts as ' +
+      'them, with the scopes they left ticked)',
+  }),
+);
 
-export const ScopeList = Type.Array(Type.Object({ scope: Type.String(), label: Type.String() }));
+export const ApiKeyCreate = named(
+  'ApiKeyCreate',
+  Type.Object(
+    {
+      name: Type.String({ minLength: 1, maxLength: 200 }),
+      owner: ApiKeyOwner,
+      roleId: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 100,
+          description:
+            'Business keys only: a built-in role name or the id of a custom role. Left out, the key acts ' +
+            "with its creator's role as it is at each call, so it never does more than the person who made it.",
+        }),
+      ),
+      scopes: Type.Array(ApiScope, { minItems: 1, maxItems: 100 }),
+      rateLimitPerMinute: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: 100_000, description: `Default ${DEFAULT_KEY_RATE_LIMIT}` }),
+      ),
+      contactId: Type.Optional(
+        Type.String({ format: 'uuid', description: 'The contact the key is for (an integration partner)' }),
+      ),
+    },
+    {
+      examples: [
+        {
+          name: 'Accounting sync',
+          owner: 'business',
+          roleId: 'accountant',
+          scopes: ['invoices:write', 'contacts:read'],
+        },
+      ],
+    },
+  ),
+);
+
+export const ApiKey = named(
+  'ApiKey',
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    owner: ApiKeyOwner,
+    userId: nullable(Type.String({ format: 'uuid' }), {
+      description: 'The person a user key acts as; null for a business key',
+    }),
+    roleId: nullable(Type.String(), {
+      description:
+        "A business key's chosen role. Null for a user key (its owner's current role) and for a business key " +
+        "made without one (its creator's current role: see `createdBy`)",
+    }),
+    scopes: Type.Array(ApiScope),
+    rateLimitPerMinute: Type.Integer(),
+    contactId: nullable(Type.String({ format: 'uuid' })),
+    mode: ApiKeyMode,
+    prefix: Type.String({ description: 'The start of the key, to recognise it: `bpk_live_` or `bpk_test_`' }),
+    lastFour: Type.String({ description: 'The last four characters of the key' }),
+    createdBy: Type.String({ format: 'uuid' }),
+    createdAt: Type.String({ format: 'date-time' }),
+    lastUsedAt: Type.Union([NullableTimestamp], { description: 'The latest token exchange' }),
+    revokedAt: NullableTimestamp,
+    kind: ApiKeyKind,
+    oauthClientId: nullable(Type.String(), { description: 'The connected app, for `oauth`' }),
+  }),
+);
+
+export const ApiKeyCreated = named(
+  'ApiKeyCreated',
+  Type.Object({
+    ...ApiKey.properties,
+    key: Type.String({ description: 'The key itself. Shown this once: it cannot be retrieved later.' }),
+  }),
+);
+
+export const TokenExchangeResponse = named(
+  'ApiKeyAccessToken',
+  Type.Object({
+    accessToken: Type.String({ description: 'JWT; send as Authorization: Bearer on /api calls' }),
+    tokenType: stringEnum(['Bearer'] as const),
+    expiresIn: Type.Integer({ description: 'Seconds: 3600' }),
+    scope: Type.String({ description: 'The granted scopes, space-separated' }),
+    tenantId: Type.String({ format: 'uuid' }),
+    rateLimitPerMinute: Type.Integer(),
+  }),
+);
+
+export const ApiScopeInfo = named('ApiScopeInfo', Type.Object({ scope: ApiScope, label: Type.String() }));
+
+export const ScopeList = Type.Array(ApiScopeInfo);

@@ -1,23 +1,25 @@
 // API keys: created with a role and scopes, answered in plaintext once, stored as a hash,
-// revoked softly. The key is "bpk_live_<tenant id>.<key id>.<secret>": the tenant id lets
-// the lookup run in that tenant's transaction under row-level security, the key id makes it
-// a primary-key read, and only SHA-256 of the secret is kept.
+// revoked softly. The key is "bpk_live_<tenant id>.<key id>.<secret>" (a test key, made in
+// the sandbox company's context, starts "bpk_test_"): the tenant id lets the lookup run in
+// that tenant's transaction under row-level security, the key id makes it a primary-key read,
+// and only SHA-256 of the secret is kept.
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
 import type { Plan } from '../../config.ts';
 import type { ApiKeysTable } from '../db/schema.ts';
-import type { Tx } from '../db/tenant.ts';
+import { isUuid, type Tx } from '../db/tenant.ts';
 import type { TenantCtx } from '../http/context.ts';
 import { badRequest, forbidden, notFound } from '../http/problem.ts';
 import type { ApiKeyCreate } from './api-keys.schemas.ts';
 import { assertPlanHasApiKeys } from './limits.ts';
 import { PLAN_TABLE } from './plans.ts';
-import { DEFAULT_KEY_RATE_LIMIT, signedInUser } from './principal.ts';
+import { DEFAULT_KEY_RATE_LIMIT, type KeyMode, signedInUser } from './principal.ts';
 import { assertCallerHolds, resolveRole } from './roles.service.ts';
 import { isScope } from './scopes.ts';
 import { newIdSecret, parseIdSecret } from './tokens.ts';
 
-export const KEY_PREFIX = 'bpk_live_';
+/** The start of a live key, and of a test key (which acts on the sandbox company only). */
+export const KEY_PREFIXES: Record<KeyMode, string> = { live: 'bpk_live_', test: 'bpk_test_' };
 export const API_KEY_LIMIT_REACHED = 'API_KEY_LIMIT_REACHED';
 
 export interface ApiKeyView {
@@ -29,6 +31,7 @@ export interface ApiKeyView {
   scopes: string[];
   rateLimitPerMinute: number;
   contactId: string | null;
+  mode: KeyMode;
   prefix: string;
   lastFour: string;
   createdBy: string;
@@ -49,6 +52,7 @@ function toView(row: Selectable<ApiKeysTable>): ApiKeyView {
     scopes: row.scopes,
     rateLimitPerMinute: row.rate_limit_per_minute ?? DEFAULT_KEY_RATE_LIMIT,
     contactId: row.contact_id,
+    mode: row.mode,
     prefix: row.display_prefix,
     lastFour: row.last_four,
     createdBy: row.created_by,
@@ -61,15 +65,24 @@ function toView(row: Selectable<ApiKeysTable>): ApiKeyView {
 }
 
 /** A new key for this tenant and key id, and the hash of its secret to store. */
-export function newApiKey(tenantId: string, keyId: string): { key: string; hash: string } {
-  const { value, hash } = newIdSecret(KEY_PREFIX, tenantId, keyId);
+export function newApiKey(
+  tenantId: string,
+  keyId: string,
+  mode: KeyMode = 'live',
+): { key: string; hash: string } {
+  const { value, hash } = newIdSecret(KEY_PREFIXES[mode], tenantId, keyId);
   return { key: value, hash };
 }
 
-/** Splits a presented key; undefined when it is not of our shape. */
-export function parseApiKey(key: string): { tenantId: string; keyId: string; hash: string } | undefined {
-  const parsed = parseIdSecret(KEY_PREFIX, key);
-  return parsed && { tenantId: parsed.tenantId, keyId: parsed.id, hash: parsed.hash };
+/** Splits a presented key (its mode read from its prefix); undefined when it is not of our shape. */
+export function parseApiKey(
+  key: string,
+): { tenantId: string; keyId: string; hash: string; mode: KeyMode } | undefined {
+  for (const mode of ['live', 'test'] as const) {
+    const parsed = parseIdSecret(KEY_PREFIXES[mode], key);
+    if (parsed) return { tenantId: parsed.tenantId, keyId: parsed.id, hash: parsed.hash, mode };
+  }
+  return undefined;
 }
 
 function checkScopes(scopes: string[]): string[] {
@@ -84,10 +97,14 @@ function checkScopes(scopes: string[]): string[] {
   return [...new Set(scopes)].sort();
 }
 
-/** The role a business key acts with: a live role of the tenant, holding nothing the caller lacks. */
-async function businessRole(ctx: TenantCtx, roleId: string | undefined): Promise<string> {
-  if (roleId === undefined)
-    throw badRequest('roleId', 'is required for a business key: the role it acts with');
+/**
+ * The role a business key acts with: a live role of the tenant, holding nothing the caller lacks.
+ * Without roleId, null: the key acts with its creator's role as it is at each call (the key
+ * principal reads it then), so it never does more than the person who made it, even after
+ * their role is narrowed.
+ */
+async function businessRole(ctx: TenantCtx, roleId: string | undefined): Promise<string | null> {
+  if (roleId === undefined) return null;
   const role = await resolveRole(ctx.db, ctx.tenantId, roleId, { lock: true });
   if (!role) throw badRequest('roleId', 'no such role; use a built-in role name or the id of a custom role');
   if (role.id === 'owner' && ctx.principal.role !== 'owner') {
@@ -122,9 +139,29 @@ export async function assertRoomForAKey(ctx: { db: Tx; tenantId: string }) {
   }
 }
 
+/**
+ * The mode of a key made with this X-Company-Id (optional on POST /api/api-keys): test when it
+ * names the sandbox company, live otherwise; a company outside the tenant is a 404.
+ */
+async function modeOfCompany(ctx: TenantCtx, header: string | string[] | undefined): Promise<KeyMode> {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value === '') return 'live';
+  if (!isUuid(value)) throw badRequest('X-Company-Id', 'must be a company id (UUID)');
+  const company = await ctx.db
+    .selectFrom('companies')
+    .select('is_sandbox')
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', value.toLowerCase())
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!company) throw notFound('Company');
+  return company.is_sandbox ? 'test' : 'live';
+}
+
 export async function createApiKey(
   ctx: TenantCtx,
   input: Static<typeof ApiKeyCreate>,
+  companyHeader?: string | string[],
 ): Promise<ApiKeyView & { key: string }> {
   // Keys are made by people: a key that made keys could outlive what its maker may do.
   const creator = signedInUser(ctx);
@@ -139,9 +176,10 @@ export async function createApiKey(
       "a user key acts with its owner's role; leave roleId out or make a business key",
     );
   }
+  const mode = await modeOfCompany(ctx, companyHeader);
   await assertRoomForAKey(ctx);
   const id = crypto.randomUUID();
-  const { key, hash } = newApiKey(ctx.tenantId, id);
+  const { key, hash } = newApiKey(ctx.tenantId, id, mode);
   const row = await ctx.db
     .insertInto('api_keys')
     .values({
@@ -155,7 +193,8 @@ export async function createApiKey(
       scopes,
       rate_limit_per_minute: input.rateLimitPerMinute ?? null,
       contact_id: input.contactId ?? null,
-      display_prefix: KEY_PREFIX,
+      mode,
+      display_prefix: KEY_PREFIXES[mode],
       last_four: key.slice(-4),
       secret_hash: hash,
       created_at: ctx.deps.now(),

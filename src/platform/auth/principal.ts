@@ -22,9 +22,13 @@ export interface UserPrincipal {
   plan: Plan;
 }
 
+/** live: the key acts on every company; test (bpk_test_): on the sandbox company alone. */
+export type KeyMode = 'live' | 'test';
+
 /**
  * A token exchanged from an API key. A user key acts as its owner (userId, the owner's
- * current role); a business key acts with the role chosen at creation (userId null).
+ * current role); a business key acts with the role chosen at creation (userId null), or,
+ * made without one, with its creator's role as it is at each call.
  */
 export interface KeyPrincipal {
   type: 'api_key';
@@ -38,6 +42,7 @@ export interface KeyPrincipal {
   scopes: string[];
   rateLimitPerMinute: number;
   plan: Plan;
+  mode: KeyMode;
 }
 
 export type Principal = UserPrincipal | KeyPrincipal;
@@ -131,6 +136,7 @@ export interface KeyPrincipalRow {
   company_ok?: boolean;
   company_is_sandbox?: boolean;
   plan: string;
+  mode: KeyMode;
 }
 
 /** The key principal's SQL for the opening round trip; values are checked UUIDs. */
@@ -158,5 +164,6 @@ export function keyPrincipalFromRow(row: KeyPrincipalRow | undefined, claims: Ke
     scopes: row.scopes,
     rateLimitPerMinute: row.rate_limit_per_minute ?? DEFAULT_KEY_RATE_LIMIT,
     plan: row.plan as Plan,
+    mode: row.mode,
   };
 }

@@ -43,6 +43,7 @@ export async function exchangeApiKey(
         'k.owner_type',
         'k.scopes',
         'k.rate_limit_per_minute',
+        'k.mode',
         'u.active',
         't.plan',
       ])
@@ -50,7 +51,8 @@ export async function exchangeApiKey(
       .where('k.id', '=', parsed.keyId)
       .executeTakeFirst();
     // An OAuth connection has no key of its own (secret_hash NULL): it cannot be exchanged here.
-    if (!row?.secret_hash || !constantTimeEqual(row.secret_hash, parsed.hash))
+    // The prefix is not hashed: a test key's secret presented as bpk_live_ is not a key.
+    if (!row?.secret_hash || !constantTimeEqual(row.secret_hash, parsed.hash) || row.mode !== parsed.mode)
       throw unauthorized(INVALID_KEY);
     if (row.revoked_at) throw unauthorized('The API key has been revoked');
     if (row.owner_type === 'user' && !row.active)

@@ -232,6 +232,7 @@ export interface ApiKeysTable {
   name: string;
   owner_type: 'user' | 'business';
   user_id: string | null;
+  /** A business key's chosen role; NULL for a user key and for a business key that acts with its creator's */
   role: string | null;
   created_by: string;
   scopes: string[];
@@ -245,6 +246,8 @@ export interface ApiKeysTable {
   last_used_at: Timestamp | null;
   revoked_at: Timestamp | null;
   revoked_by: string | null;
+  /** live: every company; test (bpk_test_): the sandbox company alone (migration 0021). */
+  mode: ColumnType<'live' | 'test', 'live' | 'test' | undefined, never>;
   /** The app an OAuth connection was made for; NULL for a key. */
   oauth_client_id: ColumnType<string | null, string | null | undefined, string | null>;
   refresh_hash: ColumnType<string | null, string | null | undefined, string | null>;

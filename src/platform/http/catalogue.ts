@@ -33,6 +33,7 @@ import {
   principalFromRow,
   principalQuery,
 } from '../auth/principal.ts';
+import { assertTestKeyReach } from '../auth/test-keys.ts';
 import { type BearerClaims, isKeyClaims, verifyAccessToken } from '../auth/tokens.ts';
 import { type AtCommit, type Tx, withTenantOpening, withTenantReading } from '../db/tenant.ts';
 import { FileResponse } from '../files/response.ts';
@@ -305,6 +306,8 @@ async function runUserRoute(
       if (!known.permissions.allows(resource, action)) throw new PermissionDenied(resource, action);
     }
     if (companyId && !rows[0]?.company_ok) throw notFound('Company');
+    // A test key (bpk_test_) reaches the sandbox company only (test-keys.ts).
+    assertTestKeyReach(known, route, rows[0]?.company_is_sandbox === true);
     // The sandbox is read-only while the plan lacks API access: one check for every write
     // route, read with the principal (company_is_sandbox) at no extra round trip.
     if (companyId && route.access === 'write' && rows[0]?.company_is_sandbox) {

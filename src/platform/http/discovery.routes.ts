@@ -1,34 +1,21 @@
 // Liveness, diagnostics and the OpenAPI document: readable without signing in.
-import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from './catalogue.ts';
+import {
+  callerOf,
+  DiagnosticsDetail,
+  DiagnosticsSummary,
+  diagnose,
+  mayReadDetail,
+  summarise,
+} from './diagnostics.ts';
+import { stringEnum } from './enums.ts';
 import { buildOpenApi } from './openapi.ts';
+import { named } from './schema-names.ts';
 
-const Health = Type.Object({ status: Type.Literal('ok') });
+export const Health = named('Health', Type.Object({ status: stringEnum(['ok'] as const) }));
 
-const Diagnostics = Type.Object({
-  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
-  database: Type.Object({
-    status: Type.Union([Type.Literal('up'), Type.Literal('down')]),
-    kind: Type.Union([Type.Literal('embedded'), Type.Literal('postgresql')]),
-    latencyMs: Type.Optional(Type.Number()),
-  }),
-  email: Type.Object({ configured: Type.Boolean(), note: Type.String() }),
-  whatsapp: Type.Object({ configured: Type.Boolean() }),
-  webhooks: Type.Object({ privateTargetsAllowed: Type.Boolean() }),
-  jobs: Type.Object({
-    status: Type.Union([Type.Literal('running'), Type.Literal('stopped')]),
-    /** true: this process runs queued jobs; false: it only enqueues them (JOBS_WORKER=0). */
-    worker: Type.Boolean(),
-  }),
-  rateLimits: Type.Object({
-    store: Type.Union([Type.Literal('memory'), Type.Literal('redis')]),
-    /** true: every process counts in one Redis; false: each process counts on its own. */
-    shared: Type.Boolean(),
-    status: Type.Union([Type.Literal('up'), Type.Literal('down')]),
-    note: Type.String(),
-  }),
-});
+const tag = 'Service';
 
 /** The discovery routes; the OpenAPI route describes the whole catalogue it is given. */
 export function discoveryRoutes(catalogue: () => AnyRoute[]): AnyRoute[] {
@@ -40,6 +27,8 @@ export function discoveryRoutes(catalogue: () => AnyRoute[]): AnyRoute[] {
       module: 'platform',
       access: 'read',
       auth: 'none',
+      operationId: 'getHealth',
+      tag,
       summary: 'Liveness probe',
       response: { 200: Health },
       handler: async () => ({ status: 'ok' as const }),
@@ -50,52 +39,25 @@ export function discoveryRoutes(catalogue: () => AnyRoute[]): AnyRoute[] {
       module: 'platform',
       access: 'read',
       auth: 'none',
+      operationId: 'getDiagnostics',
+      tag,
       summary:
-        'Database status, the job worker, where rate limits are counted, and whether e-mail and WhatsApp are configured',
-      response: { 200: Diagnostics },
-      handler: async (_input, ctx) => {
-        const started = performance.now();
-        let up = true;
-        try {
-          await sql`select 1`.execute(ctx.root);
-        } catch {
-          up = false;
-        }
-        const { config, mailer, database, rateLimiter, jobs } = ctx.deps;
-        const jobStatus = jobs.status();
-        const limits = await rateLimiter.status();
-        const limitsUp = limits.store === 'memory' || limits.status === 'up';
-        return {
-          status: up && limitsUp ? ('ok' as const) : ('degraded' as const),
-          database: {
-            status: up ? ('up' as const) : ('down' as const),
-            kind: database.kind === 'pg' ? ('postgresql' as const) : ('embedded' as const),
-            ...(up ? { latencyMs: Math.round((performance.now() - started) * 100) / 100 } : {}),
-          },
-          email: {
-            configured: mailer.configured,
-            note: mailer.configured
-              ? 'Sent over SMTP_URL'
-              : 'SMTP_URL is not set: e-mails are kept in the database and the log, not sent',
-          },
-          whatsapp: { configured: config.whatsappConfigured },
-          webhooks: { privateTargetsAllowed: config.webhookAllowPrivateTargets },
-          jobs: {
-            status: jobStatus.started ? ('running' as const) : ('stopped' as const),
-            worker: jobStatus.started && config.jobsWorker,
-          },
-          rateLimits: {
-            store: limits.store,
-            shared: limits.shared,
-            status: limitsUp ? ('up' as const) : ('down' as const),
-            note:
-              limits.store === 'memory'
-                ? 'REDIS_URL is not set: each process counts its own calls'
-                : limitsUp
-                  ? 'Counted in Redis, shared by every process'
-                  : 'Redis does not answer: calls go uncounted until it is back',
-          },
-        };
+        "Each dependency up, down or not configured; with an administrator's token, the configuration behind it",
+      description:
+        'Without a token (the readiness probe): `status` (`degraded` when a configured dependency is down) and ' +
+        '`{ status: "up" | "down" | "not_configured" }` for the database, e-mail, WhatsApp, the job queue, ' +
+        'webhook delivery and the rate-limit store (DiagnosticsSummary). With the bearer token of an ' +
+        'administrator (a user whose role holds admin:manage, or a key whose scopes admit admin:read and whose ' +
+        'role holds admin:manage), the same with the configuration behind each state (DiagnosticsDetail): the ' +
+        'database kind and round trip, the e-mail note, whether this process runs jobs, whether private ' +
+        'webhook targets are admitted, where rate limits are counted. Any other token, an expired or revoked ' +
+        'one included, gets the short form: the token only unlocks detail.',
+      response: { 200: Type.Union([DiagnosticsDetail, DiagnosticsSummary]) },
+      handler: async ({ headers }, ctx) => {
+        // One after the other: the database's round trip is measured alone.
+        const caller = await callerOf(ctx, headers.authorization);
+        const detail = await diagnose(ctx);
+        return caller && mayReadDetail(caller) ? detail : summarise(detail);
       },
     }),
     defineRoute({
@@ -104,6 +66,8 @@ export function discoveryRoutes(catalogue: () => AnyRoute[]): AnyRoute[] {
       module: 'platform',
       access: 'read',
       auth: 'none',
+      operationId: 'getOpenApiDocument',
+      tag,
       summary: 'This OpenAPI 3.1 description, generated from the route catalogue',
       response: { 200: Type.Object({}, { additionalProperties: true }) },
       produces: 'application/json',
