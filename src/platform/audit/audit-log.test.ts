@@ -22,6 +22,7 @@ const ENTRY_KEYS = [
   'actorId',
   'actorType',
   'companyId',
+  'createdAt',
   'details',
   'id',
   'ip',
