@@ -22,6 +22,7 @@ const ENTRY_KEYS = [
   'actorId',
   'actorType',
   'companyId',
+  'createdAt',
   'details',
   'id',
   'ip',
@@ -217,6 +218,42 @@ describe('audit log', () => {
     const past = (await api({ method: 'GET', url: '/api/audit-log?resource=test&page=99' })).json();
     assert.deepEqual(past.items, []);
     assert.equal(past.total, 205);
+  });
+
+  test('sort: createdAt both ways, ties by id the same way; createdAt is when it happened', async () => {
+    const a = await register(t.app);
+    const api = as(t.app, a.token);
+    await seed(a, [
+      { at: '2025-03-01T10:00:00Z', action: 'sorted one', resource: 'sorting' },
+      { at: '2025-03-01T10:00:00Z', action: 'sorted two', resource: 'sorting' },
+      { at: '2025-03-02T10:00:00Z', action: 'sorted three', resource: 'sorting' },
+    ]);
+    const list = async (sort?: string) => {
+      const res = await api({
+        method: 'GET',
+        url: `/api/audit-log?resource=sorting${sort ? `&sort=${sort}` : ''}`,
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json().items as Array<{ id: string; action: string; createdAt: string; occurredAt: string }>;
+    };
+    const ascending = await list('createdAt');
+    const tie = ascending.filter((e) => e.createdAt === '2025-03-01T10:00:00.000Z').map((e) => e.id);
+    assert.equal(tie.length, 2);
+    assert.deepEqual(
+      ascending.map((e) => e.id),
+      [...[...tie].sort(), ascending[2]!.id],
+    );
+    assert.equal(ascending[2]!.action, 'sorted three');
+    for (const e of ascending) assert.equal(e.createdAt, e.occurredAt);
+    const descending = (await list('-createdAt')).map((e) => e.id);
+    assert.deepEqual(descending, ascending.map((e) => e.id).reverse());
+    assert.deepEqual(
+      (await list()).map((e) => e.id),
+      descending,
+    );
+    const bad = await api({ method: 'GET', url: '/api/audit-log?sort=updatedAt' });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json().field, 'sort');
   });
 
   test('admin:read is needed (viewer 403, accountant 200), and each business sees only its own log', async () => {

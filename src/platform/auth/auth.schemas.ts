@@ -1,6 +1,8 @@
 // Request and response shapes of the sign-in routes.
 import { Type } from 'typebox';
 import { PLANS } from '../../config.ts';
+import { stringEnum } from '../http/enums.ts';
+import { named } from '../http/schema-names.ts';
 
 export const PasswordHash = Type.String({
   minLength: 1,
@@ -10,39 +12,66 @@ export const PasswordHash = Type.String({
 
 export const Email = Type.String({ format: 'email', maxLength: 254 });
 
-export const LoginResponse = Type.Object({
-  accessToken: Type.String({ description: 'JWT; send as Authorization: Bearer' }),
-  refreshToken: Type.String({ description: 'Single use: POST /auth/refresh answers a new one' }),
-  userId: Type.String({ format: 'uuid' }),
-  tenantId: Type.String({ format: 'uuid' }),
-  email: Type.String(),
-  tenantName: Type.String(),
-  role: Type.String(),
-});
+/** The plans a business can be on (DECISIONS.md); what each includes: GET /api/tenant/entitlements. */
+export const Plan = named('Plan', stringEnum(PLANS, { description: 'The plan a business is on' }));
 
-export const RegisterBody = Type.Object({
-  tenantName: Type.String({ minLength: 1, maxLength: 200 }),
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  email: Email,
-  password: PasswordHash,
-  plan: Type.Optional(Type.Union(PLANS.map((p) => Type.Literal(p)))),
-  companyName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  baseCurrency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
-  vatRegistered: Type.Optional(Type.Boolean()),
-  vatNumber: Type.Optional(Type.String({ maxLength: 20 })),
-});
+export const LoginResponse = named(
+  'LoginResponse',
+  Type.Object({
+    accessToken: Type.String({ description: 'JWT; send as Authorization: Bearer' }),
+    refreshToken: Type.String({ description: 'Single use: POST /auth/refresh answers a new one' }),
+    userId: Type.String({ format: 'uuid' }),
+    tenantId: Type.String({ format: 'uuid' }),
+    email: Type.String(),
+    tenantName: Type.String(),
+    role: Type.String({ description: 'A built-in role name or a custom role id' }),
+  }),
+);
 
-export const RegisterResponse = Type.Object({
-  ...LoginResponse.properties,
-  companyId: Type.String({ format: 'uuid' }),
-});
-
-export const LoginBody = Type.Object({
-  email: Type.String({ minLength: 1, maxLength: 254 }),
-  password: Type.String({ minLength: 1, maxLength: 200 }),
-  totpCode: Type.Optional(
-    Type.String({ maxLength: 40, description: 'A six-digit authenticator code or a recovery code' }),
+export const RegisterBody = named(
+  'RegisterRequest',
+  Type.Object(
+    {
+      tenantName: Type.String({ minLength: 1, maxLength: 200 }),
+      name: Type.String({ minLength: 1, maxLength: 200 }),
+      email: Email,
+      password: PasswordHash,
+      plan: Type.Optional(Plan),
+      companyName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+      baseCurrency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+      vatRegistered: Type.Optional(Type.Boolean()),
+      vatNumber: Type.Optional(Type.String({ maxLength: 20 })),
+    },
+    { additionalProperties: false },
   ),
-});
+);
 
-export const RefreshBody = Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: 400 }) });
+export const RegisterResponse = named(
+  'RegisterResponse',
+  Type.Object({
+    ...LoginResponse.properties,
+    companyId: Type.String({ format: 'uuid' }),
+  }),
+);
+
+export const LoginBody = named(
+  'LoginRequest',
+  Type.Object(
+    {
+      email: Type.String({ minLength: 1, maxLength: 254 }),
+      password: Type.String({ minLength: 1, maxLength: 200 }),
+      totpCode: Type.Optional(
+        Type.String({ maxLength: 40, description: 'A six-digit authenticator code or a recovery code' }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const RefreshBody = named(
+  'RefreshRequest',
+  Type.Object(
+    { refreshToken: Type.String({ minLength: 1, maxLength: 400 }) },
+    { additionalProperties: false },
+  ),
+);

@@ -21,6 +21,10 @@ export const loginRoutes: AnyRoute[] = [
     module: 'auth',
     access: 'write',
     auth: 'none',
+    operationId: 'register',
+    tag: 'Authentication',
+    // An address already registered (also when two registrations race: the unique e-mail).
+    errors: ['CONFLICT'],
     summary: 'Create a business (tenant), its first user (owner) and its first company',
     description:
       'The password is the lowercase hex SHA-256 of the password, as at login. The plan defaults to the ' +
@@ -94,11 +98,15 @@ export const loginRoutes: AnyRoute[] = [
     module: 'auth',
     access: 'write',
     auth: 'none',
+    operationId: 'login',
+    tag: 'Authentication',
+    errors: ['INVALID_CREDENTIALS', 'TOTP_REQUIRED', 'TOTP_INVALID'],
     summary: 'Sign in with e-mail and the SHA-256 of the password (and a two-factor code when enrolled)',
     description:
       '`password` is the lowercase hex SHA-256 of the password; plaintext is refused as "Invalid email or password" ' +
-      'even when correct. With two-factor on and no `totpCode`, answers 401 with code TOTP_REQUIRED. ' +
-      '`totpCode` takes a six-digit authenticator code or a single-use recovery code.',
+      '(401 INVALID_CREDENTIALS) even when correct, as are an unknown address, a wrong password and a deactivated ' +
+      'user. With two-factor on and no `totpCode`, answers 401 TOTP_REQUIRED; a wrong or used code, 401 ' +
+      'TOTP_INVALID. `totpCode` takes a six-digit authenticator code or a single-use recovery code.',
     body: LoginBody,
     response: { 200: LoginResponse },
     handler: async ({ body }, ctx) => {
@@ -129,6 +137,9 @@ export const loginRoutes: AnyRoute[] = [
     module: 'auth',
     access: 'write',
     auth: 'none',
+    operationId: 'refreshToken',
+    tag: 'Authentication',
+    errors: ['UNAUTHENTICATED'],
     summary: 'Exchange a refresh token for a new access token and a new refresh token',
     description:
       'Refresh tokens rotate: each is good once. Presenting one a second time is treated as theft and ' +
@@ -137,7 +148,7 @@ export const loginRoutes: AnyRoute[] = [
     response: { 200: LoginResponse },
     handler: async ({ body }, ctx) => {
       const parsed = parseOpaqueToken(body.refreshToken);
-      if (!parsed) throw unauthorized('The refresh token is not valid');
+      if (!parsed) throw unauthorized('The refresh token is not valid', 'UNAUTHENTICATED');
       const now = ctx.deps.now();
       // The reuse revocation must commit even though the answer is 401: decide inside, throw outside.
       const outcome = await withTenant(ctx.root, parsed.tenantId, async (tx) => {
@@ -215,7 +226,7 @@ export const loginRoutes: AnyRoute[] = [
           ),
         };
       });
-      if ('error' in outcome) throw unauthorized(outcome.error);
+      if ('error' in outcome) throw unauthorized(outcome.error, 'UNAUTHENTICATED');
       return outcome.login;
     },
   }),

@@ -14,6 +14,8 @@ export const passwordRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
     path: '/auth/forgot-password',
+    operationId: 'requestPasswordReset',
+    tag: 'Authentication',
     module: 'auth',
     access: 'write',
     auth: 'none',
@@ -29,6 +31,8 @@ export const passwordRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
     path: '/auth/reset-password',
+    operationId: 'resetPassword',
+    tag: 'Authentication',
     module: 'auth',
     access: 'write',
     auth: 'none',
@@ -45,6 +49,8 @@ export const passwordRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
     path: '/auth/password',
+    operationId: 'changePassword',
+    tag: 'Authentication',
     module: 'auth',
     access: 'write',
     permission: null,

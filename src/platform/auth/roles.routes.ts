@@ -11,6 +11,8 @@ export const roleRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/api/roles',
+    operationId: 'listRoles',
+    tag: 'Roles',
     module: 'admin',
     access: 'read',
     permission: ['admin', 'read'],
@@ -24,6 +26,8 @@ export const roleRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/api/roles/{id}',
+    operationId: 'getRole',
+    tag: 'Roles',
     module: 'admin',
     access: 'read',
     permission: ['admin', 'read'],
@@ -35,6 +39,9 @@ export const roleRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
     path: '/api/roles',
+    operationId: 'createRole',
+    tag: 'Roles',
+    errors: ['CONFLICT', 'PERMISSION_NOT_HELD'],
     module: 'admin',
     access: 'write',
     permission: ['admin', 'manage'],
@@ -53,6 +60,9 @@ export const roleRoutes: AnyRoute[] = [
   defineRoute({
     method: 'PATCH',
     path: '/api/roles/{id}',
+    operationId: 'updateRole',
+    tag: 'Roles',
+    errors: ['CONFLICT', 'PERMISSION_NOT_HELD'],
     module: 'admin',
     access: 'write',
     permission: ['admin', 'manage'],
@@ -69,6 +79,9 @@ export const roleRoutes: AnyRoute[] = [
   defineRoute({
     method: 'DELETE',
     path: '/api/roles/{id}',
+    operationId: 'deleteRole',
+    tag: 'Roles',
+    errors: ['CONFLICT'],
     module: 'admin',
     access: 'write',
     permission: ['admin', 'manage'],

@@ -9,6 +9,8 @@ export const sessionRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/auth/sessions',
+    operationId: 'listSessions',
+    tag: 'Sessions',
     module: 'auth',
     access: 'read',
     // The handler needs who is asking before it reads anything.
@@ -24,6 +26,8 @@ export const sessionRoutes: AnyRoute[] = [
   defineRoute({
     method: 'DELETE',
     path: '/auth/sessions/{id}',
+    operationId: 'revokeSession',
+    tag: 'Sessions',
     module: 'auth',
     access: 'write',
     permission: null,
@@ -39,6 +43,8 @@ export const sessionRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
     path: '/auth/sessions/revoke-all',
+    operationId: 'revokeAllSessions',
+    tag: 'Sessions',
     module: 'auth',
     access: 'write',
     permission: null,
@@ -53,6 +59,8 @@ export const sessionRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
     path: '/auth/logout',
+    operationId: 'logout',
+    tag: 'Sessions',
     module: 'auth',
     access: 'write',
     permission: null,

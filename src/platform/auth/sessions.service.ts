@@ -12,6 +12,8 @@ export async function listOwnSessions(ctx: TenantCtx) {
   return rows.map((s) => ({
     id: s.id,
     createdAt: s.createdAt.toISOString(),
+    // Only live sessions are listed, so their last change is their last use.
+    updatedAt: s.lastUsedAt.toISOString(),
     lastUsedAt: s.lastUsedAt.toISOString(),
     expiresAt: s.expiresAt.toISOString(),
     ip: s.ip,

@@ -9,7 +9,9 @@ import { verifyPassword } from './passwords.ts';
 import { checkSecondFactor } from './second-factor.ts';
 
 export const INVALID_LOGIN = 'Invalid email or password';
-export const TOTP_REQUIRED = 'TOTP_REQUIRED';
+
+/** Every refusal of a sign-in carries its code, so that a client tells them apart without reading prose. */
+const invalidCredentials = () => unauthorized(INVALID_LOGIN, 'INVALID_CREDENTIALS');
 
 export type SignedInUser = Selectable<UsersTable>;
 
@@ -39,16 +41,16 @@ export async function signIn<T>(
   );
   if (!entry) {
     await verifyPassword(credentials.password, null); // same time as a real check
-    return { ok: false, error: unauthorized(INVALID_LOGIN) };
+    return { ok: false, error: invalidCredentials() };
   }
   return withTenant(root, entry.tenant_id, async (tx): Promise<SignInResult<T>> => {
     const user = await loadUser(tx, entry.tenant_id, entry.user_id);
     const ok = await verifyPassword(credentials.password, user?.password_hash);
-    if (!user || !ok || !user.active) return { ok: false, error: unauthorized(INVALID_LOGIN) };
+    if (!user || !ok || !user.active) return { ok: false, error: invalidCredentials() };
     if (user.totp_enabled && user.totp_secret && !credentials.totpCode) {
       return {
         ok: false,
-        error: unauthorized('Two-factor code required', TOTP_REQUIRED),
+        error: unauthorized('Two-factor code required', 'TOTP_REQUIRED'),
         secondFactorFor: { tenantId: user.tenant_id, userId: user.id },
       };
     }
@@ -69,7 +71,7 @@ export async function signInSecondStep<T>(
 ): Promise<SignInResult<T>> {
   return withTenant(root, who.tenantId, async (tx): Promise<SignInResult<T>> => {
     const user = await loadUser(tx, who.tenantId, who.userId);
-    if (!user?.active) return { ok: false, error: unauthorized(INVALID_LOGIN) };
+    if (!user?.active) return { ok: false, error: invalidCredentials() };
     return passSecondFactor(tx, user, totpCode, now, then);
   });
 }

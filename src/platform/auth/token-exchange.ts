@@ -26,9 +26,11 @@ export async function exchangeApiKey(
   authorization: string | undefined,
 ): Promise<TokenExchange> {
   const presented = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
-  if (!presented) throw unauthorized('An API key is required as the bearer token');
+  // No bearer, or a bearer that is not an API key (an access token, say): the client sent the
+  // wrong kind of credential, which API_KEY_REQUIRED tells apart from a key that is wrong.
+  if (!presented) throw unauthorized('An API key is required as the bearer token', 'API_KEY_REQUIRED');
   const parsed = parseApiKey(presented);
-  if (!parsed) throw unauthorized(INVALID_KEY);
+  if (!parsed) throw unauthorized('The bearer token is not an API key', 'API_KEY_REQUIRED');
   const now = ctx.deps.now();
   const key = await withTenant(ctx.root, parsed.tenantId, async (tx) => {
     const row = await tx

@@ -9,13 +9,14 @@ import {
   twoFactorStatus,
 } from './two-factor.service.ts';
 
-const AUTHENTICATED = { module: 'auth', permission: null } as const;
+const AUTHENTICATED = { module: 'auth', permission: null, tag: 'Two-factor' } as const;
 
 export const twoFactorRoutes: AnyRoute[] = [
   defineRoute({
     ...AUTHENTICATED,
     method: 'GET',
     path: '/auth/2fa',
+    operationId: 'getTwoFactorStatus',
     access: 'read',
     // The handler needs who is asking before it reads anything.
     principalFirst: true,
@@ -27,6 +28,8 @@ export const twoFactorRoutes: AnyRoute[] = [
     ...AUTHENTICATED,
     method: 'POST',
     path: '/auth/2fa/enrol',
+    operationId: 'enrolTwoFactor',
+    errors: ['CONFLICT'],
     access: 'write',
     audit: { resource: 'two-factor' },
     summary: 'Start two-factor enrolment: a new TOTP secret, pending until confirmed',
@@ -41,6 +44,8 @@ export const twoFactorRoutes: AnyRoute[] = [
     ...AUTHENTICATED,
     method: 'POST',
     path: '/auth/2fa/confirm',
+    operationId: 'confirmTwoFactor',
+    errors: ['CONFLICT'],
     access: 'write',
     audit: { resource: 'two-factor' },
     summary: 'Confirm enrolment with a current authenticator code; turns two-factor on',
@@ -55,6 +60,8 @@ export const twoFactorRoutes: AnyRoute[] = [
     ...AUTHENTICATED,
     method: 'POST',
     path: '/auth/2fa/disable',
+    operationId: 'disableTwoFactor',
+    errors: ['CONFLICT'],
     access: 'write',
     audit: { resource: 'two-factor' },
     summary: 'Turn two-factor sign-in off',
@@ -69,6 +76,8 @@ export const twoFactorRoutes: AnyRoute[] = [
     ...AUTHENTICATED,
     method: 'POST',
     path: '/auth/recovery-codes/regenerate',
+    operationId: 'regenerateRecoveryCodes',
+    errors: ['CONFLICT'],
     access: 'write',
     audit: { resource: 'two-factor' },
     summary: 'Ten new recovery codes; the old ones stop working',

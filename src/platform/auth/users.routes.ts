@@ -26,13 +26,16 @@ export const userRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/api/users',
+    operationId: 'listUsers',
+    tag: 'Users',
     module: 'admin',
     access: 'read',
     permission: ['admin', 'read'],
     summary: 'The users of the business (paged), active and deactivated',
     description:
       '`q` matches name or e-mail (contains, any case); `role` takes a built-in role name or a custom role id; ' +
-      '`active` true or false. Filters apply before paging. Sorted by name.',
+      '`active` true or false; `updatedSince` only users changed since then. Filters apply before paging. ' +
+      'Sorted by name unless `sort` names createdAt or updatedAt (a leading `-` for descending; ties by id).',
     query: UserListQuery,
     response: { 200: Paged(User) },
     handler: async ({ query }, ctx) => listUsers(ctx, query),
@@ -40,6 +43,8 @@ export const userRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/api/users/{id}',
+    operationId: 'getUser',
+    tag: 'Users',
     module: 'admin',
     access: 'read',
     permission: ['admin', 'read'],
@@ -51,6 +56,9 @@ export const userRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
     path: '/api/users',
+    operationId: 'inviteUser',
+    tag: 'Users',
+    errors: ['CONFLICT', 'OWNER_REQUIRED', 'PERMISSION_NOT_HELD'],
     module: 'admin',
     access: 'write',
     permission: ['admin', 'manage'],
@@ -71,6 +79,9 @@ export const userRoutes: AnyRoute[] = [
   defineRoute({
     method: 'PATCH',
     path: '/api/users/{id}',
+    operationId: 'updateUser',
+    tag: 'Users',
+    errors: ['CONFLICT', 'OWNER_REQUIRED', 'PERMISSION_NOT_HELD'],
     module: 'admin',
     access: 'write',
     permission: ['admin', 'manage'],
@@ -91,6 +102,8 @@ export const userRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
     path: '/auth/accept-invitation',
+    operationId: 'acceptInvitation',
+    tag: 'Users',
     module: 'auth',
     access: 'write',
     auth: 'none',

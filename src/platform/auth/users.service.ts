@@ -8,6 +8,7 @@ import { type Tx, withTenant } from '../db/tenant.ts';
 import type { PublicCtx, TenantCtx } from '../http/context.ts';
 import { type Page, pageOf, paging } from '../http/paging.ts';
 import { badRequest, conflict, forbidden, notFound } from '../http/problem.ts';
+import { sortOrder } from '../http/sync.ts';
 import { sendMail } from '../mail/mailer.ts';
 import { revokeUserKeys } from './api-keys.service.ts';
 import { hashPassword, isSha256Hex } from './passwords.ts';
@@ -107,16 +108,20 @@ export async function listUsers(ctx: TenantCtx, query: Static<typeof UserListQue
   }
   if (query.role !== undefined) q = q.where('u.role', '=', query.role.toLowerCase());
   if (query.active !== undefined) q = q.where('u.active', '=', query.active);
+  if (query.updatedSince !== undefined) q = q.where('u.updated_at', '>=', new Date(query.updatedSince));
   const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await q
-    .select(USER_COLUMNS)
-    .orderBy(sql`lower(u.name)`)
-    .orderBy('u.email')
-    .orderBy('u.id')
-    .limit(p.limit)
-    .offset(p.offset)
-    .execute();
-  return pageOf(rows.map(toUser), Number(count.n), p);
+  let rows = q.select(USER_COLUMNS);
+  if (query.sort) {
+    // A sync's order: by a timestamp, ties by id in the same direction.
+    const { key, direction } = sortOrder<'createdAt' | 'updatedAt'>(query.sort, query.sort);
+    rows = rows
+      .orderBy(key === 'createdAt' ? 'u.created_at' : 'u.updated_at', direction)
+      .orderBy('u.id', direction);
+  } else {
+    rows = rows.orderBy(sql`lower(u.name)`).orderBy('u.email').orderBy('u.id');
+  }
+  const page = await rows.limit(p.limit).offset(p.offset).execute();
+  return pageOf(page.map(toUser), Number(count.n), p);
 }
 
 export async function getUser(ctx: TenantCtx, id: string): Promise<User> {

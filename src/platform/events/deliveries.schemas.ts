@@ -1,57 +1,95 @@
 // Shapes of a webhook's deliveries: the attempt list, redelivery and the test event.
 import { Type } from 'typebox';
+import { stringEnum } from '../http/enums.ts';
 import { nullable } from '../http/nullable.ts';
 import { Paged, pageQueryProperties } from '../http/paging.ts';
+import { named } from '../http/schema-names.ts';
+import { syncQueryProperties } from '../http/sync.ts';
+import { EVENT_TYPES, TEST_EVENT_TYPE } from './event-types.ts';
 
-export const DeliveryParams = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  deliveryId: Type.String({ format: 'uuid' }),
-});
+export const DeliveryParams = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    deliveryId: Type.String({ format: 'uuid' }),
+  },
+  { additionalProperties: false },
+);
 
-export const DeliveryListQuery = Type.Object({
-  ...pageQueryProperties,
-  eventId: Type.Optional(
-    Type.String({ format: 'uuid', description: 'Only this event (the webhook-id header)' }),
-  ),
-});
+export const DeliveryListQuery = Type.Object(
+  {
+    ...pageQueryProperties,
+    ...syncQueryProperties(['createdAt'], '-createdAt'),
+    eventId: Type.Optional(
+      Type.String({ format: 'uuid', description: 'Only this event (the webhook-id header)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-const Status = Type.Union([
-  Type.Literal('pending'),
-  Type.Literal('succeeded'),
-  Type.Literal('failed'),
-  Type.Literal('cancelled'),
-]);
-
-export const Attempt = Type.Object({
-  attempt: Type.Integer({ description: '1 to 8 in a round; a redelivery goes on counting' }),
-  attemptedAt: Type.String({ format: 'date-time' }),
-  durationMs: Type.Integer(),
-  responseStatus: nullable(Type.Integer(), {
-    description: 'The status the receiver answered; null when none came (refused address, timeout, network)',
+export const DeliveryStatus = named(
+  'WebhookDeliveryStatus',
+  stringEnum(['pending', 'succeeded', 'failed', 'cancelled'], {
+    description:
+      '`pending` while being attempted; `succeeded`, `failed` (every attempt failed, or the receiver answered 410) ' +
+      'or `cancelled` (the webhook was switched off or deleted, or its key revoked, before an attempt) once finished',
   }),
-  error: nullable(Type.String()),
-  responseExcerpt: nullable(Type.String(), { description: 'The first 4 KB of the answer' }),
-});
+);
 
-export const Delivery = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  eventId: Type.String({ format: 'uuid', description: 'Sent as webhook-id, the same on every attempt' }),
-  eventType: Type.String(),
-  status: Status,
-  createdAt: Type.String({ format: 'date-time' }),
-  finishedAt: nullable(Type.String({ format: 'date-time' })),
-  attempts: Type.Array(Attempt, { description: 'Every attempt, first to last' }),
-});
+/** What a delivery carries: a subscribable event, or the test event (POST /api/webhooks/{id}/test). */
+export const DeliveryEventType = named(
+  'WebhookDeliveryEventType',
+  stringEnum([...EVENT_TYPES.map((e) => e.type), TEST_EVENT_TYPE], {
+    description: 'The event type delivered: one a webhook subscribes to, or `webhook.test`',
+  }),
+);
+
+export const Attempt = named(
+  'WebhookDeliveryAttempt',
+  Type.Object({
+    attempt: Type.Integer({ description: '1 to 8 in a round; a redelivery goes on counting' }),
+    attemptedAt: Type.String({ format: 'date-time' }),
+    durationMs: Type.Integer(),
+    responseStatus: nullable(Type.Integer(), {
+      description:
+        'The status the receiver answered; null when none came (refused address, timeout, network)',
+    }),
+    error: nullable(Type.String()),
+    responseExcerpt: nullable(Type.String(), { description: 'The first 4 KB of the answer' }),
+  }),
+);
+
+export const Delivery = named(
+  'WebhookDelivery',
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    eventId: Type.String({ format: 'uuid', description: 'Sent as webhook-id, the same on every attempt' }),
+    eventType: DeliveryEventType,
+    status: DeliveryStatus,
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({
+      format: 'date-time',
+      description: 'The latest of: queued, its last attempt, finished (what `updatedSince` compares)',
+    }),
+    finishedAt: nullable(Type.String({ format: 'date-time' })),
+    attempts: Type.Array(Attempt, { description: 'Every attempt, first to last' }),
+  }),
+);
 
 export const DeliveryPage = Paged(Delivery);
 
-export const Redelivery = Type.Object({
-  deliveryId: Type.String({ format: 'uuid' }),
-  status: Type.Literal('pending'),
-});
+export const Redelivery = named(
+  'WebhookRedelivery',
+  Type.Object({
+    deliveryId: Type.String({ format: 'uuid' }),
+    status: Type.Literal('pending'),
+  }),
+);
 
-export const TestDelivery = Type.Object({
-  eventId: Type.String({ format: 'uuid' }),
-  deliveryId: Type.String({ format: 'uuid' }),
-  status: Type.Literal('pending'),
-});
+export const TestDelivery = named(
+  'WebhookTestDelivery',
+  Type.Object({
+    eventId: Type.String({ format: 'uuid' }),
+    deliveryId: Type.String({ format: 'uuid' }),
+    status: Type.Literal('pending'),
+  }),
+);

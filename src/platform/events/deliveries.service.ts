@@ -1,10 +1,12 @@
 // What the API shows and does with deliveries: every attempt of a webhook (paged, newest
 // first), a redelivery of a finished delivery under the same webhook-id, and a signed
 // webhook.test event to one webhook.
+import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../http/context.ts';
 import { type Page, pageOf, paging } from '../http/paging.ts';
 import { conflict, notFound } from '../http/problem.ts';
+import { sortOrder } from '../http/sync.ts';
 import type { DeliveryListQuery } from './deliveries.schemas.ts';
 import { DELIVER_QUEUE, queueDeliveries } from './deliveries.ts';
 import { TEST_EVENT_TYPE } from './event-types.ts';
@@ -24,6 +26,7 @@ export interface DeliveryView {
   eventType: string;
   status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
   createdAt: string;
+  updatedAt: string;
   finishedAt: string | null;
   attempts: AttemptView[];
 }
@@ -40,6 +43,16 @@ async function liveWebhook(ctx: TenantCtx, id: string) {
   return row;
 }
 
+/**
+ * A delivery's last change, derived (the table keeps no updated_at): the latest of when it
+ * was queued, its last attempt and when it finished. A redelivery puts it back to pending
+ * without a timestamp of its own, so a sync sees that once its first new attempt is made
+ * (at once, unless the queue is busy).
+ */
+const updatedAt = sql<Date>`greatest(d.created_at, d.finished_at, (
+  select max(a.attempted_at) from webhook_attempts a
+  where a.tenant_id = d.tenant_id and a.delivery_id = d.id))`;
+
 export async function listDeliveries(
   ctx: TenantCtx,
   webhookId: string,
@@ -47,13 +60,22 @@ export async function listDeliveries(
 ): Promise<Page<DeliveryView>> {
   await liveWebhook(ctx, webhookId);
   const p = paging(query);
+  const { direction } = sortOrder<'createdAt'>(query.sort, '-createdAt');
   let base = ctx.db
-    .selectFrom('webhook_deliveries')
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('webhook_id', '=', webhookId);
-  if (query.eventId) base = base.where('event_id', '=', query.eventId);
+    .selectFrom('webhook_deliveries as d')
+    .where('d.tenant_id', '=', ctx.tenantId)
+    .where('d.webhook_id', '=', webhookId);
+  if (query.eventId) base = base.where('d.event_id', '=', query.eventId);
+  if (query.updatedSince) base = base.where(updatedAt, '>=', new Date(query.updatedSince));
   const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(p.limit).offset(p.offset).execute(),
+    base
+      .selectAll('d')
+      .select(updatedAt.as('updated_at'))
+      .orderBy('d.created_at', direction)
+      .orderBy('d.id', direction)
+      .limit(p.limit)
+      .offset(p.offset)
+      .execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   const ids = rows.map((r) => r.id);
@@ -72,6 +94,7 @@ export async function listDeliveries(
     eventType: d.event_type,
     status: d.status,
     createdAt: d.created_at.toISOString(),
+    updatedAt: new Date(d.updated_at).toISOString(),
     finishedAt: d.finished_at?.toISOString() ?? null,
     attempts: attempts
       .filter((a) => a.delivery_id === d.id)

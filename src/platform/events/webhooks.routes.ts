@@ -24,6 +24,9 @@ export const webhookRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
     path: '/api/webhooks',
+    operationId: 'createWebhook',
+    tag: 'Webhooks',
+    errors: ['PLAN_HAS_NO_WEBHOOKS'],
     module: 'admin',
     access: 'write',
     permission: ['admin', 'manage'],
@@ -32,7 +35,8 @@ export const webhookRoutes: AnyRoute[] = [
     description:
       'The address must be https and resolve to the public internet: loopback, private, link-local, CGNAT, ' +
       'multicast and cloud-metadata addresses, in any notation, or names resolving to them, are refused with a ' +
-      '400 naming `url` (and checked again at every delivery). For each event type you must be allowed to view ' +
+      '400 naming `url` (and checked again at every delivery). An unknown event type is a 400 listing the known ones. ' +
+      'For each event type you must be allowed to view ' +
       'its module (403 with resource and action); a key must hold the module’s read scope (403 ' +
       'INSUFFICIENT_SCOPE), and the plan must include it (403 MODULE_NOT_LICENSED). A webhook added with a key ' +
       'stops sending when the key is revoked. Plans below Business: 403 PLAN_HAS_NO_WEBHOOKS.',
@@ -43,6 +47,8 @@ export const webhookRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/api/webhooks',
+    operationId: 'listWebhooks',
+    tag: 'Webhooks',
     module: 'admin',
     access: 'read',
     permission: ['admin', 'read'],
@@ -53,6 +59,8 @@ export const webhookRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/api/webhooks/{id}',
+    operationId: 'getWebhook',
+    tag: 'Webhooks',
     module: 'admin',
     access: 'read',
     permission: ['admin', 'read'],
@@ -64,6 +72,8 @@ export const webhookRoutes: AnyRoute[] = [
   defineRoute({
     method: 'PATCH',
     path: '/api/webhooks/{id}',
+    operationId: 'updateWebhook',
+    tag: 'Webhooks',
     module: 'admin',
     access: 'write',
     permission: ['admin', 'manage'],
@@ -80,6 +90,8 @@ export const webhookRoutes: AnyRoute[] = [
   defineRoute({
     method: 'DELETE',
     path: '/api/webhooks/{id}',
+    operationId: 'deleteWebhook',
+    tag: 'Webhooks',
     module: 'admin',
     access: 'write',
     permission: ['admin', 'manage'],
@@ -97,11 +109,16 @@ export const webhookRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/api/webhooks/{id}/deliveries',
+    operationId: 'listWebhookDeliveries',
+    tag: 'Webhooks',
     module: 'admin',
     access: 'read',
     permission: ['admin', 'read'],
     summary:
       "The webhook's deliveries, newest first, each with every attempt and the status the receiver answered",
+    description:
+      '`updatedSince`: only deliveries queued, attempted or finished since then (a sync learns of status ' +
+      'changes). `sort`: `-createdAt` (default) or `createdAt`, ties by id the same way. `eventId`: one event.',
     params: WebhookIdParams,
     query: DeliveryListQuery,
     response: { 200: DeliveryPage },
@@ -110,6 +127,9 @@ export const webhookRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
     path: '/api/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+    operationId: 'redeliverWebhookDelivery',
+    tag: 'Webhooks',
+    errors: ['CONFLICT'],
     module: 'admin',
     access: 'write',
     permission: ['admin', 'manage'],
@@ -125,6 +145,9 @@ export const webhookRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
     path: '/api/webhooks/{id}/test',
+    operationId: 'testWebhook',
+    tag: 'Webhooks',
+    errors: ['CONFLICT'],
     module: 'admin',
     access: 'write',
     permission: ['admin', 'manage'],

@@ -168,7 +168,7 @@ export async function deleteWebhook(ctx: TenantCtx, id: string): Promise<void> {
   await findWebhook(ctx, id, true);
   await ctx.db
     .updateTable('webhooks')
-    .set({ deleted_at: ctx.deps.now(), enabled: false })
+    .set({ deleted_at: ctx.deps.now(), updated_at: ctx.deps.now(), enabled: false })
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', id)
     .execute();

@@ -10,6 +10,9 @@ export const oauthAppRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
     path: '/api/oauth/apps',
+    operationId: 'createOAuthApp',
+    tag: 'OAuth apps',
+    errors: ['PLAN_HAS_NO_API_KEYS', 'USER_TOKEN_REQUIRED'],
     module: 'admin',
     access: 'write',
     permission: ['admin', 'manage'],
@@ -26,6 +29,8 @@ export const oauthAppRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/api/oauth/apps',
+    operationId: 'listOAuthApps',
+    tag: 'OAuth apps',
     module: 'admin',
     access: 'read',
     permission: ['admin', 'read'],
@@ -36,6 +41,8 @@ export const oauthAppRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/api/oauth/apps/{id}',
+    operationId: 'getOAuthApp',
+    tag: 'OAuth apps',
     module: 'admin',
     access: 'read',
     permission: ['admin', 'read'],
@@ -47,6 +54,8 @@ export const oauthAppRoutes: AnyRoute[] = [
   defineRoute({
     method: 'DELETE',
     path: '/api/oauth/apps/{id}',
+    operationId: 'deleteOAuthApp',
+    tag: 'OAuth apps',
     module: 'admin',
     access: 'write',
     permission: ['admin', 'manage'],

@@ -20,6 +20,7 @@ export interface OAuthAppView {
   secretLastFour: string;
   createdBy: string;
   createdAt: string;
+  updatedAt: string;
   deletedAt: string | null;
 }
 
@@ -32,6 +33,8 @@ function toView(row: Selectable<OauthAppsTable>): OAuthAppView {
     secretLastFour: row.secret_last_four,
     createdBy: row.created_by,
     createdAt: row.created_at.toISOString(),
+    // An app is never edited: its one change after creation is its deletion.
+    updatedAt: (row.deleted_at ?? row.created_at).toISOString(),
     deletedAt: row.deleted_at?.toISOString() ?? null,
   };
 }

@@ -62,6 +62,8 @@ export const authorizeRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/oauth/authorize',
+    operationId: 'authorizeOAuth',
+    tag: 'OAuth',
     module: 'auth',
     access: 'read',
     auth: 'none',
@@ -88,6 +90,8 @@ export const authorizeRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
     path: '/oauth/authorize',
+    operationId: 'submitOAuthSignIn',
+    tag: 'OAuth',
     module: 'auth',
     access: 'write',
     auth: 'none',

@@ -508,3 +508,55 @@ describe('discovery', () => {
     assert.ok(m.scopes_supported.includes('full'));
   });
 });
+
+describe('the contract', () => {
+  test('both endpoints ignore parameters they do not know (RFC 6749 3.1, 3.2)', async () => {
+    const business = await register(t.app, { plan: 'business' });
+    const unknown = { prompt: 'consent', nonce: 'n-1', resource: 'https://api.example.com' };
+    const page = await getPage(t.app, { ...authorizeQuery(app.clientId), ...unknown });
+    assert.equal(page.statusCode, 200, page.body);
+    const res = await postForm(t.app, {
+      ...formFields(page.body),
+      ...unknown,
+      email: business.email,
+      password: business.password,
+      action: 'allow',
+    });
+    const params = redirected(res);
+    const tokens = await tokenCall(t.app, { ...codeForm(params), ...unknown, audience: 'anything' });
+    assert.equal(tokens.statusCode, 200, tokens.body);
+    assert.equal(tokens.json().token_type, 'Bearer');
+  });
+
+  test('a refusal is RFC 6749 and a whole problem with its code', async () => {
+    const creds = { client_id: app.clientId, client_secret: app.clientSecret };
+    const grant = assertOAuthError(
+      await tokenCall(t.app, { ...creds, grant_type: 'password' }),
+      400,
+      'unsupported_grant_type',
+    );
+    assert.equal(grant.code, 'VALIDATION_FAILED');
+    assert.equal(grant.instance, '/oauth/token');
+    const client = assertOAuthError(
+      await tokenCall(t.app, { ...creds, client_secret: 'wrong', grant_type: 'refresh_token' }),
+      401,
+      'invalid_client',
+    );
+    assert.equal(client.code, 'INVALID_CREDENTIALS');
+    assert.equal(client.detail, client.error_description);
+  });
+
+  test('an OAuth app carries createdAt and updatedAt; deleting it is its last change', async () => {
+    const own = await registerApp(t.app, developer.token, [REDIRECT]);
+    const api = as(t.app, developer.token);
+    const created = (await api({ method: 'GET', url: `/api/oauth/apps/${own.id}` })).json();
+    assert.match(created.createdAt, /Z$/);
+    assert.equal(created.updatedAt, created.createdAt);
+    t.clock.advance(1_000);
+    assert.equal((await api({ method: 'DELETE', url: `/api/oauth/apps/${own.id}` })).statusCode, 204);
+    const deleted = (await api({ method: 'GET', url: `/api/oauth/apps/${own.id}` })).json();
+    assert.equal(deleted.createdAt, created.createdAt);
+    assert.equal(deleted.updatedAt, deleted.deletedAt);
+    assert.ok(deleted.updatedAt > created.updatedAt);
+  });
+});

@@ -4,6 +4,7 @@
 import type { FastifyReply } from 'fastify';
 import { SCOPES } from '../auth/scopes.ts';
 import { type AnyRoute, defineRoute, FORM_CONTENT_TYPE } from '../http/catalogue.ts';
+import type { ErrorCode } from '../http/error-codes.ts';
 import { titleFor } from '../http/problem.ts';
 import { findLiveApp } from './apps.service.ts';
 import { exchangeCode, OAuthError, refreshConnection } from './connections.ts';
@@ -43,8 +44,14 @@ function clientCredentials(
   }
 }
 
+/**
+ * The RFC 6749 body, which OAuth clients read, is also a whole problem (instance and code
+ * included), so that it validates against the service's one error schema: the client's own
+ * credentials wrong is INVALID_CREDENTIALS, anything else about the request VALIDATION_FAILED.
+ */
 function sendOAuthError(reply: FastifyReply, err: OAuthError, viaBasic: boolean) {
   if (err.status === 401 && viaBasic) reply.header('www-authenticate', 'Basic realm="oauth"');
+  const code: ErrorCode = err.status === 401 ? 'INVALID_CREDENTIALS' : 'VALIDATION_FAILED';
   return reply
     .code(err.status)
     .type('application/json')
@@ -55,6 +62,8 @@ function sendOAuthError(reply: FastifyReply, err: OAuthError, viaBasic: boolean)
       title: titleFor(err.status),
       status: err.status,
       detail: err.description,
+      instance: '/oauth/token',
+      code,
     });
 }
 
@@ -62,6 +71,10 @@ export const oauthTokenRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
     path: '/oauth/token',
+    operationId: 'exchangeOAuthToken',
+    tag: 'OAuth',
+    // 401 invalid_client (the app's credentials); 400 invalid_request, invalid_grant, unsupported_grant_type.
+    errors: ['INVALID_CREDENTIALS'],
     module: 'auth',
     access: 'write',
     auth: 'none',
@@ -120,6 +133,8 @@ export const oauthTokenRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/.well-known/oauth-authorization-server',
+    operationId: 'getOAuthServerMetadata',
+    tag: 'OAuth',
     module: 'auth',
     access: 'read',
     auth: 'none',
