@@ -10,10 +10,12 @@ import Fastify, {
 } from 'fastify';
 import { catalogue } from './catalogue.ts';
 import { insertCompany } from './modules/companies/index.ts';
+import { openApiDocument } from './openapi-document.ts';
 import { type AnyRoute, registerRoutes } from './platform/http/catalogue.ts';
 import type { AppDeps } from './platform/http/context.ts';
 import { registerCors } from './platform/http/cors.ts';
 import { installErrorHandling } from './platform/http/error-handler.ts';
+import { observeResponses } from './platform/http/observed-responses.ts';
 import { registerPlayground } from './platform/http/playground.ts';
 import { createRateLimiter } from './platform/http/rate-limit.ts';
 import { registerWorkers } from './workers.ts';
@@ -105,6 +107,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     reply.header('x-request-id', request.id);
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  // Test instrumentation: `npm test` records every answer to check it against the document.
+  const observed = process.env.OBSERVED_RESPONSES_DIR;
+  if (observed) observeResponses(app, observed, () => openApiDocument(deps.config.publicBaseUrl));
   installErrorHandling(app);
   await registerCors(app, deps.config.corsOrigins);
   // Before the routes: the address limit attaches itself to each /auth/ route as it is added.
