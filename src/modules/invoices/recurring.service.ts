@@ -8,6 +8,7 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { idFor } from '../../platform/http/idempotent.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { sortOrder } from '../../platform/http/sync.ts';
 import { getContact } from '../contacts/index.ts';
 import { type DetailedRow, detailedInvoices, type Invoice, withDetails } from './invoices.queries.ts';
 import type { LineInput } from './invoices.schemas.ts';
@@ -24,10 +25,10 @@ import {
 } from './recurring.queries.ts';
 import { planNextRun } from './recurring.run.ts';
 import {
-  RECURRING_STATUSES,
+  RECURRING_DEFAULT_SORT,
+  type RECURRING_SORT_KEYS,
   type RecurringCreate,
   type RecurringListQuery,
-  type RecurringStatus,
   type RecurringUpdate,
 } from './recurring.schemas.ts';
 import { RECURRING_TYPES, type RecurringType } from './recurring.tables.ts';
@@ -52,14 +53,6 @@ function parseDocumentType(value: string | undefined): RecurringType {
     );
   }
   return t as RecurringType;
-}
-
-function parseStatus(value: string | undefined): RecurringStatus | undefined {
-  if (value === undefined) return undefined;
-  const s = value.trim().toLowerCase() as RecurringStatus;
-  if (!RECURRING_STATUSES.includes(s))
-    throw badRequest('status', `must be one of ${RECURRING_STATUSES.join(', ')}`);
-  return s;
 }
 
 /**
@@ -272,7 +265,6 @@ export async function updateRecurring(
     currency,
     auto_release: autoRelease,
     active,
-    updated_at: ctx.deps.now(),
   };
   for (const [key, column] of [
     ['contactId', 'contact_id'],
@@ -315,23 +307,35 @@ export async function deleteRecurring(ctx: TenantCtx, id: string): Promise<void>
   if (!row) throw notFound('Recurring schedule');
   await ctx.db
     .updateTable('recurring_invoices')
-    .set({ deleted_at: ctx.deps.now(), active: false, updated_at: ctx.deps.now() })
+    .set({ deleted_at: ctx.deps.now(), active: false })
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', id)
     .execute();
 }
 
+type RecurringSortKey = (typeof RECURRING_SORT_KEYS)[number];
+
+/** The column each sort key orders by (date: the next run), then creation, then the id that breaks ties. */
+const SORT_COLUMNS = {
+  date: ['next_date', 'created_at'],
+  createdAt: ['created_at'],
+  updatedAt: ['updated_at'],
+} as const satisfies Record<RecurringSortKey, readonly string[]>;
+
 export async function listRecurring(
   ctx: TenantCtx,
   query: Static<typeof RecurringListQuery>,
 ): Promise<Page<Recurring>> {
-  const status = parseStatus(query.status);
+  const status = query.status;
   const p = paging(query);
+  const order = sortOrder<RecurringSortKey>(query.sort, RECURRING_DEFAULT_SORT);
   let q = ctx.db
     .selectFrom('recurring_invoices')
     .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', companyOf(ctx))
-    .where('deleted_at', 'is', null);
+    .where('company_id', '=', companyOf(ctx));
+  // A sync (updatedSince) learns of deleted schedules too, their deletedAt set.
+  if (query.updatedSince) q = q.where('updated_at', '>=', new Date(query.updatedSince));
+  else q = q.where('deleted_at', 'is', null);
   if (query.contactId) q = q.where('contact_id', '=', query.contactId);
   if (status === 'ended') {
     q = q.where('end_date', 'is not', null).whereRef('next_date', '>', 'end_date');
@@ -341,14 +345,9 @@ export async function listRecurring(
       .where((eb) => eb.or([eb('end_date', 'is', null), eb('next_date', '<=', eb.ref('end_date'))]));
   }
   const { n } = await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll()
-    .orderBy('next_date')
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(p.limit)
-    .offset(p.offset)
-    .execute();
+  let page = q.selectAll();
+  for (const column of SORT_COLUMNS[order.key]) page = page.orderBy(column, order.direction);
+  const rows = await page.orderBy('id', order.direction).limit(p.limit).offset(p.offset).execute();
   return pageOf(await toRecurrings(ctx.db, ctx.tenantId, rows as RecurringRow[]), Number(n), p);
 }
 
