@@ -13,7 +13,7 @@ import { getContact } from '../contacts/index.ts';
 import { type DetailedRow, detailedInvoices, type Invoice, withDetails } from './invoices.queries.ts';
 import type { LineInput } from './invoices.schemas.ts';
 import { companyOf, priced, today } from './invoices.service.ts';
-import { FREQUENCIES, type Frequency, isFrequency, runOnOrAfter } from './recurring.dates.ts';
+import { runOnOrAfter } from './recurring.dates.ts';
 import {
   findSchedule,
   hasEnded,
@@ -31,29 +31,9 @@ import {
   type RecurringListQuery,
   type RecurringUpdate,
 } from './recurring.schemas.ts';
-import { RECURRING_TYPES, type RecurringType } from './recurring.tables.ts';
 import { assertTemplate } from './settings.queries.ts';
 
 type Line = Static<typeof LineInput>;
-
-function parseFrequency(value: string): Frequency {
-  const f = value.trim().toLowerCase();
-  if (!isFrequency(f))
-    throw badRequest('frequency', `"${value}" is not a frequency; use one of ${FREQUENCIES.join(', ')}`);
-  return f;
-}
-
-function parseDocumentType(value: string | undefined): RecurringType {
-  if (value === undefined) return 'invoice';
-  const t = value.trim().toLowerCase();
-  if (!(RECURRING_TYPES as readonly string[]).includes(t)) {
-    throw badRequest(
-      'documentType',
-      `"${value}" is not repeated; a schedule makes invoices (quotes, credit notes and the other types are made one by one)`,
-    );
-  }
-  return t as RecurringType;
-}
 
 /**
  * The template is priced as a document dated `date` would be, so that a schedule whose documents
@@ -156,8 +136,9 @@ export async function createRecurring(
     const raced = await replay();
     if (raced) return raced;
   }
-  const frequency = parseFrequency(input.frequency);
-  const documentType = parseDocumentType(input.documentType);
+  // frequency and documentType: their enums were checked by validation (400 naming them).
+  const frequency = input.frequency;
+  const documentType = input.documentType ?? 'invoice';
   if (input.endDate && input.endDate < input.startDate)
     throw badRequest('endDate', 'must not be before startDate');
   const contact = await assertCustomer(ctx, input.contactId);
@@ -206,7 +187,7 @@ export async function updateRecurring(
   // Locked: a run of this schedule waits for the change, or the change for the run.
   const row = await findSchedule(ctx.db, ctx.tenantId, id, { companyId: companyOf(ctx), lock: true });
   if (!row) throw notFound('Recurring schedule');
-  const frequency = input.frequency === undefined ? row.frequency : parseFrequency(input.frequency);
+  const frequency = input.frequency ?? row.frequency;
   const interval = input.interval ?? row.interval_count;
   let startDate = row.start_date;
   let nextDate = row.next_date;
