@@ -8,6 +8,7 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { money, toSql } from '../../platform/money/money.ts';
 import { ledgerCtxOf, post, reverse, systemAccount } from '../ledger/index.ts';
+import { touchAndAnnounce } from './announce.ts';
 import {
   amountDue,
   findInvoiceRow,
@@ -34,7 +35,10 @@ export interface CreditInput {
   creditNoteId: string;
   amount?: number;
   date?: string;
-  /** Apply no more than what is due (a credit note released against its invoice). */
+  /**
+   * Apply no more than what is due (a credit note released against its invoice): the credit
+   * note is being released, and its release announces it as it ends up.
+   */
   upToDue?: boolean;
 }
 
@@ -101,6 +105,8 @@ export async function allocateCredit(ctx: SalesCtx, invoiceId: string, input: Cr
     })
     .execute();
   await settle(ctx, invoice, 'credit');
+  // What is left of the credit note to apply changed too.
+  if (!input.upToDue) await touchAndAnnounce(ctx, note.id);
   return id;
 }
 
@@ -168,6 +174,8 @@ export async function applyDeposit(
     })
     .execute();
   await settle(ctx, invoice, 'payment');
+  // The deposit is applied now: what is left of it to apply changed too.
+  await touchAndAnnounce(ctx, deposit.id);
   return id;
 }
 
@@ -231,6 +239,8 @@ export async function reverseAllocation(ctx: TenantCtx, invoiceId: string, alloc
     .where('id', '=', allocationId)
     .execute();
   await settle(ctx, invoice, 'reversal');
+  // The credit note or deposit has that much to apply again.
+  await touchAndAnnounce(ctx, a.source_id);
   return getInvoice(ctx, invoiceId);
 }
 
@@ -259,5 +269,6 @@ export async function listAllocations(ctx: TenantCtx, invoiceId: string) {
     entryId: r.entry_id,
     reversedAt: r.reversed_at?.toISOString() ?? null,
     createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
   }));
 }

@@ -9,6 +9,7 @@ import { PDF_CONTENT_TYPE } from '../../platform/files/response.ts';
 import { formatAmount, longDate } from '../../platform/files/table.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sendMail } from '../../platform/mail/mailer.ts';
+import { announceById } from './announce.ts';
 import { loadPaper, type Paper } from './document-paper.ts';
 import { documentFilename, documentTitle, renderPaper } from './document-pdf.ts';
 import { findInvoiceRow } from './invoices.queries.ts';
@@ -126,10 +127,12 @@ export async function sendDocument(ctx: SalesCtx, id: string, input: SendInput):
   const now = ctx.deps.now();
   await ctx.db
     .updateTable('invoices')
-    .set({ sent_at: now, updated_at: now })
+    .set({ sent_at: now })
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', id)
     .execute();
+  // Its sentAt changed: a sync learns of it.
+  await announceById(ctx, 'invoice.updated', id);
   return {
     emailId,
     to,

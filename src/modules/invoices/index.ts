@@ -1,5 +1,9 @@
-// The sales documents module's public surface: its routes, and the service functions other
-// modules drive documents with (the sandbox's samples, recurring invoices).
+// The sales documents module's public surface: its routes, the service functions other
+// modules drive documents with (the sandbox's samples, recurring invoices), and the data
+// schema of each event it emits (the OpenAPI document's webhooks).
+import type { TSchema } from 'typebox';
+import { Invoice } from './invoices.schemas.ts';
+import { Payment } from './payments.schemas.ts';
 
 export type { Invoice } from './invoices.queries.ts';
 export { invoiceRoutes } from './invoices.routes.ts';
@@ -22,3 +26,13 @@ export {
 } from './recurring.run.ts';
 export { deleteInvoice, releaseInvoice } from './release.ts';
 export { settingsRoutes } from './settings.routes.ts';
+
+/** Each event the module emits, with the schema of its `data` (announce.ts says when each goes). */
+export const invoiceEventSchemas: Record<string, TSchema> = {
+  'invoice.created': Invoice,
+  'invoice.updated': Invoice,
+  'invoice.released': Invoice,
+  'invoice.voided': Invoice,
+  'invoice.paid': Invoice,
+  'payment.recorded': Payment,
+};

@@ -186,6 +186,7 @@ export function toInvoice(
     sentAt: row.sent_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
+    deletedAt: row.deleted_at?.toISOString() ?? null,
     lines: lines.map((l) => ({
       id: l.id,
       lineNo: l.line_no,
@@ -348,22 +349,25 @@ export async function detailedInvoices(
   );
 }
 
-/** One live document of the company, in API shape (two queries); undefined if none. */
+/**
+ * One live document of the company, in API shape (two queries); undefined if none. A deleted
+ * draft only with includeDeleted (its last state, announced to a sync).
+ */
 export async function findInvoice(
   tx: Tx,
   tenantId: string,
   companyId: string,
   id: string,
   today: string,
+  opts: { includeDeleted?: boolean } = {},
 ): Promise<Invoice | undefined> {
-  const row = await withDetails(
-    tx
-      .selectFrom('invoices')
-      .selectAll('invoices')
-      .where('tenant_id', '=', tenantId)
-      .where('company_id', '=', companyId)
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null),
-  ).executeTakeFirst();
+  let q = tx
+    .selectFrom('invoices')
+    .selectAll('invoices')
+    .where('tenant_id', '=', tenantId)
+    .where('company_id', '=', companyId)
+    .where('id', '=', id);
+  if (!opts.includeDeleted) q = q.where('deleted_at', 'is', null);
+  const row = await withDetails(q).executeTakeFirst();
   return row && (await detailedInvoices(tx, tenantId, [row as DetailedRow], today))[0];
 }

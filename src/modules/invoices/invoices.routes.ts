@@ -52,6 +52,9 @@ export const invoiceRoutes: AnyRoute[] = [
     ...write,
     method: 'POST',
     path: '/api/invoices',
+    operationId: 'createInvoice',
+    tag: 'Invoices',
+    errors: ['CONFLICT'],
     summary: 'Create an invoice or another sales document (a draft)',
     description:
       'The nine types: invoice, quote, pro_forma, sales_order, delivery_note, credit_note, debit_note, cash_sale, ' +
@@ -70,12 +73,17 @@ export const invoiceRoutes: AnyRoute[] = [
     ...read,
     method: 'GET',
     path: '/api/invoices',
+    operationId: 'listInvoices',
+    tag: 'Invoices',
     summary: 'Sales documents, newest first, paged',
     description:
       'Filters (applied before paging): status (draft, open, partially_paid, paid, overdue, void, accepted, ' +
       'declined, converted; overdue is an open or partly paid invoice or debit note past its due date, and such ' +
-      'a document is listed under overdue, not open), documentType, contactId, from/to (issue date), dueFrom/dueTo. ' +
-      'An unknown status or documentType is 400.',
+      'a document is listed under overdue, not open), documentType, contactId, from/to (issue date), dueFrom/dueTo, ' +
+      "q (the number, the reference or the customer's name contains it, any case). An unknown status or " +
+      'documentType is 400. sort: date (issue date, then creation), number, createdAt or updatedAt, `-` for ' +
+      'descending; default -date (newest first); ties by id. updatedSince: documents changed at or after the ' +
+      'instant, voided ones included, and deleted drafts too (deletedAt set; they are listed nowhere else).',
     query: InvoiceListQuery,
     response: { 200: Paged(Invoice) },
     handler: async ({ query }, ctx) => listInvoices(ctx, query),
@@ -84,6 +92,8 @@ export const invoiceRoutes: AnyRoute[] = [
     ...read,
     method: 'GET',
     path: '/api/invoices/{id}',
+    operationId: 'getInvoice',
+    tag: 'Invoices',
     summary: 'One sales document with its lines and what has been paid',
     params: IdParams,
     response: { 200: Invoice },
@@ -93,6 +103,9 @@ export const invoiceRoutes: AnyRoute[] = [
     ...write,
     method: 'PATCH',
     path: '/api/invoices/{id}',
+    operationId: 'updateInvoice',
+    tag: 'Invoices',
+    errors: ['NOT_A_DRAFT'],
     summary: 'Change a draft (lines are replaced whole when given)',
     description:
       'A released document never changes: 409 NOT_A_DRAFT. Credit it, or void it and issue another.',
@@ -105,9 +118,13 @@ export const invoiceRoutes: AnyRoute[] = [
     ...write,
     method: 'DELETE',
     path: '/api/invoices/{id}',
+    operationId: 'deleteInvoice',
+    tag: 'Invoices',
+    errors: ['ALREADY_VOID', 'HAS_PAYMENTS', 'PERIOD_LOCKED'],
     summary: 'Delete a draft, or void a released document with a reversing entry',
     description:
-      'A draft is marked deleted (204; it answers 404 from then on). A released document is voided (200 with ' +
+      'A draft is marked deleted (204; it answers 404 from then on, and is listed only to updatedSince, with ' +
+      'deletedAt). A released document is voided (200 with ' +
       'it, status void): its journal entry is reversed, dated its issue date unless `date` says otherwise. A ' +
       'document with payments or allocations is 409 HAS_PAYMENTS (reverse them first); a second void is 409.',
     params: IdParams,
@@ -123,6 +140,9 @@ export const invoiceRoutes: AnyRoute[] = [
     ...write,
     method: 'POST',
     path: '/api/invoices/{id}/release',
+    operationId: 'releaseInvoice',
+    tag: 'Invoices',
+    errors: ['ALREADY_RELEASED', 'PERIOD_LOCKED', 'UNPROCESSABLE'],
     summary: 'Release a draft: it becomes open and, for posting types, posts to the ledger',
     description:
       'invoice and debit_note: Dr debtors, Cr income and VAT output; credit_note: the mirror (applied to ' +
@@ -138,6 +158,9 @@ export const invoiceRoutes: AnyRoute[] = [
     ...write,
     method: 'POST',
     path: '/api/invoices/{id}/convert',
+    operationId: 'convertInvoice',
+    tag: 'Invoices',
+    errors: ['NOT_CONVERTIBLE', 'CONFLICT'],
     summary:
       'Convert: quote → invoice, pro forma or sales order; sales order → invoice or delivery note; pro forma → invoice',
     description:
@@ -152,6 +175,9 @@ export const invoiceRoutes: AnyRoute[] = [
     ...write,
     method: 'POST',
     path: '/api/invoices/{id}/accept',
+    operationId: 'acceptQuote',
+    tag: 'Invoices',
+    errors: ['NOT_A_QUOTE', 'NOT_ANSWERABLE'],
     summary: 'Mark a quote or pro forma accepted by the customer',
     params: IdParams,
     response: { 200: Invoice },
@@ -161,6 +187,9 @@ export const invoiceRoutes: AnyRoute[] = [
     ...write,
     method: 'POST',
     path: '/api/invoices/{id}/decline',
+    operationId: 'declineQuote',
+    tag: 'Invoices',
+    errors: ['NOT_A_QUOTE', 'NOT_ANSWERABLE'],
     summary: 'Mark a quote or pro forma declined by the customer',
     params: IdParams,
     response: { 200: Invoice },
@@ -170,6 +199,9 @@ export const invoiceRoutes: AnyRoute[] = [
     ...write,
     method: 'POST',
     path: '/api/invoices/{id}/payments',
+    operationId: 'recordInvoicePayment',
+    tag: 'Invoices',
+    errors: ['NOT_RECEIVABLE', 'NOT_OPEN', 'ALREADY_PAID', 'PERIOD_LOCKED', 'CONFLICT'],
     summary: 'Record a payment (partial or full): Dr bank, Cr debtors',
     description:
       'More than is still due is 400 naming amount (no overpayments); two payments at once are checked one after ' +
@@ -184,6 +216,8 @@ export const invoiceRoutes: AnyRoute[] = [
     ...read,
     method: 'GET',
     path: '/api/invoices/{id}/payments',
+    operationId: 'listInvoicePayments',
+    tag: 'Invoices',
     summary: "The document's payments, reversed ones included (bare array)",
     params: IdParams,
     response: { 200: Type.Array(Payment) },
@@ -193,6 +227,9 @@ export const invoiceRoutes: AnyRoute[] = [
     ...write,
     method: 'DELETE',
     path: '/api/invoices/{id}/payments/{paymentId}',
+    operationId: 'reverseInvoicePayment',
+    tag: 'Invoices',
+    errors: ['ALREADY_REVERSED', 'PERIOD_LOCKED'],
     summary: 'Reverse a payment: its entry is reversed and the amount is due again',
     params: PaymentParams,
     response: { 200: Payment },
@@ -202,6 +239,17 @@ export const invoiceRoutes: AnyRoute[] = [
     ...write,
     method: 'POST',
     path: '/api/invoices/{id}/allocations',
+    operationId: 'createInvoiceAllocation',
+    tag: 'Invoices',
+    errors: [
+      'NOT_RECEIVABLE',
+      'NOT_OPEN',
+      'ALREADY_APPLIED',
+      'DEPOSIT_ALREADY_APPLIED',
+      'ALREADY_PAID',
+      'PERIOD_LOCKED',
+      'CONFLICT',
+    ],
     summary: 'Apply a released credit note or deposit of the same customer to this invoice',
     description:
       'A credit note: `amount` or as much as fits. A deposit: applied whole, once (a second application is ' +
@@ -215,6 +263,8 @@ export const invoiceRoutes: AnyRoute[] = [
     ...read,
     method: 'GET',
     path: '/api/invoices/{id}/allocations',
+    operationId: 'listInvoiceAllocations',
+    tag: 'Invoices',
     summary:
       'Credit notes and deposits applied to it, or (for a credit note or deposit) where it was applied',
     params: IdParams,
@@ -225,6 +275,9 @@ export const invoiceRoutes: AnyRoute[] = [
     ...write,
     method: 'DELETE',
     path: '/api/invoices/{id}/allocations/{allocationId}',
+    operationId: 'reverseInvoiceAllocation',
+    tag: 'Invoices',
+    errors: ['ALREADY_REVERSED', 'PERIOD_LOCKED'],
     summary: 'Undo an allocation: its entry is reversed',
     params: AllocationParams,
     response: { 200: Invoice },
@@ -234,6 +287,8 @@ export const invoiceRoutes: AnyRoute[] = [
     ...read,
     method: 'GET',
     path: '/api/invoices/{id}/pdf',
+    operationId: 'getInvoicePdf',
+    tag: 'Invoices',
     produces: PDF_CONTENT_TYPE,
     summary: 'The document as a PDF',
     description:
@@ -258,6 +313,9 @@ export const invoiceRoutes: AnyRoute[] = [
     ...write,
     method: 'POST',
     path: '/api/invoices/{id}/send',
+    operationId: 'sendInvoice',
+    tag: 'Invoices',
+    errors: ['NOT_RELEASED', 'DOCUMENT_VOID'],
     summary: 'E-mail the document with its PDF attached',
     description:
       "To `to`, or else the customer's e-mail address; neither is a 400 naming to. The message and its PDF are " +

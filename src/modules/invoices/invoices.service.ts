@@ -7,10 +7,12 @@ import { addDays, dayOf, latestDay } from '../../platform/dates.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { sortOrder } from '../../platform/http/sync.ts';
 import { hasAtMostDecimals, toSql } from '../../platform/money/money.ts';
 import { vatRegisteredOn } from '../companies/index.ts';
 import { contactName } from '../contacts/index.ts';
 import { systemAccount } from '../ledger/index.ts';
+import { announce, announceById } from './announce.ts';
 import {
   type DetailedRow,
   detailedInvoices,
@@ -24,14 +26,16 @@ import {
   toInvoice,
   withDetails,
 } from './invoices.queries.ts';
-import type {
-  ConvertBody,
-  InvoiceCreate,
-  InvoiceListQuery,
-  InvoiceUpdate,
-  LineInput,
+import {
+  type ConvertBody,
+  INVOICE_DEFAULT_SORT,
+  type INVOICE_SORT_KEYS,
+  type InvoiceCreate,
+  type InvoiceListQuery,
+  type InvoiceUpdate,
+  type LineInput,
 } from './invoices.schemas.ts';
-import { DOCUMENT_TYPES, type DocumentType, STATUSES, type Status } from './invoices.tables.ts';
+import type { DocumentType } from './invoices.tables.ts';
 import { formattedNumber, takeNumber } from './numbering.ts';
 import { assertTemplate, findTemplate, loadSettings } from './settings.queries.ts';
 import { documentTotals, lineAmounts } from './vat.ts';
@@ -179,16 +183,22 @@ async function assertCreditedInvoice(
     throw badRequest('creditedInvoiceId', 'no such invoice or debit note in this company');
 }
 
-/** Where a document came from, when not from a person: a recurring schedule's run for a period. */
-export interface DocumentOrigin {
-  recurringId: string;
-  /** The run date it was generated for: one document per schedule and period (a unique index). */
-  period: string;
-}
+/**
+ * Where a document came from, when not typed in: a recurring schedule's run for a period, or
+ * the conversion of another document.
+ */
+export type DocumentOrigin =
+  | {
+      recurringId: string;
+      /** The run date it was generated for: one document per schedule and period (a unique index). */
+      period: string;
+    }
+  | { convertedFromId: string };
 
 /**
  * Creates a draft, or answers the document a repeated clientId already made (`created` false).
- * The numbering counter row stays locked until the caller's transaction ends.
+ * The numbering counter row stays locked until the caller's transaction ends. A new document
+ * is announced (invoice.created) in the same transaction.
  */
 export async function createDocument(
   ctx: SalesCtx,
@@ -253,14 +263,17 @@ export async function createDocument(
       total: toSql(totals.total),
       credited_invoice_id: input.creditedInvoiceId ?? null,
       template_id: input.templateId ?? null,
-      recurring_id: origin?.recurringId ?? null,
-      recurring_period: origin?.period ?? null,
+      recurring_id: origin && 'recurringId' in origin ? origin.recurringId : null,
+      recurring_period: origin && 'period' in origin ? origin.period : null,
+      converted_from_id: origin && 'convertedFromId' in origin ? origin.convertedFromId : null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
   // Answered from what was just written: the lines as inserted, and a new draft has nothing
   // paid, credited or applied.
-  return { invoice: toInvoice(row, lineRows, NOTHING_SETTLED, contact.name, today(ctx)), created: true };
+  const invoice = toInvoice(row, lineRows, NOTHING_SETTLED, contact.name, today(ctx));
+  await announce(ctx, 'invoice.created', invoice);
+  return { invoice, created: true };
 }
 
 /** POST /api/invoices: 201 with the new draft, 200 with the one a repeated clientId made. */
@@ -293,8 +306,8 @@ export async function updateInvoice(
   if (input.creditedInvoiceId !== undefined)
     await assertCreditedInvoice(ctx, row.document_type, input.creditedInvoiceId);
   await assertTemplate(ctx.db, ctx.tenantId, companyOf(ctx), input.templateId, 'templateId');
+  // updated_at: the database moves it (touch_updated_at).
   const set: Record<string, unknown> = {
-    updated_at: ctx.deps.now(),
     issue_date: issueDate,
     due_date: dueDate,
   };
@@ -340,7 +353,9 @@ export async function updateInvoice(
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', id)
     .execute();
-  return getInvoice(ctx, id);
+  const updated = await getInvoice(ctx, id);
+  await announce(ctx, 'invoice.updated', updated);
+  return updated;
 }
 
 /** A draft's replaced lines are retired (bp_app deletes nothing); the audit log keeps the change. */
@@ -354,43 +369,65 @@ async function retireLines(ctx: TenantCtx, id: string) {
     .execute();
 }
 
-function parseStatus(value: string | undefined): Status | undefined {
-  if (value === undefined) return undefined;
-  const s = value.toLowerCase() as Status;
-  if (!STATUSES.includes(s)) throw badRequest('status', `must be one of ${STATUSES.join(', ')}`);
-  return s;
-}
+type InvoiceSortKey = (typeof INVOICE_SORT_KEYS)[number];
 
-function parseType(value: string | undefined): DocumentType | undefined {
-  if (value === undefined) return undefined;
-  const s = value.toLowerCase() as DocumentType;
-  if (!DOCUMENT_TYPES.includes(s))
-    throw badRequest('documentType', `must be one of ${DOCUMENT_TYPES.join(', ')}`);
-  return s;
+/** The columns each sort key orders by, before the id that breaks ties. */
+const SORT_COLUMNS = {
+  date: ['issue_date', 'created_at'],
+  number: ['number'],
+  createdAt: ['created_at'],
+  updatedAt: ['updated_at'],
+} as const satisfies Record<InvoiceSortKey, readonly string[]>;
+
+/** `text` as a LIKE pattern matching it anywhere: its wildcards and escape character taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 export async function listInvoices(
   ctx: TenantCtx,
   query: Static<typeof InvoiceListQuery>,
 ): Promise<Page<Invoice>> {
-  const status = parseStatus(query.status);
-  const type = parseType(query.documentType);
+  const status = query.status;
+  const type = query.documentType;
   if (query.from && query.to && query.to < query.from) throw badRequest('to', 'must not be before from');
   if (query.dueFrom && query.dueTo && query.dueTo < query.dueFrom)
     throw badRequest('dueTo', 'must not be before dueFrom');
   const p = paging(query);
   const day = today(ctx);
+  const order = sortOrder<InvoiceSortKey>(query.sort, INVOICE_DEFAULT_SORT);
   let q = ctx.db
     .selectFrom('invoices')
     .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', companyOf(ctx))
-    .where('deleted_at', 'is', null);
+    .where('company_id', '=', companyOf(ctx));
+  // A sync (updatedSince) learns of deleted drafts too, their deletedAt set; any other list
+  // shows live documents only. Voided documents are listed either way (status void).
+  if (query.updatedSince) q = q.where('updated_at', '>=', new Date(query.updatedSince));
+  else q = q.where('deleted_at', 'is', null);
   if (type) q = q.where('document_type', '=', type);
   if (query.contactId) q = q.where('contact_id', '=', query.contactId);
   if (query.from) q = q.where('issue_date', '>=', query.from);
   if (query.to) q = q.where('issue_date', '<=', query.to);
   if (query.dueFrom) q = q.where('due_date', '>=', query.dueFrom);
   if (query.dueTo) q = q.where('due_date', '<=', query.dueTo);
+  if (query.q) {
+    // In the same statement: the customer's name by its key, never a query per row.
+    const pattern = containsPattern(query.q);
+    q = q.where((eb) =>
+      eb.or([
+        eb('number', 'ilike', pattern),
+        eb('reference', 'ilike', pattern),
+        eb.exists(
+          eb
+            .selectFrom('contacts as c')
+            .select(sql`1`.as('one'))
+            .whereRef('c.tenant_id', '=', 'invoices.tenant_id')
+            .whereRef('c.id', '=', 'invoices.contact_id')
+            .where('c.name', 'ilike', pattern),
+        ),
+      ]),
+    );
+  }
   const receivable = [...RECEIVABLE_TYPES] as DocumentType[];
   if (status === 'overdue') {
     q = q
@@ -406,28 +443,30 @@ export async function listInvoices(
     q = q.where('status', '=', status);
   }
   const count = q.select((eb) => eb.fn.countAll<string>().as('n'));
-  // The page, each document with its details, and the total in the same statement.
-  const rows = (await withDetails(q.selectAll('invoices'))
-    .select(count.as('matching'))
-    .orderBy('issue_date', 'desc')
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .limit(p.limit)
-    .offset(p.offset)
-    .execute()) as Array<DetailedRow & { matching: string }>;
+  // The page, each document with its details, and the total in the same statement. Ties are
+  // broken by id in the order's direction, so pages never repeat or skip a document.
+  let page = withDetails(q.selectAll('invoices')).select(count.as('matching'));
+  for (const column of SORT_COLUMNS[order.key]) page = page.orderBy(column, order.direction);
+  const rows = (await page.orderBy('id', order.direction).limit(p.limit).offset(p.offset).execute()) as Array<
+    DetailedRow & { matching: string }
+  >;
   // A page past the end has no row to carry the total.
   const total = rows[0]?.matching ?? (p.offset > 0 ? (await count.executeTakeFirstOrThrow()).n : 0);
   return pageOf(await detailedInvoices(ctx.db, ctx.tenantId, rows, day), Number(total), p);
 }
 
-/** Marks a draft deleted; history stays (it is listed nowhere and answers 404 from then on). */
+/**
+ * Marks a draft deleted; history stays. It answers 404 from then on and only a sync
+ * (updatedSince) lists it, with deletedAt: so does invoice.updated announce it.
+ */
 export async function deleteDraft(ctx: TenantCtx, row: InvoiceRow): Promise<void> {
   await ctx.db
     .updateTable('invoices')
-    .set({ deleted_at: ctx.deps.now(), updated_at: ctx.deps.now() })
+    .set({ deleted_at: ctx.deps.now() })
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', row.id)
     .execute();
+  await announceById(ctx, 'invoice.updated', row.id);
 }
 
 /**
@@ -439,14 +478,14 @@ export async function retireCompanyDocuments(ctx: TenantCtx, companyId: string):
   const now = ctx.deps.now();
   await ctx.db
     .updateTable('recurring_invoices')
-    .set({ deleted_at: now, updated_at: now })
+    .set({ deleted_at: now })
     .where('tenant_id', '=', ctx.tenantId)
     .where('company_id', '=', companyId)
     .where('deleted_at', 'is', null)
     .execute();
   const r = await ctx.db
     .updateTable('invoices')
-    .set({ deleted_at: now, updated_at: now })
+    .set({ deleted_at: now })
     .where('tenant_id', '=', ctx.tenantId)
     .where('company_id', '=', companyId)
     .where('deleted_at', 'is', null)
@@ -492,46 +531,43 @@ export async function convertInvoice(
     row.template_id && (await findTemplate(ctx.db, ctx.tenantId, companyId, row.template_id))
       ? row.template_id
       : null;
-  const { invoice: created, created: isNew } = await createDocument(ctx, {
-    ...(input.clientId ? { clientId: input.clientId } : {}),
-    contactId: row.contact_id,
-    documentType: input.documentType,
-    issueDate,
-    dueDate: addDays(issueDate, terms),
-    currency: row.currency,
-    ...(row.payment_terms_days !== null ? { paymentTermsDays: row.payment_terms_days } : {}),
-    ...(row.terms ? { terms: row.terms } : {}),
-    ...(row.reference ? { reference: row.reference } : {}),
-    ...(row.notes ? { notes: row.notes } : {}),
-    ...(template ? { templateId: template } : {}),
-    lines: lines.map((l) => ({
-      description: l.description,
-      quantity: Number(l.quantity),
-      unitPrice: Number(l.unit_price),
-      discountRate: Number(l.discount_rate),
-      ...(l.requested_vat_rate === null ? {} : { vatRate: Number(l.requested_vat_rate) }),
-      accountId: l.account_id,
-    })),
-  });
+  const { invoice: created, created: isNew } = await createDocument(
+    ctx,
+    {
+      ...(input.clientId ? { clientId: input.clientId } : {}),
+      contactId: row.contact_id,
+      documentType: input.documentType,
+      issueDate,
+      dueDate: addDays(issueDate, terms),
+      currency: row.currency,
+      ...(row.payment_terms_days !== null ? { paymentTermsDays: row.payment_terms_days } : {}),
+      ...(row.terms ? { terms: row.terms } : {}),
+      ...(row.reference ? { reference: row.reference } : {}),
+      ...(row.notes ? { notes: row.notes } : {}),
+      ...(template ? { templateId: template } : {}),
+      lines: lines.map((l) => ({
+        description: l.description,
+        quantity: Number(l.quantity),
+        unitPrice: Number(l.unit_price),
+        discountRate: Number(l.discount_rate),
+        ...(l.requested_vat_rate === null ? {} : { vatRate: Number(l.requested_vat_rate) }),
+        accountId: l.account_id,
+      })),
+    },
+    { convertedFromId: id },
+  );
   ctx.reply.code(isNew ? 201 : 200);
-  if (isNew) {
+  // A quote or pro forma is done once converted; a sales order may go on to be delivered and invoiced.
+  if (isNew && row.document_type !== 'sales_order') {
     await ctx.db
       .updateTable('invoices')
-      .set({ converted_from_id: id })
+      .set({ status: 'converted' })
       .where('tenant_id', '=', ctx.tenantId)
-      .where('id', '=', created.id)
+      .where('id', '=', id)
       .execute();
-    // A quote or pro forma is done once converted; a sales order may go on to be delivered and invoiced.
-    if (row.document_type !== 'sales_order') {
-      await ctx.db
-        .updateTable('invoices')
-        .set({ status: 'converted', updated_at: ctx.deps.now() })
-        .where('tenant_id', '=', ctx.tenantId)
-        .where('id', '=', id)
-        .execute();
-    }
+    await announceById(ctx, 'invoice.updated', id);
   }
-  return getInvoice(ctx, created.id);
+  return created;
 }
 
 /** A customer's answer to a quote or pro forma: accepted or declined. */
@@ -550,9 +586,9 @@ export async function answerQuote(
     });
   await ctx.db
     .updateTable('invoices')
-    .set({ status: answer, updated_at: ctx.deps.now() })
+    .set({ status: answer })
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', id)
     .execute();
-  return getInvoice(ctx, id);
+  return announceById(ctx, 'invoice.updated', id);
 }

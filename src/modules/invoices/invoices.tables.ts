@@ -50,6 +50,8 @@ export interface InvoiceSettingsTable {
   bank_branch_code: string | null;
   bank_account_type: string | null;
   default_template_id: string | null;
+  /** migrations/0017_invoices_sync.sql */
+  created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
 }
 
@@ -145,6 +147,8 @@ export interface InvoicePaymentsTable {
   reversed_at: Timestamp | null;
   reversal_entry_id: string | null;
   created_at: DefaultTimestamp;
+  /** migrations/0017_invoices_sync.sql: moved by the database on every change */
+  updated_at: DefaultTimestamp;
 }
 
 export interface InvoiceAllocationsTable {
@@ -159,6 +163,8 @@ export interface InvoiceAllocationsTable {
   reversed_at: Timestamp | null;
   reversal_entry_id: string | null;
   created_at: DefaultTimestamp;
+  /** migrations/0017_invoices_sync.sql: moved by the database on every change */
+  updated_at: DefaultTimestamp;
 }
 
 declare module '../../platform/db/schema.ts' {

@@ -229,7 +229,7 @@ describe('read and list', () => {
     const quotes = (await s.api({ method: 'GET', url: '/api/invoices?documentType=quote' })).json();
     assert.equal(quotes.total, 1);
     const drafts = (
-      await s.api({ method: 'GET', url: '/api/invoices?status=DRAFT&documentType=invoice' })
+      await s.api({ method: 'GET', url: '/api/invoices?status=draft&documentType=invoice' })
     ).json();
     assert.equal(drafts.total, 1);
     assert.equal(

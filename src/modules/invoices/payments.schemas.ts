@@ -1,67 +1,105 @@
 import { Type } from 'typebox';
+import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
+import { named } from '../../platform/http/schema-names.ts';
 
-export const PaymentCreate = Type.Object(
-  {
-    clientId: clientIdProperty,
-    amount: Type.Number({ exclusiveMinimum: 0, description: 'At most what is still due; two decimals' }),
-    date: Type.String({ format: 'date', description: 'Not before the issue date' }),
-    method: Type.Optional(Type.String({ maxLength: 50, description: 'e.g. eft, card, cash' })),
-    reference: Type.Optional(Type.String({ maxLength: 200 })),
-    bankAccountId: Type.Optional(
-      Type.String({ format: 'uuid', description: 'A bank account of the chart; default Bank (1000)' }),
-    ),
-  },
-  { examples: [{ amount: 100, date: '2026-03-15', method: 'eft', reference: 'EFT 1234' }] },
+const Timestamp = Type.String({ format: 'date-time' });
+
+export const PaymentCreate = named(
+  'PaymentCreate',
+  Type.Object(
+    {
+      clientId: clientIdProperty,
+      amount: Type.Number({ exclusiveMinimum: 0, description: 'At most what is still due; two decimals' }),
+      date: Type.String({ format: 'date', description: 'Not before the issue date' }),
+      method: Type.Optional(
+        Type.String({
+          maxLength: 50,
+          description: 'How it was paid, as you name it (free text, e.g. eft, card, cash)',
+        }),
+      ),
+      reference: Type.Optional(Type.String({ maxLength: 200 })),
+      bankAccountId: Type.Optional(
+        Type.String({ format: 'uuid', description: 'A bank account of the chart; default Bank (1000)' }),
+      ),
+    },
+    {
+      additionalProperties: false,
+      examples: [{ amount: 100, date: '2026-03-15', method: 'eft', reference: 'EFT 1234' }],
+    },
+  ),
 );
 
-export const Payment = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  invoiceId: Type.String({ format: 'uuid' }),
-  amount: Type.Number(),
-  date: Type.String({ format: 'date' }),
-  method: nullable(Type.String()),
-  reference: nullable(Type.String()),
-  bankAccountId: Type.String({ format: 'uuid' }),
-  entryId: Type.String({ format: 'uuid' }),
-  status: Type.Union([Type.Literal('received'), Type.Literal('reversed')]),
-  reversedAt: nullable(Type.String({ format: 'date-time' })),
-  reversalEntryId: nullable(Type.String({ format: 'uuid' })),
-  createdAt: Type.String({ format: 'date-time' }),
-});
+export const PaymentStatus = named(
+  'PaymentStatus',
+  stringEnum(['received', 'reversed'], {
+    description: 'reversed: its entry was reversed; it no longer counts',
+  }),
+);
 
-export const AllocationCreate = Type.Object(
-  {
-    sourceId: Type.String({
-      format: 'uuid',
-      description: 'A released credit note or deposit of the same customer',
-    }),
-    amount: Type.Optional(
-      Type.Number({
-        exclusiveMinimum: 0,
-        description: 'A credit note: default as much as fits. A deposit is always applied whole.',
+export const Payment = named(
+  'Payment',
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    invoiceId: Type.String({ format: 'uuid' }),
+    amount: Type.Number(),
+    date: Type.String({ format: 'date' }),
+    method: nullable(Type.String()),
+    reference: nullable(Type.String()),
+    bankAccountId: Type.String({ format: 'uuid' }),
+    entryId: Type.String({ format: 'uuid' }),
+    status: PaymentStatus,
+    reversedAt: nullable(Timestamp),
+    reversalEntryId: nullable(Type.String({ format: 'uuid' })),
+    createdAt: Timestamp,
+    updatedAt: Type.String({ format: 'date-time', description: 'Moves when the payment is reversed' }),
+  }),
+);
+
+export const AllocationCreate = named(
+  'AllocationCreate',
+  Type.Object(
+    {
+      sourceId: Type.String({
+        format: 'uuid',
+        description: 'A released credit note or deposit of the same customer',
       }),
-    ),
-    date: Type.Optional(
-      Type.String({ format: 'date', description: 'Default today (not before either document)' }),
-    ),
-  },
-  { examples: [{ sourceId: '6b1f3c2e-8d4a-4f1b-9c3e-2a5d7e9f0b1c' }] },
+      amount: Type.Optional(
+        Type.Number({
+          exclusiveMinimum: 0,
+          description: 'A credit note: default as much as fits. A deposit is always applied whole.',
+        }),
+      ),
+      date: Type.Optional(
+        Type.String({ format: 'date', description: 'Default today (not before either document)' }),
+      ),
+    },
+    { additionalProperties: false, examples: [{ sourceId: '6b1f3c2e-8d4a-4f1b-9c3e-2a5d7e9f0b1c' }] },
+  ),
 );
 
-export const Allocation = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  sourceId: Type.String({ format: 'uuid' }),
-  sourceType: Type.Union([Type.Literal('credit_note'), Type.Literal('deposit')]),
-  sourceNumber: Type.String(),
-  invoiceId: Type.String({ format: 'uuid' }),
-  amount: Type.Number(),
-  date: Type.String({ format: 'date' }),
-  entryId: Type.String({ format: 'uuid' }),
-  reversedAt: nullable(Type.String({ format: 'date-time' })),
-  createdAt: Type.String({ format: 'date-time' }),
-});
+export const AllocationSourceType = named(
+  'AllocationSourceType',
+  stringEnum(['credit_note', 'deposit'], { description: 'What was applied to the invoice' }),
+);
+
+export const Allocation = named(
+  'Allocation',
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    sourceId: Type.String({ format: 'uuid' }),
+    sourceType: AllocationSourceType,
+    sourceNumber: Type.String(),
+    invoiceId: Type.String({ format: 'uuid' }),
+    amount: Type.Number(),
+    date: Type.String({ format: 'date' }),
+    entryId: Type.String({ format: 'uuid' }),
+    reversedAt: nullable(Timestamp),
+    createdAt: Timestamp,
+    updatedAt: Type.String({ format: 'date-time', description: 'Moves when the allocation is reversed' }),
+  }),
+);
 
 export const PaymentParams = Type.Object({
   id: Type.String({ format: 'uuid' }),

@@ -1,6 +1,8 @@
 // Payments against an invoice or debit note: Dr bank, Cr debtors control (the invoice's open
 // item). The invoice row is locked while the balance is checked, so two payments at once
 // cannot together pay more than is due. Overpaying is a 400; a reversed payment stays listed.
+// A payment recorded is announced (payment.recorded), and the invoice it moved (invoice.updated).
+import { emit } from '../../platform/events/outbox.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/money.ts';
@@ -36,6 +38,7 @@ type PaymentRow = {
   reversed_at: Date | null;
   reversal_entry_id: string | null;
   created_at: Date;
+  updated_at: Date;
 };
 
 export function toPayment(r: PaymentRow) {
@@ -52,6 +55,7 @@ export function toPayment(r: PaymentRow) {
     reversedAt: r.reversed_at?.toISOString() ?? null,
     reversalEntryId: r.reversal_entry_id,
     createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
   };
 }
 
@@ -148,7 +152,9 @@ export async function recordPayment(ctx: TenantCtx, invoiceId: string, input: Pa
     .execute();
   await settle(ctx, invoice, 'payment');
   ctx.reply.code(201);
-  return toPayment((await findPayment(ctx, invoiceId, id))!);
+  const payment = toPayment((await findPayment(ctx, invoiceId, id))!);
+  await emit(ctx, 'payment.recorded', payment, companyId);
+  return payment;
 }
 
 export async function listPayments(ctx: TenantCtx, invoiceId: string) {

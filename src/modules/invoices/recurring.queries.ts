@@ -125,6 +125,7 @@ function toRecurring(row: RecurringRow, lines: RecurringLineRow[], contactName: 
     })),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
+    deletedAt: row.deleted_at?.toISOString() ?? null,
   };
 }
 

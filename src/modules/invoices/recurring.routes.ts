@@ -22,6 +22,9 @@ export const recurringRoutes: AnyRoute[] = [
     ...write,
     method: 'POST',
     path: '/api/recurring',
+    operationId: 'createRecurringInvoice',
+    tag: 'Recurring invoices',
+    errors: ['CONFLICT'],
     summary: 'Create a recurring invoice schedule',
     description:
       'The job worker makes one invoice per period: on startDate, then every interval weeks (weekly), fortnights, ' +
@@ -41,9 +44,14 @@ export const recurringRoutes: AnyRoute[] = [
     ...read,
     method: 'GET',
     path: '/api/recurring',
+    operationId: 'listRecurringInvoices',
+    tag: 'Recurring invoices',
     summary: 'Recurring schedules, by next run date, paged',
     description:
-      'Filters (applied before paging): status (active, paused, ended; anything else is 400), contactId.',
+      'Filters (applied before paging): status (active, paused, ended; anything else is 400), contactId. sort: ' +
+      'date (the next run date, then creation), createdAt or updatedAt, `-` for descending; default date; ties by ' +
+      'id. updatedSince: schedules changed at or after the instant (a run included), deleted ones too (deletedAt ' +
+      'set; they are listed nowhere else).',
     query: RecurringListQuery,
     response: { 200: Paged(Recurring) },
     handler: async ({ query }, ctx) => listRecurring(ctx, query),
@@ -52,6 +60,8 @@ export const recurringRoutes: AnyRoute[] = [
     ...read,
     method: 'GET',
     path: '/api/recurring/{id}',
+    operationId: 'getRecurringInvoice',
+    tag: 'Recurring invoices',
     summary: 'One recurring schedule with its template lines',
     params: IdParams,
     response: { 200: Recurring },
@@ -61,6 +71,8 @@ export const recurringRoutes: AnyRoute[] = [
     ...write,
     method: 'PATCH',
     path: '/api/recurring/{id}',
+    operationId: 'updateRecurringInvoice',
+    tag: 'Recurring invoices',
     summary: 'Change a schedule: lines (replaced whole), dates, frequency, terms; pause and resume',
     description:
       'Documents already made do not change. nextDate moves the next run, and the runs after it count from ' +
@@ -78,8 +90,11 @@ export const recurringRoutes: AnyRoute[] = [
     ...write,
     method: 'DELETE',
     path: '/api/recurring/{id}',
+    operationId: 'deleteRecurringInvoice',
+    tag: 'Recurring invoices',
     summary: 'Delete a schedule: it stops (marked deleted); the documents it made stay',
-    description: '204; the schedule answers 404 from then on.',
+    description:
+      '204; the schedule answers 404 from then on, and is listed only to updatedSince, with deletedAt.',
     params: IdParams,
     response: { 204: Type.Null() },
     handler: async ({ params }, ctx) => {
@@ -92,6 +107,8 @@ export const recurringRoutes: AnyRoute[] = [
     ...read,
     method: 'GET',
     path: '/api/recurring/{id}/invoices',
+    operationId: 'listRecurringInvoiceDocuments',
+    tag: 'Recurring invoices',
     summary: 'The documents the schedule made, by period (oldest first), paged',
     params: IdParams,
     query: Type.Object(pageQueryProperties),

@@ -91,7 +91,6 @@ export function runRecurring(deps: AppDeps) {
           .set({
             active: false,
             last_error: `The document for ${period} was not made: ${err.message}`,
-            updated_at: deps.now(),
           })
           .where('tenant_id', '=', tenantId)
           .where('id', '=', recurringId)
@@ -128,7 +127,6 @@ async function runPeriod(deps: AppDeps, tx: Tx, job: RecurringJob): Promise<void
       next_date: runAfter(seriesOf(row), job.period),
       last_run_date: job.period,
       last_error: problem,
-      updated_at: deps.now(),
     })
     .where('tenant_id', '=', job.tenantId)
     .where('id', '=', row.id)

@@ -1,9 +1,13 @@
 import { Type } from 'typebox';
+import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable, orNull } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { named } from '../../platform/http/schema-names.ts';
+import { syncQueryProperties } from '../../platform/http/sync.ts';
 import { LineInput } from './invoices.schemas.ts';
 import { FREQUENCIES } from './recurring.dates.ts';
+import { RECURRING_TYPES } from './recurring.tables.ts';
 
 const DateString = Type.String({ format: 'date' });
 const Uuid = Type.String({ format: 'uuid' });
@@ -11,19 +15,24 @@ const Uuid = Type.String({ format: 'uuid' });
 export const RECURRING_STATUSES = ['active', 'paused', 'ended'] as const;
 export type RecurringStatus = (typeof RECURRING_STATUSES)[number];
 
-const frequency = Type.String({
-  maxLength: 40,
-  description: `One of ${FREQUENCIES.join(', ')} (any case); anything else is a 400 naming it`,
-});
+export const RecurringStatusSchema = named(
+  'RecurringStatus',
+  stringEnum(RECURRING_STATUSES, { description: 'paused: active false; ended: past endDate (derived)' }),
+);
+
+const frequency = named(
+  'RecurringFrequency',
+  stringEnum(FREQUENCIES, { description: 'How often a document is made (every `interval` of these)' }),
+);
 const interval = Type.Integer({
   minimum: 1,
   maximum: 24,
   description: 'Every n periods: 2 with monthly is every second month. Default 1',
 });
-const documentType = Type.String({
-  maxLength: 40,
-  description: 'invoice (the default, and the only type a schedule makes)',
-});
+const documentType = named(
+  'RecurringDocumentType',
+  stringEnum(RECURRING_TYPES, { description: 'What each run makes: invoices only' }),
+);
 const paymentTermsDays = Type.Integer({
   minimum: 0,
   maximum: 3650,
@@ -53,128 +62,144 @@ const createExample = {
   lines: [{ description: 'Monthly bookkeeping retainer', quantity: 1, unitPrice: 4500 }],
 };
 
-export const RecurringCreate = Type.Object(
-  {
-    clientId: clientIdProperty,
-    contactId: Uuid,
-    documentType: Type.Optional(documentType),
-    frequency,
-    interval: Type.Optional(interval),
-    startDate: Type.String({
-      format: 'date',
-      description:
-        'The first document’s issue date. In the past: every period due so far is made at once, in order',
-    }),
-    endDate: Type.Optional(
-      Type.String({ format: 'date', description: 'No document after this date. Not before startDate' }),
-    ),
-    paymentTermsDays: Type.Optional(paymentTermsDays),
-    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'Default ZAR' })),
-    reference: Type.Optional(Type.String({ maxLength: 200 })),
-    terms: Type.Optional(Type.String({ maxLength: 4000 })),
-    notes: Type.Optional(Type.String({ maxLength: 4000 })),
-    templateId: Type.Optional(Uuid),
-    autoRelease: Type.Optional(autoRelease),
-    autoSend: Type.Optional(autoSend),
-    active: Type.Optional(Type.Boolean({ description: 'false: created paused. Default true' })),
-    lines: Type.Array(LineInput, { minItems: 1, maxItems: 500 }),
-  },
-  { examples: [createExample] },
-);
-
-export const RecurringUpdate = Type.Object(
-  {
-    contactId: Type.Optional(Uuid),
-    frequency: Type.Optional(frequency),
-    interval: Type.Optional(interval),
-    startDate: Type.Optional(
-      Type.String({ format: 'date', description: 'Only before the first document is made' }),
-    ),
-    nextDate: Type.Optional(
-      Type.String({
+export const RecurringCreate = named(
+  'RecurringInvoiceCreate',
+  Type.Object(
+    {
+      clientId: clientIdProperty,
+      contactId: Uuid,
+      documentType: Type.Optional(documentType),
+      frequency,
+      interval: Type.Optional(interval),
+      startDate: Type.String({
         format: 'date',
         description:
-          'Moves the next run (and the series: later runs count from it). Not before startDate, and after the ' +
-          'last period already made',
+          'The first document’s issue date. In the past: every period due so far is made at once, in order',
       }),
-    ),
-    endDate: Type.Optional(orNull<string>({ type: 'string', format: 'date', description: 'null: no end' })),
-    paymentTermsDays: Type.Optional(paymentTermsDays),
-    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
-    reference: Type.Optional(orNull<string>({ type: 'string', maxLength: 200 })),
-    terms: Type.Optional(orNull<string>({ type: 'string', maxLength: 4000 })),
-    notes: Type.Optional(orNull<string>({ type: 'string', maxLength: 4000 })),
-    templateId: Type.Optional(orNull<string>({ type: 'string', format: 'uuid' })),
-    autoRelease: Type.Optional(autoRelease),
-    autoSend: Type.Optional(autoSend),
-    active: Type.Optional(
-      Type.Boolean({
-        description:
-          'false pauses; true resumes. On resume a nextDate that has passed moves to the first run date from ' +
-          'today (periods passed while paused are not made) unless nextDate is given too',
-      }),
-    ),
-    lines: Type.Optional(Type.Array(LineInput, { minItems: 1, maxItems: 500 })),
-  },
-  { examples: [{ active: false }] },
+      endDate: Type.Optional(
+        Type.String({ format: 'date', description: 'No document after this date. Not before startDate' }),
+      ),
+      paymentTermsDays: Type.Optional(paymentTermsDays),
+      currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'Default ZAR' })),
+      reference: Type.Optional(Type.String({ maxLength: 200 })),
+      terms: Type.Optional(Type.String({ maxLength: 4000 })),
+      notes: Type.Optional(Type.String({ maxLength: 4000 })),
+      templateId: Type.Optional(Uuid),
+      autoRelease: Type.Optional(autoRelease),
+      autoSend: Type.Optional(autoSend),
+      active: Type.Optional(Type.Boolean({ description: 'false: created paused. Default true' })),
+      lines: Type.Array(LineInput, { minItems: 1, maxItems: 500 }),
+    },
+    { additionalProperties: false, examples: [createExample] },
+  ),
 );
 
-export const RecurringLine = Type.Object({
-  lineNo: Type.Integer(),
-  description: Type.String(),
-  quantity: Type.Number(),
-  unitPrice: Type.Number(),
-  discountRate: nullable(Type.Number()),
-  vatRate: nullable(Type.Number(), {
-    description: 'null: the standard rate on each document’s issue date',
-  }),
-  accountId: nullable(Uuid, { description: 'null: Sales' }),
-});
-
-export const Recurring = Type.Object({
-  id: Uuid,
-  companyId: Uuid,
-  contactId: Uuid,
-  contactName: Type.String(),
-  documentType: Type.Literal('invoice'),
-  frequency: Type.Union(FREQUENCIES.map((f) => Type.Literal(f))),
-  interval: Type.Integer(),
-  startDate: DateString,
-  nextDate: nullable(DateString, {
-    description: 'The issue date of the next document; null once the schedule has ended',
-  }),
-  endDate: nullable(DateString),
-  paymentTermsDays: Type.Integer(),
-  currency: Type.String(),
-  reference: nullable(Type.String()),
-  terms: nullable(Type.String()),
-  notes: nullable(Type.String()),
-  templateId: nullable(Uuid),
-  autoRelease: Type.Boolean(),
-  autoSend: Type.Boolean(),
-  active: Type.Boolean({ description: 'false: paused' }),
-  status: Type.Union(
-    RECURRING_STATUSES.map((s) => Type.Literal(s)),
-    { description: 'ended: past endDate (derived)' },
+export const RecurringUpdate = named(
+  'RecurringInvoiceUpdate',
+  Type.Object(
+    {
+      contactId: Type.Optional(Uuid),
+      frequency: Type.Optional(frequency),
+      interval: Type.Optional(interval),
+      startDate: Type.Optional(
+        Type.String({ format: 'date', description: 'Only before the first document is made' }),
+      ),
+      nextDate: Type.Optional(
+        Type.String({
+          format: 'date',
+          description:
+            'Moves the next run (and the series: later runs count from it). Not before startDate, and after the ' +
+            'last period already made',
+        }),
+      ),
+      endDate: Type.Optional(orNull<string>({ type: 'string', format: 'date', description: 'null: no end' })),
+      paymentTermsDays: Type.Optional(paymentTermsDays),
+      currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+      reference: Type.Optional(orNull<string>({ type: 'string', maxLength: 200 })),
+      terms: Type.Optional(orNull<string>({ type: 'string', maxLength: 4000 })),
+      notes: Type.Optional(orNull<string>({ type: 'string', maxLength: 4000 })),
+      templateId: Type.Optional(orNull<string>({ type: 'string', format: 'uuid' })),
+      autoRelease: Type.Optional(autoRelease),
+      autoSend: Type.Optional(autoSend),
+      active: Type.Optional(
+        Type.Boolean({
+          description:
+            'false pauses; true resumes. On resume a nextDate that has passed moves to the first run date from ' +
+            'today (periods passed while paused are not made) unless nextDate is given too',
+        }),
+      ),
+      lines: Type.Optional(Type.Array(LineInput, { minItems: 1, maxItems: 500 })),
+    },
+    { additionalProperties: false, examples: [{ active: false }] },
   ),
-  lastRunDate: nullable(DateString, { description: 'The last period a run made' }),
-  lastError: nullable(Type.String(), {
-    description:
-      'What went wrong with the last run, if anything (the schedule is paused when nothing was made)',
+);
+
+export const RecurringLine = named(
+  'RecurringInvoiceLine',
+  Type.Object({
+    lineNo: Type.Integer(),
+    description: Type.String(),
+    quantity: Type.Number(),
+    unitPrice: Type.Number(),
+    discountRate: nullable(Type.Number()),
+    vatRate: nullable(Type.Number(), {
+      description: 'null: the standard rate on each document’s issue date',
+    }),
+    accountId: nullable(Uuid, { description: 'null: Sales' }),
   }),
-  documentCount: Type.Integer({ description: 'Documents it has made' }),
-  lines: Type.Array(RecurringLine),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
-});
+);
+
+export const Recurring = named(
+  'RecurringInvoice',
+  Type.Object({
+    id: Uuid,
+    companyId: Uuid,
+    contactId: Uuid,
+    contactName: Type.String(),
+    documentType,
+    frequency,
+    interval: Type.Integer(),
+    startDate: DateString,
+    nextDate: nullable(DateString, {
+      description: 'The issue date of the next document; null once the schedule has ended',
+    }),
+    endDate: nullable(DateString),
+    paymentTermsDays: Type.Integer(),
+    currency: Type.String(),
+    reference: nullable(Type.String()),
+    terms: nullable(Type.String()),
+    notes: nullable(Type.String()),
+    templateId: nullable(Uuid),
+    autoRelease: Type.Boolean(),
+    autoSend: Type.Boolean(),
+    active: Type.Boolean({ description: 'false: paused' }),
+    status: RecurringStatusSchema,
+    lastRunDate: nullable(DateString, { description: 'The last period a run made' }),
+    lastError: nullable(Type.String(), {
+      description:
+        'What went wrong with the last run, if anything (the schedule is paused when nothing was made)',
+    }),
+    documentCount: Type.Integer({ description: 'Documents it has made' }),
+    lines: Type.Array(RecurringLine),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({
+      format: 'date-time',
+      description: 'Moves on every change of the schedule, a run included',
+    }),
+    deletedAt: nullable(Type.String({ format: 'date-time' }), {
+      description:
+        'A deleted schedule: when it was deleted. Only lists given updatedSince show one; otherwise null',
+    }),
+  }),
+);
+
+/** The sort keys GET /api/recurring offers (date: the next run date), and its order when none is given. */
+export const RECURRING_SORT_KEYS = ['updatedAt', 'createdAt', 'date'] as const;
+export const RECURRING_DEFAULT_SORT = 'date';
 
 export const RecurringListQuery = Type.Object({
   ...pageQueryProperties,
-  status: Type.Optional(
-    Type.String({
-      maxLength: 40,
-      description: `One of ${RECURRING_STATUSES.join(', ')}; anything else is a 400`,
-    }),
-  ),
+  ...syncQueryProperties(RECURRING_SORT_KEYS, RECURRING_DEFAULT_SORT),
+  status: Type.Optional(RecurringStatusSchema),
   contactId: Type.Optional(Uuid),
 });

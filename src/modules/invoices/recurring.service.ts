@@ -8,11 +8,12 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { idFor } from '../../platform/http/idempotent.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { sortOrder } from '../../platform/http/sync.ts';
 import { getContact } from '../contacts/index.ts';
 import { type DetailedRow, detailedInvoices, type Invoice, withDetails } from './invoices.queries.ts';
 import type { LineInput } from './invoices.schemas.ts';
 import { companyOf, priced, today } from './invoices.service.ts';
-import { FREQUENCIES, type Frequency, isFrequency, runOnOrAfter } from './recurring.dates.ts';
+import { runOnOrAfter } from './recurring.dates.ts';
 import {
   findSchedule,
   hasEnded,
@@ -24,43 +25,15 @@ import {
 } from './recurring.queries.ts';
 import { planNextRun } from './recurring.run.ts';
 import {
-  RECURRING_STATUSES,
+  RECURRING_DEFAULT_SORT,
+  type RECURRING_SORT_KEYS,
   type RecurringCreate,
   type RecurringListQuery,
-  type RecurringStatus,
   type RecurringUpdate,
 } from './recurring.schemas.ts';
-import { RECURRING_TYPES, type RecurringType } from './recurring.tables.ts';
 import { assertTemplate } from './settings.queries.ts';
 
 type Line = Static<typeof LineInput>;
-
-function parseFrequency(value: string): Frequency {
-  const f = value.trim().toLowerCase();
-  if (!isFrequency(f))
-    throw badRequest('frequency', `"${value}" is not a frequency; use one of ${FREQUENCIES.join(', ')}`);
-  return f;
-}
-
-function parseDocumentType(value: string | undefined): RecurringType {
-  if (value === undefined) return 'invoice';
-  const t = value.trim().toLowerCase();
-  if (!(RECURRING_TYPES as readonly string[]).includes(t)) {
-    throw badRequest(
-      'documentType',
-      `"${value}" is not repeated; a schedule makes invoices (quotes, credit notes and the other types are made one by one)`,
-    );
-  }
-  return t as RecurringType;
-}
-
-function parseStatus(value: string | undefined): RecurringStatus | undefined {
-  if (value === undefined) return undefined;
-  const s = value.trim().toLowerCase() as RecurringStatus;
-  if (!RECURRING_STATUSES.includes(s))
-    throw badRequest('status', `must be one of ${RECURRING_STATUSES.join(', ')}`);
-  return s;
-}
 
 /**
  * The template is priced as a document dated `date` would be, so that a schedule whose documents
@@ -163,8 +136,9 @@ export async function createRecurring(
     const raced = await replay();
     if (raced) return raced;
   }
-  const frequency = parseFrequency(input.frequency);
-  const documentType = parseDocumentType(input.documentType);
+  // frequency and documentType: their enums were checked by validation (400 naming them).
+  const frequency = input.frequency;
+  const documentType = input.documentType ?? 'invoice';
   if (input.endDate && input.endDate < input.startDate)
     throw badRequest('endDate', 'must not be before startDate');
   const contact = await assertCustomer(ctx, input.contactId);
@@ -213,7 +187,7 @@ export async function updateRecurring(
   // Locked: a run of this schedule waits for the change, or the change for the run.
   const row = await findSchedule(ctx.db, ctx.tenantId, id, { companyId: companyOf(ctx), lock: true });
   if (!row) throw notFound('Recurring schedule');
-  const frequency = input.frequency === undefined ? row.frequency : parseFrequency(input.frequency);
+  const frequency = input.frequency ?? row.frequency;
   const interval = input.interval ?? row.interval_count;
   let startDate = row.start_date;
   let nextDate = row.next_date;
@@ -272,7 +246,6 @@ export async function updateRecurring(
     currency,
     auto_release: autoRelease,
     active,
-    updated_at: ctx.deps.now(),
   };
   for (const [key, column] of [
     ['contactId', 'contact_id'],
@@ -315,23 +288,35 @@ export async function deleteRecurring(ctx: TenantCtx, id: string): Promise<void>
   if (!row) throw notFound('Recurring schedule');
   await ctx.db
     .updateTable('recurring_invoices')
-    .set({ deleted_at: ctx.deps.now(), active: false, updated_at: ctx.deps.now() })
+    .set({ deleted_at: ctx.deps.now(), active: false })
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', id)
     .execute();
 }
 
+type RecurringSortKey = (typeof RECURRING_SORT_KEYS)[number];
+
+/** The column each sort key orders by (date: the next run), then creation, then the id that breaks ties. */
+const SORT_COLUMNS = {
+  date: ['next_date', 'created_at'],
+  createdAt: ['created_at'],
+  updatedAt: ['updated_at'],
+} as const satisfies Record<RecurringSortKey, readonly string[]>;
+
 export async function listRecurring(
   ctx: TenantCtx,
   query: Static<typeof RecurringListQuery>,
 ): Promise<Page<Recurring>> {
-  const status = parseStatus(query.status);
+  const status = query.status;
   const p = paging(query);
+  const order = sortOrder<RecurringSortKey>(query.sort, RECURRING_DEFAULT_SORT);
   let q = ctx.db
     .selectFrom('recurring_invoices')
     .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', companyOf(ctx))
-    .where('deleted_at', 'is', null);
+    .where('company_id', '=', companyOf(ctx));
+  // A sync (updatedSince) learns of deleted schedules too, their deletedAt set.
+  if (query.updatedSince) q = q.where('updated_at', '>=', new Date(query.updatedSince));
+  else q = q.where('deleted_at', 'is', null);
   if (query.contactId) q = q.where('contact_id', '=', query.contactId);
   if (status === 'ended') {
     q = q.where('end_date', 'is not', null).whereRef('next_date', '>', 'end_date');
@@ -341,14 +326,9 @@ export async function listRecurring(
       .where((eb) => eb.or([eb('end_date', 'is', null), eb('next_date', '<=', eb.ref('end_date'))]));
   }
   const { n } = await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll()
-    .orderBy('next_date')
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(p.limit)
-    .offset(p.offset)
-    .execute();
+  let page = q.selectAll();
+  for (const column of SORT_COLUMNS[order.key]) page = page.orderBy(column, order.direction);
+  const rows = await page.orderBy('id', order.direction).limit(p.limit).offset(p.offset).execute();
   return pageOf(await toRecurrings(ctx.db, ctx.tenantId, rows as RecurringRow[]), Number(n), p);
 }
 

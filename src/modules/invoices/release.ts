@@ -13,6 +13,7 @@ import { badRequest, conflict, notFound, unprocessable } from '../../platform/ht
 import { money, sum } from '../../platform/money/money.ts';
 import { ledgerCtxOf, type PostingLine, post, reverse, systemAccount } from '../ledger/index.ts';
 import { allocateCredit } from './allocations.ts';
+import { announce } from './announce.ts';
 import {
   findInvoiceRow,
   type Invoice,
@@ -138,7 +139,7 @@ export async function releaseInvoice(ctx: SalesCtx, id: string): Promise<Invoice
   const status = row.document_type === 'cash_sale' || row.document_type === 'deposit' ? 'paid' : 'open';
   await ctx.db
     .updateTable('invoices')
-    .set({ status, entry_id: entryId, released_at: now, updated_at: now })
+    .set({ status, entry_id: entryId, released_at: now })
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', id)
     .execute();
@@ -153,7 +154,10 @@ export async function releaseInvoice(ctx: SalesCtx, id: string): Promise<Invoice
       });
     }
   }
-  return getInvoice(ctx, id);
+  // Announced as it stands after its release, a credit note's application included.
+  const released = await getInvoice(ctx, id);
+  await announce(ctx, 'invoice.released', released);
+  return released;
 }
 
 /**
@@ -191,9 +195,11 @@ export async function deleteInvoice(
   }
   await ctx.db
     .updateTable('invoices')
-    .set({ status: 'void', void_entry_id: voidEntryId, voided_at: now, updated_at: now })
+    .set({ status: 'void', void_entry_id: voidEntryId, voided_at: now })
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', id)
     .execute();
-  return getInvoice(ctx, id);
+  const voided = await getInvoice(ctx, id);
+  await announce(ctx, 'invoice.voided', voided);
+  return voided;
 }

@@ -23,6 +23,8 @@ export interface DocumentSettings {
   bankBranchCode: string | null;
   bankAccountType: string | null;
   defaultTemplateId: string | null;
+  /** null while never changed (no row: the defaults apply) */
+  createdAt: Date | null;
   updatedAt: Date | null;
 }
 
@@ -51,6 +53,7 @@ export function settingsOf(companyId: string, row: SettingsRow | undefined): Doc
     bankBranchCode: row?.bank_branch_code ?? null,
     bankAccountType: row?.bank_account_type ?? null,
     defaultTemplateId: row?.default_template_id ?? null,
+    createdAt: row?.created_at ?? null,
     updatedAt: row?.updated_at ?? null,
   };
 }

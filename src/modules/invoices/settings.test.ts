@@ -51,9 +51,11 @@ describe('invoice settings', () => {
       deposit: 'DEP-',
     });
     assert.deepEqual(
-      [body.numberDigits, body.defaultPaymentTermsDays, body.defaultTerms, body.defaultNotes, body.updatedAt],
-      [4, 30, null, null, null],
+      [body.numberDigits, body.defaultPaymentTermsDays, body.defaultTerms, body.defaultNotes],
+      [4, 30, null, null],
     );
+    // Never changed: the defaults have applied since the company was made.
+    assert.ok(body.createdAt && body.createdAt === body.updatedAt, res.body);
     assert.deepEqual(
       [body.bankName, body.bankAccountNumber, body.bankBranchCode, body.defaultTemplateId],
       [null, null, null, null],

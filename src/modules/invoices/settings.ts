@@ -16,12 +16,27 @@ import {
 } from './settings.queries.ts';
 import type { InvoiceSettings, InvoiceSettingsPatch } from './settings.schemas.ts';
 
-export function toSettingsJson(s: DocumentSettings): Static<typeof InvoiceSettings> {
-  return { ...s, updatedAt: s.updatedAt?.toISOString() ?? null };
+/** `since`: when settings never changed were made, i.e. the company's creation. */
+export function toSettingsJson(s: DocumentSettings, since: Date): Static<typeof InvoiceSettings> {
+  return {
+    ...s,
+    createdAt: (s.createdAt ?? since).toISOString(),
+    updatedAt: (s.updatedAt ?? since).toISOString(),
+  };
 }
 
 export async function getSettings(ctx: TenantCtx): Promise<Static<typeof InvoiceSettings>> {
-  return toSettingsJson(await loadSettings(ctx.db, ctx.tenantId, companyOf(ctx)));
+  const companyId = companyOf(ctx);
+  const settings = await loadSettings(ctx.db, ctx.tenantId, companyId);
+  if (settings.createdAt) return toSettingsJson(settings, settings.createdAt);
+  // Never changed: the defaults have applied since the company was made.
+  const company = await ctx.db
+    .selectFrom('companies')
+    .select('created_at')
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', companyId)
+    .executeTakeFirstOrThrow();
+  return toSettingsJson(settings, company.created_at);
 }
 
 const TEXT_COLUMNS = {
@@ -75,7 +90,8 @@ export async function updateSettings(
     .execute();
   const row = await findSettingsRow(ctx.db, ctx.tenantId, companyId, true);
   const current = settingsOf(companyId, row);
-  const set: Record<string, unknown> = { updated_at: ctx.deps.now() };
+  // updated_at: the database moves it (touch_updated_at).
+  const set: Record<string, unknown> = {};
   if (input.prefixes) {
     const merged = mergedPrefixes(current.prefixes, input.prefixes as Record<string, string | undefined>);
     set.prefixes = JSON.stringify(merged);
@@ -95,11 +111,13 @@ export async function updateSettings(
     await assertTemplate(ctx.db, ctx.tenantId, companyId, input.defaultTemplateId, 'defaultTemplateId');
     set.default_template_id = input.defaultTemplateId?.toLowerCase() ?? null;
   }
-  await ctx.db
-    .updateTable('invoice_settings')
-    .set(set)
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', companyId)
-    .execute();
+  if (Object.keys(set).length) {
+    await ctx.db
+      .updateTable('invoice_settings')
+      .set(set)
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('company_id', '=', companyId)
+      .execute();
+  }
   return getSettings(ctx);
 }

@@ -1,9 +1,11 @@
 // After money or credit moves on a receivable: its stored status follows what is still due
-// (open → partially paid → paid, and back when a payment is reversed), and the first time a
-// payment settles the whole balance, invoice.paid is emitted in the same transaction.
+// (open → partially paid → paid, and back when a payment is reversed), the row is written
+// whether or not the status changed (what is paid and due did: its updatedAt moves), and
+// invoice.updated announces it. The first time a payment settles the whole balance,
+// invoice.paid is emitted too, in the same transaction.
 
-import { emit } from '../../platform/events/outbox.ts';
 import { money } from '../../platform/money/money.ts';
+import { announce } from './announce.ts';
 import { amountDue, type InvoiceRow, RECEIVABLE_TYPES, settlements } from './invoices.queries.ts';
 import { getInvoice, type SalesCtx } from './invoices.service.ts';
 
@@ -13,15 +15,15 @@ export async function settle(ctx: SalesCtx, row: InvoiceRow, cause: 'payment' | 
   const due = money(amountDue(row, s));
   const moved = money(s.paid).plus(s.credited);
   const status = due.lessThanOrEqualTo(0) ? 'paid' : moved.isZero() ? 'open' : 'partially_paid';
-  if (status === row.status) return;
   await ctx.db
     .updateTable('invoices')
-    .set({ status, updated_at: ctx.deps.now() })
+    .set({ status })
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', row.id)
     .execute();
-  if (status === 'paid' && cause === 'payment') {
-    // The data has the shape GET /api/invoices/{id} answers.
-    await emit(ctx, 'invoice.paid', await getInvoice(ctx, row.id), row.company_id);
+  const invoice = await getInvoice(ctx, row.id);
+  await announce(ctx, 'invoice.updated', invoice);
+  if (status === 'paid' && status !== row.status && cause === 'payment') {
+    await announce(ctx, 'invoice.paid', invoice);
   }
 }

@@ -3,7 +3,7 @@
 // really are a PNG or JPEG that prints (read through: platform/files/images.ts). A deleted
 // template is marked deleted; documents that named it print with the default look from then on.
 import type { Static } from 'typebox';
-import { checkImage } from '../../platform/files/images.ts';
+import { checkImage, type ImageType } from '../../platform/files/images.ts';
 import { FileResponse } from '../../platform/files/response.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { createIdempotent, idFor } from '../../platform/http/idempotent.ts';
@@ -35,7 +35,7 @@ function toTemplate(row: TemplateSummary, defaultId: string | null): TemplateJso
     logo:
       row.logo_content_type && row.logo_size
         ? {
-            contentType: row.logo_content_type,
+            contentType: row.logo_content_type as ImageType,
             size: Number(row.logo_size),
             url: `/api/invoice-templates/${row.id}/logo`,
           }
@@ -136,7 +136,8 @@ export async function updateTemplate(
 ): Promise<TemplateJson> {
   const companyId = companyOf(ctx);
   if (!(await findTemplate(ctx.db, ctx.tenantId, companyId, id))) throw notFound('Invoice template');
-  const set: Record<string, unknown> = { updated_at: ctx.deps.now() };
+  // updated_at: the database moves it (touch_updated_at).
+  const set: Record<string, unknown> = {};
   if (input.name !== undefined) set.name = nameOf(input.name);
   if (input.primaryColour !== undefined) set.primary_colour = input.primaryColour.toLowerCase();
   if (input.accentColour !== undefined) set.accent_colour = input.accentColour.toLowerCase();
@@ -146,12 +147,14 @@ export async function updateTemplate(
     const logo = logoBytes(input.logo);
     Object.assign(set, { logo: logo.bytes, logo_content_type: logo.contentType });
   }
-  await ctx.db
-    .updateTable('invoice_templates')
-    .set(set)
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('id', '=', id)
-    .execute();
+  if (Object.keys(set).length) {
+    await ctx.db
+      .updateTable('invoice_templates')
+      .set(set)
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('id', '=', id)
+      .execute();
+  }
   return getTemplate(ctx, id);
 }
 
@@ -162,13 +165,13 @@ export async function deleteTemplate(ctx: TenantCtx, id: string): Promise<void> 
   const now = ctx.deps.now();
   await ctx.db
     .updateTable('invoice_templates')
-    .set({ deleted_at: now, updated_at: now })
+    .set({ deleted_at: now })
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', id)
     .execute();
   await ctx.db
     .updateTable('invoice_settings')
-    .set({ default_template_id: null, updated_at: now })
+    .set({ default_template_id: null })
     .where('tenant_id', '=', ctx.tenantId)
     .where('company_id', '=', companyId)
     .where('default_template_id', '=', id)

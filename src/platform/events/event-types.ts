@@ -24,6 +24,34 @@ export const EVENT_TYPES: EventTypeInfo[] = [
   { type: 'logistics.trip.dispatched', module: 'logistics', description: 'A trip is handed to the driver' },
   { type: 'logistics.trip.completed', module: 'logistics', description: 'A trip is closed' },
   { type: 'invoice.paid', module: 'invoices', description: "A payment settles the invoice's whole balance" },
+  {
+    type: 'invoice.created',
+    module: 'invoices',
+    description:
+      'A sales document is created (a draft): typed in, converted from another, or made by a recurring schedule',
+  },
+  {
+    type: 'invoice.updated',
+    module: 'invoices',
+    description:
+      'A sales document changes otherwise than by its creation, release or void: an edit, a quote accepted, declined or converted, a payment or allocation made or reversed, a send, a draft deleted (deletedAt set)',
+  },
+  {
+    type: 'invoice.released',
+    module: 'invoices',
+    description:
+      'A sales document is released (numbered draft to open, posted to the ledger where its type posts)',
+  },
+  {
+    type: 'invoice.voided',
+    module: 'invoices',
+    description: 'A released sales document is voided (its entry reversed)',
+  },
+  {
+    type: 'payment.recorded',
+    module: 'invoices',
+    description: 'A payment is recorded against an invoice or debit note (data: the payment, with invoiceId)',
+  },
   { type: 'payroll.run.paid', module: 'payroll', description: 'A pay run is marked paid' },
   { type: 'bill.rejected', module: 'expenses', description: 'An approver rejects a supplier bill' },
   { type: 'expense.rejected', module: 'expenses', description: 'An approver rejects an expense claim' },

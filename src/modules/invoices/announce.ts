@@ -1,0 +1,53 @@
+// The events integrators keep sales documents in step by, each emitted through the outbox in
+// the transaction of the change it announces (so it exists exactly when the change committed):
+//
+//   invoice.created   a document is created (POST, a conversion's new document, a recurring run)
+//   invoice.updated   any later change that is not one of those below: an edit, a quote accepted,
+//                     declined or converted, a payment or allocation (made or reversed) moving
+//                     what is paid and due, a send (sentAt), a draft deleted (deletedAt set)
+//   invoice.released  released (draft → open, posted)
+//   invoice.voided    voided with its reversing entry
+//   invoice.paid      a payment settles the whole balance (besides invoice.updated)
+//   payment.recorded  a payment is recorded (besides invoice.updated)
+//
+// The data is the document exactly as GET /api/invoices/{id} answers it (a payment: as
+// POST /api/invoices/{id}/payments answers it, invoiceId included).
+import { sql } from 'kysely';
+import { emit } from '../../platform/events/outbox.ts';
+import { findInvoice, type Invoice } from './invoices.queries.ts';
+import { companyOf, type SalesCtx, today } from './invoices.service.ts';
+
+export type DocumentEvent =
+  | 'invoice.created'
+  | 'invoice.updated'
+  | 'invoice.released'
+  | 'invoice.voided'
+  | 'invoice.paid';
+
+export async function announce(ctx: SalesCtx, type: DocumentEvent, invoice: Invoice): Promise<void> {
+  await emit(ctx, type, invoice, invoice.companyId);
+}
+
+/** Loads the document (a deleted draft too) as GET answers it, and announces it. */
+export async function announceById(ctx: SalesCtx, type: DocumentEvent, id: string): Promise<Invoice> {
+  const invoice = await findInvoice(ctx.db, ctx.tenantId, companyOf(ctx), id, today(ctx), {
+    includeDeleted: true,
+  });
+  if (!invoice) throw new Error(`document ${id} vanished inside its own transaction`);
+  await announce(ctx, type, invoice);
+  return invoice;
+}
+
+/**
+ * A document another one changed (a credit note or deposit applied elsewhere, or no longer):
+ * its row is written so that its updatedAt moves (touch_updated_at), and it is announced.
+ */
+export async function touchAndAnnounce(ctx: SalesCtx, id: string): Promise<void> {
+  await ctx.db
+    .updateTable('invoices')
+    .set({ updated_at: sql`now()` })
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', id)
+    .execute();
+  await announceById(ctx, 'invoice.updated', id);
+}
