@@ -73,10 +73,11 @@ interface RouteSpec<P extends TSchema, Q extends TSchema, B extends TSchema> {
    */
   operationId?: string;
   /**
-   * A public route that authenticates by itself with the API key as the bearer token
-   * (POST /auth/token, /external/*): documented under the `apiKey` security scheme.
+   * A public route that reads a credential by itself: `apiKey`, the API key as the bearer
+   * token (POST /auth/token, /external/*); `optionalBearer`, a token that shows more when
+   * given (GET /diagnostics). Documented as such in the route's `security`.
    */
-  security?: 'apiKey';
+  security?: 'apiKey' | 'optionalBearer';
   /** The resource group the operation is listed under (one of the catalogue's `tags`). */
   tag?: string;
   /**

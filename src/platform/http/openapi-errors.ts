@@ -15,9 +15,21 @@ import { ERROR_CODES, type ErrorCode } from './error-codes.ts';
 import { addressBudget } from './rate-limit.ts';
 import { refusesUnknownInput } from './strict-input.ts';
 
+/** What the catalogue-wide conventions add to a route (conventions.ts). */
+export interface ConventionErrors {
+  ifMatch: boolean;
+  idempotencyKey: boolean;
+}
+
 /** The codes a route can answer, by status, in the closed list's order. */
-export function errorCodesOf(route: AnyRoute): Map<number, ErrorCode[]> {
+export function errorCodesOf(
+  route: AnyRoute,
+  conventions: ConventionErrors = { ifMatch: false, idempotencyKey: false },
+): Map<number, ErrorCode[]> {
   const codes = new Set<ErrorCode>(route.errors ?? []);
+  if (conventions.ifMatch) codes.add('PRECONDITION_FAILED');
+  if (conventions.idempotencyKey) codes.add('IDEMPOTENCY_KEY_REUSED').add('VALIDATION_FAILED');
+  if (route.security === 'apiKey') codes.add('API_KEY_REQUIRED');
   const user = route.auth !== 'none';
   const hasParams = /\{\w+\}/.test(route.path);
   if (route.body || route.query || hasParams || route.companyScoped || refusesUnknownInput(route.path)) {
@@ -30,6 +42,8 @@ export function errorCodesOf(route: AnyRoute): Map<number, ErrorCode[]> {
     const module = licensedModule(route.module);
     if (module) {
       codes.add('MODULE_NOT_LICENSED').add('INSUFFICIENT_SCOPE').add('PLAN_HAS_NO_API_KEYS');
+      // A test key reaches the sandbox company only, and writes nothing tenant-wide.
+      if (route.companyScoped || route.access === 'write') codes.add('TEST_KEY_SANDBOX_ONLY');
     } else {
       codes.add('USER_TOKEN_REQUIRED');
     }

@@ -5,6 +5,9 @@ import { licensedModule } from '../auth/limits.ts';
 import { SCOPES } from '../auth/scopes.ts';
 import { type AnyRoute, COMPANY_HEADER_REQUIRED, successStatus } from './catalogue.ts';
 import { ERROR_CODE_LIST, ERROR_CODES } from './error-codes.ts';
+import { conditional } from './etag.ts';
+import { IDEMPOTENCY_KEY_HEADER, idempotencyApplies, REPLAYED_HEADER } from './idempotency-key.ts';
+import { locationTemplate } from './location.ts';
 import { errorCodesOf, metered, roleDenial } from './openapi-errors.ts';
 import { type Json, ref, SchemaComponents } from './openapi-schemas.ts';
 import { titleFor } from './problem.ts';
@@ -22,8 +25,60 @@ function operationId(route: AnyRoute): string {
   return words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('');
 }
 
-function parameters(route: AnyRoute, c: SchemaComponents): Json[] {
+/** What the catalogue-wide conventions give one route (conventions.ts), for its operation. */
+interface Conventions {
+  etag: boolean;
+  ifNoneMatch: boolean;
+  ifMatch: boolean;
+  idempotencyKey: boolean;
+  location: boolean;
+}
+
+function conventionsOf(route: AnyRoute, routes: readonly AnyRoute[]): Conventions {
+  const c = conditional(route, routes);
+  return {
+    ...c,
+    idempotencyKey: idempotencyApplies(route),
+    location: locationTemplate(route, routes) !== undefined,
+  };
+}
+
+function conventionParameters(conv: Conventions): Json[] {
   const out: Json[] = [];
+  if (conv.ifNoneMatch) {
+    out.push({
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description: 'An ETag from an earlier answer: 304 with no body while the record is unchanged.',
+      schema: { type: 'string' },
+    });
+  }
+  if (conv.ifMatch) {
+    out.push({
+      name: 'If-Match',
+      in: 'header',
+      required: false,
+      description:
+        "The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written.",
+      schema: { type: 'string' },
+    });
+  }
+  if (conv.idempotencyKey) {
+    out.push({
+      name: IDEMPOTENCY_KEY_HEADER,
+      in: 'header',
+      required: false,
+      description:
+        'Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+  }
+  return out;
+}
+
+function parameters(route: AnyRoute, c: SchemaComponents, conv: Conventions): Json[] {
+  const out: Json[] = conventionParameters(conv);
   const params = route.params ? c.inline(route.params) : undefined;
   for (const name of [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)) {
     const props = (params?.properties ?? {}) as Record<string, Json>;
@@ -95,11 +150,27 @@ function successDescription(route: AnyRoute, status: string, isDefault: boolean)
   return isDefault ? 'Success' : 'Also a success';
 }
 
-function successResponses(route: AnyRoute, c: SchemaComponents): Json {
+function successHeaders(route: AnyRoute, status: string, conv: Conventions): Json | undefined {
+  const headers: Json = metered(route) && route.auth !== 'none' ? { ...RATE_HEADERS } : {};
+  if (conv.etag && status === '200') headers.ETag = { $ref: '#/components/headers/ETag' };
+  if (conv.location && status === '201') headers.Location = { $ref: '#/components/headers/Location' };
+  if (conv.idempotencyKey && (status === '201' || status === '200')) {
+    headers[REPLAYED_HEADER] = { $ref: '#/components/headers/IdempotentReplayed' };
+  }
+  return Object.keys(headers).length ? headers : undefined;
+}
+
+function successResponses(route: AnyRoute, c: SchemaComponents, conv: Conventions): Json {
   const out: Json = {};
   const produced = route.produces === undefined ? ['application/json'] : [route.produces].flat();
-  const headers = metered(route) && route.auth !== 'none' ? RATE_HEADERS : undefined;
+  if (conv.ifNoneMatch) {
+    out['304'] = {
+      description: 'Not modified: If-None-Match names the current version',
+      headers: { ETag: { $ref: '#/components/headers/ETag' } },
+    };
+  }
   for (const [status, schema] of Object.entries(route.response)) {
+    const headers = successHeaders(route, status, conv);
     const isDefault = status === String(successStatus(route));
     const files = isDefault
       ? Object.fromEntries(
@@ -128,9 +199,11 @@ function errorDescription(route: AnyRoute, status: number, codes: string[]): str
   return `${lead}. \`code\`: ${list}.`;
 }
 
-function errorResponses(route: AnyRoute): Json {
+function errorResponses(route: AnyRoute, conv: Conventions): Json {
   const out: Json = {};
-  for (const [status, codes] of errorCodesOf(route)) {
+  // A page (the OAuth sign-in) answers its refusals as pages too.
+  const html = [route.produces ?? []].flat().includes('text/html');
+  for (const [status, codes] of errorCodesOf(route, { ifMatch: conv.ifMatch, idempotencyKey: conv.idempotencyKey })) {
     const problem = { $ref: '#/components/schemas/Problem' };
     const schema =
       status === 403 && roleDenial(route)
@@ -148,6 +221,7 @@ function errorResponses(route: AnyRoute): Json {
       content['application/json'] = { schema: { $ref: '#/components/schemas/PermissionDenial' } };
       content['application/problem+json'] = { schema: problem };
     }
+    if (html && status < 500 && status !== 429) content['text/html'] = { schema: { type: 'string' } };
     out[String(status)] = {
       description: errorDescription(route, status, codes),
       ...(headers ? { headers } : {}),
@@ -181,7 +255,12 @@ function requiredScope(route: AnyRoute): string | undefined {
 }
 
 function security(route: AnyRoute): Json[] {
-  if (route.auth === 'none') return route.security === 'apiKey' ? [{ apiKey: [] }] : [];
+  if (route.auth === 'none') {
+    if (route.security === 'apiKey') return [{ apiKey: [] }];
+    // No credential, or a token that shows more.
+    if (route.security === 'optionalBearer') return [{}, { bearerAuth: [] }];
+    return [];
+  }
   const scope = requiredScope(route);
   return scope ? [{ bearerAuth: [] }, { oauth2: [scope] }] : [{ bearerAuth: [] }];
 }
@@ -276,6 +355,15 @@ function problemSchemas(c: SchemaComponents) {
 }
 
 const HEADERS: Json = {
+  ETag: {
+    description: 'The strong entity tag of this version of the record, for If-None-Match and If-Match',
+    schema: { type: 'string' },
+  },
+  Location: { description: 'The address of the created record', schema: { type: 'string' } },
+  IdempotentReplayed: {
+    description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key',
+    schema: { type: 'string', enum: ['true'] },
+  },
   RateLimitLimit: { description: 'Requests a minute allowed', schema: { type: 'integer' } },
   RateLimitRemaining: { description: 'Requests left in this window', schema: { type: 'integer' } },
   RateLimitReset: { description: 'Seconds until the window rolls', schema: { type: 'integer' } },
@@ -349,6 +437,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string, extras: Open
   for (const route of routes) {
     paths[route.path] ??= {};
     const item = paths[route.path]!;
+    const conv = conventionsOf(route, routes);
     const permission = route.auth === 'none' ? undefined : route.permission;
     const tag = tagOf(route);
     if (!used.includes(tag)) used.push(tag);
@@ -358,9 +447,9 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string, extras: Open
       description: description(route),
       tags: [tag],
       security: security(route),
-      parameters: parameters(route, c),
+      parameters: parameters(route, c, conv),
       ...(route.body ? { requestBody: requestBody(route.body, c, route.consumes) } : {}),
-      responses: { ...successResponses(route, c), ...errorResponses(route) },
+      responses: { ...successResponses(route, c, conv), ...errorResponses(route, conv) },
       'x-module': route.module,
       'x-access': route.access,
       ...(permission ? { 'x-permission': `${permission[0]}:${permission[1]}` } : {}),
