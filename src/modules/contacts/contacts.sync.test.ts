@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { as, type Registered, register, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { withTenant } from '../../platform/db/tenant.ts';
+import { PUBLIC_V4 } from '../../platform/events/webhook-target.fixtures.ts';
 import { assertBadRequest, createContact as create } from './contacts.factories.ts';
 
 let t: TestApp;
@@ -215,6 +216,42 @@ describe('contacts: events', () => {
     assert.deepEqual(
       (await eventsOf(b.tenantId)).map((e) => e.type),
       ['contact.created', 'contact.updated', 'contact.updated'],
+    );
+  });
+});
+
+describe('contacts: webhooks', () => {
+  test('a webhook may subscribe to contact.created and contact.updated; each event queues one delivery', async () => {
+    const c = await register(t.app, { plan: 'business' });
+    const api = as(t.app, c.token);
+    const hook = await api({
+      method: 'POST',
+      url: '/api/webhooks',
+      payload: {
+        url: `https://${PUBLIC_V4}/hooks/contacts`,
+        eventTypes: ['contact.created', 'contact.updated'],
+      },
+    });
+    assert.equal(hook.statusCode, 201, hook.body);
+    const made = await create(api, { name: 'Hooked' });
+    const patched = await api({
+      method: 'PATCH',
+      url: `/api/contacts/${made.id}`,
+      payload: { phone: '021 555 0100' },
+    });
+    assert.equal(patched.statusCode, 200, patched.body);
+    const deliveries = await withTenant(t.database.db, c.tenantId, (tx) =>
+      tx
+        .selectFrom('webhook_deliveries')
+        .select('event_type')
+        .where('tenant_id', '=', c.tenantId)
+        .where('webhook_id', '=', hook.json().id)
+        .orderBy('event_type')
+        .execute(),
+    );
+    assert.deepEqual(
+      deliveries.map((d) => d.event_type),
+      ['contact.created', 'contact.updated'],
     );
   });
 });
