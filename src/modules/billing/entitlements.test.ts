@@ -67,13 +67,71 @@ for (const [plan, want] of Object.entries(EXPECTED)) {
     const a = await register(t.app, { plan });
     const res = await as(t.app, a.token)({ method: 'GET', url: '/api/tenant/entitlements' });
     assert.equal(res.statusCode, 200, res.body);
-    assert.deepEqual(res.json(), {
+    const body = res.json();
+    assert.deepEqual(body, {
       plan,
       modules: [...want.modules].sort((x, y) => MODULES.indexOf(x as never) - MODULES.indexOf(y as never)),
+      catalogue: body.catalogue,
       limits: { companies: want.companies, apiKeys: want.apiKeys, rateLimitPerMinute: 120 },
     });
+    // The catalogue's licensed flag agrees with modules, module by module.
+    assert.deepEqual(
+      body.catalogue.map((c: { module: string }) => c.module),
+      [...MODULES],
+    );
+    for (const c of body.catalogue as Array<{ module: string; licensed: boolean }>) {
+      assert.equal(c.licensed, want.modules.includes(c.module), c.module);
+    }
   });
 }
+
+const BUILT = ['contacts', 'invoices', 'reports', 'admin', 'companies', 'inventory', 'billing'];
+const NOT_BUILT = [
+  'crm',
+  'expenses',
+  'banking',
+  'timetracking',
+  'jobcards',
+  'transactions',
+  'payroll',
+  'tax',
+  'manufacturing',
+  'logistics',
+  'consolidation',
+];
+
+test('the catalogue says which modules are built: status available, not_licensed or not_built, with a note', async () => {
+  assert.deepEqual([...BUILT, ...NOT_BUILT].sort(), [...MODULES].sort(), 'every module is one or the other');
+  const byPlan = async (plan: string) => {
+    const a = await register(t.app, { plan });
+    const res = await as(t.app, a.token)({ method: 'GET', url: '/api/tenant/entitlements' });
+    assert.equal(res.statusCode, 200, res.body);
+    type Row = { module: string; licensed: boolean; built: boolean; status: string; note: string | null };
+    return new Map((res.json().catalogue as Row[]).map((r) => [r.module, r]));
+  };
+  const enterprise = await byPlan('enterprise');
+  for (const m of BUILT) {
+    assert.equal(enterprise.get(m)!.built, true, m);
+    assert.equal(enterprise.get(m)!.status, 'available', m);
+  }
+  for (const m of NOT_BUILT) {
+    assert.equal(enterprise.get(m)!.built, false, m);
+    assert.equal(enterprise.get(m)!.licensed, true, m);
+    assert.equal(enterprise.get(m)!.status, 'not_built', m);
+  }
+  assert.match(String(enterprise.get('inventory')!.note), /products book only/i);
+  assert.equal(enterprise.get('contacts')!.note, null);
+  // On Free, inventory is built but not licensed; banking is licensed but not built.
+  const free = await byPlan('free');
+  assert.deepEqual(
+    [free.get('inventory')!.licensed, free.get('inventory')!.built, free.get('inventory')!.status],
+    [false, true, 'not_licensed'],
+  );
+  assert.deepEqual(
+    [free.get('banking')!.licensed, free.get('banking')!.built, free.get('banking')!.status],
+    [true, false, 'not_built'],
+  );
+});
 
 test('any signed-in user may read the entitlements, whatever their role', async () => {
   const a = await register(t.app, { plan: 'business' });

@@ -3,20 +3,27 @@
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
+import { named } from '../../platform/http/schema-names.ts';
 
-const Step = Type.Object({
-  key: Type.String(),
-  label: Type.String(),
-  done: Type.Boolean(),
-});
+const Step = named(
+  'SetupStep',
+  Type.Object({
+    key: Type.String(),
+    label: Type.String(),
+    done: Type.Boolean(),
+  }),
+);
 
-const SetupProgress = Type.Object({
-  companyId: Type.String({ format: 'uuid' }),
-  steps: Type.Array(Step),
-  done: Type.Integer(),
-  total: Type.Integer(),
-  percent: Type.Integer({ minimum: 0, maximum: 100 }),
-});
+const SetupProgress = named(
+  'SetupProgress',
+  Type.Object({
+    companyId: Type.String({ format: 'uuid' }),
+    steps: Type.Array(Step),
+    done: Type.Integer(),
+    total: Type.Integer(),
+    percent: Type.Integer({ minimum: 0, maximum: 100 }),
+  }),
+);
 
 async function setupProgress(ctx: TenantCtx) {
   const companyId = ctx.companyId!;
@@ -48,6 +55,8 @@ export const setupProgressRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/api/setup-progress',
+    operationId: 'getSetupProgress',
+    tag: 'Tenant',
     module: 'billing',
     access: 'read',
     permission: ['billing', 'read'],

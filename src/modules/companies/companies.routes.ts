@@ -8,6 +8,8 @@ export const companyRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/api/companies',
+    operationId: 'listCompanies',
+    tag: 'Companies',
     module: 'companies',
     access: 'read',
     permission: null,
@@ -20,6 +22,8 @@ export const companyRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/api/companies/{id}',
+    operationId: 'getCompany',
+    tag: 'Companies',
     module: 'companies',
     access: 'read',
     permission: ['companies', 'read'],
@@ -31,6 +35,9 @@ export const companyRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
     path: '/api/companies',
+    operationId: 'createCompany',
+    tag: 'Companies',
+    errors: ['COMPANY_LIMIT_REACHED', 'CONFLICT'],
     module: 'companies',
     access: 'write',
     permission: ['companies', 'write'],
@@ -38,7 +45,8 @@ export const companyRoutes: AnyRoute[] = [
     description:
       'The sandbox does not count against the allowance. Over it: 403 COMPANY_LIMIT_REACHED. ' +
       'A VAT-registered company needs its VAT number; vatRegisteredFrom defaults to today. ' +
-      '201 on create; 200 with the existing company when clientId was already used.',
+      '201 on create; 200 with the existing company when clientId was already used; 409 when it was the id ' +
+      'of a company since deleted.',
     body: CompanyCreate,
     response: createdOrExisting(Company),
     handler: async ({ body }, ctx) => createCompany(ctx, body),
@@ -46,6 +54,9 @@ export const companyRoutes: AnyRoute[] = [
   defineRoute({
     method: 'PATCH',
     path: '/api/companies/{id}',
+    operationId: 'updateCompany',
+    tag: 'Companies',
+    errors: ['SANDBOX_READ_ONLY'],
     module: 'companies',
     access: 'write',
     permission: ['companies', 'write'],

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
+import { named } from '../../platform/http/schema-names.ts';
 
 const VatNumber = Type.String({
   pattern: '^4\\d{9}$',
@@ -32,86 +33,99 @@ const Email = Type.String({ format: 'email', maxLength: 254, description: 'Print
 const OrNull = <T extends ReturnType<typeof Type.String>>(s: T) => nullable(s);
 const NullableText = nullable(Type.String());
 
-export const Company = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  name: Type.String(),
-  tradeName: nullable(Type.String()),
-  parentId: nullable(Type.String({ format: 'uuid' })),
-  ownershipPercent: nullable(Type.Number()),
-  baseCurrency: Type.String(),
-  vatRegistered: Type.Boolean({ description: 'Registered for VAT today' }),
-  vatRegisteredFrom: nullable(DateString),
-  vatNumber: nullable(Type.String()),
-  addressLine1: NullableText,
-  addressLine2: NullableText,
-  city: NullableText,
-  province: NullableText,
-  postalCode: NullableText,
-  country: NullableText,
-  registrationNo: NullableText,
-  email: NullableText,
-  phone: NullableText,
-  isSandbox: Type.Boolean(),
-  isActive: Type.Boolean(),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
-});
-
-export const CompanyCreate = Type.Object(
-  {
-    clientId: clientIdProperty,
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    tradeName: Type.Optional(Type.String({ maxLength: 200 })),
-    parentId: Type.Optional(Type.String({ format: 'uuid' })),
-    ownershipPercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
-    baseCurrency: Type.Optional(Currency),
-    vatRegistered: Type.Optional(Type.Boolean()),
-    vatRegisteredFrom: Type.Optional(DateString),
-    vatNumber: Type.Optional(VatNumber),
-    addressLine1: Type.Optional(AddressLine1),
-    addressLine2: Type.Optional(Line(200)),
-    city: Type.Optional(Line(100)),
-    province: Type.Optional(Line(100)),
-    postalCode: Type.Optional(Line(20)),
-    country: Type.Optional(Line(100)),
-    registrationNo: Type.Optional(RegistrationNo),
-    email: Type.Optional(Email),
-    phone: Type.Optional(Line(40)),
-  },
-  {
-    examples: [
-      {
-        name: 'Acme Trading (Pty) Ltd',
-        vatRegistered: true,
-        vatRegisteredFrom: '2024-03-01',
-        vatNumber: '4123456789',
-        addressLine1: '12 Long Street',
-        city: 'Cape Town',
-        postalCode: '8001',
-        registrationNo: '2015/123456/07',
-      },
-    ],
-  },
+export const Company = named(
+  'Company',
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    tradeName: nullable(Type.String()),
+    parentId: nullable(Type.String({ format: 'uuid' })),
+    ownershipPercent: nullable(Type.Number()),
+    baseCurrency: Type.String(),
+    vatRegistered: Type.Boolean({ description: 'Registered for VAT today' }),
+    vatRegisteredFrom: nullable(DateString),
+    vatNumber: nullable(Type.String()),
+    addressLine1: NullableText,
+    addressLine2: NullableText,
+    city: NullableText,
+    province: NullableText,
+    postalCode: NullableText,
+    country: NullableText,
+    registrationNo: NullableText,
+    email: NullableText,
+    phone: NullableText,
+    isSandbox: Type.Boolean(),
+    isActive: Type.Boolean(),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  }),
 );
 
-export const CompanyUpdate = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  tradeName: Type.Optional(nullable(Type.String({ maxLength: 200 }))),
-  parentId: Type.Optional(nullable(Type.String({ format: 'uuid' }))),
-  ownershipPercent: Type.Optional(nullable(Type.Number({ minimum: 0, maximum: 100 }))),
-  vatRegistered: Type.Optional(Type.Boolean()),
-  vatRegisteredFrom: Type.Optional(DateString),
-  vatNumber: Type.Optional(nullable(VatNumber)),
-  addressLine1: Type.Optional(OrNull(AddressLine1)),
-  addressLine2: Type.Optional(OrNull(Line(200))),
-  city: Type.Optional(OrNull(Line(100))),
-  province: Type.Optional(OrNull(Line(100))),
-  postalCode: Type.Optional(OrNull(Line(20))),
-  country: Type.Optional(OrNull(Line(100))),
-  registrationNo: Type.Optional(OrNull(RegistrationNo)),
-  email: Type.Optional(OrNull(Email)),
-  phone: Type.Optional(OrNull(Line(40))),
-  isActive: Type.Optional(Type.Boolean()),
-});
+export const CompanyCreate = named(
+  'CompanyCreate',
+  Type.Object(
+    {
+      clientId: clientIdProperty,
+      name: Type.String({ minLength: 1, maxLength: 200 }),
+      tradeName: Type.Optional(Type.String({ maxLength: 200 })),
+      parentId: Type.Optional(Type.String({ format: 'uuid' })),
+      ownershipPercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+      baseCurrency: Type.Optional(Currency),
+      vatRegistered: Type.Optional(Type.Boolean()),
+      vatRegisteredFrom: Type.Optional(DateString),
+      vatNumber: Type.Optional(VatNumber),
+      addressLine1: Type.Optional(AddressLine1),
+      addressLine2: Type.Optional(Line(200)),
+      city: Type.Optional(Line(100)),
+      province: Type.Optional(Line(100)),
+      postalCode: Type.Optional(Line(20)),
+      country: Type.Optional(Line(100)),
+      registrationNo: Type.Optional(RegistrationNo),
+      email: Type.Optional(Email),
+      phone: Type.Optional(Line(40)),
+    },
+    {
+      examples: [
+        {
+          name: 'Acme Trading (Pty) Ltd',
+          vatRegistered: true,
+          vatRegisteredFrom: '2024-03-01',
+          vatNumber: '4123456789',
+          addressLine1: '12 Long Street',
+          city: 'Cape Town',
+          postalCode: '8001',
+          registrationNo: '2015/123456/07',
+        },
+      ],
+      additionalProperties: false,
+    },
+  ),
+);
 
-export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+export const CompanyUpdate = named(
+  'CompanyUpdate',
+  Type.Object(
+    {
+      name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+      tradeName: Type.Optional(nullable(Type.String({ maxLength: 200 }))),
+      parentId: Type.Optional(nullable(Type.String({ format: 'uuid' }))),
+      ownershipPercent: Type.Optional(nullable(Type.Number({ minimum: 0, maximum: 100 }))),
+      vatRegistered: Type.Optional(Type.Boolean()),
+      vatRegisteredFrom: Type.Optional(DateString),
+      vatNumber: Type.Optional(nullable(VatNumber)),
+      addressLine1: Type.Optional(OrNull(AddressLine1)),
+      addressLine2: Type.Optional(OrNull(Line(200))),
+      city: Type.Optional(OrNull(Line(100))),
+      province: Type.Optional(OrNull(Line(100))),
+      postalCode: Type.Optional(OrNull(Line(20))),
+      country: Type.Optional(OrNull(Line(100))),
+      registrationNo: Type.Optional(OrNull(RegistrationNo)),
+      email: Type.Optional(OrNull(Email)),
+      phone: Type.Optional(OrNull(Line(40))),
+      isActive: Type.Optional(Type.Boolean()),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });

@@ -7,7 +7,7 @@ import { companyAllowance } from '../../platform/auth/plans.ts';
 import type { Tx } from '../../platform/db/tenant.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { createIdempotent, idFor } from '../../platform/http/idempotent.ts';
-import { badRequest, forbidden, notFound } from '../../platform/http/problem.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/http/problem.ts';
 import { seedDefaultChart } from '../ledger/index.ts';
 import {
   countCountedCompanies,
@@ -138,7 +138,7 @@ export async function createCompany(ctx: TenantCtx, input: Static<typeof Company
         );
       }
       if (input.parentId) await checkParent(ctx, newId, input.parentId);
-      return insertCompany(
+      const created = await insertCompany(
         ctx.db,
         ctx.tenantId,
         {
@@ -155,6 +155,13 @@ export async function createCompany(ctx: TenantCtx, input: Static<typeof Company
         },
         today(ctx),
       );
+      // Not live (checked above), yet taken: the id of a company since deleted.
+      if (!created) {
+        throw conflict('clientId: was the id of a company that has since been deleted', {
+          field: 'clientId',
+        });
+      }
+      return created;
     },
     load: (newId) => getCompany(ctx, newId),
   });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { as, register, startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { withTenant } from '../../platform/db/tenant.ts';
 
 let t: TestApp;
 before(async () => {
@@ -134,5 +135,51 @@ describe('companies', () => {
     const res = await as(t.app, b.token)({ method: 'GET', url: `/api/companies/${a.companyId}` });
     assert.equal(res.statusCode, 404);
     assert.equal(res.json().status, 404);
+  });
+
+  test('createdAt and updatedAt on every company; a PATCH moves updatedAt, and so does any change made without it', async () => {
+    const a = await register(t.app);
+    const api = as(t.app, a.token);
+    const before = (await api({ method: 'GET', url: `/api/companies/${a.companyId}` })).json();
+    assert.match(before.createdAt, /^\d{4}-\d{2}-\d{2}T/);
+    assert.match(before.updatedAt, /^\d{4}-\d{2}-\d{2}T/);
+    t.clock.advance(60_000);
+    const patched = await api({
+      method: 'PATCH',
+      url: `/api/companies/${a.companyId}`,
+      payload: { tradeName: 'Moved' },
+    });
+    assert.equal(patched.statusCode, 200, patched.body);
+    assert.equal(patched.json().createdAt, before.createdAt);
+    assert.ok(patched.json().updatedAt > before.updatedAt, 'updatedAt moves on PATCH');
+    // An update that does not set updated_at itself (the trigger of migration 0018) moves it too.
+    await withTenant(t.database.db, a.tenantId, (tx) =>
+      tx
+        .updateTable('companies')
+        .set({ updated_at: new Date('2000-01-01T00:00:00Z') })
+        .where('id', '=', a.companyId)
+        .execute(),
+    );
+    await withTenant(t.database.db, a.tenantId, (tx) =>
+      tx.updateTable('companies').set({ phone: '011 555 0100' }).where('id', '=', a.companyId).execute(),
+    );
+    const touched = (await api({ method: 'GET', url: `/api/companies/${a.companyId}` })).json();
+    assert.ok(touched.updatedAt > '2000-01-02', `the trigger moved updatedAt: ${touched.updatedAt}`);
+  });
+
+  test('a clientId of a deleted company is a 409 naming clientId', async () => {
+    const a = await register(t.app, { plan: 'business' });
+    const api = as(t.app, a.token);
+    const clientId = crypto.randomUUID();
+    assert.equal(
+      (await api({ method: 'POST', url: '/api/companies', payload: { clientId, name: 'Gone' } })).statusCode,
+      201,
+    );
+    await withTenant(t.database.db, a.tenantId, (tx) =>
+      tx.updateTable('companies').set({ deleted_at: new Date() }).where('id', '=', clientId).execute(),
+    );
+    const again = await api({ method: 'POST', url: '/api/companies', payload: { clientId, name: 'Again' } });
+    assert.equal(again.statusCode, 409, again.body);
+    assert.equal(again.json().field, 'clientId');
   });
 });

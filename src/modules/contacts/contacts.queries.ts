@@ -3,6 +3,7 @@ import { Decimal } from 'decimal.js';
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Tx } from '../../platform/db/tenant.ts';
 import type { Paging } from '../../platform/http/paging.ts';
+import type { SortOrder } from '../../platform/http/sync.ts';
 import type { ContactConsentsTable, ContactsTable, ContactType } from './contacts.tables.ts';
 
 export type ContactRow = Selectable<ContactsTable>;
@@ -49,6 +50,7 @@ export function toContact(row: ContactRow, creditUsed: string | undefined) {
     tags: row.tags,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
+    deletedAt: row.deleted_at === null ? null : row.deleted_at.toISOString(),
   };
 }
 
@@ -71,6 +73,16 @@ export function findContactName(tx: Tx, tenantId: string, id: string) {
     .where('tenant_id', '=', tenantId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** The contact, deleted or not: what a sync (and an event) tells of a deleted one. */
+export function findAnyContact(tx: Tx, tenantId: string, id: string) {
+  return tx
+    .selectFrom('contacts')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
     .executeTakeFirst();
 }
 
@@ -129,20 +141,33 @@ export interface ContactFilter {
   /** lower case */
   tags?: string[] | undefined;
   isActive?: boolean | undefined;
+  /** Changed at or after this instant; deleted contacts are then included. */
+  updatedSince?: Date | undefined;
 }
+
+/** The list's orders: by name (the default), or by a timestamp; ties by id either way. */
+export type ContactSortKey = 'name' | 'updatedAt' | 'createdAt';
+
+const SORT_COLUMN = { updatedAt: 'updated_at', createdAt: 'created_at' } as const;
 
 function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** One page of live contacts by name then id, and how many match in all. */
+/**
+ * One page of contacts in the order asked (ties by id, in the same direction), and how many
+ * match in all. Live contacts only, unless updatedSince asks for changes: a delete is a change.
+ */
 export async function listContactRows(
   tx: Tx,
   tenantId: string,
   filter: ContactFilter,
+  order: SortOrder<ContactSortKey>,
   p: Paging,
 ): Promise<{ rows: ContactRow[]; total: number }> {
-  let q = tx.selectFrom('contacts').where('tenant_id', '=', tenantId).where('deleted_at', 'is', null);
+  let q = tx.selectFrom('contacts').where('tenant_id', '=', tenantId);
+  if (filter.updatedSince) q = q.where('updated_at', '>=', filter.updatedSince);
+  else q = q.where('deleted_at', 'is', null);
   if (filter.type) q = q.where('contact_type', '=', filter.type);
   if (filter.isActive !== undefined) q = q.where('is_active', '=', filter.isActive);
   if (filter.q) {
@@ -162,13 +187,12 @@ export async function listContactRows(
     q = q.where(sql<boolean>`array(select lower(t) from unnest(tags) as t) @> ${wanted}`);
   }
   const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll()
-    .orderBy(sql`lower(name)`)
-    .orderBy('id')
-    .limit(p.limit)
-    .offset(p.offset)
-    .execute();
+  const dir = order.direction;
+  const sorted =
+    order.key === 'name'
+      ? q.selectAll().orderBy(sql`lower(name)`, dir)
+      : q.selectAll().orderBy(SORT_COLUMN[order.key], dir);
+  const rows = await sorted.orderBy('id', dir).limit(p.limit).offset(p.offset).execute();
   return { rows, total: Number(count.n) };
 }
 

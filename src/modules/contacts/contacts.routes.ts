@@ -34,16 +34,20 @@ export const contactRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/api/contacts',
+    operationId: 'listContacts',
+    tag: 'Contacts',
     module: 'contacts',
     access: 'read',
     permission: ['contacts', 'read'],
     summary: 'List contacts (paged), filtered by type, text, tags and active state',
     description:
-      `${BOOK} Ordered by name (any case), then id. type is CUSTOMER, SUPPLIER, EMPLOYEE or ` +
-      'TAX_PRACTITIONER in any case (anything else: 400 naming type). q looks for the text, in any case, ' +
+      `${BOOK} Ordered by name (any case), then id; sort orders by updatedAt or createdAt instead ` +
+      '(`-` for descending; ties by id in the same direction). type is CUSTOMER, SUPPLIER, EMPLOYEE or ' +
+      'TAX_PRACTITIONER (anything else: 400 naming type). q looks for the text, in any case, ' +
       'in name, tradingName, email, phone and vatNumber. tag may repeat: a contact must carry every tag ' +
-      'given. Without isActive both active and inactive contacts are listed; deleted ones never are. ' +
-      'Filters apply before paging; limit defaults to 50, at most 200.',
+      'given. Without isActive both active and inactive contacts are listed. Deleted contacts are left out, ' +
+      'except with updatedSince: a sync then sees every contact changed since, deleted ones with deletedAt ' +
+      'set. Filters apply before paging; limit defaults to 50, at most 200.',
     query: ContactListQuery,
     response: { 200: Paged(Contact) },
     handler: async ({ query }, ctx) => listContacts(ctx, query),
@@ -51,14 +55,18 @@ export const contactRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
     path: '/api/contacts',
+    operationId: 'createContact',
+    tag: 'Contacts',
+    errors: ['CONFLICT'],
     module: 'contacts',
     access: 'write',
     permission: ['contacts', 'write'],
     summary: 'Create a contact (201), or answer the existing one for a clientId already used (200)',
     description:
-      `${BOOK} contactType defaults to CUSTOMER and is accepted in any case; currency defaults to ZAR, ` +
+      `${BOOK} contactType defaults to CUSTOMER; currency defaults to ZAR, ` +
       'paymentTerms to 30 days, isActive to true; creditLimit null means no limit. Blank text is stored ' +
-      'as null. A clientId that is not a UUID is a 400 naming clientId; one of a deleted contact is a 409.',
+      'as null. A clientId that is not a UUID is a 400 naming clientId; one of a deleted contact is a 409. ' +
+      'A new contact emits contact.created (a replay emits nothing).',
     body: ContactCreate,
     response: createdOrExisting(Contact),
     handler: async ({ body }, ctx) => createContact(ctx, body),
@@ -66,6 +74,9 @@ export const contactRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/api/contacts/aged-debtors',
+    operationId: 'getAgedDebtors',
+    tag: 'Reports',
+    errors: ['NOT_FOUND'],
     module: 'contacts',
     access: 'read',
     permission: ['contacts', 'read'],
@@ -78,6 +89,9 @@ export const contactRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/api/contacts/aged-creditors',
+    operationId: 'getAgedCreditors',
+    tag: 'Reports',
+    errors: ['NOT_FOUND'],
     module: 'contacts',
     access: 'read',
     permission: ['contacts', 'read'],
@@ -90,6 +104,8 @@ export const contactRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/api/contacts/{id}',
+    operationId: 'getContact',
+    tag: 'Contacts',
     module: 'contacts',
     access: 'read',
     permission: ['contacts', 'read'],
@@ -102,11 +118,13 @@ export const contactRoutes: AnyRoute[] = [
   defineRoute({
     method: 'PATCH',
     path: '/api/contacts/{id}',
+    operationId: 'updateContact',
+    tag: 'Contacts',
     module: 'contacts',
     access: 'write',
     permission: ['contacts', 'write'],
     summary: 'Change a contact: only the fields sent; null clears a text field or the credit limit',
-    description: `${BOOK} tags, when sent, replace the contact's tags.`,
+    description: `${BOOK} tags, when sent, replace the contact's tags. updatedAt moves; emits contact.updated.`,
     params: IdParams,
     body: ContactUpdate,
     response: { 200: Contact },
@@ -115,13 +133,17 @@ export const contactRoutes: AnyRoute[] = [
   defineRoute({
     method: 'DELETE',
     path: '/api/contacts/{id}',
+    operationId: 'deleteContact',
+    tag: 'Contacts',
+    errors: ['CONTACT_HAS_OPEN_ITEMS'],
     module: 'contacts',
     access: 'write',
     permission: ['contacts', 'write'],
     summary: 'Delete a contact (soft): it leaves the list and its id answers 404; its history stays',
     description:
       'Refused with 409 CONTACT_HAS_OPEN_ITEMS while the ledger still shows an open invoice, bill or ' +
-      'credit of the contact; mark it inactive (isActive false) instead. Ledger lines keep naming it.',
+      'credit of the contact; mark it inactive (isActive false) instead. Ledger lines keep naming it. ' +
+      'Emits contact.updated with deletedAt set; a list read with updatedSince still shows it.',
     params: IdParams,
     response: { 204: Type.Null() },
     handler: async ({ params }, ctx) => {
@@ -133,6 +155,8 @@ export const contactRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/api/contacts/{id}/consent',
+    operationId: 'getContactConsent',
+    tag: 'Contacts',
     module: 'contacts',
     access: 'read',
     permission: ['contacts', 'read'],
@@ -150,6 +174,8 @@ export const contactRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
     path: '/api/contacts/{id}/consent',
+    operationId: 'recordContactConsent',
+    tag: 'Contacts',
     module: 'contacts',
     access: 'write',
     permission: ['contacts', 'write'],

@@ -3,13 +3,17 @@
 // the ledger's open items, never stored.
 import { Decimal } from 'decimal.js';
 import type { Static } from 'typebox';
+import { emit } from '../../platform/events/outbox.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { createIdempotent, idFor } from '../../platform/http/idempotent.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { sortOrder } from '../../platform/http/sync.ts';
 import {
+  type ContactSortKey,
   type ContactValues,
   debtorsBalances,
+  findAnyContact,
   findContact,
   findContactName,
   hasOpenItems,
@@ -28,6 +32,10 @@ import {
 import { CONTACT_TYPES, type ContactType } from './contacts.tables.ts';
 
 export type Contact = ReturnType<typeof toContact>;
+
+/** Contacts are one book per tenant: their events belong to no company. */
+export const CONTACT_CREATED = 'contact.created';
+export const CONTACT_UPDATED = 'contact.updated';
 
 const COLUMN_OF: Record<TextField, keyof ContactValues> = {
   tradingName: 'trading_name',
@@ -51,11 +59,10 @@ const COLUMN_OF: Record<TextField, keyof ContactValues> = {
   notes: 'notes',
 };
 
-/** CUSTOMER, customer, Customer → CUSTOMER; anything else is a 400 naming the field. */
+/** One of CONTACT_TYPES exactly (the schema's enum checks it first); else a 400 naming the field. */
 export function contactTypeOf(value: string, field: string): ContactType {
-  const upper = value.trim().toUpperCase();
-  const found = CONTACT_TYPES.find((t) => t === upper);
-  if (!found) throw badRequest(field, `must be one of ${CONTACT_TYPES.join(', ')} (any case)`);
+  const found = CONTACT_TYPES.find((t) => t === value);
+  if (!found) throw badRequest(field, `must be one of ${CONTACT_TYPES.join(', ')}`);
   return found;
 }
 
@@ -118,6 +125,17 @@ export async function getContact(ctx: Pick<TenantCtx, 'db' | 'tenantId'>, id: st
   return toContact(row, balances.get(id));
 }
 
+/**
+ * contact.updated with the contact as GET /api/contacts/{id} answers it, in the caller's
+ * transaction; for a deleted contact, the same shape with deletedAt set (GET then answers 404).
+ */
+async function emitUpdated(ctx: TenantCtx, id: string): Promise<void> {
+  const row = await findAnyContact(ctx.db, ctx.tenantId, id);
+  if (!row) return;
+  const balances = await debtorsBalances(ctx.db, ctx.tenantId, [id]);
+  await emit(ctx, CONTACT_UPDATED, toContact(row, balances.get(id)), null);
+}
+
 /** A live contact's name, or undefined: for documents naming a contact (no balance read). */
 export async function contactName(
   ctx: Pick<TenantCtx, 'db' | 'tenantId'>,
@@ -128,10 +146,11 @@ export async function contactName(
 
 export async function createContact(ctx: TenantCtx, input: Static<typeof ContactCreate>): Promise<Contact> {
   const columns = columnsOf(input);
-  return createIdempotent(ctx, {
+  let created = false;
+  const contact = await createIdempotent(ctx, {
     id: idFor(input.clientId),
     insert: async (id) => {
-      const created = await insertContact(
+      created = await insertContact(
         ctx.db,
         ctx.tenantId,
         id,
@@ -147,6 +166,9 @@ export async function createContact(ctx: TenantCtx, input: Static<typeof Contact
     },
     load: (id) => getContact(ctx, id),
   });
+  // A replay (200) announces nothing: the contact was announced when it was made.
+  if (created) await emit(ctx, CONTACT_CREATED, contact, null);
+  return contact;
 }
 
 export async function updateContact(
@@ -160,7 +182,9 @@ export async function updateContact(
     updated_at: ctx.deps.now(),
   });
   if (!updated) throw notFound('Contact');
-  return getContact(ctx, id);
+  const contact = await getContact(ctx, id);
+  await emit(ctx, CONTACT_UPDATED, contact, null);
+  return contact;
 }
 
 /** Soft delete; refused (409) while an invoice or bill of the contact is still open in the ledger. */
@@ -174,6 +198,7 @@ export async function deleteContact(ctx: TenantCtx, id: string): Promise<void> {
   }
   const now = ctx.deps.now();
   await updateContactRow(ctx.db, ctx.tenantId, id, { deleted_at: now, updated_at: now });
+  await emitUpdated(ctx, id);
 }
 
 /**
@@ -183,14 +208,16 @@ export async function deleteContact(ctx: TenantCtx, id: string): Promise<void> {
 export async function retireContacts(ctx: TenantCtx, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
   const now = ctx.deps.now();
-  const r = await ctx.db
+  const retired = await ctx.db
     .updateTable('contacts')
     .set({ deleted_at: now, updated_at: now })
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', 'in', ids)
     .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
+    .returning('id')
+    .execute();
+  for (const { id } of retired) await emitUpdated(ctx, id);
+  return retired.length;
 }
 
 export async function listContacts(
@@ -208,7 +235,9 @@ export async function listContacts(
       q: q || undefined,
       tags,
       isActive: query.isActive,
+      updatedSince: query.updatedSince === undefined ? undefined : new Date(query.updatedSince),
     },
+    sortOrder<ContactSortKey>(query.sort, 'name'),
     p,
   );
   const balances = await debtorsBalances(

@@ -2,6 +2,7 @@
 import { type Selectable, sql, type Updateable } from 'kysely';
 import type { Tx } from '../../platform/db/tenant.ts';
 import type { Paging } from '../../platform/http/paging.ts';
+import type { SortOrder } from '../../platform/http/sync.ts';
 import type { ProductsTable } from './products.tables.ts';
 
 export type ProductRow = Selectable<ProductsTable>;
@@ -20,6 +21,7 @@ export function toProduct(row: ProductRow) {
     isActive: row.is_active,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
+    deletedAt: row.deleted_at === null ? null : row.deleted_at.toISOString(),
   };
 }
 
@@ -100,20 +102,33 @@ export async function updateProductRow(
 export interface ProductFilter {
   q?: string | undefined;
   isActive?: boolean | undefined;
+  /** Changed at or after this instant; deleted products are then included. */
+  updatedSince?: Date | undefined;
 }
+
+/** The list's orders: by name (the default), or by a timestamp; ties by id either way. */
+export type ProductSortKey = 'name' | 'updatedAt' | 'createdAt';
+
+const SORT_COLUMN = { updatedAt: 'updated_at', createdAt: 'created_at' } as const;
 
 function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** One page of live products by name (any case) then id, and how many match in all. */
+/**
+ * One page of products in the order asked (ties by id, in the same direction), and how many
+ * match in all. Live products only, unless updatedSince asks for changes: a delete is a change.
+ */
 export async function listProductRows(
   tx: Tx,
   tenantId: string,
   filter: ProductFilter,
+  order: SortOrder<ProductSortKey>,
   p: Paging,
 ): Promise<{ rows: ProductRow[]; total: number }> {
-  let q = tx.selectFrom('products').where('tenant_id', '=', tenantId).where('deleted_at', 'is', null);
+  let q = tx.selectFrom('products').where('tenant_id', '=', tenantId);
+  if (filter.updatedSince) q = q.where('updated_at', '>=', filter.updatedSince);
+  else q = q.where('deleted_at', 'is', null);
   if (filter.isActive !== undefined) q = q.where('is_active', '=', filter.isActive);
   if (filter.q) {
     const pattern = likePattern(filter.q);
@@ -122,12 +137,11 @@ export async function listProductRows(
     );
   }
   const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll()
-    .orderBy(sql`lower(name)`)
-    .orderBy('id')
-    .limit(p.limit)
-    .offset(p.offset)
-    .execute();
+  const dir = order.direction;
+  const sorted =
+    order.key === 'name'
+      ? q.selectAll().orderBy(sql`lower(name)`, dir)
+      : q.selectAll().orderBy(SORT_COLUMN[order.key], dir);
+  const rows = await sorted.orderBy('id', dir).limit(p.limit).offset(p.offset).execute();
   return { rows, total: Number(count.n) };
 }

@@ -17,13 +17,18 @@ export const productRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/api/inventory/products',
+    operationId: 'listProducts',
+    tag: 'Products',
     module: 'inventory',
     access: 'read',
     permission: ['inventory', 'read'],
     summary: 'List products (paged), filtered by text and active state',
     description:
-      `${BOOK} Ordered by name (any case), then id. q looks for the text, in any case, in sku, name and ` +
-      'description. Without isActive both active and inactive products are listed; deleted ones never are. ' +
+      `${BOOK} Ordered by name (any case), then id; sort orders by updatedAt or createdAt instead (\`-\` for ` +
+      'descending; ties by id in the same direction). q looks for the text, in any case, in sku, name and ' +
+      'description. Without isActive both active and inactive products are listed. Deleted products are ' +
+      'left out, except with updatedSince: a sync then sees every product changed since, deleted ones with ' +
+      'deletedAt set. ' +
       'Filters apply before paging; limit defaults to 50, at most 200.',
     query: ProductListQuery,
     response: { 200: Paged(Product) },
@@ -32,6 +37,9 @@ export const productRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
     path: '/api/inventory/products',
+    operationId: 'createProduct',
+    tag: 'Products',
+    errors: ['SKU_TAKEN', 'CONFLICT'],
     module: 'inventory',
     access: 'write',
     permission: ['inventory', 'write'],
@@ -48,6 +56,8 @@ export const productRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/api/inventory/products/{id}',
+    operationId: 'getProduct',
+    tag: 'Products',
     module: 'inventory',
     access: 'read',
     permission: ['inventory', 'read'],
@@ -60,6 +70,9 @@ export const productRoutes: AnyRoute[] = [
   defineRoute({
     method: 'PATCH',
     path: '/api/inventory/products/{id}',
+    operationId: 'updateProduct',
+    tag: 'Products',
+    errors: ['SKU_TAKEN'],
     module: 'inventory',
     access: 'write',
     permission: ['inventory', 'write'],
@@ -73,11 +86,13 @@ export const productRoutes: AnyRoute[] = [
   defineRoute({
     method: 'DELETE',
     path: '/api/inventory/products/{id}',
+    operationId: 'deleteProduct',
+    tag: 'Products',
     module: 'inventory',
     access: 'write',
     permission: ['inventory', 'write'],
     summary: 'Delete a product (soft): it leaves the book and its id answers 404; its SKU is free again',
-    description: `${BOOK} Nothing is erased: the record stays with a deleted marker.`,
+    description: `${BOOK} Nothing is erased: the record stays with a deleted marker (deletedAt), which a list read with updatedSince shows.`,
     params: IdParams,
     response: { 204: Type.Null() },
     handler: async ({ params }, ctx) => {

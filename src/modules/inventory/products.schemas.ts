@@ -3,6 +3,8 @@ import { Type } from 'typebox';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable, orNull } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { named } from '../../platform/http/schema-names.ts';
+import { syncQueryProperties } from '../../platform/http/sync.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
@@ -32,63 +34,82 @@ const VatRate = orNull<number>({
     '(15%, 14% before 2018-04-01); 0: zero-rated.',
 });
 
-export const Product = Type.Object({
-  id: Uuid,
-  tenantId: Uuid,
-  sku: Type.String(),
-  name: Type.String(),
-  description: nullable(Type.String()),
-  unitPrice: Type.Number({ description: 'Excluding VAT' }),
-  vatRate: nullable(Type.Number(), { description: 'null: the standard rate' }),
-  isTracked: Type.Boolean({ description: 'Stock on hand is counted for it (false for a service)' }),
-  isActive: Type.Boolean(),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
-
-export const ProductCreate = Type.Object(
-  {
-    clientId: clientIdProperty,
-    sku: Sku,
-    name: Name,
-    description: Type.Optional(Description),
-    unitPrice: UnitPrice,
-    vatRate: Type.Optional(VatRate),
-    isTracked: Type.Optional(Type.Boolean({ description: 'Default false' })),
-    isActive: Type.Optional(Type.Boolean({ description: 'Default true' })),
-  },
-  {
-    examples: [
-      {
-        sku: 'ROOIBOS-250G',
-        name: 'Rooibos tea, 250 g',
-        description: 'Loose-leaf, Cederberg',
-        unitPrice: 89.95,
-        isTracked: true,
-      },
-    ],
-  },
+export const Product = named(
+  'Product',
+  Type.Object({
+    id: Uuid,
+    tenantId: Uuid,
+    sku: Type.String(),
+    name: Type.String(),
+    description: nullable(Type.String()),
+    unitPrice: Type.Number({ description: 'Excluding VAT' }),
+    vatRate: nullable(Type.Number(), { description: 'null: the standard rate' }),
+    isTracked: Type.Boolean({ description: 'Stock on hand is counted for it (false for a service)' }),
+    isActive: Type.Boolean(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    deletedAt: nullable(Timestamp, {
+      description:
+        'When the product was deleted; null while it is live. Only a list read with updatedSince shows a ' +
+        'deleted product (so a sync learns of it); GET by id answers 404 for it.',
+    }),
+  }),
 );
 
-export const ProductUpdate = Type.Object(
-  {
-    sku: Type.Optional(Sku),
-    name: Type.Optional(Name),
-    description: Type.Optional(Description),
-    unitPrice: Type.Optional(UnitPrice),
-    vatRate: Type.Optional(VatRate),
-    isTracked: Type.Optional(Type.Boolean()),
-    isActive: Type.Optional(Type.Boolean()),
-  },
-  { examples: [{ unitPrice: 94.5, isActive: true }] },
-);
-
-export const ProductListQuery = Type.Object({
-  ...pageQueryProperties,
-  q: Type.Optional(
-    Type.String({ maxLength: 200, description: 'Contains, in any case, in sku, name or description' }),
+export const ProductCreate = named(
+  'ProductCreate',
+  Type.Object(
+    {
+      clientId: clientIdProperty,
+      sku: Sku,
+      name: Name,
+      description: Type.Optional(Description),
+      unitPrice: UnitPrice,
+      vatRate: Type.Optional(VatRate),
+      isTracked: Type.Optional(Type.Boolean({ description: 'Default false' })),
+      isActive: Type.Optional(Type.Boolean({ description: 'Default true' })),
+    },
+    {
+      examples: [
+        {
+          sku: 'ROOIBOS-250G',
+          name: 'Rooibos tea, 250 g',
+          description: 'Loose-leaf, Cederberg',
+          unitPrice: 89.95,
+          isTracked: true,
+        },
+      ],
+      additionalProperties: false,
+    },
   ),
-  isActive: Type.Optional(Type.Boolean({ description: 'Only active (true) or inactive (false) products' })),
-});
+);
 
-export const IdParams = Type.Object({ id: Uuid });
+export const ProductUpdate = named(
+  'ProductUpdate',
+  Type.Object(
+    {
+      sku: Type.Optional(Sku),
+      name: Type.Optional(Name),
+      description: Type.Optional(Description),
+      unitPrice: Type.Optional(UnitPrice),
+      vatRate: Type.Optional(VatRate),
+      isTracked: Type.Optional(Type.Boolean()),
+      isActive: Type.Optional(Type.Boolean()),
+    },
+    { examples: [{ unitPrice: 94.5, isActive: true }], additionalProperties: false },
+  ),
+);
+
+export const ProductListQuery = Type.Object(
+  {
+    ...pageQueryProperties,
+    ...syncQueryProperties(['updatedAt', 'createdAt'], 'name'),
+    q: Type.Optional(
+      Type.String({ maxLength: 200, description: 'Contains, in any case, in sku, name or description' }),
+    ),
+    isActive: Type.Optional(Type.Boolean({ description: 'Only active (true) or inactive (false) products' })),
+  },
+  { additionalProperties: false },
+);
+
+export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });

@@ -5,12 +5,14 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { createIdempotent, idFor } from '../../platform/http/idempotent.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { sortOrder } from '../../platform/http/sync.ts';
 import { hasAtMostDecimals, money } from '../../platform/money/money.ts';
 import {
   anyProduct,
   findProduct,
   insertProduct,
   listProductRows,
+  type ProductSortKey,
   type ProductValues,
   productWithSku,
   toProduct,
@@ -138,7 +140,12 @@ export async function listProducts(
   const { rows, total } = await listProductRows(
     ctx.db,
     ctx.tenantId,
-    { q: q || undefined, isActive: query.isActive },
+    {
+      q: q || undefined,
+      isActive: query.isActive,
+      updatedSince: query.updatedSince === undefined ? undefined : new Date(query.updatedSince),
+    },
+    sortOrder<ProductSortKey>(query.sort, 'name'),
     p,
   );
   return pageOf(rows.map(toProduct), total, p);

@@ -53,6 +53,7 @@ describe('products: create, read, change, delete', () => {
       isActive: false,
       createdAt: created.createdAt,
       updatedAt: created.updatedAt,
+      deletedAt: null,
     });
     const replay = await api({
       method: 'POST',
@@ -260,5 +261,83 @@ describe('products: the list', () => {
     const s = await register(t.app, { plan: 'starter' });
     const res = await as(t.app, s.token)({ method: 'GET', url: '/api/inventory/products' });
     assert.equal(assertProblem(res, 403).code, 'MODULE_NOT_LICENSED');
+  });
+});
+
+describe('products: sort and updatedSince', () => {
+  let c: Registered;
+  let cApi: ReturnType<typeof as>;
+  const ids: string[] = [];
+  before(async () => {
+    c = await register(t.app, { plan: 'business' });
+    cApi = as(t.app, c.token);
+    // Three products made in one instant (ties by id), then one later.
+    t.clock.set('2026-06-01T08:00:00.000Z');
+    for (const sku of ['S-3', 'S-2', 'S-1']) {
+      const res = await cApi({
+        method: 'POST',
+        url: '/api/inventory/products',
+        payload: { sku, name: `Sync ${sku}`, unitPrice: 5 },
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      ids.push(res.json().id);
+    }
+    t.clock.set('2026-06-01T09:00:00.000Z');
+    const last = await cApi({
+      method: 'POST',
+      url: '/api/inventory/products',
+      payload: { sku: 'S-0', name: 'Sync S-0', unitPrice: 5 },
+    });
+    ids.push(last.json().id);
+  });
+  after(() => t.clock.set(new Date()));
+
+  async function cList(query: string) {
+    const res = await cApi({ method: 'GET', url: `/api/inventory/products?${query}` });
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json() as {
+      items: Array<{ id: string; isActive: boolean; updatedAt: string; deletedAt: string | null }>;
+      total: number;
+    };
+  }
+
+  test('sort=createdAt and -createdAt page through the same rows in exactly reverse order, ties by id', async () => {
+    const pages = async (sort: string) => {
+      const out: string[] = [];
+      for (let page = 1; page <= 4; page++)
+        out.push(...(await cList(`sort=${sort}&limit=1&page=${page}`)).items.map((i) => i.id));
+      return out;
+    };
+    const asc = await pages('createdAt');
+    assert.deepEqual(asc, [...ids.slice(0, 3).sort(), ids[3]]);
+    assert.deepEqual(await pages('-createdAt'), [...asc].reverse());
+  });
+
+  test('PATCH moves updatedAt (createdAt stays); updatedSince sees a deactivated and a deleted product', async () => {
+    t.clock.set('2026-06-02T10:00:00.000Z');
+    const since = '2026-06-02T10:00:00.000Z';
+    const patched = await cApi({
+      method: 'PATCH',
+      url: `/api/inventory/products/${ids[0]}`,
+      payload: { isActive: false },
+    });
+    assert.equal(patched.statusCode, 200, patched.body);
+    assert.equal(patched.json().createdAt, '2026-06-01T08:00:00.000Z');
+    assert.equal(patched.json().updatedAt, since);
+    assert.equal(
+      (await cApi({ method: 'DELETE', url: `/api/inventory/products/${ids[1]}` })).statusCode,
+      204,
+    );
+    const changed = await cList(`updatedSince=${since}&sort=-updatedAt`);
+    assert.deepEqual(changed.items.map((i) => i.id).sort(), [ids[0], ids[1]].sort());
+    const deleted = changed.items.find((i) => i.id === ids[1])!;
+    assert.equal(deleted.deletedAt, since);
+    assert.equal(changed.items.find((i) => i.id === ids[0])!.isActive, false);
+    // Without updatedSince a deleted product stays out.
+    assert.ok(!(await cList('')).items.some((i) => i.id === ids[1]));
+    assert.deepEqual(
+      (await cList(`updatedSince=${since}&isActive=false`)).items.map((i) => i.id),
+      [ids[0]],
+    );
   });
 });

@@ -8,12 +8,16 @@ export const accountRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/api/accounts',
+    operationId: 'listAccounts',
+    tag: 'Accounts',
     module: 'reports',
     access: 'read',
     permission: ['reports', 'read'],
     companyScoped: true,
     summary: "The company's chart of accounts (bare array, by code)",
-    description: 'Active accounts unless includeInactive=true.',
+    description:
+      'Every account of the chart, active and deactivated; isActive=true for only those that may be posted ' +
+      'to, isActive=false for only deactivated ones. A bounded list: no paging.',
     query: AccountsQuery,
     response: { 200: Type.Array(Account) },
     handler: async ({ query }, ctx) => listAccounts(ctx, query),
@@ -21,6 +25,8 @@ export const accountRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/api/accounts/{id}',
+    operationId: 'getAccount',
+    tag: 'Accounts',
     module: 'reports',
     access: 'read',
     permission: ['reports', 'read'],
@@ -33,6 +39,9 @@ export const accountRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
     path: '/api/accounts',
+    operationId: 'createAccount',
+    tag: 'Accounts',
+    errors: ['CONFLICT'],
     module: 'reports',
     access: 'write',
     permission: ['reports', 'write'],
@@ -48,6 +57,9 @@ export const accountRoutes: AnyRoute[] = [
   defineRoute({
     method: 'PATCH',
     path: '/api/accounts/{id}',
+    operationId: 'updateAccount',
+    tag: 'Accounts',
+    errors: ['CONFLICT'],
     module: 'reports',
     access: 'write',
     permission: ['reports', 'write'],

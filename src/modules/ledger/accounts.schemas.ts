@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
+import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
+import { named } from '../../platform/http/schema-names.ts';
 
 export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'income', 'expense'] as const;
 
@@ -15,61 +17,100 @@ export const SUBTYPES_OF = {
 
 export const ALL_SUBTYPES = Object.values(SUBTYPES_OF).flat();
 
-export const Account = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  companyId: Type.String({ format: 'uuid' }),
-  code: Type.String(),
-  name: Type.String(),
-  type: Type.Enum(ACCOUNT_TYPES),
-  subtype: Type.String({ description: `Statement grouping: ${ALL_SUBTYPES.join(', ')}` }),
-  systemKey: nullable(
-    Type.String({
-      description:
-        'The role documents post to it by (bank, debtors_control, vat_output, ...); null for accounts of your own',
+export const AccountType = named(
+  'AccountType',
+  stringEnum(ACCOUNT_TYPES, {
+    description: 'Where the account sits: a balance sheet or an income statement type',
+  }),
+);
+
+export const AccountSubtype = named(
+  'AccountSubtype',
+  stringEnum(ALL_SUBTYPES, {
+    description:
+      "Statement grouping, one of its type's: " +
+      Object.entries(SUBTYPES_OF)
+        .map(([type, subtypes]) => `${type}: ${subtypes.join(', ')}`)
+        .join('; '),
+  }),
+);
+
+export const Account = named(
+  'Account',
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    companyId: Type.String({ format: 'uuid' }),
+    code: Type.String(),
+    name: Type.String(),
+    type: AccountType,
+    subtype: AccountSubtype,
+    systemKey: nullable(
+      Type.String({
+        description:
+          'The role documents post to it by (bank, debtors_control, vat_output, ...); null for accounts of your own',
+      }),
+    ),
+    isControl: Type.Boolean({
+      description: 'Posted to by documents only; a manual journal may not touch it',
     }),
-  ),
-  isControl: Type.Boolean({ description: 'Posted to by documents only; a manual journal may not touch it' }),
-  isActive: Type.Boolean(),
-  description: nullable(Type.String()),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
-});
+    isActive: Type.Boolean(),
+    description: nullable(Type.String()),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  }),
+);
 
 const Code = Type.String({
   pattern: '^[A-Za-z0-9.-]{1,20}$',
   description: 'Unique in the company (any case): letters, digits, dot and dash, up to 20',
 });
 
-export const AccountCreate = Type.Object(
-  {
-    clientId: clientIdProperty,
-    code: Code,
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    type: Type.Enum(ACCOUNT_TYPES),
-    subtype: Type.Optional(
-      Type.Enum(ALL_SUBTYPES, {
-        description:
-          'Must belong to the type; default: current_asset, current_liability, equity, revenue, expense',
-      }),
-    ),
-    description: Type.Optional(Type.String({ maxLength: 1000 })),
-  },
-  { examples: [{ code: '6960', name: 'Software subscriptions', type: 'expense' }] },
+export const AccountCreate = named(
+  'AccountCreate',
+  Type.Object(
+    {
+      clientId: clientIdProperty,
+      code: Code,
+      name: Type.String({ minLength: 1, maxLength: 200 }),
+      type: AccountType,
+      subtype: Type.Optional(AccountSubtype),
+      description: Type.Optional(Type.String({ maxLength: 1000 })),
+    },
+    {
+      description:
+        "subtype must belong to the type; default: the type's first (current_asset, current_liability, equity, revenue, expense)",
+      examples: [{ code: '6960', name: 'Software subscriptions', type: 'expense' }],
+      additionalProperties: false,
+    },
+  ),
 );
 
-export const AccountUpdate = Type.Object({
-  code: Type.Optional(Code),
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  subtype: Type.Optional(Type.Enum(ALL_SUBTYPES)),
-  description: Type.Optional(nullable(Type.String({ maxLength: 1000 }))),
-  isActive: Type.Optional(
-    Type.Boolean({ description: 'false deactivates: nothing more may be posted to it' }),
+export const AccountUpdate = named(
+  'AccountUpdate',
+  Type.Object(
+    {
+      code: Type.Optional(Code),
+      name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+      subtype: Type.Optional(AccountSubtype),
+      description: Type.Optional(nullable(Type.String({ maxLength: 1000 }))),
+      isActive: Type.Optional(
+        Type.Boolean({ description: 'false deactivates: nothing more may be posted to it' }),
+      ),
+    },
+    { additionalProperties: false },
   ),
-});
+);
 
-export const AccountsQuery = Type.Object({
-  type: Type.Optional(Type.Enum(ACCOUNT_TYPES)),
-  includeInactive: Type.Optional(Type.Boolean({ description: 'Deactivated accounts too (default false)' })),
-});
+export const AccountsQuery = Type.Object(
+  {
+    type: Type.Optional(AccountType),
+    isActive: Type.Optional(
+      Type.Boolean({
+        description: 'Only active (true) or only deactivated (false) accounts; default both',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });

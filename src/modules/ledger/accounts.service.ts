@@ -50,7 +50,7 @@ export async function listAccounts(ctx: TenantCtx, query: Static<typeof Accounts
     .where('tenant_id', '=', ctx.tenantId)
     .where('company_id', '=', companyOf(ctx));
   if (query.type) q = q.where('type', '=', query.type);
-  if (!query.includeInactive) q = q.where('is_active', '=', true);
+  if (query.isActive !== undefined) q = q.where('is_active', '=', query.isActive);
   const rows = await q.orderBy('code').orderBy('id').execute();
   return rows.map(toAccount);
 }

@@ -11,6 +11,7 @@ export {
   taxTotals,
 } from './balances.ts';
 export { journalRoutes } from './journals.routes.ts';
+export { TaxCode as TaxCodeSchema } from './journals.schemas.ts';
 export type { AccountSubtype, AccountType, TaxCode } from './ledger.tables.ts';
 export {
   assertOpenPeriod,

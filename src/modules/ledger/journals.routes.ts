@@ -28,10 +28,16 @@ export const journalRoutes: AnyRoute[] = [
     ...ledger,
     method: 'GET',
     path: '/api/ledger',
+    operationId: 'listLedgerLines',
+    tag: 'Ledger',
     access: 'read',
     permission: ['reports', 'read'],
     summary: 'Journal lines, paged (filters: from, to, accountId, contactId, sourceType)',
-    description: 'Oldest first: by date, then the order they were posted.',
+    description:
+      'Oldest first: by date, then the order they were posted (entry, then line number). sort=createdAt ' +
+      'orders by posting alone; `-` reverses either, ties in the same direction. Lines never change (a void ' +
+      "posts a reversal's own lines), so each carries its entry's createdAt and updatedSince returns the lines " +
+      'posted at or after it.',
     query: LedgerQuery,
     response: { 200: Paged(LedgerLine) },
     handler: async ({ query }, ctx) => listLedgerLines(ctx, query),
@@ -40,6 +46,9 @@ export const journalRoutes: AnyRoute[] = [
     ...ledger,
     method: 'POST',
     path: '/api/ledger/journals',
+    operationId: 'createJournal',
+    tag: 'Journals',
+    errors: ['PERIOD_LOCKED', 'CONFLICT'],
     access: 'write',
     permission: ['reports', 'write'],
     summary: 'Post a manual journal',
@@ -56,10 +65,16 @@ export const journalRoutes: AnyRoute[] = [
     ...ledger,
     method: 'GET',
     path: '/api/ledger/journals',
+    operationId: 'listJournals',
+    tag: 'Journals',
     access: 'read',
     permission: ['reports', 'read'],
     summary: 'Journal entries with their lines, newest first, paged (from, to, sourceType)',
-    description: 'Every entry of the company: manual journals and those documents posted.',
+    description:
+      'Every entry of the company: manual journals and those documents posted. Newest date first (then ' +
+      'newest posted, then id); sort=date, createdAt or updatedAt, `-` for descending, ties by id in the ' +
+      'same direction. An entry never changes; its updatedAt is when it was posted, or when its reversal ' +
+      'was: updatedSince returns the entries posted or reversed at or after it, so a sync learns of a void.',
     query: JournalsQuery,
     response: { 200: Paged(Journal) },
     handler: async ({ query }, ctx) => listJournals(ctx, query),
@@ -68,6 +83,8 @@ export const journalRoutes: AnyRoute[] = [
     ...ledger,
     method: 'GET',
     path: '/api/ledger/journals/{id}',
+    operationId: 'getJournal',
+    tag: 'Journals',
     access: 'read',
     permission: ['reports', 'read'],
     summary: 'One journal entry with its lines',
@@ -79,13 +96,17 @@ export const journalRoutes: AnyRoute[] = [
     ...ledger,
     method: 'DELETE',
     path: '/api/ledger/journals/{id}',
+    operationId: 'voidJournal',
+    tag: 'Journals',
+    errors: ['NOT_A_MANUAL_JOURNAL', 'ALREADY_REVERSED', 'PERIOD_LOCKED', 'CONFLICT'],
     access: 'write',
     permission: ['reports', 'write'],
     summary: 'Void a manual journal: posts its reversal',
     description:
       'The journal stays, with status reversed and the reversal beside it. The reversal is dated the journal’s ' +
       'own date unless `date` says otherwise (a locked date is 409 PERIOD_LOCKED). Entries that documents ' +
-      'posted are voided through the document (409 NOT_A_MANUAL_JOURNAL); a second void is 409.',
+      'posted are voided through the document (409 NOT_A_MANUAL_JOURNAL); a second void is 409 ' +
+      'ALREADY_REVERSED, and a reversal itself cannot be voided (409 CONFLICT).',
     params: IdParams,
     query: VoidQuery,
     response: { 200: Journal },
@@ -95,6 +116,8 @@ export const journalRoutes: AnyRoute[] = [
     ...ledger,
     method: 'GET',
     path: '/api/ledger/settings',
+    operationId: 'getLedgerSettings',
+    tag: 'Ledger',
     access: 'read',
     permission: ['reports', 'read'],
     summary: "The company's lock date and financial year end",
@@ -105,6 +128,8 @@ export const journalRoutes: AnyRoute[] = [
     ...ledger,
     method: 'PATCH',
     path: '/api/ledger/settings',
+    operationId: 'updateLedgerSettings',
+    tag: 'Ledger',
     access: 'write',
     permission: ['reports', 'approve'],
     summary: 'Set the lock date (nothing may be posted on or before it) or the financial year end',

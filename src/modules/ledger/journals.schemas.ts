@@ -1,7 +1,10 @@
 import { Type } from 'typebox';
+import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { named } from '../../platform/http/schema-names.ts';
+import { syncQueryProperties } from '../../platform/http/sync.ts';
 
 export const TAX_CODES = [
   'standard',
@@ -16,150 +19,212 @@ export const TAX_CODES = [
   'input_import',
 ] as const;
 
-const TaxCodeSchema = Type.Enum(TAX_CODES, {
-  description:
-    'VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; ' +
-    'on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, ' +
-    'exempt; input: input_standard, input_capital, input_zero, input_exempt, input_import.',
-});
+export const TaxCode = named(
+  'TaxCode',
+  stringEnum(TAX_CODES, {
+    description:
+      'VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; ' +
+      'on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, ' +
+      'exempt; input: input_standard, input_capital, input_zero, input_exempt, input_import.',
+  }),
+);
+
+export const JOURNAL_STATUSES = ['posted', 'reversed', 'reversal'] as const;
+
+export const JournalStatus = named(
+  'JournalStatus',
+  stringEnum(JOURNAL_STATUSES, {
+    description: 'posted; reversed (a reversal cancels it); reversal (it cancels another entry)',
+  }),
+);
 
 const Amount = Type.Number({ minimum: 0, description: 'Rand and cents, at most two decimals' });
 
-export const JournalLineInput = Type.Object({
-  accountId: Type.Optional(Type.String({ format: 'uuid', description: 'The account; or give accountCode' })),
-  accountCode: Type.Optional(
-    Type.String({ maxLength: 20, description: "The account's code, instead of its id" }),
+export const JournalLineInput = named(
+  'JournalLineCreate',
+  Type.Object(
+    {
+      accountId: Type.Optional(
+        Type.String({ format: 'uuid', description: 'The account; or give accountCode' }),
+      ),
+      accountCode: Type.Optional(
+        Type.String({ maxLength: 20, description: "The account's code, instead of its id" }),
+      ),
+      debit: Type.Optional(Amount),
+      credit: Type.Optional(Amount),
+      description: Type.Optional(Type.String({ maxLength: 500 })),
+      contactId: Type.Optional(Type.String({ format: 'uuid' })),
+      taxCode: Type.Optional(TaxCode),
+      taxRate: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Percent, with taxCode' })),
+    },
+    { additionalProperties: false },
   ),
-  debit: Type.Optional(Amount),
-  credit: Type.Optional(Amount),
-  description: Type.Optional(Type.String({ maxLength: 500 })),
-  contactId: Type.Optional(Type.String({ format: 'uuid' })),
-  taxCode: Type.Optional(TaxCodeSchema),
-  taxRate: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Percent, with taxCode' })),
-});
-
-export const JournalCreate = Type.Object(
-  {
-    clientId: clientIdProperty,
-    date: Type.String({ format: 'date' }),
-    description: Type.String({ minLength: 1, maxLength: 500 }),
-    reference: Type.Optional(Type.String({ maxLength: 100 })),
-    lines: Type.Array(JournalLineInput, { minItems: 2, maxItems: 500 }),
-  },
-  {
-    examples: [
-      {
-        date: '2026-03-31',
-        description: 'Bank charges for March',
-        reference: 'MJ-0001',
-        lines: [
-          { accountCode: '6100', debit: 125.5, description: 'Monthly service fee' },
-          { accountCode: '1000', credit: 125.5 },
-        ],
-      },
-    ],
-  },
 );
 
-export const JournalLine = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  lineNo: Type.Integer(),
-  accountId: Type.String({ format: 'uuid' }),
-  accountCode: Type.String(),
-  accountName: Type.String(),
-  debit: Type.Number(),
-  credit: Type.Number(),
-  description: nullable(Type.String()),
-  contactId: nullable(Type.String({ format: 'uuid' })),
-  openItemId: nullable(Type.String({ format: 'uuid' })),
-  dueDate: nullable(Type.String({ format: 'date' })),
-  taxCode: nullable(Type.String()),
-  taxRate: nullable(Type.Number()),
-});
+export const JournalCreate = named(
+  'JournalCreate',
+  Type.Object(
+    {
+      clientId: clientIdProperty,
+      date: Type.String({ format: 'date' }),
+      description: Type.String({ minLength: 1, maxLength: 500 }),
+      reference: Type.Optional(Type.String({ maxLength: 100 })),
+      lines: Type.Array(JournalLineInput, { minItems: 2, maxItems: 500 }),
+    },
+    {
+      examples: [
+        {
+          date: '2026-03-31',
+          description: 'Bank charges for March',
+          reference: 'MJ-0001',
+          lines: [
+            { accountCode: '6100', debit: 125.5, description: 'Monthly service fee' },
+            { accountCode: '1000', credit: 125.5 },
+          ],
+        },
+      ],
+      additionalProperties: false,
+    },
+  ),
+);
 
-export const Journal = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  companyId: Type.String({ format: 'uuid' }),
-  date: Type.String({ format: 'date' }),
-  description: Type.String(),
-  reference: nullable(Type.String()),
-  sourceType: Type.String({ description: 'manual_journal, invoice, payment, ...' }),
-  sourceId: nullable(Type.String({ format: 'uuid' })),
-  status: Type.Union([Type.Literal('posted'), Type.Literal('reversed'), Type.Literal('reversal')], {
-    description: 'posted; reversed (a reversal cancels it); reversal (it cancels another entry)',
+export const JournalLine = named(
+  'JournalLine',
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    lineNo: Type.Integer(),
+    accountId: Type.String({ format: 'uuid' }),
+    accountCode: Type.String(),
+    accountName: Type.String(),
+    debit: Type.Number(),
+    credit: Type.Number(),
+    description: nullable(Type.String()),
+    contactId: nullable(Type.String({ format: 'uuid' })),
+    openItemId: nullable(Type.String({ format: 'uuid' })),
+    dueDate: nullable(Type.String({ format: 'date' })),
+    taxCode: nullable(TaxCode),
+    taxRate: nullable(Type.Number()),
   }),
-  reversesEntryId: nullable(Type.String({ format: 'uuid' })),
-  reversedByEntryId: nullable(Type.String({ format: 'uuid' })),
-  totalDebit: Type.Number(),
-  totalCredit: Type.Number(),
-  createdAt: Type.String({ format: 'date-time' }),
-  lines: Type.Array(JournalLine),
-});
+);
 
-export const JournalsQuery = Type.Object({
-  ...pageQueryProperties,
-  from: Type.Optional(Type.String({ format: 'date' })),
-  to: Type.Optional(Type.String({ format: 'date' })),
-  sourceType: Type.Optional(Type.String({ maxLength: 50, description: 'e.g. manual_journal' })),
-});
-
-export const VoidQuery = Type.Object({
-  date: Type.Optional(
-    Type.String({
-      format: 'date',
+export const Journal = named(
+  'Journal',
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    companyId: Type.String({ format: 'uuid' }),
+    date: Type.String({ format: 'date' }),
+    description: Type.String(),
+    reference: nullable(Type.String()),
+    sourceType: Type.String({ description: 'manual_journal, invoice, payment, ...' }),
+    sourceId: nullable(Type.String({ format: 'uuid' })),
+    status: JournalStatus,
+    reversesEntryId: nullable(Type.String({ format: 'uuid' })),
+    reversedByEntryId: nullable(Type.String({ format: 'uuid' })),
+    totalDebit: Type.Number(),
+    totalCredit: Type.Number(),
+    createdAt: Type.String({ format: 'date-time', description: 'When it was posted' }),
+    updatedAt: Type.String({
+      format: 'date-time',
       description:
-        "The reversal's date; default the journal's own date (it then nets to zero in every report)",
+        'When it last changed: an entry itself never changes, so this is when it was posted, or when its ' +
+        'reversal was (status reversed)',
     }),
-  ),
-});
+    lines: Type.Array(JournalLine),
+  }),
+);
 
-export const LedgerQuery = Type.Object({
-  ...pageQueryProperties,
-  from: Type.Optional(Type.String({ format: 'date' })),
-  to: Type.Optional(Type.String({ format: 'date' })),
-  accountId: Type.Optional(Type.String({ format: 'uuid' })),
-  contactId: Type.Optional(Type.String({ format: 'uuid' })),
-  sourceType: Type.Optional(Type.String({ maxLength: 50 })),
-});
+export const JournalsQuery = Type.Object(
+  {
+    ...pageQueryProperties,
+    ...syncQueryProperties(['date', 'createdAt', 'updatedAt'], '-date'),
+    from: Type.Optional(Type.String({ format: 'date' })),
+    to: Type.Optional(Type.String({ format: 'date' })),
+    sourceType: Type.Optional(Type.String({ maxLength: 50, description: 'e.g. manual_journal' })),
+  },
+  { additionalProperties: false },
+);
 
-export const LedgerLine = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  entryId: Type.String({ format: 'uuid' }),
-  lineNo: Type.Integer(),
-  date: Type.String({ format: 'date' }),
-  accountId: Type.String({ format: 'uuid' }),
-  accountCode: Type.String(),
-  accountName: Type.String(),
-  debit: Type.Number(),
-  credit: Type.Number(),
-  description: nullable(Type.String()),
-  entryDescription: Type.String(),
-  reference: nullable(Type.String()),
-  contactId: nullable(Type.String({ format: 'uuid' })),
-  sourceType: Type.String(),
-  sourceId: nullable(Type.String({ format: 'uuid' })),
-  taxCode: nullable(Type.String()),
-  taxRate: nullable(Type.Number()),
-});
+export const VoidQuery = Type.Object(
+  {
+    date: Type.Optional(
+      Type.String({
+        format: 'date',
+        description:
+          "The reversal's date; default the journal's own date (it then nets to zero in every report)",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-export const LedgerSettings = Type.Object({
-  lockDate: nullable(Type.String({ format: 'date' })),
-  financialYearEndMonth: Type.Integer({ minimum: 1, maximum: 12 }),
-});
+export const LedgerQuery = Type.Object(
+  {
+    ...pageQueryProperties,
+    ...syncQueryProperties(['date', 'createdAt'], 'date'),
+    from: Type.Optional(Type.String({ format: 'date' })),
+    to: Type.Optional(Type.String({ format: 'date' })),
+    accountId: Type.Optional(Type.String({ format: 'uuid' })),
+    contactId: Type.Optional(Type.String({ format: 'uuid' })),
+    sourceType: Type.Optional(Type.String({ maxLength: 50 })),
+  },
+  { additionalProperties: false },
+);
 
-export const LedgerSettingsUpdate = Type.Object({
-  lockDate: Type.Optional(
-    nullable(Type.String({ format: 'date' }), {
-      description: 'Nothing may be posted on or before it; null unlocks',
+export const LedgerLine = named(
+  'LedgerLine',
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    entryId: Type.String({ format: 'uuid' }),
+    lineNo: Type.Integer(),
+    date: Type.String({ format: 'date' }),
+    accountId: Type.String({ format: 'uuid' }),
+    accountCode: Type.String(),
+    accountName: Type.String(),
+    debit: Type.Number(),
+    credit: Type.Number(),
+    description: nullable(Type.String()),
+    entryDescription: Type.String(),
+    reference: nullable(Type.String()),
+    contactId: nullable(Type.String({ format: 'uuid' })),
+    sourceType: Type.String(),
+    sourceId: nullable(Type.String({ format: 'uuid' })),
+    taxCode: nullable(TaxCode),
+    taxRate: nullable(Type.Number()),
+    createdAt: Type.String({
+      format: 'date-time',
+      description:
+        "When its entry was posted. A line never changes (a void posts a reversal's own lines), so updatedSince compares this",
     }),
-  ),
-  financialYearEndMonth: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: 12,
-      description: 'The month the financial year ends (2 = February)',
-    }),
-  ),
-});
+  }),
+);
 
-export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+export const LedgerSettings = named(
+  'LedgerSettings',
+  Type.Object({
+    lockDate: nullable(Type.String({ format: 'date' })),
+    financialYearEndMonth: Type.Integer({ minimum: 1, maximum: 12 }),
+  }),
+);
+
+export const LedgerSettingsUpdate = named(
+  'LedgerSettingsUpdate',
+  Type.Object(
+    {
+      lockDate: Type.Optional(
+        nullable(Type.String({ format: 'date' }), {
+          description: 'Nothing may be posted on or before it; null unlocks',
+        }),
+      ),
+      financialYearEndMonth: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: 12,
+          description: 'The month the financial year ends (2 = February)',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });

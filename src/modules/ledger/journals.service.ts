@@ -5,6 +5,7 @@ import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { sortOrder } from '../../platform/http/sync.ts';
 import { sum, toNumber } from '../../platform/money/money.ts';
 import type {
   Journal,
@@ -124,7 +125,7 @@ export async function getJournal(ctx: TenantCtx, id: string): Promise<JournalOut
       j.onRef('r.tenant_id', '=', 'e.tenant_id').onRef('r.reverses_entry_id', '=', 'e.id'),
     )
     .selectAll('e')
-    .select('r.id as reversed_by')
+    .select(['r.id as reversed_by', 'r.created_at as reversed_at'])
     .where('e.tenant_id', '=', ctx.tenantId)
     .where('e.company_id', '=', companyOf(ctx))
     .where('e.id', '=', id)
@@ -155,6 +156,7 @@ export async function getJournal(ctx: TenantCtx, id: string): Promise<JournalOut
     totalDebit: toNumber(sum(lines.map((l) => l.debit))),
     totalCredit: toNumber(sum(lines.map((l) => l.credit))),
     createdAt: entry.created_at.toISOString(),
+    updatedAt: (entry.reversed_at ?? entry.created_at).toISOString(),
     lines: lines.map((l) => ({
       id: l.id,
       lineNo: l.line_no,
@@ -173,28 +175,38 @@ export async function getJournal(ctx: TenantCtx, id: string): Promise<JournalOut
   };
 }
 
+/** An entry's updatedAt: its reversal's posting when it has one, else its own. */
+const UPDATED_AT = sql<Date>`coalesce(r.created_at, e.created_at)`;
+
 export async function listJournals(
   ctx: TenantCtx,
   query: Static<typeof JournalsQuery>,
 ): Promise<Page<JournalOut>> {
   checkRange(query.from, query.to);
   const p = paging(query);
+  const order = sortOrder<'date' | 'createdAt' | 'updatedAt'>(query.sort, '-date');
   let q = ctx.db
-    .selectFrom('journal_entries')
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', companyOf(ctx));
-  if (query.from) q = q.where('date', '>=', query.from);
-  if (query.to) q = q.where('date', '<=', query.to);
-  if (query.sourceType) q = q.where('source_type', '=', query.sourceType);
+    .selectFrom('journal_entries as e')
+    .leftJoin('journal_entries as r', (j) =>
+      j.onRef('r.tenant_id', '=', 'e.tenant_id').onRef('r.reverses_entry_id', '=', 'e.id'),
+    )
+    .where('e.tenant_id', '=', ctx.tenantId)
+    .where('e.company_id', '=', companyOf(ctx));
+  if (query.from) q = q.where('e.date', '>=', query.from);
+  if (query.to) q = q.where('e.date', '<=', query.to);
+  if (query.sourceType) q = q.where('e.source_type', '=', query.sourceType);
+  if (query.updatedSince) {
+    // Posted since, or reversed since: both read journal_entries_by_created.
+    const since = new Date(query.updatedSince);
+    q = q.where((eb) => eb.or([eb('e.created_at', '>=', since), eb('r.created_at', '>=', since)]));
+  }
   const { n } = await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-  const ids = await q
-    .select('id')
-    .orderBy('date', 'desc')
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .limit(p.limit)
-    .offset(p.offset)
-    .execute();
+  const dir = order.direction;
+  let sorted = q.select('e.id');
+  if (order.key === 'date') sorted = sorted.orderBy('e.date', dir).orderBy('e.created_at', dir);
+  else if (order.key === 'createdAt') sorted = sorted.orderBy('e.created_at', dir);
+  else sorted = sorted.orderBy(UPDATED_AT, dir);
+  const ids = await sorted.orderBy('e.id', dir).limit(p.limit).offset(p.offset).execute();
   const items: JournalOut[] = [];
   for (const { id } of ids) items.push(await getJournal(ctx, id));
   return pageOf(items, Number(n), p);
@@ -235,6 +247,7 @@ export async function listLedgerLines(
 ): Promise<Page<Static<typeof LedgerLine>>> {
   checkRange(query.from, query.to);
   const p = paging(query);
+  const order = sortOrder<'date' | 'createdAt'>(query.sort, 'date');
   let q = ctx.db
     .selectFrom('journal_lines as l')
     .innerJoin('journal_entries as e', (j) =>
@@ -250,8 +263,17 @@ export async function listLedgerLines(
   if (query.accountId) q = q.where('l.account_id', '=', query.accountId);
   if (query.contactId) q = q.where('l.contact_id', '=', query.contactId);
   if (query.sourceType) q = q.where('e.source_type', '=', query.sourceType);
+  // Lines never change: what changed since is what was posted since.
+  if (query.updatedSince) q = q.where('e.created_at', '>=', new Date(query.updatedSince));
   const { n } = await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-  const rows = await q
+  const dir = order.direction;
+  // By date: the posting order within a day. Ties end on the entry and the line's number,
+  // which name one line, so pages never repeat or skip one.
+  const first = order.key === 'date' ? q.orderBy('l.date', dir) : q;
+  const rows = await first
+    .orderBy('e.created_at', dir)
+    .orderBy('l.entry_id', dir)
+    .orderBy('l.line_no', dir)
     .selectAll('l')
     .select([
       'a.code',
@@ -260,11 +282,8 @@ export async function listLedgerLines(
       'e.reference',
       'e.source_type',
       'e.source_id',
+      'e.created_at',
     ])
-    .orderBy('l.date')
-    .orderBy('e.created_at')
-    .orderBy('l.entry_id')
-    .orderBy('l.line_no')
     .limit(p.limit)
     .offset(p.offset)
     .execute();
@@ -287,6 +306,7 @@ export async function listLedgerLines(
       sourceId: l.source_id,
       taxCode: l.tax_code,
       taxRate: l.tax_rate === null ? null : Number(l.tax_rate),
+      createdAt: l.created_at.toISOString(),
     })),
     Number(n),
     p,

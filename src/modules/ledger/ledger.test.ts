@@ -114,9 +114,20 @@ describe('chart of accounts', () => {
     assert.equal(renamed.json().name, 'SaaS');
     const off = await api({ method: 'PATCH', url: `/api/accounts/${id}`, payload: { isActive: false } });
     assert.equal(off.json().isActive, false);
-    assert.ok(!(await chart(b)).some((a) => a.id === id), 'deactivated accounts leave the default list');
-    const all = (await api({ method: 'GET', url: '/api/accounts?includeInactive=true' })).json();
-    assert.ok(all.some((a: AccountBody) => a.id === id));
+    // isActive filters the chart as it filters contacts and products: absent lists both.
+    const active = (await api({ method: 'GET', url: '/api/accounts?isActive=true' })).json() as AccountBody[];
+    assert.ok(!active.some((a) => a.id === id), 'isActive=true leaves deactivated accounts out');
+    assert.ok(active.every((a) => a.isActive));
+    const inactive = (
+      await api({ method: 'GET', url: '/api/accounts?isActive=false' })
+    ).json() as AccountBody[];
+    assert.deepEqual(
+      inactive.map((a) => a.id),
+      [id],
+    );
+    const all = await chart(b);
+    assert.ok(all.some((a) => a.id === id));
+    assert.equal(all.length, active.length + 1);
     // Nothing more may be posted to it.
     const posted = await journal(b, {
       date: '2026-03-01',

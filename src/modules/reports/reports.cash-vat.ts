@@ -9,6 +9,7 @@ import {
   type AccountSubtype,
   accountTotals,
   cashFlowTotals,
+  type TaxCode,
   type TaxTotal,
   taxTotals,
 } from '../ledger/index.ts';
@@ -104,10 +105,10 @@ export async function cashFlow(
   };
 }
 
-const OUTPUT_CODES = ['standard', 'standard_capital', 'zero', 'zero_export', 'exempt'];
+const OUTPUT_CODES: readonly string[] = ['standard', 'standard_capital', 'zero', 'zero_export', 'exempt'];
 
 interface VatLine {
-  taxCode: string;
+  taxCode: TaxCode;
   rate: Decimal;
   net: Decimal;
   vat: Decimal;

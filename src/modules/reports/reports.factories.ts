@@ -44,7 +44,7 @@ export async function report<T = Record<string, unknown>>(api: Api, url: string)
 
 /** The account ids of a company's chart by code. */
 export async function accountIds(api: Api): Promise<Record<string, string>> {
-  const res = await api({ method: 'GET', url: '/api/accounts?includeInactive=true' });
+  const res = await api({ method: 'GET', url: '/api/accounts' });
   assert.equal(res.statusCode, 200, res.body);
   return Object.fromEntries((res.json() as { id: string; code: string }[]).map((a) => [a.code, a.id]));
 }

@@ -50,6 +50,8 @@ export const reportRoutes: AnyRoute[] = [
     ...report,
     method: 'GET',
     path: '/api/reports/income-statement',
+    operationId: 'getIncomeStatement',
+    tag: 'Reports',
     summary: 'Income statement (profit and loss) for a period',
     description:
       'Revenue, cost of sales, gross profit, other income, expenses and net profit; each section lists its ' +
@@ -67,6 +69,8 @@ export const reportRoutes: AnyRoute[] = [
     ...report,
     method: 'GET',
     path: '/api/reports/balance-sheet',
+    operationId: 'getBalanceSheet',
+    tag: 'Reports',
     summary: 'Balance sheet at a date',
     description:
       'Assets, liabilities and equity grouped by subtype, with totals. Assets are debits − credits, ' +
@@ -85,6 +89,8 @@ export const reportRoutes: AnyRoute[] = [
     ...report,
     method: 'GET',
     path: '/api/reports/trial-balance',
+    operationId: 'getTrialBalance',
+    tag: 'Reports',
     summary: 'Trial balance at a date (asOf), or the movements of a period (from, to)',
     description:
       'Every account with a non-zero balance (includeZero=true: every account of the chart) in a debit or a ' +
@@ -100,6 +106,9 @@ export const reportRoutes: AnyRoute[] = [
     ...report,
     method: 'GET',
     path: '/api/reports/general-ledger',
+    operationId: 'getGeneralLedger',
+    tag: 'Reports',
+    errors: ['NOT_FOUND', 'UNPROCESSABLE'],
     summary: 'General ledger: every account’s lines in a period with opening, running and closing balances',
     description:
       'Per account (by code; accountId for one, 404 when not of this company): the opening balance (debit − ' +
@@ -116,6 +125,8 @@ export const reportRoutes: AnyRoute[] = [
     ...report,
     method: 'GET',
     path: '/api/reports/cash-flow',
+    operationId: 'getCashFlow',
+    tag: 'Reports',
     summary: 'Cash flow statement (direct method) for a period',
     description:
       'Opening cash (the bank-subtype accounts at the end of the day before from), the cash from operating, ' +
@@ -135,6 +146,8 @@ export const reportRoutes: AnyRoute[] = [
     ...report,
     method: 'GET',
     path: '/api/reports/vat',
+    operationId: 'getVatReport',
+    tag: 'Reports',
     summary: 'VAT report: output and input VAT by code and rate, and the VAT201 fields',
     description:
       'From the VAT code and rate on the journal lines. Output codes (standard, standard_capital, zero, ' +
@@ -157,6 +170,8 @@ export const reportRoutes: AnyRoute[] = [
     ...report,
     method: 'GET',
     path: '/api/reports/aged-debtors',
+    operationId: 'getCompanyAgedDebtors',
+    tag: 'Reports',
     summary: 'Aged debtors of the company: what each customer owes, by age',
     description:
       'The rows of GET /api/contacts/aged-debtors for the company of X-Company-Id (one aging logic): current ' +
@@ -173,6 +188,8 @@ export const reportRoutes: AnyRoute[] = [
     ...report,
     method: 'GET',
     path: '/api/reports/aged-creditors',
+    operationId: 'getCompanyAgedCreditors',
+    tag: 'Reports',
     summary: 'Aged creditors of the company: what is owed to each supplier, by age',
     description:
       'The rows of GET /api/contacts/aged-creditors for the company of X-Company-Id, positive for what is ' +

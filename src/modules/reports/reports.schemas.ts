@@ -1,7 +1,10 @@
 // TypeBox schemas of the reports: their queries and their JSON answers. Amounts are JSON
 // numbers, exact to the cent (computed with decimal.js from NUMERIC sums).
 import { Type } from 'typebox';
+import { stringEnum } from '../../platform/http/enums.ts';
 import { nullable } from '../../platform/http/nullable.ts';
+import { named } from '../../platform/http/schema-names.ts';
+import { TaxCodeSchema as TaxCode } from '../ledger/index.ts';
 
 const Day = (description: string) => Type.String({ format: 'date', description });
 const Amount = (description?: string) => Type.Number(description ? { description } : {});
@@ -9,8 +12,9 @@ const Amount = (description?: string) => Type.Number(description ? { description
 export const FORMATS = ['json', 'csv', 'pdf'] as const;
 export type Format = (typeof FORMATS)[number];
 
-const format = Type.Optional(
-  Type.Enum([...FORMATS], {
+export const ReportFormat = named(
+  'ReportFormat',
+  stringEnum(FORMATS, {
     default: 'json',
     description:
       'json (default); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the ' +
@@ -18,35 +22,47 @@ const format = Type.Optional(
   }),
 );
 
+const format = Type.Optional(ReportFormat);
+
 const from = Type.Optional(
   Day('First day (inclusive); default the start of the financial year that contains `to`'),
 );
 const to = Type.Optional(Day('Last day (inclusive); default today (UTC)'));
 const asOf = Type.Optional(Day('The position at the end of this day; default today (UTC)'));
 
-export const PeriodQuery = Type.Object({ from, to, format });
-export const AsOfQuery = Type.Object({ asOf, format });
+const strict = { additionalProperties: false } as const;
 
-export const TrialBalanceQuery = Type.Object({
-  asOf: Type.Optional(
-    Day('Balances at the end of this day (default today, UTC). Not with from or to, which ask for movements'),
-  ),
-  from: Type.Optional(
-    Day('Movements from this day: the start of the financial year containing `to` when only `to` is given'),
-  ),
-  to: Type.Optional(Day('Movements to this day: today when only `from` is given')),
-  includeZero: Type.Optional(
-    Type.Boolean({ default: false, description: 'true: every account of the chart, zeros included' }),
-  ),
-  format,
-});
+export const PeriodQuery = Type.Object({ from, to, format }, strict);
+export const AsOfQuery = Type.Object({ asOf, format }, strict);
 
-export const GeneralLedgerQuery = Type.Object({
-  from,
-  to,
-  accountId: Type.Optional(Type.String({ format: 'uuid', description: 'One account only' })),
-  format,
-});
+export const TrialBalanceQuery = Type.Object(
+  {
+    asOf: Type.Optional(
+      Day(
+        'Balances at the end of this day (default today, UTC). Not with from or to, which ask for movements',
+      ),
+    ),
+    from: Type.Optional(
+      Day('Movements from this day: the start of the financial year containing `to` when only `to` is given'),
+    ),
+    to: Type.Optional(Day('Movements to this day: today when only `from` is given')),
+    includeZero: Type.Optional(
+      Type.Boolean({ default: false, description: 'true: every account of the chart, zeros included' }),
+    ),
+    format,
+  },
+  strict,
+);
+
+export const GeneralLedgerQuery = Type.Object(
+  {
+    from,
+    to,
+    accountId: Type.Optional(Type.String({ format: 'uuid', description: 'One account only' })),
+    format,
+  },
+  strict,
+);
 
 const Company = {
   companyId: Type.String({ format: 'uuid' }),
@@ -59,169 +75,227 @@ const Period = {
   to: Type.String({ format: 'date' }),
 };
 
-export const AccountAmount = Type.Object({
-  id: nullable(Type.String({ format: 'uuid', description: 'null on a line the report derives' })),
-  code: nullable(Type.String()),
-  name: Type.String(),
-  amount: Amount(),
-});
-
-export const Section = Type.Object({
-  accounts: Type.Array(AccountAmount),
-  total: Amount(),
-});
-
-export const IncomeStatement = Type.Object({
-  ...Company,
-  ...Period,
-  revenue: Section,
-  costOfSales: Section,
-  grossProfit: Amount('revenue − cost of sales'),
-  otherIncome: Section,
-  expenses: Section,
-  netProfit: Amount('gross profit + other income − expenses; negative is a loss'),
-});
-
-const Group = Type.Object({
-  subtype: Type.String({
-    description: 'The accounts’ subtype; current_year_earnings for the profit of the year so far',
+export const AccountAmount = named(
+  'ReportAccountAmount',
+  Type.Object({
+    id: nullable(Type.String({ format: 'uuid', description: 'null on a line the report derives' })),
+    code: nullable(Type.String()),
+    name: Type.String(),
+    amount: Amount(),
   }),
-  name: Type.String(),
-  accounts: Type.Array(AccountAmount),
-  total: Amount(),
-});
+);
+
+export const Section = named(
+  'ReportSection',
+  Type.Object({
+    accounts: Type.Array(AccountAmount),
+    total: Amount(),
+  }),
+);
+
+export const IncomeStatement = named(
+  'IncomeStatement',
+  Type.Object({
+    ...Company,
+    ...Period,
+    revenue: Section,
+    costOfSales: Section,
+    grossProfit: Amount('revenue − cost of sales'),
+    otherIncome: Section,
+    expenses: Section,
+    netProfit: Amount('gross profit + other income − expenses; negative is a loss'),
+  }),
+);
+
+const Group = named(
+  'BalanceSheetGroup',
+  Type.Object({
+    subtype: Type.String({
+      description: 'The accounts’ subtype; current_year_earnings for the profit of the year so far',
+    }),
+    name: Type.String(),
+    accounts: Type.Array(AccountAmount),
+    total: Amount(),
+  }),
+);
 
 const Side = {
   groups: Type.Array(Group),
   total: Amount(),
 };
 
-export const BalanceSheet = Type.Object({
-  ...Company,
-  asOf: Type.String({ format: 'date' }),
-  financialYearStart: Type.String({ format: 'date' }),
-  assets: Type.Object(Side),
-  liabilities: Type.Object(Side),
-  equity: Type.Object({
-    ...Side,
-    retainedEarnings: Amount(
-      'The retained earnings accounts plus every profit before the financial year’s start',
+const BalanceSheetSide = named('BalanceSheetSide', Type.Object(Side));
+
+export const BalanceSheet = named(
+  'BalanceSheet',
+  Type.Object({
+    ...Company,
+    asOf: Type.String({ format: 'date' }),
+    financialYearStart: Type.String({ format: 'date' }),
+    assets: BalanceSheetSide,
+    liabilities: BalanceSheetSide,
+    equity: named(
+      'BalanceSheetEquity',
+      Type.Object({
+        ...Side,
+        retainedEarnings: Amount(
+          'The retained earnings accounts plus every profit before the financial year’s start',
+        ),
+        currentYearEarnings: Amount('Profit from the financial year’s start to asOf'),
+      }),
     ),
-    currentYearEarnings: Amount('Profit from the financial year’s start to asOf'),
+    totalLiabilitiesAndEquity: Amount(),
+    balanced: Type.Boolean({ description: 'assets = liabilities + equity, to the cent' }),
   }),
-  totalLiabilitiesAndEquity: Amount(),
-  balanced: Type.Boolean({ description: 'assets = liabilities + equity, to the cent' }),
-});
+);
 
-export const TrialBalanceRow = Type.Object({
-  id: nullable(Type.String({ format: 'uuid' })),
-  code: nullable(Type.String()),
-  name: Type.String(),
-  type: Type.String(),
-  subtype: Type.String(),
-  debit: Amount(),
-  credit: Amount(),
-});
+export const TrialBalanceRow = named(
+  'TrialBalanceAccount',
+  Type.Object({
+    id: nullable(Type.String({ format: 'uuid' })),
+    code: nullable(Type.String()),
+    name: Type.String(),
+    type: Type.String(),
+    subtype: Type.String(),
+    debit: Amount(),
+    credit: Amount(),
+  }),
+);
 
-export const TrialBalance = Type.Object({
-  ...Company,
-  basis: Type.Union([Type.Literal('asOf'), Type.Literal('movements')], {
+export const TrialBalanceBasis = named(
+  'TrialBalanceBasis',
+  stringEnum(['asOf', 'movements'], {
     description: 'asOf: balances at the end of asOf; movements: what moved from `from` to `to`',
   }),
-  asOf: nullable(Type.String({ format: 'date' })),
-  from: nullable(Type.String({ format: 'date' })),
-  to: nullable(Type.String({ format: 'date' })),
-  accounts: Type.Array(TrialBalanceRow),
-  totals: Type.Object({ debit: Amount(), credit: Amount() }),
-  balanced: Type.Boolean(),
-});
+);
 
-export const GeneralLedgerLine = Type.Object({
-  date: Type.String({ format: 'date' }),
-  entryId: Type.String({ format: 'uuid' }),
-  lineNo: Type.Integer(),
-  description: Type.String({ description: 'The line’s own description, else the entry’s' }),
-  reference: nullable(Type.String()),
-  sourceType: Type.String(),
-  debit: Amount(),
-  credit: Amount(),
-  balance: Amount('Running balance after this line, debit − credit'),
-});
+export const TrialBalance = named(
+  'TrialBalance',
+  Type.Object({
+    ...Company,
+    basis: TrialBalanceBasis,
+    asOf: nullable(Type.String({ format: 'date' })),
+    from: nullable(Type.String({ format: 'date' })),
+    to: nullable(Type.String({ format: 'date' })),
+    accounts: Type.Array(TrialBalanceRow),
+    totals: Type.Object({ debit: Amount(), credit: Amount() }),
+    balanced: Type.Boolean(),
+  }),
+);
 
-export const GeneralLedgerAccount = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  code: Type.String(),
-  name: Type.String(),
-  type: Type.String(),
-  openingBalance: Amount('debit − credit before `from`'),
-  lines: Type.Array(GeneralLedgerLine),
-  totalDebit: Amount(),
-  totalCredit: Amount(),
-  closingBalance: Amount('openingBalance + debits − credits'),
-});
+export const GeneralLedgerLine = named(
+  'GeneralLedgerLine',
+  Type.Object({
+    date: Type.String({ format: 'date' }),
+    entryId: Type.String({ format: 'uuid' }),
+    lineNo: Type.Integer(),
+    description: Type.String({ description: 'The line’s own description, else the entry’s' }),
+    reference: nullable(Type.String()),
+    sourceType: Type.String(),
+    debit: Amount(),
+    credit: Amount(),
+    balance: Amount('Running balance after this line, debit − credit'),
+  }),
+);
 
-export const GeneralLedger = Type.Object({
-  ...Company,
-  ...Period,
-  accounts: Type.Array(GeneralLedgerAccount),
-});
+export const GeneralLedgerAccount = named(
+  'GeneralLedgerAccount',
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    code: Type.String(),
+    name: Type.String(),
+    type: Type.String(),
+    openingBalance: Amount('debit − credit before `from`'),
+    lines: Type.Array(GeneralLedgerLine),
+    totalDebit: Amount(),
+    totalCredit: Amount(),
+    closingBalance: Amount('openingBalance + debits − credits'),
+  }),
+);
 
-export const CashFlow = Type.Object({
-  ...Company,
-  ...Period,
-  openingCash: Amount('The bank accounts’ balance at the end of the day before `from`'),
-  operating: Section,
-  investing: Section,
-  financing: Section,
-  netChange: Amount('operating + investing + financing'),
-  closingCash: Amount('The bank accounts’ balance at the end of `to`'),
-  cashAccounts: Type.Array(
-    Type.Object({
-      id: Type.String({ format: 'uuid' }),
-      code: Type.String(),
-      name: Type.String(),
-      opening: Amount(),
-      closing: Amount(),
-    }),
-  ),
-  reconciles: Type.Boolean({ description: 'openingCash + netChange = closingCash, to the cent' }),
-});
+export const GeneralLedger = named(
+  'GeneralLedger',
+  Type.Object({
+    ...Company,
+    ...Period,
+    accounts: Type.Array(GeneralLedgerAccount),
+  }),
+);
 
-const VatLine = Type.Object({
-  taxCode: Type.String(),
-  rate: Type.Number({ description: 'Percent' }),
-  net: Amount(),
-  vat: Amount(),
-});
+const CashAccount = named(
+  'CashAccount',
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    code: Type.String(),
+    name: Type.String(),
+    opening: Amount(),
+    closing: Amount(),
+  }),
+);
 
-const VatSide = Type.Object({
-  lines: Type.Array(VatLine),
-  totalNet: Amount(),
-  totalVat: Amount(),
-});
+export const CashFlow = named(
+  'CashFlow',
+  Type.Object({
+    ...Company,
+    ...Period,
+    openingCash: Amount('The bank accounts’ balance at the end of the day before `from`'),
+    operating: Section,
+    investing: Section,
+    financing: Section,
+    netChange: Amount('operating + investing + financing'),
+    closingCash: Amount('The bank accounts’ balance at the end of `to`'),
+    cashAccounts: Type.Array(CashAccount),
+    reconciles: Type.Boolean({ description: 'openingCash + netChange = closingCash, to the cent' }),
+  }),
+);
+
+const VatLine = named(
+  'VatReportLine',
+  Type.Object({
+    taxCode: TaxCode,
+    rate: Type.Number({ description: 'Percent' }),
+    net: Amount(),
+    vat: Amount(),
+  }),
+);
+
+const VatSide = named(
+  'VatReportSide',
+  Type.Object({
+    lines: Type.Array(VatLine),
+    totalNet: Amount(),
+    totalVat: Amount(),
+  }),
+);
 
 const box = (description: string) => Amount(description);
 
-export const Vat201 = Type.Object({
-  field1: box('Standard-rated supplies, VAT included (code standard: net + VAT)'),
-  field1A: box('Standard-rated supplies of capital goods, VAT included (standard_capital)'),
-  field2: box('Zero-rated supplies (zero)'),
-  field2A: box('Zero-rated exports (zero_export)'),
-  field3: box('Exempt supplies (exempt)'),
-  field4: box('Output VAT on field 1'),
-  field4A: box('Output VAT on field 1A'),
-  field13: box('Total output tax: 4 + 4A'),
-  field14: box('Input VAT on capital goods (input_capital)'),
-  field15: box('Input VAT on other goods and services (input_standard)'),
-  field15A: box('Input VAT on imports (input_import)'),
-  field19: box('Total input tax: 14 + 15 + 15A'),
-  field20: box('VAT payable: 13 − 19 (negative: refundable)'),
-});
+export const Vat201 = named(
+  'Vat201',
+  Type.Object({
+    field1: box('Standard-rated supplies, VAT included (code standard: net + VAT)'),
+    field1A: box('Standard-rated supplies of capital goods, VAT included (standard_capital)'),
+    field2: box('Zero-rated supplies (zero)'),
+    field2A: box('Zero-rated exports (zero_export)'),
+    field3: box('Exempt supplies (exempt)'),
+    field4: box('Output VAT on field 1'),
+    field4A: box('Output VAT on field 1A'),
+    field13: box('Total output tax: 4 + 4A'),
+    field14: box('Input VAT on capital goods (input_capital)'),
+    field15: box('Input VAT on other goods and services (input_standard)'),
+    field15A: box('Input VAT on imports (input_import)'),
+    field19: box('Total input tax: 14 + 15 + 15A'),
+    field20: box('VAT payable: 13 − 19 (negative: refundable)'),
+  }),
+);
 
-export const VatReport = Type.Object({
-  ...Company,
-  ...Period,
-  output: VatSide,
-  input: VatSide,
-  vat201: Vat201,
-});
+export const VatReport = named(
+  'VatReport',
+  Type.Object({
+    ...Company,
+    ...Period,
+    output: VatSide,
+    input: VatSide,
+    vat201: Vat201,
+  }),
+);

@@ -22,6 +22,9 @@ export const sandboxRoutes: AnyRoute[] = [
   defineRoute({
     method: 'GET',
     path: '/api/sandbox',
+    operationId: 'getSandbox',
+    tag: 'Sandbox',
+    errors: ['NOT_FOUND'],
     module: 'admin',
     access: 'read',
     permission: ['admin', 'read'],
@@ -33,6 +36,9 @@ export const sandboxRoutes: AnyRoute[] = [
   defineRoute({
     method: 'POST',
     path: '/api/sandbox',
+    operationId: 'createSandbox',
+    tag: 'Sandbox',
+    errors: ['PLAN_HAS_NO_SANDBOX'],
     module: 'admin',
     access: 'write',
     permission: ['admin', 'manage'],
@@ -48,6 +54,9 @@ export const sandboxRoutes: AnyRoute[] = [
   defineRoute({
     method: 'DELETE',
     path: '/api/sandbox',
+    operationId: 'deleteSandbox',
+    tag: 'Sandbox',
+    errors: ['NOT_FOUND', 'SANDBOX_IN_USE'],
     module: 'admin',
     access: 'write',
     permission: ['admin', 'manage'],

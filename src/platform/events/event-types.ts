@@ -55,6 +55,15 @@ export const EVENT_TYPES: EventTypeInfo[] = [
   { type: 'payroll.run.paid', module: 'payroll', description: 'A pay run is marked paid' },
   { type: 'bill.rejected', module: 'expenses', description: 'An approver rejects a supplier bill' },
   { type: 'expense.rejected', module: 'expenses', description: 'An approver rejects an expense claim' },
+  // Contacts (one book per tenant: the events carry no company). data: the contact as
+  // GET /api/contacts/{id} answers it.
+  { type: 'contact.created', module: 'contacts', description: 'A contact is created' },
+  {
+    type: 'contact.updated',
+    module: 'contacts',
+    description:
+      'A contact is changed, deactivated (isActive false) or deleted (deletedAt set); data is the contact after the change',
+  },
 ];
 
 export const TEST_EVENT_TYPE = 'webhook.test';
