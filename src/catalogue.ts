@@ -1,10 +1,17 @@
 // The whole route catalogue: every operation of the service, declared once. The app
 // registers it, the OpenAPI document describes it, the security suite walks it.
+
+import { type TSchema, Type } from 'typebox';
 import { entitlementRoutes, setupProgressRoutes } from './modules/billing/index.ts';
 import { companyRoutes } from './modules/companies/index.ts';
-import { contactRoutes } from './modules/contacts/index.ts';
+import { contactEventSchemas, contactRoutes } from './modules/contacts/index.ts';
 import { productRoutes } from './modules/inventory/index.ts';
-import { invoiceRoutes, recurringRoutes, settingsRoutes } from './modules/invoices/index.ts';
+import {
+  invoiceEventSchemas,
+  invoiceRoutes,
+  recurringRoutes,
+  settingsRoutes,
+} from './modules/invoices/index.ts';
 import { accountRoutes, journalRoutes } from './modules/ledger/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';
 import { sandboxRoutes } from './modules/sandbox/index.ts';
@@ -16,16 +23,17 @@ import { roleRoutes } from './platform/auth/roles.routes.ts';
 import { sessionRoutes } from './platform/auth/sessions.routes.ts';
 import { twoFactorRoutes } from './platform/auth/two-factor.routes.ts';
 import { userRoutes } from './platform/auth/users.routes.ts';
+import { EVENT_TYPES, TEST_EVENT_TYPE } from './platform/events/event-types.ts';
 import { webhookRoutes } from './platform/events/webhooks.routes.ts';
 import type { AnyRoute } from './platform/http/catalogue.ts';
 import { discoveryRoutes } from './platform/http/discovery.routes.ts';
-import type { OpenApiTag } from './platform/http/openapi.ts';
+import { buildOpenApi, type OpenApiEvent, type OpenApiTag } from './platform/http/openapi.ts';
 import { oauthAppRoutes } from './platform/oauth/apps.routes.ts';
 import { authorizeRoutes } from './platform/oauth/authorize.routes.ts';
 import { oauthTokenRoutes } from './platform/oauth/token.routes.ts';
 
 export const catalogue: AnyRoute[] = [
-  ...discoveryRoutes(() => catalogue),
+  ...discoveryRoutes((serverUrl) => catalogueDocument(serverUrl)),
   ...loginRoutes,
   ...companyRoutes,
   ...contactRoutes,
@@ -107,3 +115,30 @@ export const catalogueTags: OpenApiTag[] = [
       'Income statement, balance sheet, trial balance, general ledger, cash flow, VAT201 and aged debtors and creditors, as JSON, CSV or PDF.',
   },
 ];
+
+/** Each event's data schema, from the module that emits it. */
+const EVENT_DATA: Record<string, TSchema> = { ...invoiceEventSchemas, ...contactEventSchemas };
+
+/**
+ * The events a webhook receives, for the document's `webhooks`: every event a built module
+ * emits, with its data schema, and the test event. (The spec's events of modules not built yet
+ * can be subscribed to, but nothing sends them, so they are not described.)
+ */
+export const catalogueEvents: OpenApiEvent[] = [
+  ...EVENT_TYPES.filter((e) => EVENT_DATA[e.type]).map((e) => ({
+    type: e.type,
+    description: e.description,
+    scope: `${e.module}:read`,
+    data: EVENT_DATA[e.type]!,
+  })),
+  {
+    type: TEST_EVENT_TYPE,
+    description: 'Sent by POST /api/webhooks/{id}/test',
+    data: Type.Object({ webhookId: Type.String({ format: 'uuid' }), message: Type.String() }),
+  },
+];
+
+/** The OpenAPI document of the whole catalogue: what the service serves and the scripts check. */
+export function catalogueDocument(serverUrl: string): Record<string, unknown> {
+  return buildOpenApi(catalogue, serverUrl, { tags: catalogueTags, events: catalogueEvents });
+}

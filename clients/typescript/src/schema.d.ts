@@ -33,8 +33,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Database status, the job worker, where rate limits are counted, and whether e-mail and WhatsApp are configured
-         * @description No token needed.
+         * Each dependency up, down or not configured; with an administrator's token, the configuration behind it
+         * @description Without a token (the readiness probe): `status` (`degraded` when a configured dependency is down) and `{ status: "up" | "down" | "not_configured" }` for the database, e-mail, WhatsApp, the job queue, webhook delivery and the rate-limit store (DiagnosticsSummary). With the bearer token of an administrator (a user whose role holds admin:manage, or a key whose scopes admit admin:read and whose role holds admin:manage), the same with the configuration behind each state (DiagnosticsDetail): the database kind and round trip, the e-mail note, whether this process runs jobs, whether private webhook targets are admitted, where rate limits are counted. Any other token, an expired or revoked one included, gets the short form: the token only unlocks detail.
+         *
+         *     No token needed.
          */
         get: operations["getDiagnostics"];
         put?: never;
@@ -56,7 +58,7 @@ export interface paths {
          * This OpenAPI 3.1 description, generated from the route catalogue
          * @description No token needed.
          */
-        get: operations["getApiDocsOpenapiJson"];
+        get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -80,7 +82,7 @@ export interface paths {
          *
          *     No token needed.
          */
-        post: operations["postAuthRegister"];
+        post: operations["register"];
         delete?: never;
         options?: never;
         head?: never;
@@ -98,11 +100,11 @@ export interface paths {
         put?: never;
         /**
          * Sign in with e-mail and the SHA-256 of the password (and a two-factor code when enrolled)
-         * @description `password` is the lowercase hex SHA-256 of the password; plaintext is refused as "Invalid email or password" even when correct. With two-factor on and no `totpCode`, answers 401 with code TOTP_REQUIRED. `totpCode` takes a six-digit authenticator code or a single-use recovery code.
+         * @description `password` is the lowercase hex SHA-256 of the password; plaintext is refused as "Invalid email or password" (401 INVALID_CREDENTIALS) even when correct, as are an unknown address, a wrong password and a deactivated user. With two-factor on and no `totpCode`, answers 401 TOTP_REQUIRED; a wrong or used code, 401 TOTP_INVALID. `totpCode` takes a six-digit authenticator code or a single-use recovery code.
          *
          *     No token needed.
          */
-        post: operations["postAuthLogin"];
+        post: operations["login"];
         delete?: never;
         options?: never;
         head?: never;
@@ -124,7 +126,7 @@ export interface paths {
          *
          *     No token needed.
          */
-        post: operations["postAuthRefresh"];
+        post: operations["refreshToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -142,17 +144,17 @@ export interface paths {
          * The companies the caller may reach (bare array; no X-Company-Id needed)
          * @description Every API key may read it, whatever its scopes.
          *
-         *     Any signed-in user.
+         *     Any signed-in user. An API key or OAuth token needs the scope `companies:read`.
          */
-        get: operations["getApiCompanies"];
+        get: operations["listCompanies"];
         put?: never;
         /**
          * Create a company within the plan's company allowance
-         * @description The sandbox does not count against the allowance. Over it: 403 COMPANY_LIMIT_REACHED. A VAT-registered company needs its VAT number; vatRegisteredFrom defaults to today. 201 on create; 200 with the existing company when clientId was already used.
+         * @description The sandbox does not count against the allowance. Over it: 403 COMPANY_LIMIT_REACHED. A VAT-registered company needs its VAT number; vatRegisteredFrom defaults to today. 201 on create; 200 with the existing company when clientId was already used; 409 when it was the id of a company since deleted.
          *
-         *     Needs the role permission `companies:write`.
+         *     Needs the role permission `companies:write`. An API key or OAuth token needs the scope `companies:write`.
          */
-        post: operations["postApiCompanies"];
+        post: operations["createCompany"];
         delete?: never;
         options?: never;
         head?: never;
@@ -168,9 +170,9 @@ export interface paths {
         };
         /**
          * One company
-         * @description Needs the role permission `companies:read`.
+         * @description Needs the role permission `companies:read`. An API key or OAuth token needs the scope `companies:read`.
          */
-        get: operations["getApiCompaniesId"];
+        get: operations["getCompany"];
         put?: never;
         post?: never;
         delete?: never;
@@ -180,9 +182,9 @@ export interface paths {
          * Change a company; a VAT registration change takes effect from vatRegisteredFrom
          * @description Changing vatRegistered (or vatRegisteredFrom) records a registration change effective from vatRegisteredFrom (default today). Documents use the registration in force on their issue date. The sandbox's name cannot be changed (400 naming name); while the plan lacks API access the sandbox is read-only and any change to it is 403 SANDBOX_READ_ONLY.
          *
-         *     Needs the role permission `companies:write`.
+         *     Needs the role permission `companies:write`. An API key or OAuth token needs the scope `companies:write`.
          */
-        patch: operations["patchApiCompaniesId"];
+        patch: operations["updateCompany"];
         trace?: never;
     };
     "/api/contacts": {
@@ -194,19 +196,19 @@ export interface paths {
         };
         /**
          * List contacts (paged), filtered by type, text, tags and active state
-         * @description Contacts are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent is ignored. Ordered by name (any case), then id. type is CUSTOMER, SUPPLIER, EMPLOYEE or TAX_PRACTITIONER in any case (anything else: 400 naming type). q looks for the text, in any case, in name, tradingName, email, phone and vatNumber. tag may repeat: a contact must carry every tag given. Without isActive both active and inactive contacts are listed; deleted ones never are. Filters apply before paging; limit defaults to 50, at most 200.
+         * @description Contacts are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent is ignored. Ordered by name (any case), then id; sort orders by updatedAt or createdAt instead (`-` for descending; ties by id in the same direction). type is CUSTOMER, SUPPLIER, EMPLOYEE or TAX_PRACTITIONER (anything else: 400 naming type). q looks for the text, in any case, in name, tradingName, email, phone and vatNumber. tag may repeat: a contact must carry every tag given. Without isActive both active and inactive contacts are listed. Deleted contacts are left out, except with updatedSince: a sync then sees every contact changed since, deleted ones with deletedAt set. Filters apply before paging; limit defaults to 50, at most 200.
          *
-         *     Needs the role permission `contacts:read`.
+         *     Needs the role permission `contacts:read`. An API key or OAuth token needs the scope `contacts:read`.
          */
-        get: operations["getApiContacts"];
+        get: operations["listContacts"];
         put?: never;
         /**
          * Create a contact (201), or answer the existing one for a clientId already used (200)
-         * @description Contacts are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent is ignored. contactType defaults to CUSTOMER and is accepted in any case; currency defaults to ZAR, paymentTerms to 30 days, isActive to true; creditLimit null means no limit. Blank text is stored as null. A clientId that is not a UUID is a 400 naming clientId; one of a deleted contact is a 409.
+         * @description Contacts are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent is ignored. contactType defaults to CUSTOMER; currency defaults to ZAR, paymentTerms to 30 days, isActive to true; creditLimit null means no limit. Blank text is stored as null. A clientId that is not a UUID is a 400 naming clientId; one of a deleted contact is a 409. A new contact emits contact.created (a replay emits nothing).
          *
-         *     Needs the role permission `contacts:write`.
+         *     Needs the role permission `contacts:write`. An API key or OAuth token needs the scope `contacts:write`.
          */
-        post: operations["postApiContacts"];
+        post: operations["createContact"];
         delete?: never;
         options?: never;
         head?: never;
@@ -224,9 +226,9 @@ export interface paths {
          * Aged debtors: what each contact owes on the debtors control accounts, by age
          * @description From the ledger alone: the open items of the control accounts and their journal lines. An item counts with the sum of its lines dated on or before asOf (default today), and ages from its due date (or, without one, the date of its first line): current = not yet due on asOf, days30 = 1-30 days past due, days60 = 31-60, days90 = more than 60; overdue = days30 + days60 + days90. One row per contact with a non-zero total, by name; amounts posted without a contact form a row with contactId null. companyId limits it to one company (default: every live company of the tenant's, each in its own base currency; a deleted company, such as a deleted sandbox, no longer counts). A bare array. An unparseable asOf is a 400 naming asOf; a companyId not of the tenant is a 404.
          *
-         *     Needs the role permission `contacts:read`.
+         *     Needs the role permission `contacts:read`. An API key or OAuth token needs the scope `contacts:read`.
          */
-        get: operations["getApiContactsAgedDebtors"];
+        get: operations["getAgedDebtors"];
         put?: never;
         post?: never;
         delete?: never;
@@ -246,9 +248,9 @@ export interface paths {
          * Aged creditors: what is owed to each contact on the creditors control accounts, by age
          * @description From the ledger alone: the open items of the control accounts and their journal lines. An item counts with the sum of its lines dated on or before asOf (default today), and ages from its due date (or, without one, the date of its first line): current = not yet due on asOf, days30 = 1-30 days past due, days60 = 31-60, days90 = more than 60; overdue = days30 + days60 + days90. One row per contact with a non-zero total, by name; amounts posted without a contact form a row with contactId null. companyId limits it to one company (default: every live company of the tenant's, each in its own base currency; a deleted company, such as a deleted sandbox, no longer counts). A bare array. An unparseable asOf is a 400 naming asOf; a companyId not of the tenant is a 404. Amounts owed by us read as positive numbers.
          *
-         *     Needs the role permission `contacts:read`.
+         *     Needs the role permission `contacts:read`. An API key or OAuth token needs the scope `contacts:read`.
          */
-        get: operations["getApiContactsAgedCreditors"];
+        get: operations["getAgedCreditors"];
         put?: never;
         post?: never;
         delete?: never;
@@ -268,27 +270,27 @@ export interface paths {
          * One contact, with creditUsed read from the ledger
          * @description Contacts are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent is ignored. A deleted contact, or another tenant's, is a 404.
          *
-         *     Needs the role permission `contacts:read`.
+         *     Needs the role permission `contacts:read`. An API key or OAuth token needs the scope `contacts:read`.
          */
-        get: operations["getApiContactsId"];
+        get: operations["getContact"];
         put?: never;
         post?: never;
         /**
          * Delete a contact (soft): it leaves the list and its id answers 404; its history stays
-         * @description Refused with 409 CONTACT_HAS_OPEN_ITEMS while the ledger still shows an open invoice, bill or credit of the contact; mark it inactive (isActive false) instead. Ledger lines keep naming it.
+         * @description Refused with 409 CONTACT_HAS_OPEN_ITEMS while the ledger still shows an open invoice, bill or credit of the contact; mark it inactive (isActive false) instead. Ledger lines keep naming it. Emits contact.updated with deletedAt set; a list read with updatedSince still shows it.
          *
-         *     Needs the role permission `contacts:write`.
+         *     Needs the role permission `contacts:write`. An API key or OAuth token needs the scope `contacts:write`.
          */
-        delete: operations["deleteApiContactsId"];
+        delete: operations["deleteContact"];
         options?: never;
         head?: never;
         /**
          * Change a contact: only the fields sent; null clears a text field or the credit limit
-         * @description Contacts are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent is ignored. tags, when sent, replace the contact's tags.
+         * @description Contacts are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent is ignored. tags, when sent, replace the contact's tags. updatedAt moves; emits contact.updated.
          *
-         *     Needs the role permission `contacts:write`.
+         *     Needs the role permission `contacts:write`. An API key or OAuth token needs the scope `contacts:write`.
          */
-        patch: operations["patchApiContactsId"];
+        patch: operations["updateContact"];
         trace?: never;
     };
     "/api/contacts/{id}/consent": {
@@ -302,17 +304,17 @@ export interface paths {
          * Marketing consent of a contact: the one in force per channel, and the full history
          * @description Channels: email, sms, whatsapp, phone, post. mayMarket is true only when the latest record of the channel is granted: a channel never asked about may not be marketed on (opt-in, as POPIA section 69 requires for electronic marketing; applied to phone and post too). notMarketing states what the consents do not govern: messages about existing business (invoices, statements, reminders) are not marketing. History is newest first.
          *
-         *     Needs the role permission `contacts:read`.
+         *     Needs the role permission `contacts:read`. An API key or OAuth token needs the scope `contacts:read`.
          */
-        get: operations["getApiContactsIdConsent"];
+        get: operations["getContactConsent"];
         put?: never;
         /**
          * Record consent given, refused or withdrawn for one channel (appended to the history)
          * @description Nothing is overwritten: the record joins the history and, being the latest of its channel, is the one in force. recordedAt (default now) may be earlier, e.g. the day a form was signed, but not in the future; the latest by recordedAt wins. recordedBy is the name of the signed-in person or API key. Answers 201 with the whole consent.
          *
-         *     Needs the role permission `contacts:write`.
+         *     Needs the role permission `contacts:write`. An API key or OAuth token needs the scope `contacts:write`.
          */
-        post: operations["postApiContactsIdConsent"];
+        post: operations["recordContactConsent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -334,7 +336,7 @@ export interface paths {
          *
          *     No token needed.
          */
-        post: operations["postAuthForgotPassword"];
+        post: operations["requestPasswordReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -356,7 +358,7 @@ export interface paths {
          *
          *     No token needed.
          */
-        post: operations["postAuthResetPassword"];
+        post: operations["resetPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -378,7 +380,7 @@ export interface paths {
          *
          *     Any signed-in user.
          */
-        post: operations["postAuthPassword"];
+        post: operations["changePassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -396,7 +398,7 @@ export interface paths {
          * Whether two-factor sign-in is on for the caller, and how many recovery codes are left
          * @description Any signed-in user.
          */
-        get: operations["getAuth2fa"];
+        get: operations["getTwoFactorStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -420,7 +422,7 @@ export interface paths {
          *
          *     Any signed-in user.
          */
-        post: operations["postAuth2faEnrol"];
+        post: operations["enrolTwoFactor"];
         delete?: never;
         options?: never;
         head?: never;
@@ -442,7 +444,7 @@ export interface paths {
          *
          *     Any signed-in user.
          */
-        post: operations["postAuth2faConfirm"];
+        post: operations["confirmTwoFactor"];
         delete?: never;
         options?: never;
         head?: never;
@@ -464,7 +466,7 @@ export interface paths {
          *
          *     Any signed-in user.
          */
-        post: operations["postAuth2faDisable"];
+        post: operations["disableTwoFactor"];
         delete?: never;
         options?: never;
         head?: never;
@@ -486,7 +488,7 @@ export interface paths {
          *
          *     Any signed-in user.
          */
-        post: operations["postAuthRecoveryCodesRegenerate"];
+        post: operations["regenerateRecoveryCodes"];
         delete?: never;
         options?: never;
         head?: never;
@@ -506,7 +508,7 @@ export interface paths {
          *
          *     Any signed-in user.
          */
-        get: operations["getAuthSessions"];
+        get: operations["listSessions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -531,7 +533,7 @@ export interface paths {
          *
          *     Any signed-in user.
          */
-        delete: operations["deleteAuthSessionsId"];
+        delete: operations["revokeSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -552,7 +554,7 @@ export interface paths {
          *
          *     Any signed-in user.
          */
-        post: operations["postAuthSessionsRevokeAll"];
+        post: operations["revokeAllSessions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -574,7 +576,7 @@ export interface paths {
          *
          *     Any signed-in user.
          */
-        post: operations["postAuthLogout"];
+        post: operations["logout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -590,9 +592,9 @@ export interface paths {
         };
         /**
          * The dashboard checklist of the company named by X-Company-Id
-         * @description Needs the role permission `billing:read`. Company-scoped: send `X-Company-Id`.
+         * @description Needs the role permission `billing:read`. An API key or OAuth token needs the scope `billing:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiSetupProgress"];
+        get: operations["getSetupProgress"];
         put?: never;
         post?: never;
         delete?: never;
@@ -612,17 +614,17 @@ export interface paths {
          * Every role: the eight built-in roles, then the custom roles (bare array)
          * @description Built-in roles have their name as id and `builtIn: true`; custom roles have a UUID id, `builtIn: false` and timestamps. Custom roles are sorted by name.
          *
-         *     Needs the role permission `admin:read`.
+         *     Needs the role permission `admin:read`. An API key or OAuth token needs the scope `admin:read`.
          */
-        get: operations["getApiRoles"];
+        get: operations["listRoles"];
         put?: never;
         /**
          * Create a custom role from a set of "resource:action" permissions
          * @description Each permission must be one of the service's "resource:action" pairs (400 naming `permissions[i]`). write, approve and manage each include read of the same resource. The name is unique in the business regardless of case and may not be a built-in role name (409). 201 on create; 200 with the existing role when clientId was already used. Nobody grants a permission they do not hold themselves (403 PERMISSION_NOT_HELD).
          *
-         *     Needs the role permission `admin:manage`.
+         *     Needs the role permission `admin:manage`. An API key or OAuth token needs the scope `admin:write`.
          */
-        post: operations["postApiRoles"];
+        post: operations["createRole"];
         delete?: never;
         options?: never;
         head?: never;
@@ -638,27 +640,27 @@ export interface paths {
         };
         /**
          * One role, by built-in name or custom role id
-         * @description Needs the role permission `admin:read`.
+         * @description Needs the role permission `admin:read`. An API key or OAuth token needs the scope `admin:read`.
          */
-        get: operations["getApiRolesId"];
+        get: operations["getRole"];
         put?: never;
         post?: never;
         /**
          * Delete a custom role (soft)
          * @description Marks the role deleted; it no longer appears or can be assigned. Refused with 409, naming how many, while active users hold it. Built-in roles cannot be deleted (409).
          *
-         *     Needs the role permission `admin:manage`.
+         *     Needs the role permission `admin:manage`. An API key or OAuth token needs the scope `admin:write`.
          */
-        delete: operations["deleteApiRolesId"];
+        delete: operations["deleteRole"];
         options?: never;
         head?: never;
         /**
          * Change a custom role's name, description or permissions
          * @description Built-in roles cannot be changed (409). Users holding the role get the new permissions on their next request. Nobody grants a permission they do not hold themselves (403 PERMISSION_NOT_HELD).
          *
-         *     Needs the role permission `admin:manage`.
+         *     Needs the role permission `admin:manage`. An API key or OAuth token needs the scope `admin:write`.
          */
-        patch: operations["patchApiRolesId"];
+        patch: operations["updateRole"];
         trace?: never;
     };
     "/api/users": {
@@ -670,19 +672,19 @@ export interface paths {
         };
         /**
          * The users of the business (paged), active and deactivated
-         * @description `q` matches name or e-mail (contains, any case); `role` takes a built-in role name or a custom role id; `active` true or false. Filters apply before paging. Sorted by name.
+         * @description `q` matches name or e-mail (contains, any case); `role` takes a built-in role name or a custom role id; `active` true or false; `updatedSince` only users changed since then. Filters apply before paging. Sorted by name unless `sort` names createdAt or updatedAt (a leading `-` for descending; ties by id).
          *
-         *     Needs the role permission `admin:read`.
+         *     Needs the role permission `admin:read`. An API key or OAuth token needs the scope `admin:read`.
          */
-        get: operations["getApiUsers"];
+        get: operations["listUsers"];
         put?: never;
         /**
          * Add a user: with a password they can sign in at once, without one they are e-mailed an invitation
          * @description `password`, when sent, is the lowercase hex SHA-256 of the password. Without it the person gets an e-mail with a single-use token, valid 7 days, for POST /auth/accept-invitation. The e-mail address must not belong to any user of any business (409). `roleId` is a built-in role name or the id of a custom role of this business (400 otherwise). Only an owner may make someone an owner (403 OWNER_REQUIRED), and nobody may give a role with a permission they do not hold themselves (403 PERMISSION_NOT_HELD).
          *
-         *     Needs the role permission `admin:manage`.
+         *     Needs the role permission `admin:manage`. An API key or OAuth token needs the scope `admin:write`.
          */
-        post: operations["postApiUsers"];
+        post: operations["inviteUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -698,9 +700,9 @@ export interface paths {
         };
         /**
          * One user
-         * @description Needs the role permission `admin:read`.
+         * @description Needs the role permission `admin:read`. An API key or OAuth token needs the scope `admin:read`.
          */
-        get: operations["getApiUsersId"];
+        get: operations["getUser"];
         put?: never;
         post?: never;
         delete?: never;
@@ -710,9 +712,9 @@ export interface paths {
          * Rename a user, change their role, or deactivate or reactivate them
          * @description A role change applies from the user's next request. `active: false` deactivates: every session of the user is revoked, so their tokens fail on the next request. Nobody may deactivate themselves, and the last active owner can neither be deactivated nor lose the owner role (409). Only an owner may give the owner role or change an owner's role or status (403 OWNER_REQUIRED). Reactivating a user whose custom role was deleted needs a new `roleId` (409 otherwise). Giving a role (or giving it back by reactivating) needs every permission of that role (403 PERMISSION_NOT_HELD).
          *
-         *     Needs the role permission `admin:manage`.
+         *     Needs the role permission `admin:manage`. An API key or OAuth token needs the scope `admin:write`.
          */
-        patch: operations["patchApiUsersId"];
+        patch: operations["updateUser"];
         trace?: never;
     };
     "/auth/accept-invitation": {
@@ -730,7 +732,7 @@ export interface paths {
          *
          *     No token needed.
          */
-        post: operations["postAuthAcceptInvitation"];
+        post: operations["acceptInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -746,11 +748,11 @@ export interface paths {
         };
         /**
          * The audit log, newest first (paged)
-         * @description Every successful change made through the API is recorded with who made it, the operation, the record and company it touched, the request id and address, and what was sent, secrets redacted. Filters: `from`/`to` (days, UTC, inclusive; unparseable → 400), `actorId`, `resource`, `resourceId`, `action` (contains) and `companyId`.
+         * @description Every successful change made through the API is recorded with who made it, the operation, the record and company it touched, the request id and address, and what was sent, secrets redacted. Filters: `from`/`to` (days, UTC, inclusive; unparseable → 400), `actorId`, `resource`, `resourceId`, `action` (contains) and `companyId`. `sort`: `-createdAt` (default, newest first) or `createdAt`; ties by id the same way.
          *
-         *     Needs the role permission `admin:read`.
+         *     Needs the role permission `admin:read`. An API key or OAuth token needs the scope `admin:read`.
          */
-        get: operations["getApiAuditLog"];
+        get: operations["listAuditLog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -770,17 +772,21 @@ export interface paths {
          * The business's API keys, revoked ones included (bare array, newest first)
          * @description Never shows a key itself: `prefix` and `lastFour` are there to recognise one.
          *
-         *     Needs the role permission `admin:read`.
+         *     Needs the role permission `admin:read`. An API key or OAuth token needs the scope `admin:read`.
          */
-        get: operations["getApiApiKeys"];
+        get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key; the answer carries the key itself, shown this once
-         * @description The key (`bpk_live_...`) is answered once and only its hash is kept. A `user` key belongs to the caller, acts with their role as it is at each call and stops when they are deactivated. A `business` key acts with `roleId` (a built-in role name or a custom role id), survives staff leaving, and nobody may give it a role with a permission they do not hold (403 PERMISSION_NOT_HELD). `scopes`: `<module>:read`, `<module>:write` (includes read) or `full` (GET /api-scopes); an unknown one is a 400 naming `scopes[i]`. Whatever the scopes, the key never does more than its role. Unrevoked keys per plan: free 0, starter 0, business 5, professional 10, manufacturing 20, enterprise 100; a plan without keys answers 403 PLAN_HAS_NO_API_KEYS, one past its count 403 API_KEY_LIMIT_REACHED. Keys are made with a signed-in user's token (403 USER_TOKEN_REQUIRED for a key's token).
+         * @description The key (`bpk_live_...`) is answered once and only its hash is kept. A `user` key belongs to the caller, acts with their role as it is at each call and stops when they are deactivated. A `business` key survives staff leaving and acts with `roleId` (a built-in role name or a custom role id); nobody may give it a role with a permission they do not hold (403 PERMISSION_NOT_HELD). A business key made without `roleId` acts with its creator's role as it is at each call: narrowing the creator's role narrows the key at the next request, so it never does more than the person who made it; when the creator is deactivated it keeps working with the role their record last had. `scopes`: `<module>:read`, `<module>:write` (includes read) or `full` (GET /api-scopes). Whatever the scopes, the key never does more than its role.
          *
-         *     Needs the role permission `admin:manage`.
+         *     **Test keys.** Sent with `X-Company-Id` naming the sandbox company (POST /api/sandbox), the key is a test key (`bpk_test_...`, `mode: "test"`): its tokens act on the sandbox company only. A company-scoped call naming another company, and a write to the business's shared records (contacts, products, companies, roles, users, keys, webhooks), answer 403 TEST_KEY_SANDBOX_ONLY; reading them is allowed. `X-Company-Id` naming a live company makes a live key; a company outside the business is a 404.
+         *
+         *     Unrevoked keys per plan (test keys included): free 0, starter 0, business 5, professional 10, manufacturing 20, enterprise 100; a plan without keys answers 403 PLAN_HAS_NO_API_KEYS, one past its count 403 API_KEY_LIMIT_REACHED. Keys are made with a signed-in user's token (403 USER_TOKEN_REQUIRED for a key's token).
+         *
+         *     Needs the role permission `admin:manage`. An API key or OAuth token needs the scope `admin:write`.
          */
-        post: operations["postApiApiKeys"];
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -796,18 +802,18 @@ export interface paths {
         };
         /**
          * One API key (never the key itself)
-         * @description Needs the role permission `admin:read`.
+         * @description Needs the role permission `admin:read`. An API key or OAuth token needs the scope `admin:read`.
          */
-        get: operations["getApiApiKeysId"];
+        get: operations["getApiKey"];
         put?: never;
         post?: never;
         /**
          * Revoke an API key: it and every token exchanged from it stop at the next request
          * @description Anyone who manages access may revoke any key of the business, a business key included. The key stays listed with `revokedAt`; revoking it again answers 204 and keeps the first time.
          *
-         *     Needs the role permission `admin:manage`.
+         *     Needs the role permission `admin:manage`. An API key or OAuth token needs the scope `admin:write`.
          */
-        delete: operations["deleteApiApiKeysId"];
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -824,11 +830,11 @@ export interface paths {
         put?: never;
         /**
          * Exchange an API key (Authorization: Bearer <API_KEY>, no body) for an access token of one hour
-         * @description Send the key as the bearer token. The access token is valid for 3600 seconds; when it expires, call again. A revoked key, a deactivated owner (user keys) or an unknown key is a 401; a plan without API keys is a 403 PLAN_HAS_NO_API_KEYS.
+         * @description Send the key as the bearer token. The access token is valid for 3600 seconds; when it expires, call again. A revoked key, a deactivated owner (user keys) or an unknown key is a 401; a plan without API keys is a 403 PLAN_HAS_NO_API_KEYS. A test key (`bpk_test_`) is exchanged the same way; its token acts on the sandbox company only (403 TEST_KEY_SANDBOX_ONLY elsewhere).
          *
-         *     No token needed.
+         *     Authenticated with the API key itself as the bearer token.
          */
-        post: operations["postAuthToken"];
+        post: operations["exchangeApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -848,7 +854,7 @@ export interface paths {
          *
          *     No token needed.
          */
-        get: operations["getApiScopes"];
+        get: operations["listApiScopes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -865,12 +871,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The business's plan, its modules and its limits
-         * @description Any signed-in user, and any API key whatever its scopes, may read it.
+         * The business's plan, its modules and its limits, and which modules are built
+         * @description Any signed-in user, and any API key whatever its scopes, may read it. modules lists what the plan includes; catalogue lists every module with licensed, built and status, so a client offers only modules that exist (built today: contacts, invoices, reports, admin, companies, inventory (the products book only) and billing; crm, expenses, banking, timetracking, jobcards, transactions, payroll, tax, manufacturing, logistics and consolidation are not built yet).
          *
-         *     Any signed-in user.
+         *     Any signed-in user. An API key or OAuth token needs the scope `billing:read`.
          */
-        get: operations["getApiTenantEntitlements"];
+        get: operations["getEntitlements"];
         put?: never;
         post?: never;
         delete?: never;
@@ -888,17 +894,17 @@ export interface paths {
         };
         /**
          * The business's OAuth apps, deleted ones included (bare array, newest first)
-         * @description Needs the role permission `admin:read`.
+         * @description Needs the role permission `admin:read`. An API key or OAuth token needs the scope `admin:read`.
          */
-        get: operations["getApiOauthApps"];
+        get: operations["listOAuthApps"];
         put?: never;
         /**
          * Register an OAuth app for other businesses to connect; the client secret is shown this once
          * @description People of any business connect the app through GET /oauth/authorize; the app then calls POST /oauth/token with its client id and secret. `redirectUris` are matched exactly. Needs a plan with API access (403 PLAN_HAS_NO_API_KEYS) and a signed-in user (403 USER_TOKEN_REQUIRED for a key).
          *
-         *     Needs the role permission `admin:manage`.
+         *     Needs the role permission `admin:manage`. An API key or OAuth token needs the scope `admin:write`.
          */
-        post: operations["postApiOauthApps"];
+        post: operations["createOAuthApp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -914,18 +920,18 @@ export interface paths {
         };
         /**
          * One OAuth app
-         * @description Needs the role permission `admin:read`.
+         * @description Needs the role permission `admin:read`. An API key or OAuth token needs the scope `admin:read`.
          */
-        get: operations["getApiOauthAppsId"];
+        get: operations["getOAuthApp"];
         put?: never;
         post?: never;
         /**
          * Delete an OAuth app: no new connections, no refreshes
          * @description Takes effect at once for sign-ins and refreshes; access tokens already issued run out within their hour. Each connected business can also revoke its connection in its key list at any time.
          *
-         *     Needs the role permission `admin:manage`.
+         *     Needs the role permission `admin:manage`. An API key or OAuth token needs the scope `admin:write`.
          */
-        delete: operations["deleteApiOauthAppsId"];
+        delete: operations["deleteOAuthApp"];
         options?: never;
         head?: never;
         patch?: never;
@@ -944,7 +950,7 @@ export interface paths {
          *
          *     No token needed.
          */
-        get: operations["getOauthAuthorize"];
+        get: operations["authorizeOAuth"];
         put?: never;
         /**
          * The sign-in page's form: allow (sign in) or deny
@@ -952,7 +958,7 @@ export interface paths {
          *
          *     No token needed.
          */
-        post: operations["postOauthAuthorize"];
+        post: operations["submitOAuthSignIn"];
         delete?: never;
         options?: never;
         head?: never;
@@ -974,7 +980,7 @@ export interface paths {
          *
          *     No token needed.
          */
-        post: operations["postOauthToken"];
+        post: operations["exchangeOAuthToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -992,7 +998,7 @@ export interface paths {
          * OAuth 2 authorization server metadata (RFC 8414), for client libraries that discover
          * @description No token needed.
          */
-        get: operations["getWellKnownOauthAuthorizationServer"];
+        get: operations["getOAuthServerMetadata"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1010,17 +1016,17 @@ export interface paths {
         };
         /**
          * The business's webhooks (bare array, newest first); never their secrets
-         * @description Needs the role permission `admin:read`.
+         * @description Needs the role permission `admin:read`. An API key or OAuth token needs the scope `admin:read`.
          */
-        get: operations["getApiWebhooks"];
+        get: operations["listWebhooks"];
         put?: never;
         /**
          * Add a webhook; the signing secret (whsec_...) is answered this once
-         * @description The address must be https and resolve to the public internet: loopback, private, link-local, CGNAT, multicast and cloud-metadata addresses, in any notation, or names resolving to them, are refused with a 400 naming `url` (and checked again at every delivery). For each event type you must be allowed to view its module (403 with resource and action); a key must hold the module’s read scope (403 INSUFFICIENT_SCOPE), and the plan must include it (403 MODULE_NOT_LICENSED). A webhook added with a key stops sending when the key is revoked. Plans below Business: 403 PLAN_HAS_NO_WEBHOOKS.
+         * @description The address must be https and resolve to the public internet: loopback, private, link-local, CGNAT, multicast and cloud-metadata addresses, in any notation, or names resolving to them, are refused with a 400 naming `url` (and checked again at every delivery). An unknown event type is a 400 listing the known ones. For each event type you must be allowed to view its module (403 with resource and action); a key must hold the module’s read scope (403 INSUFFICIENT_SCOPE), and the plan must include it (403 MODULE_NOT_LICENSED). A webhook added with a key stops sending when the key is revoked. Plans below Business: 403 PLAN_HAS_NO_WEBHOOKS.
          *
-         *     Needs the role permission `admin:manage`.
+         *     Needs the role permission `admin:manage`. An API key or OAuth token needs the scope `admin:write`.
          */
-        post: operations["postApiWebhooks"];
+        post: operations["createWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1036,25 +1042,25 @@ export interface paths {
         };
         /**
          * One webhook
-         * @description Needs the role permission `admin:read`.
+         * @description Needs the role permission `admin:read`. An API key or OAuth token needs the scope `admin:read`.
          */
-        get: operations["getApiWebhooksId"];
+        get: operations["getWebhook"];
         put?: never;
         post?: never;
         /**
          * Delete a webhook: it stops sending at once
-         * @description Needs the role permission `admin:manage`.
+         * @description Needs the role permission `admin:manage`. An API key or OAuth token needs the scope `admin:write`.
          */
-        delete: operations["deleteApiWebhooksId"];
+        delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
         /**
          * Change the address or event types, or switch the webhook on or off
          * @description The same checks as adding apply to a new `url` or `eventTypes`. `enabled: true` switches a webhook back on, also one switched off after five consecutive failed events, and starts its failure count again.
          *
-         *     Needs the role permission `admin:manage`.
+         *     Needs the role permission `admin:manage`. An API key or OAuth token needs the scope `admin:write`.
          */
-        patch: operations["patchApiWebhooksId"];
+        patch: operations["updateWebhook"];
         trace?: never;
     };
     "/api/webhooks/{id}/deliveries": {
@@ -1066,9 +1072,11 @@ export interface paths {
         };
         /**
          * The webhook's deliveries, newest first, each with every attempt and the status the receiver answered
-         * @description Needs the role permission `admin:read`.
+         * @description `updatedSince`: only deliveries queued, attempted or finished since then (a sync learns of status changes). `sort`: `-createdAt` (default) or `createdAt`, ties by id the same way. `eventId`: one event.
+         *
+         *     Needs the role permission `admin:read`. An API key or OAuth token needs the scope `admin:read`.
          */
-        get: operations["getApiWebhooksIdDeliveries"];
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1090,9 +1098,9 @@ export interface paths {
          * Send a finished delivery again, under the same webhook-id
          * @description A new round of up to eight attempts on the usual schedule. 409 while the delivery is still being attempted, or while the webhook is switched off.
          *
-         *     Needs the role permission `admin:manage`.
+         *     Needs the role permission `admin:manage`. An API key or OAuth token needs the scope `admin:write`.
          */
-        post: operations["postApiWebhooksIdDeliveriesDeliveryIdRedeliver"];
+        post: operations["redeliverWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1112,9 +1120,9 @@ export interface paths {
          * Send a signed webhook.test event to this webhook
          * @description Delivered and retried like any event; follow it in GET /api/webhooks/{id}/deliveries.
          *
-         *     Needs the role permission `admin:manage`.
+         *     Needs the role permission `admin:manage`. An API key or OAuth token needs the scope `admin:write`.
          */
-        post: operations["postApiWebhooksIdTest"];
+        post: operations["testWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1130,19 +1138,19 @@ export interface paths {
         };
         /**
          * The company's chart of accounts (bare array, by code)
-         * @description Active accounts unless includeInactive=true.
+         * @description Every account of the chart, active and deactivated; isActive=true for only those that may be posted to, isActive=false for only deactivated ones. A bounded list: no paging.
          *
-         *     Needs the role permission `reports:read`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiAccounts"];
+        get: operations["listAccounts"];
         put?: never;
         /**
          * Add an account to the chart
          * @description The code is unique in the company, in any case (409 otherwise). Accounts you add are never control accounts. 201 on create; 200 with the existing account when clientId was already used.
          *
-         *     Needs the role permission `reports:write`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `reports:write`. An API key or OAuth token needs the scope `reports:write`. Company-scoped: send `X-Company-Id`.
          */
-        post: operations["postApiAccounts"];
+        post: operations["createAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1158,9 +1166,9 @@ export interface paths {
         };
         /**
          * One account
-         * @description Needs the role permission `reports:read`. Company-scoped: send `X-Company-Id`.
+         * @description Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiAccountsId"];
+        get: operations["getAccount"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1170,9 +1178,9 @@ export interface paths {
          * Rename, renumber, regroup or deactivate an account
          * @description A deactivated account keeps its history and shows in reports, but nothing more may be posted to it. System accounts (those with a systemKey) cannot be deactivated or moved to another subtype (409).
          *
-         *     Needs the role permission `reports:write`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `reports:write`. An API key or OAuth token needs the scope `reports:write`. Company-scoped: send `X-Company-Id`.
          */
-        patch: operations["patchApiAccountsId"];
+        patch: operations["updateAccount"];
         trace?: never;
     };
     "/api/ledger": {
@@ -1184,11 +1192,11 @@ export interface paths {
         };
         /**
          * Journal lines, paged (filters: from, to, accountId, contactId, sourceType)
-         * @description Oldest first: by date, then the order they were posted.
+         * @description Oldest first: by date, then the order they were posted (entry, then line number). sort=createdAt orders by posting alone; `-` reverses either, ties in the same direction. Lines never change (a void posts a reversal's own lines), so each carries its entry's createdAt and updatedSince returns the lines posted at or after it.
          *
-         *     Needs the role permission `reports:read`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiLedger"];
+        get: operations["listLedgerLines"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1206,19 +1214,19 @@ export interface paths {
         };
         /**
          * Journal entries with their lines, newest first, paged (from, to, sourceType)
-         * @description Every entry of the company: manual journals and those documents posted.
+         * @description Every entry of the company: manual journals and those documents posted. Newest date first (then newest posted, then id); sort=date, createdAt or updatedAt, `-` for descending, ties by id in the same direction. An entry never changes; its updatedAt is when it was posted, or when its reversal was: updatedSince returns the entries posted or reversed at or after it, so a sync learns of a void.
          *
-         *     Needs the role permission `reports:read`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiLedgerJournals"];
+        get: operations["listJournals"];
         put?: never;
         /**
          * Post a manual journal
          * @description Debits must equal credits to the cent (400 on lines otherwise). Each line names its account by accountId or accountCode. Control accounts (debtors, creditors, inventory, customer deposits) are refused: only documents post to them. A date on or before the lock date is 409 PERIOD_LOCKED. Posted journals never change; DELETE voids one with a reversal. 201 on create; 200 with the journal when clientId was used.
          *
-         *     Needs the role permission `reports:write`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `reports:write`. An API key or OAuth token needs the scope `reports:write`. Company-scoped: send `X-Company-Id`.
          */
-        post: operations["postApiLedgerJournals"];
+        post: operations["createJournal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1234,18 +1242,18 @@ export interface paths {
         };
         /**
          * One journal entry with its lines
-         * @description Needs the role permission `reports:read`. Company-scoped: send `X-Company-Id`.
+         * @description Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiLedgerJournalsId"];
+        get: operations["getJournal"];
         put?: never;
         post?: never;
         /**
          * Void a manual journal: posts its reversal
-         * @description The journal stays, with status reversed and the reversal beside it. The reversal is dated the journal’s own date unless `date` says otherwise (a locked date is 409 PERIOD_LOCKED). Entries that documents posted are voided through the document (409 NOT_A_MANUAL_JOURNAL); a second void is 409.
+         * @description The journal stays, with status reversed and the reversal beside it. The reversal is dated the journal’s own date unless `date` says otherwise (a locked date is 409 PERIOD_LOCKED). Entries that documents posted are voided through the document (409 NOT_A_MANUAL_JOURNAL); a second void is 409 ALREADY_REVERSED, and a reversal itself cannot be voided (409 CONFLICT).
          *
-         *     Needs the role permission `reports:write`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `reports:write`. An API key or OAuth token needs the scope `reports:write`. Company-scoped: send `X-Company-Id`.
          */
-        delete: operations["deleteApiLedgerJournalsId"];
+        delete: operations["voidJournal"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1260,9 +1268,9 @@ export interface paths {
         };
         /**
          * The company's lock date and financial year end
-         * @description Needs the role permission `reports:read`. Company-scoped: send `X-Company-Id`.
+         * @description Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiLedgerSettings"];
+        get: operations["getLedgerSettings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1272,9 +1280,9 @@ export interface paths {
          * Set the lock date (nothing may be posted on or before it) or the financial year end
          * @description Needs reports:approve (an accountant, an admin or the owner). lockDate null unlocks.
          *
-         *     Needs the role permission `reports:approve`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `reports:approve`. An API key or OAuth token needs the scope `reports:write`. Company-scoped: send `X-Company-Id`.
          */
-        patch: operations["patchApiLedgerSettings"];
+        patch: operations["updateLedgerSettings"];
         trace?: never;
     };
     "/api/invoices": {
@@ -1286,19 +1294,19 @@ export interface paths {
         };
         /**
          * Sales documents, newest first, paged
-         * @description Filters (applied before paging): status (draft, open, partially_paid, paid, overdue, void, accepted, declined, converted; overdue is an open or partly paid invoice or debit note past its due date, and such a document is listed under overdue, not open), documentType, contactId, from/to (issue date), dueFrom/dueTo. An unknown status or documentType is 400.
+         * @description Filters (applied before paging): status (draft, open, partially_paid, paid, overdue, void, accepted, declined, converted; overdue is an open or partly paid invoice or debit note past its due date, and such a document is listed under overdue, not open), documentType, contactId, from/to (issue date), dueFrom/dueTo, q (the number, the reference or the customer's name contains it, any case). An unknown status or documentType is 400. sort: date (issue date, then creation), number, createdAt or updatedAt, `-` for descending; default -date (newest first); ties by id. updatedSince: documents changed at or after the instant, voided ones included, and deleted drafts too (deletedAt set; they are listed nowhere else).
          *
-         *     Needs the role permission `invoices:read`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiInvoices"];
+        get: operations["listInvoices"];
         put?: never;
         /**
          * Create an invoice or another sales document (a draft)
          * @description The nine types: invoice, quote, pro_forma, sales_order, delivery_note, credit_note, debit_note, cash_sale, deposit. Numbered per type per company from the invoice settings (gap-free). VAT: a line without vatRate takes the standard rate on the issue date (15%, 14% before 2018-04-01) when the company is VAT-registered on that date; a company not registered charges none whatever the line says. Each line is rounded half-up to cents; totals are sums of rounded lines. dueDate before issueDate is 400. Left out, paymentTermsDays, terms and notes take the invoice settings' defaults (defaultPaymentTermsDays, defaultTerms, defaultNotes); dueDate is still required. templateId names a template of the company (400 otherwise). 201 on create; 200 with the existing document when clientId was already used.
          *
-         *     Needs the role permission `invoices:write`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
-        post: operations["postApiInvoices"];
+        post: operations["createInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1314,27 +1322,27 @@ export interface paths {
         };
         /**
          * One sales document with its lines and what has been paid
-         * @description Needs the role permission `invoices:read`. Company-scoped: send `X-Company-Id`.
+         * @description Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiInvoicesId"];
+        get: operations["getInvoice"];
         put?: never;
         post?: never;
         /**
          * Delete a draft, or void a released document with a reversing entry
-         * @description A draft is marked deleted (204; it answers 404 from then on). A released document is voided (200 with it, status void): its journal entry is reversed, dated its issue date unless `date` says otherwise. A document with payments or allocations is 409 HAS_PAYMENTS (reverse them first); a second void is 409.
+         * @description A draft is marked deleted (204; it answers 404 from then on, and is listed only to updatedSince, with deletedAt). A released document is voided (200 with it, status void): its journal entry is reversed, dated its issue date unless `date` says otherwise. A document with payments or allocations is 409 HAS_PAYMENTS (reverse them first); a second void is 409.
          *
-         *     Needs the role permission `invoices:write`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
-        delete: operations["deleteApiInvoicesId"];
+        delete: operations["deleteInvoice"];
         options?: never;
         head?: never;
         /**
          * Change a draft (lines are replaced whole when given)
          * @description A released document never changes: 409 NOT_A_DRAFT. Credit it, or void it and issue another.
          *
-         *     Needs the role permission `invoices:write`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
-        patch: operations["patchApiInvoicesId"];
+        patch: operations["updateInvoice"];
         trace?: never;
     };
     "/api/invoices/{id}/release": {
@@ -1350,9 +1358,9 @@ export interface paths {
          * Release a draft: it becomes open and, for posting types, posts to the ledger
          * @description invoice and debit_note: Dr debtors, Cr income and VAT output; credit_note: the mirror (applied to creditedInvoiceId at once when it names one); cash_sale: Dr bank, Cr income and VAT (paid); deposit: Dr bank, Cr customer deposits (paid). quote, pro_forma, sales_order and delivery_note post nothing. A second release is 409 ALREADY_RELEASED; an issue date on or before the lock date is 409 PERIOD_LOCKED; a document in a currency other than the base currency is 422 (not posted yet).
          *
-         *     Needs the role permission `invoices:write`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
-        post: operations["postApiInvoicesIdRelease"];
+        post: operations["releaseInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1372,9 +1380,9 @@ export interface paths {
          * Convert: quote → invoice, pro forma or sales order; sales order → invoice or delivery note; pro forma → invoice
          * @description Creates a new draft with the same customer and lines (201; 200 on a repeated clientId). A quote or pro forma becomes converted; a sales order stays as it is. Other pairs are 400 naming documentType.
          *
-         *     Needs the role permission `invoices:write`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
-        post: operations["postApiInvoicesIdConvert"];
+        post: operations["convertInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1392,9 +1400,9 @@ export interface paths {
         put?: never;
         /**
          * Mark a quote or pro forma accepted by the customer
-         * @description Needs the role permission `invoices:write`. Company-scoped: send `X-Company-Id`.
+         * @description Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
-        post: operations["postApiInvoicesIdAccept"];
+        post: operations["acceptQuote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1412,9 +1420,9 @@ export interface paths {
         put?: never;
         /**
          * Mark a quote or pro forma declined by the customer
-         * @description Needs the role permission `invoices:write`. Company-scoped: send `X-Company-Id`.
+         * @description Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
-        post: operations["postApiInvoicesIdDecline"];
+        post: operations["declineQuote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1430,17 +1438,17 @@ export interface paths {
         };
         /**
          * The document's payments, reversed ones included (bare array)
-         * @description Needs the role permission `invoices:read`. Company-scoped: send `X-Company-Id`.
+         * @description Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiInvoicesIdPayments"];
+        get: operations["listInvoicePayments"];
         put?: never;
         /**
          * Record a payment (partial or full): Dr bank, Cr debtors
          * @description More than is still due is 400 naming amount (no overpayments); two payments at once are checked one after the other. The payment that settles the whole balance emits invoice.paid in the same transaction. 201; 200 with the payment when clientId was already used.
          *
-         *     Needs the role permission `invoices:write`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
-        post: operations["postApiInvoicesIdPayments"];
+        post: operations["recordInvoicePayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1459,9 +1467,9 @@ export interface paths {
         post?: never;
         /**
          * Reverse a payment: its entry is reversed and the amount is due again
-         * @description Needs the role permission `invoices:write`. Company-scoped: send `X-Company-Id`.
+         * @description Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
-        delete: operations["deleteApiInvoicesIdPaymentsPaymentId"];
+        delete: operations["reverseInvoicePayment"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1476,17 +1484,17 @@ export interface paths {
         };
         /**
          * Credit notes and deposits applied to it, or (for a credit note or deposit) where it was applied
-         * @description Needs the role permission `invoices:read`. Company-scoped: send `X-Company-Id`.
+         * @description Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiInvoicesIdAllocations"];
+        get: operations["listInvoiceAllocations"];
         put?: never;
         /**
          * Apply a released credit note or deposit of the same customer to this invoice
          * @description A credit note: `amount` or as much as fits. A deposit: applied whole, once (a second application is 409 DEPOSIT_ALREADY_APPLIED); more than is due is 400. Posts an entry moving the amount to this invoice.
          *
-         *     Needs the role permission `invoices:write`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
-        post: operations["postApiInvoicesIdAllocations"];
+        post: operations["createInvoiceAllocation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1505,9 +1513,9 @@ export interface paths {
         post?: never;
         /**
          * Undo an allocation: its entry is reversed
-         * @description Needs the role permission `invoices:write`. Company-scoped: send `X-Company-Id`.
+         * @description Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
-        delete: operations["deleteApiInvoicesIdAllocationsAllocationId"];
+        delete: operations["reverseInvoiceAllocation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1524,9 +1532,9 @@ export interface paths {
          * The document as a PDF
          * @description A4, built-in fonts. Title by type: Tax Invoice (an invoice or cash sale of a company VAT-registered on the issue date, with its VAT number; else Invoice or Cash Sale), Tax Credit Note / Credit Note, Tax Debit Note / Debit Note, Quote, Pro Forma Invoice, Sales Order, Delivery Note (descriptions and quantities, no prices) and Deposit. It shows the company (logo, name, address, VAT and registration numbers), the customer (name, address, VAT number when known), number, dates and reference, each line, the totals, what is paid and due, the banking details of the invoice settings (invoices, debit notes, pro formas), notes and terms, and the template's colours and footer (the document's template, else the settings' default). Amounts: thousands grouped with a space, a decimal point, "R 1 149.99". Drafts print DRAFT across each page, voided documents VOID. Long documents break over pages that repeat the column headings.
          *
-         *     Needs the role permission `invoices:read`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiInvoicesIdPdf"];
+        get: operations["getInvoicePdf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1548,9 +1556,9 @@ export interface paths {
          * E-mail the document with its PDF attached
          * @description To `to`, or else the customer's e-mail address; neither is a 400 naming to. The message and its PDF are stored and the send queued in this request; the job worker sends it (retrying a busy mail server), so the answer never waits for the mail server: 202 with the e-mail's id and status (queued, or stored when no SMTP is configured). Sets the document's sentAt; sending again sends again. The subject and text name the company, the number, the total and the due date; `message` comes first in the text. A draft is 409 NOT_RELEASED (release it first: the customer receives the document as numbered and posted); a voided document is 409 DOCUMENT_VOID.
          *
-         *     Needs the role permission `invoices:write`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
-        post: operations["postApiInvoicesIdSend"];
+        post: operations["sendInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1566,19 +1574,19 @@ export interface paths {
         };
         /**
          * List products (paged), filtered by text and active state
-         * @description Products are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent is ignored. The sandbox's sample products (names starting "Sandbox · ") are in it too. Ordered by name (any case), then id. q looks for the text, in any case, in sku, name and description. Without isActive both active and inactive products are listed; deleted ones never are. Filters apply before paging; limit defaults to 50, at most 200.
+         * @description Products are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent is ignored. The sandbox's sample products (names starting "Sandbox · ") are in it too. Ordered by name (any case), then id; sort orders by updatedAt or createdAt instead (`-` for descending; ties by id in the same direction). q looks for the text, in any case, in sku, name and description. Without isActive both active and inactive products are listed. Deleted products are left out, except with updatedSince: a sync then sees every product changed since, deleted ones with deletedAt set. Filters apply before paging; limit defaults to 50, at most 200.
          *
-         *     Needs the role permission `inventory:read`.
+         *     Needs the role permission `inventory:read`. An API key or OAuth token needs the scope `inventory:read`.
          */
-        get: operations["getApiInventoryProducts"];
+        get: operations["listProducts"];
         put?: never;
         /**
          * Create a product (201), or answer the existing one for a clientId already used (200)
          * @description Products are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent is ignored. The sandbox's sample products (names starting "Sandbox · ") are in it too. sku is unique in the tenant among live products, compared in any case (409 SKU_TAKEN, field sku); a deleted product's SKU may be used again. unitPrice excludes VAT and takes up to four decimals (more: 400 naming unitPrice); vatRate null or absent means the standard rate on the document date, 0 zero-rated. isTracked defaults to false, isActive to true. sku and name are trimmed and must not be blank. A clientId that is not a UUID is a 400 naming clientId; one of a deleted product is a 409.
          *
-         *     Needs the role permission `inventory:write`.
+         *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`.
          */
-        post: operations["postApiInventoryProducts"];
+        post: operations["createProduct"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1596,27 +1604,27 @@ export interface paths {
          * One product
          * @description Products are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent is ignored. The sandbox's sample products (names starting "Sandbox · ") are in it too. A deleted product, or another tenant's, is a 404.
          *
-         *     Needs the role permission `inventory:read`.
+         *     Needs the role permission `inventory:read`. An API key or OAuth token needs the scope `inventory:read`.
          */
-        get: operations["getApiInventoryProductsId"];
+        get: operations["getProduct"];
         put?: never;
         post?: never;
         /**
          * Delete a product (soft): it leaves the book and its id answers 404; its SKU is free again
-         * @description Products are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent is ignored. The sandbox's sample products (names starting "Sandbox · ") are in it too. Nothing is erased: the record stays with a deleted marker.
+         * @description Products are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent is ignored. The sandbox's sample products (names starting "Sandbox · ") are in it too. Nothing is erased: the record stays with a deleted marker (deletedAt), which a list read with updatedSince shows.
          *
-         *     Needs the role permission `inventory:write`.
+         *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`.
          */
-        delete: operations["deleteApiInventoryProductsId"];
+        delete: operations["deleteProduct"];
         options?: never;
         head?: never;
         /**
          * Change a product: only the fields sent; null clears description, or vatRate back to standard
          * @description Products are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent is ignored. The sandbox's sample products (names starting "Sandbox · ") are in it too. sku is unique in the tenant among live products, compared in any case (409 SKU_TAKEN, field sku); a deleted product's SKU may be used again.
          *
-         *     Needs the role permission `inventory:write`.
+         *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`.
          */
-        patch: operations["patchApiInventoryProductsId"];
+        patch: operations["updateProduct"];
         trace?: never;
     };
     "/api/sandbox": {
@@ -1630,24 +1638,24 @@ export interface paths {
          * The sandbox company and the ids of its sample customers, products and invoices
          * @description The sandbox is a separate company named Sandbox (isSandbox true; its name cannot be changed) with its own default chart of accounts, three sample customers and two sample products (names starting "Sandbox · "; contacts and products are one book per account, so they also appear in GET /api/contacts and GET /api/inventory/products) and three invoices posted to its own ledger: one paid, one open (due in the future) and one overdue, dated relative to the day it is made. Use its id as X-Company-Id to work in it. One sandbox at a time per account; it does not count against the plan's company allowance. It comes with API access (Business and above). If the plan loses API access, the sandbox becomes read-only: GET routes with its X-Company-Id still answer, DELETE /api/sandbox still works, and every write route sent with its X-Company-Id (and PATCH /api/companies/{its id}) answers 403 SANDBOX_READ_ONLY; writes work again when the plan includes API access again. readOnly says which. 404 when the account has no sandbox. Readable on any plan.
          *
-         *     Needs the role permission `admin:read`.
+         *     Needs the role permission `admin:read`. An API key or OAuth token needs the scope `admin:read`.
          */
-        get: operations["getApiSandbox"];
+        get: operations["getSandbox"];
         put?: never;
         /**
          * Create the sandbox company with its sample data (201), or answer the one that exists (200)
          * @description The sandbox is a separate company named Sandbox (isSandbox true; its name cannot be changed) with its own default chart of accounts, three sample customers and two sample products (names starting "Sandbox · "; contacts and products are one book per account, so they also appear in GET /api/contacts and GET /api/inventory/products) and three invoices posted to its own ledger: one paid, one open (due in the future) and one overdue, dated relative to the day it is made. Use its id as X-Company-Id to work in it. One sandbox at a time per account; it does not count against the plan's company allowance. No body is needed. Creating it a second time makes nothing: the existing sandbox is answered with 200 (two calls at once make one sandbox). On a plan without API access (Free, Starter) the answer is 403 PLAN_HAS_NO_SANDBOX. It comes with API access (Business and above). If the plan loses API access, the sandbox becomes read-only: GET routes with its X-Company-Id still answer, DELETE /api/sandbox still works, and every write route sent with its X-Company-Id (and PATCH /api/companies/{its id}) answers 403 SANDBOX_READ_ONLY; writes work again when the plan includes API access again. readOnly says which.
          *
-         *     Needs the role permission `admin:manage`.
+         *     Needs the role permission `admin:manage`. An API key or OAuth token needs the scope `admin:write`.
          */
-        post: operations["postApiSandbox"];
+        post: operations["createSandbox"];
         /**
          * Delete the sandbox and everything in it (204), or nothing when records outside point into it (409)
          * @description Soft, like every delete: the sandbox company gets a deleted marker (it leaves GET /api/companies and its id answers 404), and its documents, sample customers and sample products are marked deleted (they leave their lists; a sample record renamed since is still the sandbox's). Nothing is erased. If a record outside the sandbox points at one of its records (a document or journal entry of another company naming a sample customer, an API key bound to one, a company whose parent is the sandbox), the delete is refused with 409 SANDBOX_IN_USE and nothing is deleted; the problem's blocking member names them, each as { type, id, description } (type invoice, journal_entry, api_key or company; at most 100). Only records in force block: a void document, a reversed journal (and its reversal), a revoked key or a deleted record is history and keeps naming the deleted sample; voiding, reversing, revoking or moving the blocking record clears the way. Works on any plan, read-only sandbox included. A new sandbox may be created afterwards. 404 when there is none.
          *
-         *     Needs the role permission `admin:manage`.
+         *     Needs the role permission `admin:manage`. An API key or OAuth token needs the scope `admin:write`.
          */
-        delete: operations["deleteApiSandbox"];
+        delete: operations["deleteSandbox"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1662,19 +1670,19 @@ export interface paths {
         };
         /**
          * Recurring schedules, by next run date, paged
-         * @description Filters (applied before paging): status (active, paused, ended; anything else is 400), contactId.
+         * @description Filters (applied before paging): status (active, paused, ended; anything else is 400), contactId. sort: date (the next run date, then creation), createdAt or updatedAt, `-` for descending; default date; ties by id. updatedSince: schedules changed at or after the instant (a run included), deleted ones too (deletedAt set; they are listed nowhere else).
          *
-         *     Needs the role permission `invoices:read`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiRecurring"];
+        get: operations["listRecurringInvoices"];
         put?: never;
         /**
          * Create a recurring invoice schedule
          * @description The job worker makes one invoice per period: on startDate, then every interval weeks (weekly), fortnights, months, quarters or years, until endDate. A document is dated its run date (00:00 UTC), due paymentTermsDays later, and carries recurringId; with autoRelease it is released (posted) at once, otherwise it stays a draft. Month steps keep the start day where the month has it and take the last day where it does not (the 31st: 30 April, 28 or 29 February, 31 May). A period never makes two documents. A worker that was down makes every missed period, once each, in order; so does a startDate in the past. frequency not one of weekly, fortnightly, monthly, quarterly, yearly, endDate before startDate, or a contactId of no contact: 400 naming the field. 201 on create; 200 with the schedule when clientId was already used.
          *
-         *     Needs the role permission `invoices:write`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
-        post: operations["postApiRecurring"];
+        post: operations["createRecurringInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1690,27 +1698,27 @@ export interface paths {
         };
         /**
          * One recurring schedule with its template lines
-         * @description Needs the role permission `invoices:read`. Company-scoped: send `X-Company-Id`.
+         * @description Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiRecurringId"];
+        get: operations["getRecurringInvoice"];
         put?: never;
         post?: never;
         /**
          * Delete a schedule: it stops (marked deleted); the documents it made stay
-         * @description 204; the schedule answers 404 from then on.
+         * @description 204; the schedule answers 404 from then on, and is listed only to updatedSince, with deletedAt.
          *
-         *     Needs the role permission `invoices:write`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
-        delete: operations["deleteApiRecurringId"];
+        delete: operations["deleteRecurringInvoice"];
         options?: never;
         head?: never;
         /**
          * Change a schedule: lines (replaced whole), dates, frequency, terms; pause and resume
          * @description Documents already made do not change. nextDate moves the next run, and the runs after it count from it; it must be after the last period made (400). A new frequency or interval keeps the next run and steps from it. startDate changes only before the first document (400). active false pauses; active true resumes, and a nextDate that passed meanwhile moves to the first run date from today (periods passed while paused are not made) unless nextDate is given with it; the same holds for an ended schedule given a later endDate.
          *
-         *     Needs the role permission `invoices:write`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
-        patch: operations["patchApiRecurringId"];
+        patch: operations["updateRecurringInvoice"];
         trace?: never;
     };
     "/api/recurring/{id}/invoices": {
@@ -1722,9 +1730,9 @@ export interface paths {
         };
         /**
          * The documents the schedule made, by period (oldest first), paged
-         * @description Needs the role permission `invoices:read`. Company-scoped: send `X-Company-Id`.
+         * @description Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiRecurringIdInvoices"];
+        get: operations["listRecurringInvoiceDocuments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1744,9 +1752,9 @@ export interface paths {
          * The company's invoice settings (the defaults while never changed)
          * @description Prefixes per document type (INV-, QUO-, PRO-, SO-, DN-, CN-, DBN-, CS-, DEP- by default), the number of digits (4), the defaults a new document takes when its body leaves them out (payment term 30 days, terms and notes text), the banking details printed on invoices, and the default template.
          *
-         *     Needs the role permission `invoices:read`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiInvoiceSettings"];
+        get: operations["getInvoiceSettings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1756,9 +1764,9 @@ export interface paths {
          * Change the invoice settings (only the fields given)
          * @description prefixes: any of the nine document types (another key is a 400 naming prefixes.<key>); each up to 12 letters, digits and - / . _ #, not ending in a digit, may be empty; two types may not share one. A new prefix or digit count applies to numbers taken from then on: documents keep their numbers and each type's counter goes on (INV-0007, then TAX-0008). Text fields: null or blank clears. defaultTemplateId names a template of the company (400 otherwise), null for the built-in look.
          *
-         *     Needs the role permission `invoices:write`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
-        patch: operations["patchApiInvoiceSettings"];
+        patch: operations["updateInvoiceSettings"];
         trace?: never;
     };
     "/api/invoice-templates": {
@@ -1770,17 +1778,17 @@ export interface paths {
         };
         /**
          * The company's templates by name (bare array)
-         * @description Needs the role permission `invoices:read`. Company-scoped: send `X-Company-Id`.
+         * @description Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiInvoiceTemplates"];
+        get: operations["listInvoiceTemplates"];
         put?: never;
         /**
          * Create a template: how documents look on paper
          * @description name, primaryColour (title, table heading band; default #1f4e79), accentColour (customer and totals boxes; default #f2f2f2), footer (every page's foot), logo. logo: { contentType: image/png or image/jpeg, data: base64 }. The bytes must really be that image (checked by their signature and read through: a damaged or other file is a 400 naming logo.data, a mismatched type names logo.contentType); at most 512 KiB decoded (400 naming logo.data) and 2000 pixels a side. A body over 1 MiB is a 413. Colours are #rrggbb. A document prints with its templateId's template, else the settings' defaultTemplateId's. 201; 200 with the template when clientId was already used.
          *
-         *     Needs the role permission `invoices:write`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
-        post: operations["postApiInvoiceTemplates"];
+        post: operations["createInvoiceTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1796,27 +1804,27 @@ export interface paths {
         };
         /**
          * One template
-         * @description Needs the role permission `invoices:read`. Company-scoped: send `X-Company-Id`.
+         * @description Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiInvoiceTemplatesId"];
+        get: operations["getInvoiceTemplate"];
         put?: never;
         post?: never;
         /**
          * Delete a template (marked deleted; 404 from then on)
          * @description Documents that named it print with the settings' default template from then on (or the built-in look); when it was the default, the settings name none.
          *
-         *     Needs the role permission `invoices:write`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
-        delete: operations["deleteApiInvoiceTemplatesId"];
+        delete: operations["deleteInvoiceTemplate"];
         options?: never;
         head?: never;
         /**
          * Change a template (only the fields given; logo null removes the logo)
          * @description logo: { contentType: image/png or image/jpeg, data: base64 }. The bytes must really be that image (checked by their signature and read through: a damaged or other file is a 400 naming logo.data, a mismatched type names logo.contentType); at most 512 KiB decoded (400 naming logo.data) and 2000 pixels a side. A body over 1 MiB is a 413. Colours are #rrggbb.
          *
-         *     Needs the role permission `invoices:write`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
-        patch: operations["patchApiInvoiceTemplatesId"];
+        patch: operations["updateInvoiceTemplate"];
         trace?: never;
     };
     "/api/invoice-templates/{id}/logo": {
@@ -1830,9 +1838,9 @@ export interface paths {
          * The template's logo, as its own image type
          * @description image/png or image/jpeg, inline. A template without a logo is a 404.
          *
-         *     Needs the role permission `invoices:read`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiInvoiceTemplatesIdLogo"];
+        get: operations["getInvoiceTemplateLogo"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1852,9 +1860,9 @@ export interface paths {
          * Income statement (profit and loss) for a period
          * @description Revenue, cost of sales, gross profit, other income, expenses and net profit; each section lists its accounts (those that moved) and a total. Income and expenses both read positive in their sections (income = credits − debits, expenses = debits − credits); net profit = gross profit + other income − expenses, negative for a loss. Sections follow the accounts' subtypes. to defaults to today (UTC); from to the first day of the financial year that contains to (ledger settings: financialYearEndMonth, February by default). to before from is a 400 naming to. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format: json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
          *
-         *     Needs the role permission `reports:read`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiReportsIncomeStatement"];
+        get: operations["getIncomeStatement"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1874,9 +1882,9 @@ export interface paths {
          * Balance sheet at a date
          * @description Assets, liabilities and equity grouped by subtype, with totals. Assets are debits − credits, liabilities and equity credits − debits. Income and expense accounts are never closed by entries: equity shows retained earnings (the retained earnings accounts plus every profit before the start of the financial year containing asOf) and current year earnings (the profit from that start to asOf), so assets = liabilities + equity at any date; balanced states it. asOf (default today, UTC) re-derives the position at the end of that day from the ledger. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format: json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
          *
-         *     Needs the role permission `reports:read`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiReportsBalanceSheet"];
+        get: operations["getBalanceSheet"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1896,9 +1904,9 @@ export interface paths {
          * Trial balance at a date (asOf), or the movements of a period (from, to)
          * @description Every account with a non-zero balance (includeZero=true: every account of the chart) in a debit or a credit column; the totals are equal. With asOf (the default): balance sheet accounts since the first entry, income and expense accounts for the financial year to asOf, the profit of earlier years added to retained earnings (as on the balance sheet). With from or to: the net movement of each account in the period (to defaults to today (UTC); from to the first day of the financial year that contains to (ledger settings: financialYearEndMonth, February by default). to before from is a 400 naming to.). asOf together with from or to is a 400 naming asOf. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format: json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
          *
-         *     Needs the role permission `reports:read`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiReportsTrialBalance"];
+        get: operations["getTrialBalance"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1918,9 +1926,9 @@ export interface paths {
          * General ledger: every account’s lines in a period with opening, running and closing balances
          * @description Per account (by code; accountId for one, 404 when not of this company): the opening balance (debit − credit at the end of the day before from, from the running balances; income and expense accounts count from the start of that financial year, their earlier years being in retained earnings), the period's lines in posting order (date, entry, description, reference, debit, credit, running balance) and the closing balance. Accounts with no opening balance and no lines are left out. More than 100 000 lines is a 422: ask for a shorter period or one account. to defaults to today (UTC); from to the first day of the financial year that contains to (ledger settings: financialYearEndMonth, February by default). to before from is a 400 naming to. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format: json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
          *
-         *     Needs the role permission `reports:read`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiReportsGeneralLedger"];
+        get: operations["getGeneralLedger"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1940,9 +1948,9 @@ export interface paths {
          * Cash flow statement (direct method) for a period
          * @description Opening cash (the bank-subtype accounts at the end of the day before from), the cash from operating, investing and financing activities, the net change and closing cash; opening + net change = closing (reconciles). Each activity lists the counter accounts of the entries that moved a bank account, positive for cash in. Classified by the counter account’s subtype: fixed_asset and non_current_asset → investing; equity, retained_earnings and non_current_liability → financing; everything else → operating. Transfers between bank accounts are no flow. to defaults to today (UTC); from to the first day of the financial year that contains to (ledger settings: financialYearEndMonth, February by default). to before from is a 400 naming to. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format: json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
          *
-         *     Needs the role permission `reports:read`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiReportsCashFlow"];
+        get: operations["getCashFlow"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1962,9 +1970,9 @@ export interface paths {
          * VAT report: output and input VAT by code and rate, and the VAT201 fields
          * @description From the VAT code and rate on the journal lines. Output codes (standard, standard_capital, zero, zero_export, exempt): net = credits − debits of the sales lines, VAT = credits − debits of the VAT account lines; input codes (input_standard, input_capital, input_zero, input_exempt, input_import) the other way round. VAT201: field1 = standard net + VAT, field4 = its VAT; field1A and field4A the same for standard_capital; field2 = zero net; field2A = zero_export net; field3 = exempt net; field13 = 4 + 4A; field14 = input_capital VAT; field15 = input_standard VAT; field15A = input_import VAT; field19 = 14 + 15 + 15A; field20 = 13 − 19 (payable; negative is refundable). Every rate of a code goes in its field (15%, and 14% before 2018-04-01). Fields 5–12 and 16–18 (adjustments) are not derived from the ledger. to defaults to today (UTC); from to the first day of the financial year that contains to (ledger settings: financialYearEndMonth, February by default). to before from is a 400 naming to. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format: json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
          *
-         *     Needs the role permission `reports:read`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiReportsVat"];
+        get: operations["getVatReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1984,9 +1992,9 @@ export interface paths {
          * Aged debtors of the company: what each customer owes, by age
          * @description The rows of GET /api/contacts/aged-debtors for the company of X-Company-Id (one aging logic): current (not yet due on asOf), days30 (1–30 days past due), days60 (31–60), days90 (more than 60), total and overdue, one row per contact with a non-zero total, by name; a bare array. asOf (default today, UTC) re-derives the position at the end of that day from the ledger. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format: json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
          *
-         *     Needs the role permission `reports:read`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiReportsAgedDebtors"];
+        get: operations["getCompanyAgedDebtors"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2006,9 +2014,9 @@ export interface paths {
          * Aged creditors of the company: what is owed to each supplier, by age
          * @description The rows of GET /api/contacts/aged-creditors for the company of X-Company-Id, positive for what is owed; buckets as for aged debtors; a bare array. asOf (default today, UTC) re-derives the position at the end of that day from the ledger. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format: json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
          *
-         *     Needs the role permission `reports:read`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
-        get: operations["getApiReportsAgedCreditors"];
+        get: operations["getCompanyAgedCreditors"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2018,31 +2026,3125 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "invoice.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment settles the invoice's whole balance
+         * @description A payment settles the invoice's whole balance. A subscriber needs `invoices:read`. Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`); a 2xx within 10 seconds counts as delivered.
+         */
+        post: operations["onInvoicePaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A sales document is created (a draft): typed in, converted from another, or made by a recurring schedule
+         * @description A sales document is created (a draft): typed in, converted from another, or made by a recurring schedule. A subscriber needs `invoices:read`. Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`); a 2xx within 10 seconds counts as delivered.
+         */
+        post: operations["onInvoiceCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A sales document changes otherwise than by its creation, release or void: an edit, a quote accepted, declined or converted, a payment or allocation made or reversed, a send, a draft deleted (deletedAt set)
+         * @description A sales document changes otherwise than by its creation, release or void: an edit, a quote accepted, declined or converted, a payment or allocation made or reversed, a send, a draft deleted (deletedAt set). A subscriber needs `invoices:read`. Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`); a 2xx within 10 seconds counts as delivered.
+         */
+        post: operations["onInvoiceUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.released": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A sales document is released (numbered draft to open, posted to the ledger where its type posts)
+         * @description A sales document is released (numbered draft to open, posted to the ledger where its type posts). A subscriber needs `invoices:read`. Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`); a 2xx within 10 seconds counts as delivered.
+         */
+        post: operations["onInvoiceReleased"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.voided": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A released sales document is voided (its entry reversed)
+         * @description A released sales document is voided (its entry reversed). A subscriber needs `invoices:read`. Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`); a 2xx within 10 seconds counts as delivered.
+         */
+        post: operations["onInvoiceVoided"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.recorded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment is recorded against an invoice or debit note (data: the payment, with invoiceId)
+         * @description A payment is recorded against an invoice or debit note (data: the payment, with invoiceId). A subscriber needs `invoices:read`. Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`); a 2xx within 10 seconds counts as delivered.
+         */
+        post: operations["onPaymentRecorded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A contact is created
+         * @description A contact is created. A subscriber needs `contacts:read`. Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`); a 2xx within 10 seconds counts as delivered.
+         */
+        post: operations["onContactCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A contact is changed, deactivated (isActive false) or deleted (deletedAt set); data is the contact after the change
+         * @description A contact is changed, deactivated (isActive false) or deleted (deletedAt set); data is the contact after the change. A subscriber needs `contacts:read`. Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`); a 2xx within 10 seconds counts as delivered.
+         */
+        post: operations["onContactUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent by POST /api/webhooks/{id}/test
+         * @description Sent by POST /api/webhooks/{id}/test. Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`); a 2xx within 10 seconds counts as delivered.
+         */
+        post: operations["onWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        /**
+         * @description Why a request failed; each code belongs to one HTTP status.
+         *
+         *     - `VALIDATION_FAILED` (400): A field, parameter or header is missing or invalid; `field` and `errors` name each
+         *     - `MALFORMED_BODY` (400): The body is not valid JSON (or not the declared form)
+         *     - `COMPANY_HEADER_REQUIRED` (400): A company-scoped route was called without `X-Company-Id`
+         *     - `UNAUTHENTICATED` (401): No token, or a token that is expired, malformed or no longer valid
+         *     - `INVALID_CREDENTIALS` (401): Wrong e-mail or password (or a password sent unhashed)
+         *     - `TOTP_REQUIRED` (401): Two-factor is on: send `totpCode` with the sign-in
+         *     - `TOTP_INVALID` (401): The two-factor or recovery code is wrong or used
+         *     - `API_KEY_REQUIRED` (401): The route takes the API key itself as bearer, not an exchanged token
+         *     - `FORBIDDEN` (403): Not allowed for this caller
+         *     - `MODULE_NOT_LICENSED` (403): The tenant's plan does not include the route's module
+         *     - `INSUFFICIENT_SCOPE` (403): The API key's (or OAuth app's) scopes lack the one named in `scope`
+         *     - `PLAN_HAS_NO_API_KEYS` (403): The plan does not include API keys
+         *     - `PLAN_HAS_NO_WEBHOOKS` (403): The plan does not include webhooks
+         *     - `PLAN_HAS_NO_SANDBOX` (403): The plan does not include the sandbox company
+         *     - `SANDBOX_READ_ONLY` (403): The sandbox is read-only while the plan lacks API access
+         *     - `TEST_KEY_SANDBOX_ONLY` (403): A test key (bpk_test_) may act only on the sandbox company
+         *     - `USER_TOKEN_REQUIRED` (403): A person's own route (sessions, two-factor, password) called with an API key's token
+         *     - `PERMISSION_NOT_HELD` (403): A role or key cannot be given a permission its creator does not hold
+         *     - `OWNER_REQUIRED` (403): Only an owner may do this
+         *     - `API_KEY_LIMIT_REACHED` (403): The plan's number of API keys is reached
+         *     - `COMPANY_LIMIT_REACHED` (403): The plan's number of companies is reached
+         *     - `NOT_FOUND` (404): No such record in the tenant (another tenant's id included), or no such route
+         *     - `CONFLICT` (409): The record conflicts with an existing one or with its current state
+         *     - `ALREADY_RELEASED` (409): The document is released already
+         *     - `NOT_A_DRAFT` (409): Only a draft can change
+         *     - `NOT_OPEN` (409): The document is not open for this
+         *     - `NOT_RELEASED` (409): The document is not released yet
+         *     - `NOT_RECEIVABLE` (409): The document is not one that takes payments
+         *     - `NOT_CONVERTIBLE` (409): The document cannot be converted
+         *     - `NOT_A_QUOTE` (409): Only a quote or pro forma can be accepted or declined
+         *     - `NOT_ANSWERABLE` (409): The quote has been answered or converted already
+         *     - `NOT_A_MANUAL_JOURNAL` (409): Only a manual journal can be reversed this way
+         *     - `ALREADY_PAID` (409): The document is paid already
+         *     - `ALREADY_VOID` (409): The document is void already
+         *     - `ALREADY_REVERSED` (409): The payment, allocation or journal is reversed already
+         *     - `ALREADY_APPLIED` (409): The credit is applied already
+         *     - `DEPOSIT_ALREADY_APPLIED` (409): The deposit is applied to another invoice already
+         *     - `DOCUMENT_VOID` (409): The document is void
+         *     - `HAS_PAYMENTS` (409): The document has payments or allocations: reverse them first
+         *     - `PERIOD_LOCKED` (409): The date is on or before the lock date
+         *     - `CONTACT_HAS_OPEN_ITEMS` (409): The contact has open documents
+         *     - `SKU_TAKEN` (409): Another product has this SKU
+         *     - `SANDBOX_IN_USE` (409): Records outside the sandbox point into it; `blocking` names them
+         *     - `PRECONDITION_FAILED` (412): `If-Match` names a version that is no longer current
+         *     - `PAYLOAD_TOO_LARGE` (413): The body is larger than the route accepts
+         *     - `URI_TOO_LONG` (414): The request address is longer than the service reads
+         *     - `UNSUPPORTED_MEDIA_TYPE` (415): The body is of a media type the route does not read
+         *     - `UNPROCESSABLE` (422): Understood but not supported; `reasons` lists why
+         *     - `IDEMPOTENCY_KEY_REUSED` (422): `Idempotency-Key` was used with a different request
+         *     - `RATE_LIMITED` (429): Too many requests; `limit` and `retryAfterSeconds` say when to retry
+         *     - `INTERNAL_ERROR` (500): Unexpected error; deliberately generic
+         *     - `UNAVAILABLE` (503): A dependency is unavailable; retry with backoff
+         * @enum {string}
+         */
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "ALREADY_VOID" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        FieldError: {
+            /** @description The field, parameter or header, e.g. lines[0].quantity */
+            field: string;
+            /** @description What is wrong with it */
+            message: string;
+        };
+        /** @description RFC 7807 problem details, sent as application/problem+json. */
         Problem: {
             /** @example about:blank */
             type: string;
+            /** @description The status's reason phrase */
             title: string;
             status: number;
-            /** @description Names the offending field for validation errors */
+            /** @description What went wrong; names the offending field for validation errors */
             detail: string;
             /** @description The request path */
             instance: string;
-            /** @description A machine-readable reason where one exists, e.g. TOTP_REQUIRED */
-            code?: string;
+            code: components["schemas"]["ErrorCode"];
+            /** @description 400: the first offending field (as named in `detail`) */
+            field?: string;
+            /** @description 400 from validation: every failing field */
+            errors?: components["schemas"]["FieldError"][];
+            /** @description 429: the requests a minute allowed */
+            limit?: number;
+            /** @description 429: seconds until a retry may succeed */
+            retryAfterSeconds?: number;
+            /** @description INSUFFICIENT_SCOPE: the scope the call needs */
+            scope?: string;
+            /** @description 422: every reason */
+            reasons?: string[];
+            /**
+             * Format: date
+             * @description PERIOD_LOCKED: the lock date
+             */
+            lockDate?: string;
+            /** @description SANDBOX_IN_USE: the records that point into the sandbox */
+            blocking?: {
+                [key: string]: unknown;
+            }[];
         };
+        /** @description The role system's denial (not a problem): the permission the caller's role lacks. */
         PermissionDenial: {
             error: string;
             resource: string;
             action: string;
         };
+        Health: {
+            /** @enum {string} */
+            status: "ok";
+        };
+        /**
+         * @description `degraded` when a configured dependency is `down`
+         * @enum {string}
+         */
+        ServiceStatus: "ok" | "degraded";
+        /**
+         * @description `up`: answering (or, for e-mail and WhatsApp, configured). `down`: configured but not answering. `not_configured`: the setting is absent (e.g. no SMTP_URL: e-mails are kept, not sent).
+         * @enum {string}
+         */
+        DependencyState: "up" | "down" | "not_configured";
+        /** @description The short form's states with the configuration behind them: for an administrator */
+        DiagnosticsDetail: {
+            status: components["schemas"]["ServiceStatus"];
+            database: {
+                status: components["schemas"]["DependencyState"];
+                /** @enum {string} */
+                kind: "embedded" | "postgresql";
+                /** @description Round trip of `select 1`, when up */
+                latencyMs?: number;
+            };
+            email: {
+                status: components["schemas"]["DependencyState"];
+                configured: boolean;
+                note: string;
+            };
+            whatsapp: {
+                status: components["schemas"]["DependencyState"];
+                configured: boolean;
+            };
+            jobs: {
+                status: components["schemas"]["DependencyState"];
+                /** @description true: this process runs queued jobs; false: it only enqueues them (JOBS_WORKER=0) */
+                worker: boolean;
+            };
+            webhooks: {
+                status: components["schemas"]["DependencyState"];
+                /** @description WEBHOOK_ALLOW_PRIVATE_TARGETS=1: http:// and loopback targets admitted (development only) */
+                privateTargetsAllowed: boolean;
+            };
+            rateLimits: {
+                status: components["schemas"]["DependencyState"];
+                /** @enum {string} */
+                store: "memory" | "redis";
+                /** @description true: every process counts in one Redis; false: each process counts on its own */
+                shared: boolean;
+                note: string;
+            };
+        };
+        /** @description Each dependency up, down or not configured: what anyone may read */
+        DiagnosticsSummary: {
+            status: components["schemas"]["ServiceStatus"];
+            database: {
+                status: components["schemas"]["DependencyState"];
+            };
+            email: {
+                status: components["schemas"]["DependencyState"];
+            };
+            whatsapp: {
+                status: components["schemas"]["DependencyState"];
+            };
+            jobs: {
+                status: components["schemas"]["DependencyState"];
+            };
+            webhooks: {
+                status: components["schemas"]["DependencyState"];
+            };
+            rateLimits: {
+                status: components["schemas"]["DependencyState"];
+            };
+        };
+        RegisterRequest: {
+            tenantName: string;
+            name: string;
+            /** Format: email */
+            email: string;
+            /** @description Lowercase hex SHA-256 of the password. A plaintext password is refused as a wrong one. */
+            password: string;
+            /**
+             * @description The plan a business is on
+             * @enum {string}
+             */
+            plan?: "free" | "starter" | "business" | "professional" | "manufacturing" | "enterprise";
+            companyName?: string;
+            baseCurrency?: string;
+            vatRegistered?: boolean;
+            vatNumber?: string;
+        };
+        RegisterResponse: {
+            /** @description JWT; send as Authorization: Bearer */
+            accessToken: string;
+            /** @description Single use: POST /auth/refresh answers a new one */
+            refreshToken: string;
+            /** Format: uuid */
+            userId: string;
+            /** Format: uuid */
+            tenantId: string;
+            email: string;
+            tenantName: string;
+            /** @description A built-in role name or a custom role id */
+            role: string;
+            /** Format: uuid */
+            companyId: string;
+        };
+        LoginRequest: {
+            email: string;
+            password: string;
+            /** @description A six-digit authenticator code or a recovery code */
+            totpCode?: string;
+        };
+        LoginResponse: {
+            /** @description JWT; send as Authorization: Bearer */
+            accessToken: string;
+            /** @description Single use: POST /auth/refresh answers a new one */
+            refreshToken: string;
+            /** Format: uuid */
+            userId: string;
+            /** Format: uuid */
+            tenantId: string;
+            email: string;
+            tenantName: string;
+            /** @description A built-in role name or a custom role id */
+            role: string;
+        };
+        RefreshRequest: {
+            refreshToken: string;
+        };
+        Company: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            tradeName: string | null;
+            /** Format: uuid */
+            parentId: string | null;
+            ownershipPercent: number | null;
+            baseCurrency: string;
+            /** @description Registered for VAT today */
+            vatRegistered: boolean;
+            /** Format: date */
+            vatRegisteredFrom: string | null;
+            vatNumber: string | null;
+            addressLine1: string | null;
+            addressLine2: string | null;
+            city: string | null;
+            province: string | null;
+            postalCode: string | null;
+            country: string | null;
+            registrationNo: string | null;
+            email: string | null;
+            phone: string | null;
+            isSandbox: boolean;
+            isActive: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "name": "Acme Trading (Pty) Ltd",
+         *       "vatRegistered": true,
+         *       "vatRegisteredFrom": "2024-03-01",
+         *       "vatNumber": "4123456789",
+         *       "addressLine1": "12 Long Street",
+         *       "city": "Cape Town",
+         *       "postalCode": "8001",
+         *       "registrationNo": "2015/123456/07"
+         *     }
+         */
+        CompanyCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            name: string;
+            tradeName?: string;
+            /** Format: uuid */
+            parentId?: string;
+            ownershipPercent?: number;
+            /** @description ISO 4217 code */
+            baseCurrency?: string;
+            vatRegistered?: boolean;
+            /** Format: date */
+            vatRegisteredFrom?: string;
+            /** @description South African VAT number: ten digits starting with 4 */
+            vatNumber?: string;
+            /** @description Street address, printed on documents */
+            addressLine1?: string;
+            addressLine2?: string;
+            city?: string;
+            province?: string;
+            postalCode?: string;
+            country?: string;
+            /** @description Company registration number (CIPC), printed on documents, e.g. 2015/123456/07 */
+            registrationNo?: string;
+            /**
+             * Format: email
+             * @description Printed on documents
+             */
+            email?: string;
+            phone?: string;
+        };
+        CompanyUpdate: {
+            name?: string;
+            tradeName?: string | null;
+            /** Format: uuid */
+            parentId?: string | null;
+            ownershipPercent?: number | null;
+            vatRegistered?: boolean;
+            /** Format: date */
+            vatRegisteredFrom?: string;
+            /** @description South African VAT number: ten digits starting with 4 */
+            vatNumber?: string | null;
+            /** @description Street address, printed on documents */
+            addressLine1?: string | null;
+            addressLine2?: string | null;
+            city?: string | null;
+            province?: string | null;
+            postalCode?: string | null;
+            country?: string | null;
+            /** @description Company registration number (CIPC), printed on documents, e.g. 2015/123456/07 */
+            registrationNo?: string | null;
+            /**
+             * Format: email
+             * @description Printed on documents
+             */
+            email?: string | null;
+            phone?: string | null;
+            isActive?: boolean;
+        };
+        /**
+         * @description What the contact is to the business
+         * @enum {string}
+         */
+        ContactType: "CUSTOMER" | "SUPPLIER" | "EMPLOYEE" | "TAX_PRACTITIONER";
+        Contact: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            contactType: components["schemas"]["ContactType"];
+            name: string;
+            tradingName: string | null;
+            email: string | null;
+            phone: string | null;
+            mobile: string | null;
+            vatNumber: string | null;
+            registrationNo: string | null;
+            addressLine1: string | null;
+            addressLine2: string | null;
+            city: string | null;
+            province: string | null;
+            postalCode: string | null;
+            country: string | null;
+            postalAddressLine1: string | null;
+            postalAddressLine2: string | null;
+            postalCity: string | null;
+            postalProvince: string | null;
+            postalPostalCode: string | null;
+            postalCountry: string | null;
+            notes: string | null;
+            currency: string;
+            /** @description null: no credit limit set */
+            creditLimit: number | null;
+            /** @description What the contact owes now on the debtors control accounts of all the tenant's live companies (sum of open items; negative when the contact is in credit). Derived from the ledger, never stored. */
+            creditUsed: number;
+            paymentTerms: number;
+            isActive: boolean;
+            tags: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description When the contact was deleted; null while it is live. Only a list read with updatedSince shows a deleted contact (so a sync learns of it); GET by id answers 404 for it.
+             */
+            deletedAt: string | null;
+        };
+        ContactPage: {
+            items: components["schemas"]["Contact"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        /**
+         * @example {
+         *       "contactType": "CUSTOMER",
+         *       "name": "Karoo Kitchens (Pty) Ltd",
+         *       "tradingName": "Karoo Kitchens",
+         *       "email": "accounts@karookitchens.co.za",
+         *       "phone": "+27 21 555 0100",
+         *       "mobile": "+27 82 555 0100",
+         *       "vatNumber": "4123456789",
+         *       "registrationNo": "2019/123456/07",
+         *       "addressLine1": "12 Long Street",
+         *       "city": "Cape Town",
+         *       "province": "Western Cape",
+         *       "postalCode": "8001",
+         *       "country": "South Africa",
+         *       "currency": "ZAR",
+         *       "creditLimit": 25000,
+         *       "paymentTerms": 30,
+         *       "tags": [
+         *         "retail",
+         *         "western-cape"
+         *       ]
+         *     }
+         */
+        ContactCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /**
+             * @description What the contact is to the business
+             * @enum {string}
+             */
+            contactType?: "CUSTOMER" | "SUPPLIER" | "EMPLOYEE" | "TAX_PRACTITIONER";
+            name: string;
+            tradingName?: string | null;
+            /** Format: email */
+            email?: string | null;
+            phone?: string | null;
+            mobile?: string | null;
+            /** @description VAT number (South African: ten digits starting with 4; foreign numbers as given) */
+            vatNumber?: string | null;
+            /** @description Company registration number, e.g. 2019/123456/07 */
+            registrationNo?: string | null;
+            /** @description Physical address */
+            addressLine1?: string | null;
+            addressLine2?: string | null;
+            city?: string | null;
+            province?: string | null;
+            postalCode?: string | null;
+            country?: string | null;
+            /** @description Postal address */
+            postalAddressLine1?: string | null;
+            postalAddressLine2?: string | null;
+            postalCity?: string | null;
+            postalProvince?: string | null;
+            postalPostalCode?: string | null;
+            postalCountry?: string | null;
+            notes?: string | null;
+            /** @description ISO 4217 code; default ZAR */
+            currency?: string;
+            /** @description Money, at most two decimals; null: no credit limit */
+            creditLimit?: number | null;
+            /** @description Days after the document date that it falls due; default 30 */
+            paymentTerms?: number;
+            isActive?: boolean;
+            /** @description Labels; trimmed, and repeats (in any case) kept once */
+            tags?: string[];
+        };
+        AgedBalance: {
+            /**
+             * Format: uuid
+             * @description null: posted without a contact
+             */
+            contactId: string | null;
+            contactName: string;
+            /** @description Not yet due on asOf */
+            current: number;
+            /** @description 1 to 30 days past due */
+            days30: number;
+            /** @description 31 to 60 days past due */
+            days60: number;
+            /** @description More than 60 days past due */
+            days90: number;
+            /** @description Everything outstanding */
+            total: number;
+            /** @description days30 + days60 + days90 */
+            overdue: number;
+        };
+        /**
+         * @example {
+         *       "creditLimit": 50000,
+         *       "paymentTerms": 60,
+         *       "tags": [
+         *         "retail",
+         *         "key-account"
+         *       ]
+         *     }
+         */
+        ContactUpdate: {
+            /**
+             * @description What the contact is to the business
+             * @enum {string}
+             */
+            contactType?: "CUSTOMER" | "SUPPLIER" | "EMPLOYEE" | "TAX_PRACTITIONER";
+            name?: string;
+            tradingName?: string | null;
+            /** Format: email */
+            email?: string | null;
+            phone?: string | null;
+            mobile?: string | null;
+            /** @description VAT number (South African: ten digits starting with 4; foreign numbers as given) */
+            vatNumber?: string | null;
+            /** @description Company registration number, e.g. 2019/123456/07 */
+            registrationNo?: string | null;
+            /** @description Physical address */
+            addressLine1?: string | null;
+            addressLine2?: string | null;
+            city?: string | null;
+            province?: string | null;
+            postalCode?: string | null;
+            country?: string | null;
+            /** @description Postal address */
+            postalAddressLine1?: string | null;
+            postalAddressLine2?: string | null;
+            postalCity?: string | null;
+            postalProvince?: string | null;
+            postalPostalCode?: string | null;
+            postalCountry?: string | null;
+            notes?: string | null;
+            /** @description ISO 4217 code; default ZAR */
+            currency?: string;
+            /** @description Money, at most two decimals; null: no credit limit */
+            creditLimit?: number | null;
+            /** @description Days after the document date that it falls due; default 30 */
+            paymentTerms?: number;
+            isActive?: boolean;
+            /** @description Labels; trimmed, and repeats (in any case) kept once */
+            tags?: string[];
+        };
+        /**
+         * @description A channel marketing may use
+         * @enum {string}
+         */
+        ConsentChannel: "email" | "sms" | "whatsapp" | "phone" | "post";
+        /**
+         * @description granted (opted in), refused (asked, said no), withdrawn (opted out later)
+         * @enum {string}
+         */
+        ConsentStatus: "granted" | "refused" | "withdrawn";
+        /**
+         * @description How the consent was obtained
+         * @enum {string}
+         */
+        ConsentMethod: "verbal" | "written" | "web_form" | "email" | "sms_reply" | "existing_customer" | "imported" | "other";
+        ConsentEntry: {
+            /** Format: uuid */
+            id: string;
+            channel: components["schemas"]["ConsentChannel"];
+            channelLabel: string;
+            status: components["schemas"]["ConsentStatus"];
+            statusLabel: string;
+            method: components["schemas"]["ConsentMethod"];
+            methodLabel: string;
+            note: string | null;
+            /** @description Name of the person or API key that recorded it, at the time */
+            recordedBy: string;
+            /** Format: date-time */
+            recordedAt: string;
+        };
+        ChannelConsent: {
+            channel: components["schemas"]["ConsentChannel"];
+            label: string;
+            /** @description true only when the latest record for the channel is granted (opt-in) */
+            mayMarket: boolean;
+            latest: components["schemas"]["ConsentEntry"] | null;
+        };
+        Consent: {
+            /** Format: uuid */
+            contactId: string;
+            /** @description What these consents do not govern: messages about business the contact already has with the company (invoices, statements, reminders, receipts) are not direct marketing and are sent whatever the consent says. */
+            notMarketing: string;
+            /** @description Every channel, in a fixed order: email, sms, whatsapp, phone, post */
+            channels: components["schemas"]["ChannelConsent"][];
+            /** @description Every record, newest first */
+            history: components["schemas"]["ConsentEntry"][];
+        };
+        /**
+         * @example {
+         *       "channel": "email",
+         *       "status": "granted",
+         *       "method": "web_form",
+         *       "note": "Ticked \"send me specials\" on the online order form"
+         *     }
+         */
+        ConsentRecord: {
+            channel: components["schemas"]["ConsentChannel"];
+            status: components["schemas"]["ConsentStatus"];
+            method: components["schemas"]["ConsentMethod"];
+            note?: string | null;
+            /**
+             * Format: date-time
+             * @description When the contact gave or withdrew it (default now); not in the future
+             */
+            recordedAt?: string;
+        };
+        PasswordResetRequest: {
+            /** Format: email */
+            email: string;
+        };
+        PasswordResetRequested: {
+            /** @description The same text whether or not an account has this address */
+            message: string;
+        };
+        PasswordReset: {
+            /** @description The token from the reset e-mail */
+            token: string;
+            /** @description Lowercase hex SHA-256 of the password. A plaintext password is refused as a wrong one. */
+            password: string;
+        };
+        PasswordChange: {
+            /** @description Lowercase hex SHA-256 of the password. A plaintext password is refused as a wrong one. */
+            currentPassword: string;
+            /** @description Lowercase hex SHA-256 of the password. A plaintext password is refused as a wrong one. */
+            newPassword: string;
+        };
+        PasswordChanged: {
+            /** @description How many of the user's other sessions were ended; this one stays signed in */
+            otherSessionsRevoked: number;
+        };
+        TwoFactorStatus: {
+            /** @description Sign-in asks for a second factor */
+            enabled: boolean;
+            /** @description Enrolled but not yet confirmed with a code */
+            pending: boolean;
+            recoveryCodesLeft: number;
+        };
+        TwoFactorEnrolment: {
+            /** @description otpauth://totp/... for an authenticator app (as a QR code) */
+            otpauthUri: string;
+            /** @description The same secret in base32, for typing in by hand */
+            secret: string;
+        };
+        TwoFactorCode: {
+            /** @description A six-digit authenticator code (or, where stated, a recovery code) */
+            totpCode: string;
+        };
+        RecoveryCodes: {
+            /** @description Single-use codes for when the authenticator is lost; shown this once only */
+            recoveryCodes: string[];
+        };
+        Session: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The sign-in
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The last change: the sign-in or the latest refresh (the same as lastUsedAt)
+             */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description The sign-in or the latest refresh of this session
+             */
+            lastUsedAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            ip: string | null;
+            userAgent: string | null;
+            /** @description The session of the token making this request */
+            current: boolean;
+        };
+        SessionsRevoked: {
+            /** @description How many sessions were revoked */
+            revoked: number;
+        };
+        SetupStep: {
+            key: string;
+            label: string;
+            done: boolean;
+        };
+        SetupProgress: {
+            /** Format: uuid */
+            companyId: string;
+            steps: components["schemas"]["SetupStep"][];
+            done: number;
+            total: number;
+            percent: number;
+        };
+        /**
+         * @description "resource:action": a role holds a set of these
+         * @example invoices:write
+         * @enum {string}
+         */
+        Permission: "contacts:read" | "contacts:write" | "contacts:approve" | "contacts:manage" | "invoices:read" | "invoices:write" | "invoices:approve" | "invoices:manage" | "banking:read" | "banking:write" | "banking:approve" | "banking:manage" | "reports:read" | "reports:write" | "reports:approve" | "reports:manage" | "admin:read" | "admin:write" | "admin:approve" | "admin:manage" | "companies:read" | "companies:write" | "companies:approve" | "companies:manage" | "crm:read" | "crm:write" | "crm:approve" | "crm:manage" | "expenses:read" | "expenses:write" | "expenses:approve" | "expenses:manage" | "timetracking:read" | "timetracking:write" | "timetracking:approve" | "timetracking:manage" | "jobcards:read" | "jobcards:write" | "jobcards:approve" | "jobcards:manage" | "inventory:read" | "inventory:write" | "inventory:approve" | "inventory:manage" | "transactions:read" | "transactions:write" | "transactions:approve" | "transactions:manage" | "payroll:read" | "payroll:write" | "payroll:approve" | "payroll:manage" | "tax:read" | "tax:write" | "tax:approve" | "tax:manage" | "manufacturing:read" | "manufacturing:write" | "manufacturing:approve" | "manufacturing:manage" | "logistics:read" | "logistics:write" | "logistics:approve" | "logistics:manage" | "consolidation:read" | "consolidation:write" | "consolidation:approve" | "consolidation:manage" | "billing:read" | "billing:write" | "billing:approve" | "billing:manage";
+        Role: {
+            /** @description The name of a built-in role, the UUID of a custom one */
+            id: string;
+            name: string;
+            builtIn: boolean;
+            description: string | null;
+            /** @description Sorted */
+            permissions: components["schemas"]["Permission"][];
+            /**
+             * Format: date-time
+             * @description Custom roles only (built-in roles never change)
+             */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @description Custom roles only (built-in roles never change)
+             */
+            updatedAt?: string;
+        };
+        /**
+         * @description The roles every business has; they cannot be changed
+         * @enum {string}
+         */
+        BuiltInRole: "owner" | "admin" | "accountant" | "sales" | "purchasing" | "payroll" | "warehouse" | "viewer";
+        /**
+         * @example {
+         *       "name": "Debtors clerk",
+         *       "description": "Chases customers; reads the books",
+         *       "permissions": [
+         *         "contacts:write",
+         *         "invoices:write",
+         *         "reports:read"
+         *       ]
+         *     }
+         */
+        RoleCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            name: string;
+            description?: string | null;
+            permissions: components["schemas"]["Permission"][];
+        };
+        RoleUpdate: {
+            name?: string;
+            description?: string | null;
+            permissions?: components["schemas"]["Permission"][];
+        };
+        User: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string;
+            /** @description A built-in role name or a custom role id */
+            role: string;
+            /** @description The role as a person reads it */
+            roleName: string;
+            active: boolean;
+            /** @description Invited without a password and has not accepted the invitation yet */
+            invitationPending: boolean;
+            twoFactorEnabled: boolean;
+            /** Format: date-time */
+            lastLoginAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The last change to the user: name, role, status, password or two-factor
+             */
+            updatedAt: string;
+            /** Format: date-time */
+            deactivatedAt: string | null;
+        };
+        UserPage: {
+            items: components["schemas"]["User"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        /**
+         * @example {
+         *       "email": "thandi@example.co.za",
+         *       "name": "Thandi Nkosi",
+         *       "roleId": "accountant"
+         *     }
+         */
+        UserInvite: {
+            /** Format: email */
+            email: string;
+            name: string;
+            /** @description A built-in role name (owner, admin, accountant, ...) or the id of a custom role */
+            roleId: string;
+            /** @description Lowercase hex SHA-256 of the password. A plaintext password is refused as a wrong one. */
+            password?: string;
+        };
+        UserUpdate: {
+            name?: string;
+            /** @description A built-in role name (owner, admin, accountant, ...) or the id of a custom role */
+            roleId?: string;
+            active?: boolean;
+        };
+        InvitationAcceptance: {
+            /** @description The token from the invitation e-mail */
+            token: string;
+            /** @description Lowercase hex SHA-256 of the password. A plaintext password is refused as a wrong one. */
+            password: string;
+        };
+        /**
+         * @description Who acted: a person, an API key (or OAuth connection), the service itself, or nobody signed in
+         * @enum {string}
+         */
+        AuditActorType: "user" | "api_key" | "system" | "anonymous";
+        AuditEntry: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When it happened (entries never change)
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The same as createdAt
+             */
+            occurredAt: string;
+            actorType: components["schemas"]["AuditActorType"];
+            /** Format: uuid */
+            actorId: string | null;
+            /** @description The operation, e.g. "POST /api/roles" */
+            action: string;
+            resource: string;
+            resourceId: string | null;
+            /** Format: uuid */
+            companyId: string | null;
+            requestId: string | null;
+            ip: string | null;
+            /** @description What was sent (params, body, status), secrets replaced by "[redacted]" */
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        AuditEntryPage: {
+            items: components["schemas"]["AuditEntry"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        /**
+         * @description `user`: the key acts as its owner, with their role as it is at each call, and stops when they are deactivated. `business`: the key belongs to the business and survives staff leaving; it acts with `roleId`, or without one with the role of its creator (`createdBy`) as it is at each call.
+         * @enum {string}
+         */
+        ApiKeyOwner: "user" | "business";
+        /**
+         * @description `<module>:read`, `<module>:write` (includes read), or `full` (everything the role allows)
+         * @enum {string}
+         */
+        ApiScope: "contacts:read" | "contacts:write" | "invoices:read" | "invoices:write" | "banking:read" | "banking:write" | "reports:read" | "reports:write" | "admin:read" | "admin:write" | "companies:read" | "companies:write" | "crm:read" | "crm:write" | "expenses:read" | "expenses:write" | "timetracking:read" | "timetracking:write" | "jobcards:read" | "jobcards:write" | "inventory:read" | "inventory:write" | "transactions:read" | "transactions:write" | "payroll:read" | "payroll:write" | "tax:read" | "tax:write" | "manufacturing:read" | "manufacturing:write" | "logistics:read" | "logistics:write" | "consolidation:read" | "consolidation:write" | "billing:read" | "billing:write" | "full";
+        /**
+         * @example {
+         *       "name": "Accounting sync",
+         *       "owner": "business",
+         *       "roleId": "accountant",
+         *       "scopes": [
+         *         "invoices:write",
+         *         "contacts:read"
+         *       ]
+         *     }
+         */
+        ApiKeyCreate: {
+            name: string;
+            owner: components["schemas"]["ApiKeyOwner"];
+            /** @description Business keys only: a built-in role name or the id of a custom role. Left out, the key acts with its creator's role as it is at each call, so it never does more than the person who made it. */
+            roleId?: string;
+            scopes: components["schemas"]["ApiScope"][];
+            /** @description Default 120 */
+            rateLimitPerMinute?: number;
+            /**
+             * Format: uuid
+             * @description The contact the key is for (an integration partner)
+             */
+            contactId?: string;
+        };
+        /**
+         * @description `live` (`bpk_live_`): acts on every company of the business. `test` (`bpk_test_`, made with `X-Company-Id` naming the sandbox company): acts on the sandbox company only; tenant-wide records (contacts, products, companies…) it may read but not change (403 TEST_KEY_SANDBOX_ONLY).
+         * @enum {string}
+         */
+        ApiKeyMode: "live" | "test";
+        /**
+         * @description `key`: made through POST /api/api-keys. `oauth`: an app a person connected through OAuth (acts as them, with the scopes they left ticked)
+         * @enum {string}
+         */
+        ApiKeyKind: "key" | "oauth";
+        ApiKeyCreated: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            owner: components["schemas"]["ApiKeyOwner"];
+            /**
+             * Format: uuid
+             * @description The person a user key acts as; null for a business key
+             */
+            userId: string | null;
+            /** @description A business key's chosen role. Null for a user key (its owner's current role) and for a business key made without one (its creator's current role: see `createdBy`) */
+            roleId: string | null;
+            scopes: components["schemas"]["ApiScope"][];
+            rateLimitPerMinute: number;
+            /** Format: uuid */
+            contactId: string | null;
+            mode: components["schemas"]["ApiKeyMode"];
+            /** @description The start of the key, to recognise it: `bpk_live_` or `bpk_test_` */
+            prefix: string;
+            /** @description The last four characters of the key */
+            lastFour: string;
+            /** Format: uuid */
+            createdBy: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The latest token exchange
+             */
+            lastUsedAt: string | null;
+            /** Format: date-time */
+            revokedAt: string | null;
+            kind: components["schemas"]["ApiKeyKind"];
+            /** @description The connected app, for `oauth` */
+            oauthClientId: string | null;
+            /** @description The key itself. Shown this once: it cannot be retrieved later. */
+            key: string;
+        };
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            owner: components["schemas"]["ApiKeyOwner"];
+            /**
+             * Format: uuid
+             * @description The person a user key acts as; null for a business key
+             */
+            userId: string | null;
+            /** @description A business key's chosen role. Null for a user key (its owner's current role) and for a business key made without one (its creator's current role: see `createdBy`) */
+            roleId: string | null;
+            scopes: components["schemas"]["ApiScope"][];
+            rateLimitPerMinute: number;
+            /** Format: uuid */
+            contactId: string | null;
+            mode: components["schemas"]["ApiKeyMode"];
+            /** @description The start of the key, to recognise it: `bpk_live_` or `bpk_test_` */
+            prefix: string;
+            /** @description The last four characters of the key */
+            lastFour: string;
+            /** Format: uuid */
+            createdBy: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The latest token exchange
+             */
+            lastUsedAt: string | null;
+            /** Format: date-time */
+            revokedAt: string | null;
+            kind: components["schemas"]["ApiKeyKind"];
+            /** @description The connected app, for `oauth` */
+            oauthClientId: string | null;
+        };
+        ApiKeyAccessToken: {
+            /** @description JWT; send as Authorization: Bearer on /api calls */
+            accessToken: string;
+            /** @enum {string} */
+            tokenType: "Bearer";
+            /** @description Seconds: 3600 */
+            expiresIn: number;
+            /** @description The granted scopes, space-separated */
+            scope: string;
+            /** Format: uuid */
+            tenantId: string;
+            rateLimitPerMinute: number;
+        };
+        ApiScopeInfo: {
+            scope: components["schemas"]["ApiScope"];
+            label: string;
+        };
+        /**
+         * @description The plan a business is on
+         * @enum {string}
+         */
+        Plan: "free" | "starter" | "business" | "professional" | "manufacturing" | "enterprise";
+        /**
+         * @description A module a plan may include (the scopes are <module>:read and :write)
+         * @enum {string}
+         */
+        ModuleName: "contacts" | "invoices" | "banking" | "reports" | "admin" | "companies" | "crm" | "expenses" | "timetracking" | "jobcards" | "inventory" | "transactions" | "payroll" | "tax" | "manufacturing" | "logistics" | "consolidation" | "billing";
+        /**
+         * @description available: in the plan and built; not_licensed: built, not in the plan (an upgrade adds it); not_built: not in this service yet, whatever the plan
+         * @enum {string}
+         */
+        ModuleStatus: "available" | "not_licensed" | "not_built";
+        ModuleAvailability: {
+            module: components["schemas"]["ModuleName"];
+            /** @description In the business's plan */
+            licensed: boolean;
+            /** @description Built in this service: false means its routes do not exist yet, whatever the plan says */
+            built: boolean;
+            status: components["schemas"]["ModuleStatus"];
+            /** @description What of a built module is built, when not all of it; else null */
+            note: string | null;
+        };
+        Entitlements: {
+            plan: components["schemas"]["Plan"];
+            /** @description The modules the plan includes (some may not be built yet: see catalogue) */
+            modules: components["schemas"]["ModuleName"][];
+            /** @description Every module, in a fixed order, with whether the plan includes it and whether it is built */
+            catalogue: components["schemas"]["ModuleAvailability"][];
+            limits: {
+                /** @description Companies allowed, the sandbox excluded; null for unlimited */
+                companies: number | null;
+                /** @description Unrevoked API keys allowed */
+                apiKeys: number;
+                /** @description An API key's calls a minute unless the key sets its own */
+                rateLimitPerMinute: number;
+            };
+        };
+        /**
+         * @example {
+         *       "name": "Stock Sync",
+         *       "redirectUris": [
+         *         "https://stocksync.example.com/oauth/callback"
+         *       ]
+         *     }
+         */
+        OAuthAppCreate: {
+            /** @description Shown to people on the sign-in page */
+            name: string;
+            /** @description The exact addresses the browser may be sent back to: https, or http on localhost, 127.0.0.1 or [::1]; no fragment. A redirect_uri must equal one of them character for character. */
+            redirectUris: string[];
+        };
+        OAuthAppWithSecret: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description Public: send as client_id */
+            clientId: string;
+            redirectUris: string[];
+            /** @description The last four characters of the client secret */
+            secretLastFour: string;
+            /** Format: uuid */
+            createdBy: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The last change: an app is never edited, so its deletion, or else its creation
+             */
+            updatedAt: string;
+            /** Format: date-time */
+            deletedAt: string | null;
+            /** @description Shown this once: it cannot be retrieved later. Keep it on your server only. */
+            clientSecret: string;
+        };
+        OAuthApp: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description Public: send as client_id */
+            clientId: string;
+            redirectUris: string[];
+            /** @description The last four characters of the client secret */
+            secretLastFour: string;
+            /** Format: uuid */
+            createdBy: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The last change: an app is never edited, so its deletion, or else its creation
+             */
+            updatedAt: string;
+            /** Format: date-time */
+            deletedAt: string | null;
+        };
+        /**
+         * @description Authorization code (RFC 6749 4.1); the only flow offered
+         * @enum {string}
+         */
+        OAuthResponseType: "code";
+        /**
+         * @description PKCE (RFC 7636): S256 only; plain is refused
+         * @enum {string}
+         */
+        OAuthCodeChallengeMethod: "S256";
+        /** @description Scopes left ticked arrive as fields `grant.<scope>`; other fields the service does not know are ignored. */
+        OAuthAuthorizeForm: {
+            /** @description code (anything else: `unsupported_response_type`) */
+            response_type?: components["schemas"]["OAuthResponseType"] | string;
+            /** @description The app's client id */
+            client_id?: string;
+            /** @description One of the app’s registered addresses, exactly */
+            redirect_uri?: string;
+            /** @description Space-separated scopes (GET /api-scopes) */
+            scope?: string;
+            /** @description Echoed back unchanged */
+            state?: string;
+            /** @description PKCE: base64url SHA-256 of the code verifier */
+            code_challenge?: string;
+            /** @description PKCE: S256 (plain is refused) */
+            code_challenge_method?: components["schemas"]["OAuthCodeChallengeMethod"] | string;
+            /** @description Sign-in e-mail */
+            email?: string;
+            /** @description The password as typed (the page sends it over TLS; the server hashes it) */
+            password?: string;
+            /** @description Authenticator or recovery code, on the second-factor step */
+            totp_code?: string;
+            /** @description The signed state of a sign-in waiting for its second factor */
+            pending?: string;
+            /** @description allow, or anything else to deny */
+            action?: ("allow" | "deny") | string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description RFC 6749 4.1.3 and 6
+         * @enum {string}
+         */
+        OAuthGrantType: "authorization_code" | "refresh_token";
+        /** @description Parameters the service does not know are ignored (RFC 6749 3.2). */
+        OAuthTokenRequest: {
+            /** @description authorization_code or refresh_token (else `unsupported_grant_type`) */
+            grant_type?: components["schemas"]["OAuthGrantType"] | string;
+            /** @description The code from the redirect (authorization_code) */
+            code?: string;
+            /** @description The same redirect_uri as in the authorization request (authorization_code) */
+            redirect_uri?: string;
+            /** @description PKCE verifier, when the request carried a code_challenge */
+            code_verifier?: string;
+            /** @description refresh_token grant */
+            refresh_token?: string;
+            /** @description Or in HTTP Basic authentication */
+            client_id?: string;
+            /** @description Or in HTTP Basic authentication; always required */
+            client_secret?: string;
+            /** @description Ignored: a connection keeps the scopes the person left ticked */
+            scope?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        OAuthTokenResponse: {
+            /** @description Send as Authorization: Bearer on /api calls */
+            access_token: string;
+            /** @constant */
+            token_type: "Bearer";
+            /** @description Seconds: 3600 */
+            expires_in: number;
+            /** @description Single use: each refresh answers a new one */
+            refresh_token: string;
+            /** @description The scopes the person left ticked, space-separated */
+            scope: string;
+        };
+        /**
+         * @description How the app sends its client secret to the token endpoint
+         * @enum {string}
+         */
+        OAuthClientAuthMethod: "client_secret_basic" | "client_secret_post";
+        OAuthServerMetadata: {
+            issuer: string;
+            authorization_endpoint: string;
+            token_endpoint: string;
+            response_types_supported: components["schemas"]["OAuthResponseType"][];
+            grant_types_supported: components["schemas"]["OAuthGrantType"][];
+            code_challenge_methods_supported: components["schemas"]["OAuthCodeChallengeMethod"][];
+            token_endpoint_auth_methods_supported: components["schemas"]["OAuthClientAuthMethod"][];
+            scopes_supported: string[];
+        };
+        /**
+         * @description An event a webhook can receive: `logistics.stop.status_changed` (A driver sets off for or arrives at a stop, a proof records its outcome, or a cancelled trip releases it); `logistics.proof.recorded` (A proof of delivery is recorded (once per proof)); `logistics.trip.dispatched` (A trip is handed to the driver); `logistics.trip.completed` (A trip is closed); `invoice.paid` (A payment settles the invoice's whole balance); `invoice.created` (A sales document is created (a draft): typed in, converted from another, or made by a recurring schedule); `invoice.updated` (A sales document changes otherwise than by its creation, release or void: an edit, a quote accepted, declined or converted, a payment or allocation made or reversed, a send, a draft deleted (deletedAt set)); `invoice.released` (A sales document is released (numbered draft to open, posted to the ledger where its type posts)); `invoice.voided` (A released sales document is voided (its entry reversed)); `payment.recorded` (A payment is recorded against an invoice or debit note (data: the payment, with invoiceId)); `payroll.run.paid` (A pay run is marked paid); `bill.rejected` (An approver rejects a supplier bill); `expense.rejected` (An approver rejects an expense claim); `contact.created` (A contact is created); `contact.updated` (A contact is changed, deactivated (isActive false) or deleted (deletedAt set); data is the contact after the change).
+         * @enum {string}
+         */
+        EventType: "logistics.stop.status_changed" | "logistics.proof.recorded" | "logistics.trip.dispatched" | "logistics.trip.completed" | "invoice.paid" | "invoice.created" | "invoice.updated" | "invoice.released" | "invoice.voided" | "payment.recorded" | "payroll.run.paid" | "bill.rejected" | "expense.rejected" | "contact.created" | "contact.updated";
+        /**
+         * @example {
+         *       "url": "https://hooks.example.com/business-platform",
+         *       "eventTypes": [
+         *         "invoice.paid"
+         *       ]
+         *     }
+         */
+        WebhookCreate: {
+            /** @description https only; the address must resolve to the public internet (checked now and again at every delivery). Redirects are never followed. */
+            url: string;
+            /** @description Event types to receive. You must be allowed to view the module of each (a key: hold its read scope). */
+            eventTypes: components["schemas"]["EventType"][];
+            description?: string;
+        };
+        /**
+         * @description `manual`: switched off by a person or key; `failing`: after five consecutive failed events
+         * @enum {string}
+         */
+        WebhookDisabledReason: "manual" | "failing";
+        /**
+         * @description Added by a person or by an API key
+         * @enum {string}
+         */
+        WebhookCreatorType: "user" | "api_key";
+        WebhookWithSecret: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            eventTypes: components["schemas"]["EventType"][];
+            description: string | null;
+            enabled: boolean;
+            /** @description null while enabled */
+            disabledReason: components["schemas"]["WebhookDisabledReason"] | null;
+            /** @description Events in a row that failed after every retry */
+            consecutiveFailures: number;
+            createdBy: {
+                type: components["schemas"]["WebhookCreatorType"];
+                /**
+                 * Format: uuid
+                 * @description The user, or the API key (the webhook stops if it is revoked)
+                 */
+                id: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The last change: address, event types, description, on or off (also when switched off as failing)
+             */
+            updatedAt: string;
+            /** @description The signing secret (`whsec_...`), shown this once. Verify deliveries with it (docs/webhooks.md). */
+            secret: string;
+        };
+        Webhook: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            eventTypes: components["schemas"]["EventType"][];
+            description: string | null;
+            enabled: boolean;
+            /** @description null while enabled */
+            disabledReason: components["schemas"]["WebhookDisabledReason"] | null;
+            /** @description Events in a row that failed after every retry */
+            consecutiveFailures: number;
+            createdBy: {
+                type: components["schemas"]["WebhookCreatorType"];
+                /**
+                 * Format: uuid
+                 * @description The user, or the API key (the webhook stops if it is revoked)
+                 */
+                id: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The last change: address, event types, description, on or off (also when switched off as failing)
+             */
+            updatedAt: string;
+        };
+        WebhookUpdate: {
+            /** @description https only; the address must resolve to the public internet (checked now and again at every delivery). Redirects are never followed. */
+            url?: string;
+            /** @description Event types to receive. You must be allowed to view the module of each (a key: hold its read scope). */
+            eventTypes?: components["schemas"]["EventType"][];
+            description?: string | null;
+            /** @description Switch on or off. Switching a failing webhook back on is always manual. */
+            enabled?: boolean;
+        };
+        /**
+         * @description The event type delivered: one a webhook subscribes to, or `webhook.test`
+         * @enum {string}
+         */
+        WebhookDeliveryEventType: "logistics.stop.status_changed" | "logistics.proof.recorded" | "logistics.trip.dispatched" | "logistics.trip.completed" | "invoice.paid" | "invoice.created" | "invoice.updated" | "invoice.released" | "invoice.voided" | "payment.recorded" | "payroll.run.paid" | "bill.rejected" | "expense.rejected" | "contact.created" | "contact.updated" | "webhook.test";
+        /**
+         * @description `pending` while being attempted; `succeeded`, `failed` (every attempt failed, or the receiver answered 410) or `cancelled` (the webhook was switched off or deleted, or its key revoked, before an attempt) once finished
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "pending" | "succeeded" | "failed" | "cancelled";
+        WebhookDeliveryAttempt: {
+            /** @description 1 to 8 in a round; a redelivery goes on counting */
+            attempt: number;
+            /** Format: date-time */
+            attemptedAt: string;
+            durationMs: number;
+            /** @description The status the receiver answered; null when none came (refused address, timeout, network) */
+            responseStatus: number | null;
+            error: string | null;
+            /** @description The first 4 KB of the answer */
+            responseExcerpt: string | null;
+        };
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description Sent as webhook-id, the same on every attempt
+             */
+            eventId: string;
+            eventType: components["schemas"]["WebhookDeliveryEventType"];
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The latest of: queued, its last attempt, finished (what `updatedSince` compares)
+             */
+            updatedAt: string;
+            /** Format: date-time */
+            finishedAt: string | null;
+            /** @description Every attempt, first to last */
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        WebhookDeliveryPage: {
+            items: components["schemas"]["WebhookDelivery"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        WebhookRedelivery: {
+            /** Format: uuid */
+            deliveryId: string;
+            /** @constant */
+            status: "pending";
+        };
+        WebhookTestDelivery: {
+            /** Format: uuid */
+            eventId: string;
+            /** Format: uuid */
+            deliveryId: string;
+            /** @constant */
+            status: "pending";
+        };
+        /**
+         * @description Where the account sits: a balance sheet or an income statement type
+         * @enum {string}
+         */
+        AccountType: "asset" | "liability" | "equity" | "income" | "expense";
+        /**
+         * @description Statement grouping, one of its type's: asset: current_asset, bank, receivable, inventory, fixed_asset, non_current_asset; liability: current_liability, payable, non_current_liability; equity: equity, retained_earnings; income: revenue, other_income; expense: expense, cost_of_sales
+         * @enum {string}
+         */
+        AccountSubtype: "current_asset" | "bank" | "receivable" | "inventory" | "fixed_asset" | "non_current_asset" | "current_liability" | "payable" | "non_current_liability" | "equity" | "retained_earnings" | "revenue" | "other_income" | "expense" | "cost_of_sales";
+        Account: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            companyId: string;
+            code: string;
+            name: string;
+            type: components["schemas"]["AccountType"];
+            subtype: components["schemas"]["AccountSubtype"];
+            /** @description The role documents post to it by (bank, debtors_control, vat_output, ...); null for accounts of your own */
+            systemKey: string | null;
+            /** @description Posted to by documents only; a manual journal may not touch it */
+            isControl: boolean;
+            isActive: boolean;
+            description: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @description subtype must belong to the type; default: the type's first (current_asset, current_liability, equity, revenue, expense)
+         * @example {
+         *       "code": "6960",
+         *       "name": "Software subscriptions",
+         *       "type": "expense"
+         *     }
+         */
+        AccountCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /** @description Unique in the company (any case): letters, digits, dot and dash, up to 20 */
+            code: string;
+            name: string;
+            type: components["schemas"]["AccountType"];
+            /**
+             * @description Statement grouping, one of its type's: asset: current_asset, bank, receivable, inventory, fixed_asset, non_current_asset; liability: current_liability, payable, non_current_liability; equity: equity, retained_earnings; income: revenue, other_income; expense: expense, cost_of_sales
+             * @enum {string}
+             */
+            subtype?: "current_asset" | "bank" | "receivable" | "inventory" | "fixed_asset" | "non_current_asset" | "current_liability" | "payable" | "non_current_liability" | "equity" | "retained_earnings" | "revenue" | "other_income" | "expense" | "cost_of_sales";
+            description?: string;
+        };
+        AccountUpdate: {
+            /** @description Unique in the company (any case): letters, digits, dot and dash, up to 20 */
+            code?: string;
+            name?: string;
+            /**
+             * @description Statement grouping, one of its type's: asset: current_asset, bank, receivable, inventory, fixed_asset, non_current_asset; liability: current_liability, payable, non_current_liability; equity: equity, retained_earnings; income: revenue, other_income; expense: expense, cost_of_sales
+             * @enum {string}
+             */
+            subtype?: "current_asset" | "bank" | "receivable" | "inventory" | "fixed_asset" | "non_current_asset" | "current_liability" | "payable" | "non_current_liability" | "equity" | "retained_earnings" | "revenue" | "other_income" | "expense" | "cost_of_sales";
+            description?: string | null;
+            /** @description false deactivates: nothing more may be posted to it */
+            isActive?: boolean;
+        };
+        LedgerLine: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            entryId: string;
+            lineNo: number;
+            /** Format: date */
+            date: string;
+            /** Format: uuid */
+            accountId: string;
+            accountCode: string;
+            accountName: string;
+            debit: number;
+            credit: number;
+            description: string | null;
+            entryDescription: string;
+            reference: string | null;
+            /** Format: uuid */
+            contactId: string | null;
+            sourceType: string;
+            /** Format: uuid */
+            sourceId: string | null;
+            /**
+             * @description VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, exempt; input: input_standard, input_capital, input_zero, input_exempt, input_import.
+             * @enum {string|null}
+             */
+            taxCode: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | null;
+            taxRate: number | null;
+            /**
+             * Format: date-time
+             * @description When its entry was posted. A line never changes (a void posts a reversal's own lines), so updatedSince compares this
+             */
+            createdAt: string;
+        };
+        LedgerLinePage: {
+            items: components["schemas"]["LedgerLine"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        JournalLineCreate: {
+            /**
+             * Format: uuid
+             * @description The account; or give accountCode
+             */
+            accountId?: string;
+            /** @description The account's code, instead of its id */
+            accountCode?: string;
+            /** @description Rand and cents, at most two decimals */
+            debit?: number;
+            /** @description Rand and cents, at most two decimals */
+            credit?: number;
+            description?: string;
+            /** Format: uuid */
+            contactId?: string;
+            /**
+             * @description VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, exempt; input: input_standard, input_capital, input_zero, input_exempt, input_import.
+             * @enum {string}
+             */
+            taxCode?: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import";
+            /** @description Percent, with taxCode */
+            taxRate?: number;
+        };
+        /**
+         * @example {
+         *       "date": "2026-03-31",
+         *       "description": "Bank charges for March",
+         *       "reference": "MJ-0001",
+         *       "lines": [
+         *         {
+         *           "accountCode": "6100",
+         *           "debit": 125.5,
+         *           "description": "Monthly service fee"
+         *         },
+         *         {
+         *           "accountCode": "1000",
+         *           "credit": 125.5
+         *         }
+         *       ]
+         *     }
+         */
+        JournalCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /** Format: date */
+            date: string;
+            description: string;
+            reference?: string;
+            lines: components["schemas"]["JournalLineCreate"][];
+        };
+        /**
+         * @description posted; reversed (a reversal cancels it); reversal (it cancels another entry)
+         * @enum {string}
+         */
+        JournalStatus: "posted" | "reversed" | "reversal";
+        JournalLine: {
+            /** Format: uuid */
+            id: string;
+            lineNo: number;
+            /** Format: uuid */
+            accountId: string;
+            accountCode: string;
+            accountName: string;
+            debit: number;
+            credit: number;
+            description: string | null;
+            /** Format: uuid */
+            contactId: string | null;
+            /** Format: uuid */
+            openItemId: string | null;
+            /** Format: date */
+            dueDate: string | null;
+            /**
+             * @description VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, exempt; input: input_standard, input_capital, input_zero, input_exempt, input_import.
+             * @enum {string|null}
+             */
+            taxCode: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | null;
+            taxRate: number | null;
+        };
+        Journal: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            companyId: string;
+            /** Format: date */
+            date: string;
+            description: string;
+            reference: string | null;
+            /** @description manual_journal, invoice, payment, ... */
+            sourceType: string;
+            /** Format: uuid */
+            sourceId: string | null;
+            status: components["schemas"]["JournalStatus"];
+            /** Format: uuid */
+            reversesEntryId: string | null;
+            /** Format: uuid */
+            reversedByEntryId: string | null;
+            totalDebit: number;
+            totalCredit: number;
+            /**
+             * Format: date-time
+             * @description When it was posted
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it last changed: an entry itself never changes, so this is when it was posted, or when its reversal was (status reversed)
+             */
+            updatedAt: string;
+            lines: components["schemas"]["JournalLine"][];
+        };
+        JournalPage: {
+            items: components["schemas"]["Journal"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        LedgerSettings: {
+            /** Format: date */
+            lockDate: string | null;
+            financialYearEndMonth: number;
+        };
+        LedgerSettingsUpdate: {
+            /**
+             * Format: date
+             * @description Nothing may be posted on or before it; null unlocks
+             */
+            lockDate?: string | null;
+            /** @description The month the financial year ends (2 = February) */
+            financialYearEndMonth?: number;
+        };
+        /**
+         * @description The kind of sales document (lowercase). Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger.
+         * @enum {string}
+         */
+        DocumentType: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";
+        /** @description A line of a document as it is sent */
+        InvoiceLineInput: {
+            description: string;
+            /** @description Up to four decimals */
+            quantity: number;
+            /** @description Excluding VAT; up to four decimals */
+            unitPrice: number;
+            /** @description Percent off the line (10 = 10%) */
+            discountRate?: number;
+            /** @description Percent. Absent: the standard rate on the issue date (15%, 14% before 2018-04-01). 0: zero-rated. Ignored (no VAT) when the company is not VAT-registered on the issue date. */
+            vatRate?: number;
+            /**
+             * Format: uuid
+             * @description The income account it posts to; default Sales (4000)
+             */
+            accountId?: string;
+        };
+        /**
+         * @example {
+         *       "contactId": "3f0c9a52-5b1e-4a53-9a53-0d3b1d6a9e10",
+         *       "documentType": "invoice",
+         *       "issueDate": "2026-03-02",
+         *       "dueDate": "2026-04-01",
+         *       "paymentTermsDays": 30,
+         *       "lines": [
+         *         {
+         *           "description": "Consulting, March",
+         *           "quantity": 3,
+         *           "unitPrice": 333.33
+         *         }
+         *       ]
+         *     }
+         */
+        InvoiceCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /** Format: uuid */
+            contactId: string;
+            documentType: components["schemas"]["DocumentType"];
+            /** Format: date */
+            issueDate: string;
+            /**
+             * Format: date
+             * @description Must not be before issueDate
+             */
+            dueDate: string;
+            /** @description Default ZAR */
+            currency?: string;
+            /** @description The credit term in days (the record of it). Default: the invoice settings' defaultPaymentTermsDays */
+            paymentTermsDays?: number;
+            /** @description Free text printed on the document; sets no credit term. Default: the invoice settings' defaultTerms */
+            terms?: string;
+            reference?: string;
+            /** @description Printed on the document. Default: the invoice settings' defaultNotes */
+            notes?: string;
+            /**
+             * Format: uuid
+             * @description A credit note: the released invoice it credits (applied on release)
+             */
+            creditedInvoiceId?: string;
+            /**
+             * Format: uuid
+             * @description How its PDF looks: a template of the company. Default: the settings' default template
+             */
+            templateId?: string;
+            lines: components["schemas"]["InvoiceLineInput"][];
+        };
+        /**
+         * @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); void after a void; accepted, declined and converted are what became of a quote or pro forma.
+         * @enum {string}
+         */
+        InvoiceStatus: "draft" | "open" | "partially_paid" | "paid" | "void" | "accepted" | "declined" | "converted" | "overdue";
+        InvoiceLine: {
+            /** Format: uuid */
+            id: string;
+            lineNo: number;
+            description: string;
+            quantity: number;
+            unitPrice: number;
+            discountRate: number;
+            /** @description The rate applied */
+            vatRate: number;
+            /** Format: uuid */
+            accountId: string;
+            discountAmount: number;
+            /** @description After the discount, excluding VAT, rounded half-up to cents */
+            netAmount: number;
+            vatAmount: number;
+            totalAmount: number;
+        };
+        Invoice: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            companyId: string;
+            documentType: components["schemas"]["DocumentType"];
+            number: string;
+            status: components["schemas"]["InvoiceStatus"];
+            /** Format: uuid */
+            contactId: string;
+            contactName: string;
+            /** Format: date */
+            issueDate: string;
+            /** Format: date */
+            dueDate: string;
+            currency: string;
+            paymentTermsDays: number | null;
+            terms: string | null;
+            reference: string | null;
+            notes: string | null;
+            /** @description The company was VAT-registered on the issue date (a Tax Invoice) */
+            vatRegistered: boolean;
+            /** @description Sum of the line nets (after discounts, excluding VAT) */
+            subtotal: number;
+            discountTotal: number;
+            vatTotal: number;
+            total: number;
+            /** @description Payments, and deposits applied */
+            amountPaid: number;
+            /** @description Credit notes applied */
+            amountCredited: number;
+            amountDue: number;
+            /** Format: uuid */
+            creditedInvoiceId: string | null;
+            /** Format: uuid */
+            convertedFromId: string | null;
+            /** Format: uuid */
+            recurringId: string | null;
+            /** Format: uuid */
+            templateId: string | null;
+            /**
+             * Format: uuid
+             * @description The journal entry its release posted
+             */
+            entryId: string | null;
+            /**
+             * Format: uuid
+             * @description The reversal its void posted
+             */
+            voidEntryId: string | null;
+            /** Format: date-time */
+            releasedAt: string | null;
+            /** Format: date-time */
+            voidedAt: string | null;
+            /** Format: date-time */
+            sentAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Moves on every change of the document
+             */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description A deleted draft: when it was deleted. Only lists given updatedSince show one; otherwise null
+             */
+            deletedAt: string | null;
+            lines: components["schemas"]["InvoiceLine"][];
+        };
+        InvoicePage: {
+            items: components["schemas"]["Invoice"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        /** @description A draft changed: only the fields given; lines replaced whole */
+        InvoiceUpdate: {
+            /** Format: uuid */
+            contactId?: string;
+            /** Format: date */
+            issueDate?: string;
+            /** Format: date */
+            dueDate?: string;
+            currency?: string;
+            paymentTermsDays?: number | null;
+            terms?: string | null;
+            reference?: string | null;
+            notes?: string | null;
+            /** Format: uuid */
+            creditedInvoiceId?: string | null;
+            /** Format: uuid */
+            templateId?: string | null;
+            lines?: components["schemas"]["InvoiceLineInput"][];
+        };
+        /**
+         * @example {
+         *       "documentType": "invoice"
+         *     }
+         */
+        InvoiceConvert: {
+            documentType: components["schemas"]["DocumentType"];
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+        };
+        /**
+         * @example {
+         *       "amount": 100,
+         *       "date": "2026-03-15",
+         *       "method": "eft",
+         *       "reference": "EFT 1234"
+         *     }
+         */
+        PaymentCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /** @description At most what is still due; two decimals */
+            amount: number;
+            /**
+             * Format: date
+             * @description Not before the issue date
+             */
+            date: string;
+            /** @description How it was paid, as you name it (free text, e.g. eft, card, cash) */
+            method?: string;
+            reference?: string;
+            /**
+             * Format: uuid
+             * @description A bank account of the chart; default Bank (1000)
+             */
+            bankAccountId?: string;
+        };
+        /**
+         * @description reversed: its entry was reversed; it no longer counts
+         * @enum {string}
+         */
+        PaymentStatus: "received" | "reversed";
+        Payment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            invoiceId: string;
+            amount: number;
+            /** Format: date */
+            date: string;
+            method: string | null;
+            reference: string | null;
+            /** Format: uuid */
+            bankAccountId: string;
+            /** Format: uuid */
+            entryId: string;
+            status: components["schemas"]["PaymentStatus"];
+            /** Format: date-time */
+            reversedAt: string | null;
+            /** Format: uuid */
+            reversalEntryId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Moves when the payment is reversed
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "sourceId": "6b1f3c2e-8d4a-4f1b-9c3e-2a5d7e9f0b1c"
+         *     }
+         */
+        AllocationCreate: {
+            /**
+             * Format: uuid
+             * @description A released credit note or deposit of the same customer
+             */
+            sourceId: string;
+            /** @description A credit note: default as much as fits. A deposit is always applied whole. */
+            amount?: number;
+            /**
+             * Format: date
+             * @description Default today (not before either document)
+             */
+            date?: string;
+        };
+        /**
+         * @description What was applied to the invoice
+         * @enum {string}
+         */
+        AllocationSourceType: "credit_note" | "deposit";
+        Allocation: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            sourceId: string;
+            sourceType: components["schemas"]["AllocationSourceType"];
+            sourceNumber: string;
+            /** Format: uuid */
+            invoiceId: string;
+            amount: number;
+            /** Format: date */
+            date: string;
+            /** Format: uuid */
+            entryId: string;
+            /** Format: date-time */
+            reversedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Moves when the allocation is reversed
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "to": "accounts@example.co.za",
+         *       "message": "Thank you for your order."
+         *     }
+         */
+        InvoiceSend: {
+            /**
+             * Format: email
+             * @description The address to send to; default the customer's e-mail address
+             */
+            to?: string;
+            /** @description Your words, at the top of the e-mail */
+            message?: string;
+        };
+        /**
+         * @description queued: the job worker sends it over SMTP; stored: no SMTP is configured, it is kept
+         * @enum {string}
+         */
+        InvoiceSendStatus: "queued" | "stored";
+        InvoiceSendResult: {
+            /** Format: uuid */
+            emailId: string;
+            to: string;
+            status: components["schemas"]["InvoiceSendStatus"];
+            subject: string;
+            /**
+             * Format: date-time
+             * @description Also the document's sentAt
+             */
+            sentAt: string;
+        };
+        Product: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            sku: string;
+            name: string;
+            description: string | null;
+            /** @description Excluding VAT */
+            unitPrice: number;
+            /** @description null: the standard rate */
+            vatRate: number | null;
+            /** @description Stock on hand is counted for it (false for a service) */
+            isTracked: boolean;
+            isActive: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description When the product was deleted; null while it is live. Only a list read with updatedSince shows a deleted product (so a sync learns of it); GET by id answers 404 for it.
+             */
+            deletedAt: string | null;
+        };
+        ProductPage: {
+            items: components["schemas"]["Product"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        /**
+         * @example {
+         *       "sku": "ROOIBOS-250G",
+         *       "name": "Rooibos tea, 250 g",
+         *       "description": "Loose-leaf, Cederberg",
+         *       "unitPrice": 89.95,
+         *       "isTracked": true
+         *     }
+         */
+        ProductCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /** @description Stock-keeping unit: unique in the tenant in any case among live products; trimmed */
+            sku: string;
+            name: string;
+            /** @description Free text; null clears */
+            description?: string | null;
+            /** @description Selling price excluding VAT; up to four decimals (as invoice lines take it) */
+            unitPrice: number;
+            /** @description Percent, up to three decimals. null (the default): the standard rate on the document date (15%, 14% before 2018-04-01); 0: zero-rated. */
+            vatRate?: number | null;
+            /** @description Default false */
+            isTracked?: boolean;
+            /** @description Default true */
+            isActive?: boolean;
+        };
+        /**
+         * @example {
+         *       "unitPrice": 94.5,
+         *       "isActive": true
+         *     }
+         */
+        ProductUpdate: {
+            /** @description Stock-keeping unit: unique in the tenant in any case among live products; trimmed */
+            sku?: string;
+            name?: string;
+            /** @description Free text; null clears */
+            description?: string | null;
+            /** @description Selling price excluding VAT; up to four decimals (as invoice lines take it) */
+            unitPrice?: number;
+            /** @description Percent, up to three decimals. null (the default): the standard rate on the document date (15%, 14% before 2018-04-01); 0: zero-rated. */
+            vatRate?: number | null;
+            isTracked?: boolean;
+            isActive?: boolean;
+        };
+        Sandbox: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            tradeName: string | null;
+            /** Format: uuid */
+            parentId: string | null;
+            ownershipPercent: number | null;
+            baseCurrency: string;
+            /** @description Registered for VAT today */
+            vatRegistered: boolean;
+            /** Format: date */
+            vatRegisteredFrom: string | null;
+            vatNumber: string | null;
+            addressLine1: string | null;
+            addressLine2: string | null;
+            city: string | null;
+            province: string | null;
+            postalCode: string | null;
+            country: string | null;
+            registrationNo: string | null;
+            email: string | null;
+            phone: string | null;
+            isSandbox: boolean;
+            isActive: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description true while the plan lacks API access (below Business): the sandbox can be read and deleted, and writes sent with its X-Company-Id answer 403 SANDBOX_READ_ONLY until API access returns */
+            readOnly: boolean;
+            /** @description The sample customers (in the tenant-wide contact book, names starting "Sandbox · "), in the order made; one deleted since is left out */
+            customerIds: string[];
+            /** @description The sample products (in the tenant-wide products book, names starting "Sandbox · ") */
+            productIds: string[];
+            /** @description The sample invoices of the sandbox company, in this order: the paid one, the open one (due in the future), the overdue one */
+            invoiceIds: string[];
+        };
+        /**
+         * @description How often a document is made (every `interval` of these)
+         * @enum {string}
+         */
+        RecurringFrequency: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly";
+        /**
+         * @example {
+         *       "contactId": "3f0c9a52-5b1e-4a53-9a53-0d3b1d6a9e10",
+         *       "frequency": "monthly",
+         *       "startDate": "2027-01-01",
+         *       "paymentTermsDays": 30,
+         *       "reference": "Retainer",
+         *       "autoRelease": true,
+         *       "lines": [
+         *         {
+         *           "description": "Monthly bookkeeping retainer",
+         *           "quantity": 1,
+         *           "unitPrice": 4500
+         *         }
+         *       ]
+         *     }
+         */
+        RecurringInvoiceCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /** Format: uuid */
+            contactId: string;
+            /**
+             * @description What each run makes: invoices only
+             * @enum {string}
+             */
+            documentType?: "invoice";
+            frequency: components["schemas"]["RecurringFrequency"];
+            /** @description Every n periods: 2 with monthly is every second month. Default 1 */
+            interval?: number;
+            /**
+             * Format: date
+             * @description The first document’s issue date. In the past: every period due so far is made at once, in order
+             */
+            startDate: string;
+            /**
+             * Format: date
+             * @description No document after this date. Not before startDate
+             */
+            endDate?: string;
+            /** @description Each document is due this many days after its issue date. Default: the contact's payment terms */
+            paymentTermsDays?: number;
+            /** @description Default ZAR */
+            currency?: string;
+            reference?: string;
+            terms?: string;
+            notes?: string;
+            /** Format: uuid */
+            templateId?: string;
+            /** @description Release each document as it is made (it posts to the ledger in the same transaction); otherwise it stays a draft. Needs the company’s base currency. Default false */
+            autoRelease?: boolean;
+            /** @description E-mail each document, with its PDF, to the customer's e-mail address as it is made and released, in the run that makes it (once per document). Needs autoRelease and a customer with an e-mail address (400 naming autoSend otherwise). A send refused at run time (the address removed since) leaves the document unsent and says so in lastError. Default false */
+            autoSend?: boolean;
+            /** @description false: created paused. Default true */
+            active?: boolean;
+            lines: components["schemas"]["InvoiceLineInput"][];
+        };
+        /**
+         * @description What each run makes: invoices only
+         * @enum {string}
+         */
+        RecurringDocumentType: "invoice";
+        /**
+         * @description paused: active false; ended: past endDate (derived)
+         * @enum {string}
+         */
+        RecurringStatus: "active" | "paused" | "ended";
+        RecurringInvoiceLine: {
+            lineNo: number;
+            description: string;
+            quantity: number;
+            unitPrice: number;
+            discountRate: number | null;
+            /** @description null: the standard rate on each document’s issue date */
+            vatRate: number | null;
+            /**
+             * Format: uuid
+             * @description null: Sales
+             */
+            accountId: string | null;
+        };
+        RecurringInvoice: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            companyId: string;
+            /** Format: uuid */
+            contactId: string;
+            contactName: string;
+            documentType: components["schemas"]["RecurringDocumentType"];
+            frequency: components["schemas"]["RecurringFrequency"];
+            interval: number;
+            /** Format: date */
+            startDate: string;
+            /**
+             * Format: date
+             * @description The issue date of the next document; null once the schedule has ended
+             */
+            nextDate: string | null;
+            /** Format: date */
+            endDate: string | null;
+            paymentTermsDays: number;
+            currency: string;
+            reference: string | null;
+            terms: string | null;
+            notes: string | null;
+            /** Format: uuid */
+            templateId: string | null;
+            autoRelease: boolean;
+            autoSend: boolean;
+            /** @description false: paused */
+            active: boolean;
+            status: components["schemas"]["RecurringStatus"];
+            /**
+             * Format: date
+             * @description The last period a run made
+             */
+            lastRunDate: string | null;
+            /** @description What went wrong with the last run, if anything (the schedule is paused when nothing was made) */
+            lastError: string | null;
+            /** @description Documents it has made */
+            documentCount: number;
+            lines: components["schemas"]["RecurringInvoiceLine"][];
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Moves on every change of the schedule, a run included
+             */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description A deleted schedule: when it was deleted. Only lists given updatedSince show one; otherwise null
+             */
+            deletedAt: string | null;
+        };
+        RecurringInvoicePage: {
+            items: components["schemas"]["RecurringInvoice"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        /**
+         * @example {
+         *       "active": false
+         *     }
+         */
+        RecurringInvoiceUpdate: {
+            /** Format: uuid */
+            contactId?: string;
+            /**
+             * @description How often a document is made (every `interval` of these)
+             * @enum {string}
+             */
+            frequency?: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly";
+            /** @description Every n periods: 2 with monthly is every second month. Default 1 */
+            interval?: number;
+            /**
+             * Format: date
+             * @description Only before the first document is made
+             */
+            startDate?: string;
+            /**
+             * Format: date
+             * @description Moves the next run (and the series: later runs count from it). Not before startDate, and after the last period already made
+             */
+            nextDate?: string;
+            /**
+             * Format: date
+             * @description null: no end
+             */
+            endDate?: string | null;
+            /** @description Each document is due this many days after its issue date. Default: the contact's payment terms */
+            paymentTermsDays?: number;
+            currency?: string;
+            reference?: string | null;
+            terms?: string | null;
+            notes?: string | null;
+            /** Format: uuid */
+            templateId?: string | null;
+            /** @description Release each document as it is made (it posts to the ledger in the same transaction); otherwise it stays a draft. Needs the company’s base currency. Default false */
+            autoRelease?: boolean;
+            /** @description E-mail each document, with its PDF, to the customer's e-mail address as it is made and released, in the run that makes it (once per document). Needs autoRelease and a customer with an e-mail address (400 naming autoSend otherwise). A send refused at run time (the address removed since) leaves the document unsent and says so in lastError. Default false */
+            autoSend?: boolean;
+            /** @description false pauses; true resumes. On resume a nextDate that has passed moves to the first run date from today (periods passed while paused are not made) unless nextDate is given too */
+            active?: boolean;
+            lines?: components["schemas"]["InvoiceLineInput"][];
+        };
+        /** @description The prefix of each document type */
+        InvoicePrefixes: {
+            invoice: string;
+            quote: string;
+            pro_forma: string;
+            sales_order: string;
+            delivery_note: string;
+            credit_note: string;
+            debit_note: string;
+            cash_sale: string;
+            deposit: string;
+        };
+        InvoiceSettings: {
+            /** Format: uuid */
+            companyId: string;
+            prefixes: components["schemas"]["InvoicePrefixes"];
+            /** @description Numbers are zero-padded to this many digits */
+            numberDigits: number;
+            /** @description A new document without paymentTermsDays records this term */
+            defaultPaymentTermsDays: number;
+            /** @description A new document without terms takes these */
+            defaultTerms: string | null;
+            /** @description A new document without notes takes these */
+            defaultNotes: string | null;
+            bankName: string | null;
+            bankAccountName: string | null;
+            bankAccountNumber: string | null;
+            bankBranchCode: string | null;
+            bankAccountType: string | null;
+            /**
+             * Format: uuid
+             * @description The look of documents that name no template
+             */
+            defaultTemplateId: string | null;
+            /**
+             * Format: date-time
+             * @description The settings' first change; while never changed (the defaults apply), the company's creation
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The last change; while never changed (the defaults apply), the company's creation
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "prefixes": {
+         *         "invoice": "TAX-"
+         *       },
+         *       "numberDigits": 5,
+         *       "defaultPaymentTermsDays": 30,
+         *       "defaultTerms": "Payment within 30 days of the invoice date.",
+         *       "bankName": "First National Bank",
+         *       "bankAccountName": "Acme Trading (Pty) Ltd",
+         *       "bankAccountNumber": "62000000001",
+         *       "bankBranchCode": "250655",
+         *       "bankAccountType": "Cheque"
+         *     }
+         */
+        InvoiceSettingsUpdate: {
+            /** @description One per document type; unknown types are a 400 naming prefixes.<type>. Two types may not share a prefix. */
+            prefixes?: {
+                /** @description Up to 12 letters, digits and - / . _ #, not ending in a digit; may be empty. Used for numbers taken from now on. */
+                invoice?: string;
+                /** @description Up to 12 letters, digits and - / . _ #, not ending in a digit; may be empty. Used for numbers taken from now on. */
+                quote?: string;
+                /** @description Up to 12 letters, digits and - / . _ #, not ending in a digit; may be empty. Used for numbers taken from now on. */
+                pro_forma?: string;
+                /** @description Up to 12 letters, digits and - / . _ #, not ending in a digit; may be empty. Used for numbers taken from now on. */
+                sales_order?: string;
+                /** @description Up to 12 letters, digits and - / . _ #, not ending in a digit; may be empty. Used for numbers taken from now on. */
+                delivery_note?: string;
+                /** @description Up to 12 letters, digits and - / . _ #, not ending in a digit; may be empty. Used for numbers taken from now on. */
+                credit_note?: string;
+                /** @description Up to 12 letters, digits and - / . _ #, not ending in a digit; may be empty. Used for numbers taken from now on. */
+                debit_note?: string;
+                /** @description Up to 12 letters, digits and - / . _ #, not ending in a digit; may be empty. Used for numbers taken from now on. */
+                cash_sale?: string;
+                /** @description Up to 12 letters, digits and - / . _ #, not ending in a digit; may be empty. Used for numbers taken from now on. */
+                deposit?: string;
+            };
+            numberDigits?: number;
+            defaultPaymentTermsDays?: number;
+            defaultTerms?: string | null;
+            defaultNotes?: string | null;
+            /** @description e.g. First National Bank */
+            bankName?: string | null;
+            bankAccountName?: string | null;
+            /** @description Digits (spaces and dashes allowed between them), 5 to 24 characters */
+            bankAccountNumber?: string | null;
+            /** @description Digits, e.g. a universal branch code such as 250655 */
+            bankBranchCode?: string | null;
+            /** @description e.g. Cheque, Current, Savings */
+            bankAccountType?: string | null;
+            /** Format: uuid */
+            defaultTemplateId?: string | null;
+        };
+        /**
+         * @description The logo's image type (an upload's bytes are checked against it)
+         * @enum {string}
+         */
+        InvoiceTemplateLogoType: "image/png" | "image/jpeg";
+        /**
+         * @example {
+         *       "name": "Standard",
+         *       "primaryColour": "#1f4e79",
+         *       "accentColour": "#eef3f8",
+         *       "footer": "Thank you for your business.",
+         *       "logo": {
+         *         "contentType": "image/png",
+         *         "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAAC0lEQVR4nGNgAAIAAAUAAXpeqz8AAAAASUVORK5CYII="
+         *       }
+         *     }
+         */
+        InvoiceTemplateCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            name: string;
+            /** @description Title, table heading band and rules; default #1f4e79 (the heading text is white or black to read) (#rrggbb) */
+            primaryColour?: string;
+            /** @description Background of the customer and totals boxes; default #f2f2f2 (#rrggbb) */
+            accentColour?: string;
+            /** @description Printed at the foot of every page (up to 500 characters) */
+            footer?: string;
+            /** @description A PNG or JPEG logo, in base64 */
+            logo?: {
+                contentType: components["schemas"]["InvoiceTemplateLogoType"];
+                /** @description The image, base64 (RFC 4648, no line breaks). At most 512 KiB decoded and 2000 pixels a side; a PNG or JPEG by its own bytes, read through before it is kept. */
+                data: string;
+            };
+        };
+        InvoiceTemplateLogo: {
+            contentType: components["schemas"]["InvoiceTemplateLogoType"];
+            /** @description Bytes */
+            size: number;
+            /** @description Where the image is answered */
+            url: string;
+        };
+        InvoiceTemplate: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            companyId: string;
+            name: string;
+            primaryColour: string;
+            accentColour: string;
+            footer: string | null;
+            logo: components["schemas"]["InvoiceTemplateLogo"] | null;
+            /** @description The invoice settings' defaultTemplateId names it */
+            isDefault: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description A PNG or JPEG logo, in base64 */
+        InvoiceTemplateLogoUpload: {
+            contentType: components["schemas"]["InvoiceTemplateLogoType"];
+            /** @description The image, base64 (RFC 4648, no line breaks). At most 512 KiB decoded and 2000 pixels a side; a PNG or JPEG by its own bytes, read through before it is kept. */
+            data: string;
+        };
+        InvoiceTemplateUpdate: {
+            name?: string;
+            /** @description Title, table heading band and rules (#rrggbb) */
+            primaryColour?: string;
+            /** @description Background of the customer and totals boxes (#rrggbb) */
+            accentColour?: string;
+            /** @description Printed at the foot of every page (up to 500 characters) */
+            footer?: string | null;
+            /** @description null removes the logo */
+            logo?: components["schemas"]["InvoiceTemplateLogoUpload"] | null;
+        };
+        ReportAccountAmount: {
+            /**
+             * Format: uuid
+             * @description null on a line the report derives
+             */
+            id: string | null;
+            code: string | null;
+            name: string;
+            amount: number;
+        };
+        ReportSection: {
+            accounts: components["schemas"]["ReportAccountAmount"][];
+            total: number;
+        };
+        IncomeStatement: {
+            /** Format: uuid */
+            companyId: string;
+            companyName: string;
+            /** @description The company's base currency (ZAR unless set otherwise) */
+            currency: string;
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            revenue: components["schemas"]["ReportSection"];
+            costOfSales: components["schemas"]["ReportSection"];
+            /** @description revenue − cost of sales */
+            grossProfit: number;
+            otherIncome: components["schemas"]["ReportSection"];
+            expenses: components["schemas"]["ReportSection"];
+            /** @description gross profit + other income − expenses; negative is a loss */
+            netProfit: number;
+        };
+        BalanceSheetGroup: {
+            /** @description The accounts’ subtype; current_year_earnings for the profit of the year so far */
+            subtype: string;
+            name: string;
+            accounts: components["schemas"]["ReportAccountAmount"][];
+            total: number;
+        };
+        BalanceSheetSide: {
+            groups: components["schemas"]["BalanceSheetGroup"][];
+            total: number;
+        };
+        BalanceSheetEquity: {
+            groups: components["schemas"]["BalanceSheetGroup"][];
+            total: number;
+            /** @description The retained earnings accounts plus every profit before the financial year’s start */
+            retainedEarnings: number;
+            /** @description Profit from the financial year’s start to asOf */
+            currentYearEarnings: number;
+        };
+        BalanceSheet: {
+            /** Format: uuid */
+            companyId: string;
+            companyName: string;
+            /** @description The company's base currency (ZAR unless set otherwise) */
+            currency: string;
+            /** Format: date */
+            asOf: string;
+            /** Format: date */
+            financialYearStart: string;
+            assets: components["schemas"]["BalanceSheetSide"];
+            liabilities: components["schemas"]["BalanceSheetSide"];
+            equity: components["schemas"]["BalanceSheetEquity"];
+            totalLiabilitiesAndEquity: number;
+            /** @description assets = liabilities + equity, to the cent */
+            balanced: boolean;
+        };
+        /**
+         * @description asOf: balances at the end of asOf; movements: what moved from `from` to `to`
+         * @enum {string}
+         */
+        TrialBalanceBasis: "asOf" | "movements";
+        TrialBalanceAccount: {
+            /** Format: uuid */
+            id: string | null;
+            code: string | null;
+            name: string;
+            type: string;
+            subtype: string;
+            debit: number;
+            credit: number;
+        };
+        TrialBalance: {
+            /** Format: uuid */
+            companyId: string;
+            companyName: string;
+            /** @description The company's base currency (ZAR unless set otherwise) */
+            currency: string;
+            basis: components["schemas"]["TrialBalanceBasis"];
+            /** Format: date */
+            asOf: string | null;
+            /** Format: date */
+            from: string | null;
+            /** Format: date */
+            to: string | null;
+            accounts: components["schemas"]["TrialBalanceAccount"][];
+            totals: {
+                debit: number;
+                credit: number;
+            };
+            balanced: boolean;
+        };
+        GeneralLedgerLine: {
+            /** Format: date */
+            date: string;
+            /** Format: uuid */
+            entryId: string;
+            lineNo: number;
+            /** @description The line’s own description, else the entry’s */
+            description: string;
+            reference: string | null;
+            sourceType: string;
+            debit: number;
+            credit: number;
+            /** @description Running balance after this line, debit − credit */
+            balance: number;
+        };
+        GeneralLedgerAccount: {
+            /** Format: uuid */
+            id: string;
+            code: string;
+            name: string;
+            type: string;
+            /** @description debit − credit before `from` */
+            openingBalance: number;
+            lines: components["schemas"]["GeneralLedgerLine"][];
+            totalDebit: number;
+            totalCredit: number;
+            /** @description openingBalance + debits − credits */
+            closingBalance: number;
+        };
+        GeneralLedger: {
+            /** Format: uuid */
+            companyId: string;
+            companyName: string;
+            /** @description The company's base currency (ZAR unless set otherwise) */
+            currency: string;
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            accounts: components["schemas"]["GeneralLedgerAccount"][];
+        };
+        CashAccount: {
+            /** Format: uuid */
+            id: string;
+            code: string;
+            name: string;
+            opening: number;
+            closing: number;
+        };
+        CashFlow: {
+            /** Format: uuid */
+            companyId: string;
+            companyName: string;
+            /** @description The company's base currency (ZAR unless set otherwise) */
+            currency: string;
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /** @description The bank accounts’ balance at the end of the day before `from` */
+            openingCash: number;
+            operating: components["schemas"]["ReportSection"];
+            investing: components["schemas"]["ReportSection"];
+            financing: components["schemas"]["ReportSection"];
+            /** @description operating + investing + financing */
+            netChange: number;
+            /** @description The bank accounts’ balance at the end of `to` */
+            closingCash: number;
+            cashAccounts: components["schemas"]["CashAccount"][];
+            /** @description openingCash + netChange = closingCash, to the cent */
+            reconciles: boolean;
+        };
+        /**
+         * @description VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, exempt; input: input_standard, input_capital, input_zero, input_exempt, input_import.
+         * @enum {string}
+         */
+        TaxCode: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import";
+        VatReportLine: {
+            taxCode: components["schemas"]["TaxCode"];
+            /** @description Percent */
+            rate: number;
+            net: number;
+            vat: number;
+        };
+        VatReportSide: {
+            lines: components["schemas"]["VatReportLine"][];
+            totalNet: number;
+            totalVat: number;
+        };
+        Vat201: {
+            /** @description Standard-rated supplies, VAT included (code standard: net + VAT) */
+            field1: number;
+            /** @description Standard-rated supplies of capital goods, VAT included (standard_capital) */
+            field1A: number;
+            /** @description Zero-rated supplies (zero) */
+            field2: number;
+            /** @description Zero-rated exports (zero_export) */
+            field2A: number;
+            /** @description Exempt supplies (exempt) */
+            field3: number;
+            /** @description Output VAT on field 1 */
+            field4: number;
+            /** @description Output VAT on field 1A */
+            field4A: number;
+            /** @description Total output tax: 4 + 4A */
+            field13: number;
+            /** @description Input VAT on capital goods (input_capital) */
+            field14: number;
+            /** @description Input VAT on other goods and services (input_standard) */
+            field15: number;
+            /** @description Input VAT on imports (input_import) */
+            field15A: number;
+            /** @description Total input tax: 14 + 15 + 15A */
+            field19: number;
+            /** @description VAT payable: 13 − 19 (negative: refundable) */
+            field20: number;
+        };
+        VatReport: {
+            /** Format: uuid */
+            companyId: string;
+            companyName: string;
+            /** @description The company's base currency (ZAR unless set otherwise) */
+            currency: string;
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            output: components["schemas"]["VatReportSide"];
+            input: components["schemas"]["VatReportSide"];
+            vat201: components["schemas"]["Vat201"];
+        };
     };
-    responses: never;
+    responses: {
+        /** @description Bad Request. `code`: `VALIDATION_FAILED`. */
+        ValidationFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Internal Server Error. `code`: `INTERNAL_ERROR`. */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Bad Request. `code`: `VALIDATION_FAILED`, `MALFORMED_BODY`. */
+        BadRequest_74fea9: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict. `code`: `CONFLICT`. */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Payload Too Large. `code`: `PAYLOAD_TOO_LARGE`. */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Unsupported Media Type. `code`: `UNSUPPORTED_MEDIA_TYPE`. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Too Many Requests. `code`: `RATE_LIMITED`. */
+        RateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Unauthorized. `code`: `UNAUTHENTICATED`. */
+        Unauthenticated: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Forbidden. `code`: `MODULE_NOT_LICENSED`, `INSUFFICIENT_SCOPE`, `PLAN_HAS_NO_API_KEYS`. */
+        Forbidden_db4ad7: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Unprocessable Content. `code`: `IDEMPOTENCY_KEY_REUSED`. */
+        IdempotencyKeyReused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Forbidden: the role lacks the permission (`{ error, resource, action }`), or a problem with one of these codes. `code`: `MODULE_NOT_LICENSED`, `INSUFFICIENT_SCOPE`, `PLAN_HAS_NO_API_KEYS`. */
+        Forbidden_597546: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["PermissionDenial"];
+            };
+        };
+        /** @description Not Found. `code`: `NOT_FOUND`. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Forbidden: the role lacks the permission (`{ error, resource, action }`), or a problem with one of these codes. `code`: `MODULE_NOT_LICENSED`, `INSUFFICIENT_SCOPE`, `PLAN_HAS_NO_API_KEYS`, `SANDBOX_READ_ONLY`, `TEST_KEY_SANDBOX_ONLY`. */
+        Forbidden_fa2e59: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["PermissionDenial"];
+            };
+        };
+        /** @description Precondition Failed. `code`: `PRECONDITION_FAILED`. */
+        PreconditionFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Forbidden: the role lacks the permission (`{ error, resource, action }`), or a problem with one of these codes. `code`: `MODULE_NOT_LICENSED`, `INSUFFICIENT_SCOPE`, `PLAN_HAS_NO_API_KEYS`, `TEST_KEY_SANDBOX_ONLY`. */
+        Forbidden_d4d3ce: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["PermissionDenial"];
+            };
+        };
+        /** @description Forbidden. `code`: `USER_TOKEN_REQUIRED`. */
+        UserTokenRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Bad Request. `code`: `VALIDATION_FAILED`, `COMPANY_HEADER_REQUIRED`. */
+        BadRequest_9185f5: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Forbidden: the role lacks the permission (`{ error, resource, action }`), or a problem with one of these codes. `code`: `MODULE_NOT_LICENSED`, `INSUFFICIENT_SCOPE`, `PLAN_HAS_NO_API_KEYS`, `TEST_KEY_SANDBOX_ONLY`, `PERMISSION_NOT_HELD`. */
+        Forbidden_cd965c: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["PermissionDenial"];
+            };
+        };
+        /** @description Forbidden: the role lacks the permission (`{ error, resource, action }`), or a problem with one of these codes. `code`: `MODULE_NOT_LICENSED`, `INSUFFICIENT_SCOPE`, `PLAN_HAS_NO_API_KEYS`, `TEST_KEY_SANDBOX_ONLY`, `PERMISSION_NOT_HELD`, `OWNER_REQUIRED`. */
+        Forbidden_f7c613: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["PermissionDenial"];
+            };
+        };
+        /** @description Bad Request. `code`: `VALIDATION_FAILED`, `MALFORMED_BODY`, `COMPANY_HEADER_REQUIRED`. */
+        BadRequest_516a2e: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Unprocessable Content. `code`: `UNPROCESSABLE`. */
+        Unprocessable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict. `code`: `CONFLICT`, `NOT_A_QUOTE`, `NOT_ANSWERABLE`. */
+        Conflict_b1a1f7: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict. `code`: `CONFLICT`, `ALREADY_REVERSED`, `PERIOD_LOCKED`. */
+        Conflict_adea29: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict. `code`: `CONFLICT`, `SKU_TAKEN`. */
+        Conflict_5e07f6: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request body is larger than 1 MiB. `code`: `PAYLOAD_TOO_LARGE`. */
+        PayloadTooLarge_: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The strong entity tag of this version of the record, for If-None-Match and If-Match */
+        ETag: string;
+        /** @description The address of the created record */
+        Location: string;
+        /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
+        IdempotentReplayed: "true";
+        /** @description Requests a minute allowed */
+        RateLimitLimit: number;
+        /** @description Requests left in this window */
+        RateLimitRemaining: number;
+        /** @description Seconds until the window rolls */
+        RateLimitReset: number;
+        /** @description Seconds to wait before retrying */
+        RetryAfter: number;
+        /** @description RFC 6750: `Bearer realm="api"`, with `error="invalid_token"` when a token was sent */
+        WWWAuthenticate: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2062,21 +5164,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        status: "ok";
-                    };
+                    "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
         };
     };
     getDiagnostics: {
@@ -2094,48 +5186,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: "ok" | "degraded";
-                        database: {
-                            status: "up" | "down";
-                            kind: "embedded" | "postgresql";
-                            latencyMs?: number;
-                        };
-                        email: {
-                            configured: boolean;
-                            note: string;
-                        };
-                        whatsapp: {
-                            configured: boolean;
-                        };
-                        webhooks: {
-                            privateTargetsAllowed: boolean;
-                        };
-                        jobs: {
-                            status: "running" | "stopped";
-                            worker: boolean;
-                        };
-                        rateLimits: {
-                            store: "memory" | "redis";
-                            shared: boolean;
-                            status: "up" | "down";
-                            note: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["DiagnosticsDetail"] | components["schemas"]["DiagnosticsSummary"];
                 };
             };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiDocsOpenapiJson: {
+    getOpenApiDocument: {
         parameters: {
             query?: never;
             header?: never;
@@ -2155,18 +5213,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postAuthRegister: {
+    register: {
         parameters: {
             query?: never;
             header?: never;
@@ -2175,75 +5226,28 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    tenantName: string;
-                    name: string;
-                    /** Format: email */
-                    email: string;
-                    /** @description Lowercase hex SHA-256 of the password. A plaintext password is refused as a wrong one. */
-                    password: string;
-                    plan?: "free" | "starter" | "business" | "professional" | "manufacturing" | "enterprise";
-                    companyName?: string;
-                    baseCurrency?: string;
-                    vatRegistered?: boolean;
-                    vatNumber?: string;
-                };
+                "application/json": components["schemas"]["RegisterRequest"];
             };
         };
         responses: {
-            /** @description Success */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description JWT; send as Authorization: Bearer */
-                        accessToken: string;
-                        /** @description Single use: POST /auth/refresh answers a new one */
-                        refreshToken: string;
-                        /** Format: uuid */
-                        userId: string;
-                        /** Format: uuid */
-                        tenantId: string;
-                        email: string;
-                        tenantName: string;
-                        role: string;
-                        /** Format: uuid */
-                        companyId: string;
-                    };
+                    "application/json": components["schemas"]["RegisterResponse"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_74fea9"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postAuthLogin: {
+    login: {
         parameters: {
             query?: never;
             header?: never;
@@ -2252,12 +5256,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    email: string;
-                    password: string;
-                    /** @description A six-digit authenticator code or a recovery code */
-                    totpCode?: string;
-                };
+                "application/json": components["schemas"]["LoginRequest"];
             };
         };
         responses: {
@@ -2267,51 +5266,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description JWT; send as Authorization: Bearer */
-                        accessToken: string;
-                        /** @description Single use: POST /auth/refresh answers a new one */
-                        refreshToken: string;
-                        /** Format: uuid */
-                        userId: string;
-                        /** Format: uuid */
-                        tenantId: string;
-                        email: string;
-                        tenantName: string;
-                        role: string;
-                    };
+                    "application/json": components["schemas"]["LoginResponse"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            400: components["responses"]["BadRequest_74fea9"];
+            /** @description Unauthorized. `code`: `INVALID_CREDENTIALS`, `TOTP_REQUIRED`, `TOTP_INVALID`. */
+            401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postAuthRefresh: {
+    refreshToken: {
         parameters: {
             query?: never;
             header?: never;
@@ -2320,9 +5296,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    refreshToken: string;
-                };
+                "application/json": components["schemas"]["RefreshRequest"];
             };
         };
         responses: {
@@ -2332,51 +5306,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description JWT; send as Authorization: Bearer */
-                        accessToken: string;
-                        /** @description Single use: POST /auth/refresh answers a new one */
-                        refreshToken: string;
-                        /** Format: uuid */
-                        userId: string;
-                        /** Format: uuid */
-                        tenantId: string;
-                        email: string;
-                        tenantName: string;
-                        role: string;
-                    };
+                    "application/json": components["schemas"]["LoginResponse"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiCompanies: {
+    listCompanies: {
         parameters: {
             query?: never;
             header?: never;
@@ -2388,243 +5330,92 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        tradeName: string | null;
-                        /** Format: uuid */
-                        parentId: string | null;
-                        ownershipPercent: number | null;
-                        baseCurrency: string;
-                        /** @description Registered for VAT today */
-                        vatRegistered: boolean;
-                        /** Format: date */
-                        vatRegisteredFrom: string | null;
-                        vatNumber: string | null;
-                        addressLine1: string | null;
-                        addressLine2: string | null;
-                        city: string | null;
-                        province: string | null;
-                        postalCode: string | null;
-                        country: string | null;
-                        registrationNo: string | null;
-                        email: string | null;
-                        phone: string | null;
-                        isSandbox: boolean;
-                        isActive: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["Company"][];
                 };
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_db4ad7"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiCompanies: {
+    createCompany: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
-                     */
-                    clientId?: string;
-                    name: string;
-                    tradeName?: string;
-                    /** Format: uuid */
-                    parentId?: string;
-                    ownershipPercent?: number;
-                    /** @description ISO 4217 code */
-                    baseCurrency?: string;
-                    vatRegistered?: boolean;
-                    /** Format: date */
-                    vatRegisteredFrom?: string;
-                    /** @description South African VAT number: ten digits starting with 4 */
-                    vatNumber?: string;
-                    /** @description Street address, printed on documents */
-                    addressLine1?: string;
-                    addressLine2?: string;
-                    city?: string;
-                    province?: string;
-                    postalCode?: string;
-                    country?: string;
-                    /** @description Company registration number (CIPC), printed on documents, e.g. 2015/123456/07 */
-                    registrationNo?: string;
-                    /**
-                     * Format: email
-                     * @description Printed on documents
-                     */
-                    email?: string;
-                    phone?: string;
-                };
+                "application/json": components["schemas"]["CompanyCreate"];
             };
         };
         responses: {
-            /** @description Success */
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        tradeName: string | null;
-                        /** Format: uuid */
-                        parentId: string | null;
-                        ownershipPercent: number | null;
-                        baseCurrency: string;
-                        /** @description Registered for VAT today */
-                        vatRegistered: boolean;
-                        /** Format: date */
-                        vatRegisteredFrom: string | null;
-                        vatNumber: string | null;
-                        addressLine1: string | null;
-                        addressLine2: string | null;
-                        city: string | null;
-                        province: string | null;
-                        postalCode: string | null;
-                        country: string | null;
-                        registrationNo: string | null;
-                        email: string | null;
-                        phone: string | null;
-                        isSandbox: boolean;
-                        isActive: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Company"];
                 };
             };
-            /** @description Also a success */
+            /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        tradeName: string | null;
-                        /** Format: uuid */
-                        parentId: string | null;
-                        ownershipPercent: number | null;
-                        baseCurrency: string;
-                        /** @description Registered for VAT today */
-                        vatRegistered: boolean;
-                        /** Format: date */
-                        vatRegisteredFrom: string | null;
-                        vatNumber: string | null;
-                        addressLine1: string | null;
-                        addressLine2: string | null;
-                        city: string | null;
-                        province: string | null;
-                        postalCode: string | null;
-                        country: string | null;
-                        registrationNo: string | null;
-                        email: string | null;
-                        phone: string | null;
-                        isSandbox: boolean;
-                        isActive: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Company"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Forbidden: the role lacks the permission (`{ error, resource, action }`), or a problem with one of these codes. `code`: `MODULE_NOT_LICENSED`, `INSUFFICIENT_SCOPE`, `PLAN_HAS_NO_API_KEYS`, `TEST_KEY_SANDBOX_ONLY`, `COMPANY_LIMIT_REACHED`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["PermissionDenial"];
                 };
             };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiCompaniesId: {
+    getCompany: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2635,92 +5426,39 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        tradeName: string | null;
-                        /** Format: uuid */
-                        parentId: string | null;
-                        ownershipPercent: number | null;
-                        baseCurrency: string;
-                        /** @description Registered for VAT today */
-                        vatRegistered: boolean;
-                        /** Format: date */
-                        vatRegisteredFrom: string | null;
-                        vatNumber: string | null;
-                        addressLine1: string | null;
-                        addressLine2: string | null;
-                        city: string | null;
-                        province: string | null;
-                        postalCode: string | null;
-                        country: string | null;
-                        registrationNo: string | null;
-                        email: string | null;
-                        phone: string | null;
-                        isSandbox: boolean;
-                        isActive: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Company"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
+                content?: never;
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    patchApiCompaniesId: {
+    updateCompany: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2728,140 +5466,48 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    tradeName?: string | null;
-                    /** Format: uuid */
-                    parentId?: string | null;
-                    ownershipPercent?: number | null;
-                    vatRegistered?: boolean;
-                    /** Format: date */
-                    vatRegisteredFrom?: string;
-                    /** @description South African VAT number: ten digits starting with 4 */
-                    vatNumber?: string | null;
-                    /** @description Street address, printed on documents */
-                    addressLine1?: string | null;
-                    addressLine2?: string | null;
-                    city?: string | null;
-                    province?: string | null;
-                    postalCode?: string | null;
-                    country?: string | null;
-                    /** @description Company registration number (CIPC), printed on documents, e.g. 2015/123456/07 */
-                    registrationNo?: string | null;
-                    /**
-                     * Format: email
-                     * @description Printed on documents
-                     */
-                    email?: string | null;
-                    phone?: string | null;
-                    isActive?: boolean;
-                };
+                "application/json": components["schemas"]["CompanyUpdate"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        tradeName: string | null;
-                        /** Format: uuid */
-                        parentId: string | null;
-                        ownershipPercent: number | null;
-                        baseCurrency: string;
-                        /** @description Registered for VAT today */
-                        vatRegistered: boolean;
-                        /** Format: date */
-                        vatRegisteredFrom: string | null;
-                        vatNumber: string | null;
-                        addressLine1: string | null;
-                        addressLine2: string | null;
-                        city: string | null;
-                        province: string | null;
-                        postalCode: string | null;
-                        country: string | null;
-                        registrationNo: string | null;
-                        email: string | null;
-                        phone: string | null;
-                        isSandbox: boolean;
-                        isActive: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Company"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiContacts: {
+    listContacts: {
         parameters: {
             query?: {
                 /** @description 1-based page number; below 1 is treated as 1 */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
-                /** @description CUSTOMER, SUPPLIER, EMPLOYEE, TAX_PRACTITIONER, in any case; anything else is a 400 naming type */
-                type?: string;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `name`. */
+                sort?: "updatedAt" | "-updatedAt" | "createdAt" | "-createdAt";
+                /** @description What the contact is to the business */
+                type?: "CUSTOMER" | "SUPPLIER" | "EMPLOYEE" | "TAX_PRACTITIONER";
                 /** @description Contains, in any case, in name, tradingName, email, phone or vatNumber */
                 q?: string;
                 /** @description Repeat for several: a contact must carry every tag given (compared in any case) */
@@ -2878,299 +5524,77 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            tenantId: string;
-                            /** @enum {unknown} */
-                            contactType: "CUSTOMER" | "SUPPLIER" | "EMPLOYEE" | "TAX_PRACTITIONER";
-                            name: string;
-                            tradingName: string | null;
-                            email: string | null;
-                            phone: string | null;
-                            mobile: string | null;
-                            vatNumber: string | null;
-                            registrationNo: string | null;
-                            addressLine1: string | null;
-                            addressLine2: string | null;
-                            city: string | null;
-                            province: string | null;
-                            postalCode: string | null;
-                            country: string | null;
-                            postalAddressLine1: string | null;
-                            postalAddressLine2: string | null;
-                            postalCity: string | null;
-                            postalProvince: string | null;
-                            postalPostalCode: string | null;
-                            postalCountry: string | null;
-                            notes: string | null;
-                            currency: string;
-                            /** @description null: no credit limit set */
-                            creditLimit: number | null;
-                            /** @description What the contact owes now on the debtors control accounts of all the tenant's live companies (sum of open items; negative when the contact is in credit). Derived from the ledger, never stored. */
-                            creditUsed: number;
-                            paymentTerms: number;
-                            isActive: boolean;
-                            tags: string[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** @description Rows matching the filter */
-                        total: number;
-                        page: number;
-                        /** @description The limit that was applied */
-                        limit: number;
-                        totalPages: number;
-                    };
+                    "application/json": components["schemas"]["ContactPage"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiContacts: {
+    createContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
-                     */
-                    clientId?: string;
-                    /**
-                     * @description One of CUSTOMER, SUPPLIER, EMPLOYEE, TAX_PRACTITIONER, in any case (stored upper case)
-                     * @example CUSTOMER
-                     */
-                    contactType?: string;
-                    name: string;
-                    tradingName?: string | null;
-                    /** Format: email */
-                    email?: string | null;
-                    phone?: string | null;
-                    mobile?: string | null;
-                    /** @description VAT number (South African: ten digits starting with 4; foreign numbers as given) */
-                    vatNumber?: string | null;
-                    /** @description Company registration number, e.g. 2019/123456/07 */
-                    registrationNo?: string | null;
-                    /** @description Physical address */
-                    addressLine1?: string | null;
-                    addressLine2?: string | null;
-                    city?: string | null;
-                    province?: string | null;
-                    postalCode?: string | null;
-                    country?: string | null;
-                    /** @description Postal address */
-                    postalAddressLine1?: string | null;
-                    postalAddressLine2?: string | null;
-                    postalCity?: string | null;
-                    postalProvince?: string | null;
-                    postalPostalCode?: string | null;
-                    postalCountry?: string | null;
-                    notes?: string | null;
-                    /** @description ISO 4217 code; default ZAR */
-                    currency?: string;
-                    /** @description Money, at most two decimals; null: no credit limit */
-                    creditLimit?: number | null;
-                    /** @description Days after the document date that it falls due; default 30 */
-                    paymentTerms?: number;
-                    isActive?: boolean;
-                    /** @description Labels; trimmed, and repeats (in any case) kept once */
-                    tags?: string[];
-                };
+                "application/json": components["schemas"]["ContactCreate"];
             };
         };
         responses: {
-            /** @description Success */
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        tenantId: string;
-                        /** @enum {unknown} */
-                        contactType: "CUSTOMER" | "SUPPLIER" | "EMPLOYEE" | "TAX_PRACTITIONER";
-                        name: string;
-                        tradingName: string | null;
-                        email: string | null;
-                        phone: string | null;
-                        mobile: string | null;
-                        vatNumber: string | null;
-                        registrationNo: string | null;
-                        addressLine1: string | null;
-                        addressLine2: string | null;
-                        city: string | null;
-                        province: string | null;
-                        postalCode: string | null;
-                        country: string | null;
-                        postalAddressLine1: string | null;
-                        postalAddressLine2: string | null;
-                        postalCity: string | null;
-                        postalProvince: string | null;
-                        postalPostalCode: string | null;
-                        postalCountry: string | null;
-                        notes: string | null;
-                        currency: string;
-                        /** @description null: no credit limit set */
-                        creditLimit: number | null;
-                        /** @description What the contact owes now on the debtors control accounts of all the tenant's live companies (sum of open items; negative when the contact is in credit). Derived from the ledger, never stored. */
-                        creditUsed: number;
-                        paymentTerms: number;
-                        isActive: boolean;
-                        tags: string[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description Also a success */
+            /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        tenantId: string;
-                        /** @enum {unknown} */
-                        contactType: "CUSTOMER" | "SUPPLIER" | "EMPLOYEE" | "TAX_PRACTITIONER";
-                        name: string;
-                        tradingName: string | null;
-                        email: string | null;
-                        phone: string | null;
-                        mobile: string | null;
-                        vatNumber: string | null;
-                        registrationNo: string | null;
-                        addressLine1: string | null;
-                        addressLine2: string | null;
-                        city: string | null;
-                        province: string | null;
-                        postalCode: string | null;
-                        country: string | null;
-                        postalAddressLine1: string | null;
-                        postalAddressLine2: string | null;
-                        postalCity: string | null;
-                        postalProvince: string | null;
-                        postalPostalCode: string | null;
-                        postalCountry: string | null;
-                        notes: string | null;
-                        currency: string;
-                        /** @description null: no credit limit set */
-                        creditLimit: number | null;
-                        /** @description What the contact owes now on the debtors control accounts of all the tenant's live companies (sum of open items; negative when the contact is in credit). Derived from the ledger, never stored. */
-                        creditUsed: number;
-                        paymentTerms: number;
-                        isActive: boolean;
-                        tags: string[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiContactsAgedDebtors: {
+    getAgedDebtors: {
         parameters: {
             query?: {
                 /** @description The position at the end of this day; default today */
@@ -3187,70 +5611,24 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description null: posted without a contact
-                         */
-                        contactId: string | null;
-                        contactName: string;
-                        /** @description Not yet due on asOf */
-                        current: number;
-                        /** @description 1 to 30 days past due */
-                        days30: number;
-                        /** @description 31 to 60 days past due */
-                        days60: number;
-                        /** @description More than 60 days past due */
-                        days90: number;
-                        /** @description Everything outstanding */
-                        total: number;
-                        /** @description days30 + days60 + days90 */
-                        overdue: number;
-                    }[];
+                    "application/json": components["schemas"]["AgedBalance"][];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiContactsAgedCreditors: {
+    getAgedCreditors: {
         parameters: {
             query?: {
                 /** @description The position at the end of this day; default today */
@@ -3267,73 +5645,30 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description null: posted without a contact
-                         */
-                        contactId: string | null;
-                        contactName: string;
-                        /** @description Not yet due on asOf */
-                        current: number;
-                        /** @description 1 to 30 days past due */
-                        days30: number;
-                        /** @description 31 to 60 days past due */
-                        days60: number;
-                        /** @description More than 60 days past due */
-                        days90: number;
-                        /** @description Everything outstanding */
-                        total: number;
-                        /** @description days30 + days60 + days90 */
-                        overdue: number;
-                    }[];
+                    "application/json": components["schemas"]["AgedBalance"][];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiContactsId: {
+    getContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3344,167 +5679,81 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        tenantId: string;
-                        /** @enum {unknown} */
-                        contactType: "CUSTOMER" | "SUPPLIER" | "EMPLOYEE" | "TAX_PRACTITIONER";
-                        name: string;
-                        tradingName: string | null;
-                        email: string | null;
-                        phone: string | null;
-                        mobile: string | null;
-                        vatNumber: string | null;
-                        registrationNo: string | null;
-                        addressLine1: string | null;
-                        addressLine2: string | null;
-                        city: string | null;
-                        province: string | null;
-                        postalCode: string | null;
-                        country: string | null;
-                        postalAddressLine1: string | null;
-                        postalAddressLine2: string | null;
-                        postalCity: string | null;
-                        postalProvince: string | null;
-                        postalPostalCode: string | null;
-                        postalCountry: string | null;
-                        notes: string | null;
-                        currency: string;
-                        /** @description null: no credit limit set */
-                        creditLimit: number | null;
-                        /** @description What the contact owes now on the debtors control accounts of all the tenant's live companies (sum of open items; negative when the contact is in credit). Derived from the ledger, never stored. */
-                        creditUsed: number;
-                        paymentTerms: number;
-                        isActive: boolean;
-                        tags: string[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    deleteApiContactsId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    patchApiContactsId: {
+    deleteContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `CONTACT_HAS_OPEN_ITEMS`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateContact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3512,158 +5761,42 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description One of CUSTOMER, SUPPLIER, EMPLOYEE, TAX_PRACTITIONER, in any case (stored upper case)
-                     * @example CUSTOMER
-                     */
-                    contactType?: string;
-                    name?: string;
-                    tradingName?: string | null;
-                    /** Format: email */
-                    email?: string | null;
-                    phone?: string | null;
-                    mobile?: string | null;
-                    /** @description VAT number (South African: ten digits starting with 4; foreign numbers as given) */
-                    vatNumber?: string | null;
-                    /** @description Company registration number, e.g. 2019/123456/07 */
-                    registrationNo?: string | null;
-                    /** @description Physical address */
-                    addressLine1?: string | null;
-                    addressLine2?: string | null;
-                    city?: string | null;
-                    province?: string | null;
-                    postalCode?: string | null;
-                    country?: string | null;
-                    /** @description Postal address */
-                    postalAddressLine1?: string | null;
-                    postalAddressLine2?: string | null;
-                    postalCity?: string | null;
-                    postalProvince?: string | null;
-                    postalPostalCode?: string | null;
-                    postalCountry?: string | null;
-                    notes?: string | null;
-                    /** @description ISO 4217 code; default ZAR */
-                    currency?: string;
-                    /** @description Money, at most two decimals; null: no credit limit */
-                    creditLimit?: number | null;
-                    /** @description Days after the document date that it falls due; default 30 */
-                    paymentTerms?: number;
-                    isActive?: boolean;
-                    /** @description Labels; trimmed, and repeats (in any case) kept once */
-                    tags?: string[];
-                };
+                "application/json": components["schemas"]["ContactUpdate"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        tenantId: string;
-                        /** @enum {unknown} */
-                        contactType: "CUSTOMER" | "SUPPLIER" | "EMPLOYEE" | "TAX_PRACTITIONER";
-                        name: string;
-                        tradingName: string | null;
-                        email: string | null;
-                        phone: string | null;
-                        mobile: string | null;
-                        vatNumber: string | null;
-                        registrationNo: string | null;
-                        addressLine1: string | null;
-                        addressLine2: string | null;
-                        city: string | null;
-                        province: string | null;
-                        postalCode: string | null;
-                        country: string | null;
-                        postalAddressLine1: string | null;
-                        postalAddressLine2: string | null;
-                        postalCity: string | null;
-                        postalProvince: string | null;
-                        postalPostalCode: string | null;
-                        postalCountry: string | null;
-                        notes: string | null;
-                        currency: string;
-                        /** @description null: no credit limit set */
-                        creditLimit: number | null;
-                        /** @description What the contact owes now on the debtors control accounts of all the tenant's live companies (sum of open items; negative when the contact is in credit). Derived from the ledger, never stored. */
-                        creditUsed: number;
-                        paymentTerms: number;
-                        isActive: boolean;
-                        tags: string[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiContactsIdConsent: {
+    getContactConsent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3674,112 +5807,39 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        contactId: string;
-                        /** @description What these consents do not govern: messages about business the contact already has with the company (invoices, statements, reminders, receipts) are not direct marketing and are sent whatever the consent says. */
-                        notMarketing: string;
-                        /** @description Every channel, in a fixed order: email, sms, whatsapp, phone, post */
-                        channels: {
-                            channel: string;
-                            label: string;
-                            /** @description true only when the latest record for the channel is granted (opt-in) */
-                            mayMarket: boolean;
-                            latest: {
-                                /** Format: uuid */
-                                id: string;
-                                /** @enum {unknown} */
-                                channel: "email" | "sms" | "whatsapp" | "phone" | "post";
-                                channelLabel: string;
-                                /** @enum {unknown} */
-                                status: "granted" | "refused" | "withdrawn";
-                                statusLabel: string;
-                                /** @enum {unknown} */
-                                method: "verbal" | "written" | "web_form" | "email" | "sms_reply" | "existing_customer" | "imported" | "other";
-                                methodLabel: string;
-                                note: string | null;
-                                /** @description Name of the person or API key that recorded it, at the time */
-                                recordedBy: string;
-                                /** Format: date-time */
-                                recordedAt: string;
-                            } | null;
-                        }[];
-                        /** @description Every record, newest first */
-                        history: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {unknown} */
-                            channel: "email" | "sms" | "whatsapp" | "phone" | "post";
-                            channelLabel: string;
-                            /** @enum {unknown} */
-                            status: "granted" | "refused" | "withdrawn";
-                            statusLabel: string;
-                            /** @enum {unknown} */
-                            method: "verbal" | "written" | "web_form" | "email" | "sms_reply" | "existing_customer" | "imported" | "other";
-                            methodLabel: string;
-                            note: string | null;
-                            /** @description Name of the person or API key that recorded it, at the time */
-                            recordedBy: string;
-                            /** Format: date-time */
-                            recordedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Consent"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
+                content?: never;
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiContactsIdConsent: {
+    recordContactConsent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3787,147 +5847,37 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description email, sms, whatsapp, phone, post
-                     * @enum {unknown}
-                     */
-                    channel: "email" | "sms" | "whatsapp" | "phone" | "post";
-                    /**
-                     * @description granted (opted in), refused (asked, said no), withdrawn (opted out later)
-                     * @enum {unknown}
-                     */
-                    status: "granted" | "refused" | "withdrawn";
-                    /**
-                     * @description How it was obtained
-                     * @enum {unknown}
-                     */
-                    method: "verbal" | "written" | "web_form" | "email" | "sms_reply" | "existing_customer" | "imported" | "other";
-                    note?: string | null;
-                    /**
-                     * Format: date-time
-                     * @description When the contact gave or withdrew it (default now); not in the future
-                     */
-                    recordedAt?: string;
-                };
+                "application/json": components["schemas"]["ConsentRecord"];
             };
         };
         responses: {
-            /** @description Success */
+            /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        contactId: string;
-                        /** @description What these consents do not govern: messages about business the contact already has with the company (invoices, statements, reminders, receipts) are not direct marketing and are sent whatever the consent says. */
-                        notMarketing: string;
-                        /** @description Every channel, in a fixed order: email, sms, whatsapp, phone, post */
-                        channels: {
-                            channel: string;
-                            label: string;
-                            /** @description true only when the latest record for the channel is granted (opt-in) */
-                            mayMarket: boolean;
-                            latest: {
-                                /** Format: uuid */
-                                id: string;
-                                /** @enum {unknown} */
-                                channel: "email" | "sms" | "whatsapp" | "phone" | "post";
-                                channelLabel: string;
-                                /** @enum {unknown} */
-                                status: "granted" | "refused" | "withdrawn";
-                                statusLabel: string;
-                                /** @enum {unknown} */
-                                method: "verbal" | "written" | "web_form" | "email" | "sms_reply" | "existing_customer" | "imported" | "other";
-                                methodLabel: string;
-                                note: string | null;
-                                /** @description Name of the person or API key that recorded it, at the time */
-                                recordedBy: string;
-                                /** Format: date-time */
-                                recordedAt: string;
-                            } | null;
-                        }[];
-                        /** @description Every record, newest first */
-                        history: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {unknown} */
-                            channel: "email" | "sms" | "whatsapp" | "phone" | "post";
-                            channelLabel: string;
-                            /** @enum {unknown} */
-                            status: "granted" | "refused" | "withdrawn";
-                            statusLabel: string;
-                            /** @enum {unknown} */
-                            method: "verbal" | "written" | "web_form" | "email" | "sms_reply" | "existing_customer" | "imported" | "other";
-                            methodLabel: string;
-                            note: string | null;
-                            /** @description Name of the person or API key that recorded it, at the time */
-                            recordedBy: string;
-                            /** Format: date-time */
-                            recordedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Consent"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postAuthForgotPassword: {
+    requestPasswordReset: {
         parameters: {
             query?: never;
             header?: never;
@@ -3936,10 +5886,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** Format: email */
-                    email: string;
-                };
+                "application/json": components["schemas"]["PasswordResetRequest"];
             };
         };
         responses: {
@@ -3949,42 +5896,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The same text whether or not an account has this address */
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["PasswordResetRequested"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_74fea9"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postAuthResetPassword: {
+    resetPassword: {
         parameters: {
             query?: never;
             header?: never;
@@ -3993,52 +5916,26 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description The token from the reset e-mail */
-                    token: string;
-                    /** @description Lowercase hex SHA-256 of the password. A plaintext password is refused as a wrong one. */
-                    password: string;
-                };
+                "application/json": components["schemas"]["PasswordReset"];
             };
         };
         responses: {
-            /** @description Success */
+            /** @description Done; no body */
             204: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_74fea9"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postAuthPassword: {
+    changePassword: {
         parameters: {
             query?: never;
             header?: never;
@@ -4047,75 +5944,33 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Lowercase hex SHA-256 of the password. A plaintext password is refused as a wrong one. */
-                    currentPassword: string;
-                    /** @description Lowercase hex SHA-256 of the password. A plaintext password is refused as a wrong one. */
-                    newPassword: string;
-                };
+                "application/json": components["schemas"]["PasswordChange"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description How many of the user's other sessions were ended; this one stays signed in */
-                        otherSessionsRevoked: number;
-                    };
+                    "application/json": components["schemas"]["PasswordChanged"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["UserTokenRequired"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getAuth2fa: {
+    getTwoFactorStatus: {
         parameters: {
             query?: never;
             header?: never;
@@ -4127,48 +5982,23 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Sign-in asks for a second factor */
-                        enabled: boolean;
-                        /** @description Enrolled but not yet confirmed with a code */
-                        pending: boolean;
-                        recoveryCodesLeft: number;
-                    };
+                    "application/json": components["schemas"]["TwoFactorStatus"];
                 };
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["UserTokenRequired"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postAuth2faEnrol: {
+    enrolTwoFactor: {
         parameters: {
             query?: never;
             header?: never;
@@ -4180,47 +6010,24 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description otpauth://totp/... for an authenticator app (as a QR code) */
-                        otpauthUri: string;
-                        /** @description The same secret in base32, for typing in by hand */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["TwoFactorEnrolment"];
                 };
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["UserTokenRequired"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postAuth2faConfirm: {
+    confirmTwoFactor: {
         parameters: {
             query?: never;
             header?: never;
@@ -4229,73 +6036,33 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description A six-digit authenticator code (or, where stated, a recovery code) */
-                    totpCode: string;
-                };
+                "application/json": components["schemas"]["TwoFactorCode"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Single-use codes for when the authenticator is lost; shown this once only */
-                        recoveryCodes: string[];
-                    };
+                    "application/json": components["schemas"]["RecoveryCodes"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["UserTokenRequired"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postAuth2faDisable: {
+    disableTwoFactor: {
         parameters: {
             query?: never;
             header?: never;
@@ -4304,76 +6071,33 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description A six-digit authenticator code (or, where stated, a recovery code) */
-                    totpCode: string;
-                };
+                "application/json": components["schemas"]["TwoFactorCode"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Sign-in asks for a second factor */
-                        enabled: boolean;
-                        /** @description Enrolled but not yet confirmed with a code */
-                        pending: boolean;
-                        recoveryCodesLeft: number;
-                    };
+                    "application/json": components["schemas"]["TwoFactorStatus"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["UserTokenRequired"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postAuthRecoveryCodesRegenerate: {
+    regenerateRecoveryCodes: {
         parameters: {
             query?: never;
             header?: never;
@@ -4382,73 +6106,33 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description A six-digit authenticator code (or, where stated, a recovery code) */
-                    totpCode: string;
-                };
+                "application/json": components["schemas"]["TwoFactorCode"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Single-use codes for when the authenticator is lost; shown this once only */
-                        recoveryCodes: string[];
-                    };
+                    "application/json": components["schemas"]["RecoveryCodes"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["UserTokenRequired"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getAuthSessions: {
+    listSessions: {
         parameters: {
             query?: never;
             header?: never;
@@ -4460,58 +6144,23 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description The sign-in or the latest refresh of this session
-                         */
-                        lastUsedAt: string;
-                        /** Format: date-time */
-                        expiresAt: string;
-                        ip: string | null;
-                        userAgent: string | null;
-                        /** @description The session of the token making this request */
-                        current: boolean;
-                    }[];
+                    "application/json": components["schemas"]["Session"][];
                 };
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["UserTokenRequired"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    deleteAuthSessionsId: {
+    revokeSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -4522,61 +6171,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description Done; no body */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["UserTokenRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postAuthSessionsRevokeAll: {
+    revokeAllSessions: {
         parameters: {
             query?: never;
             header?: never;
@@ -4588,45 +6202,24 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description How many sessions were revoked */
-                        revoked: number;
-                    };
+                    "application/json": components["schemas"]["SessionsRevoked"];
                 };
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["UserTokenRequired"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postAuthLogout: {
+    logout: {
         parameters: {
             query?: never;
             header?: never;
@@ -4635,43 +6228,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description Done; no body */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["UserTokenRequired"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiSetupProgress: {
+    getSetupProgress: {
         parameters: {
             query?: never;
             header?: {
@@ -4686,71 +6261,24 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        companyId: string;
-                        steps: {
-                            key: string;
-                            label: string;
-                            done: boolean;
-                        }[];
-                        done: number;
-                        total: number;
-                        percent: number;
-                    };
+                    "application/json": components["schemas"]["SetupProgress"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiRoles: {
+    listRoles: {
         parameters: {
             query?: never;
             header?: never;
@@ -4762,188 +6290,85 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The name of a built-in role, the UUID of a custom one */
-                        id: string;
-                        name: string;
-                        builtIn: boolean;
-                        description: string | null;
-                        /** @description "resource:action" strings, sorted */
-                        permissions: string[];
-                        /**
-                         * Format: date-time
-                         * @description Custom roles only
-                         */
-                        createdAt?: string;
-                        /**
-                         * Format: date-time
-                         * @description Custom roles only
-                         */
-                        updatedAt?: string;
-                    }[];
+                    "application/json": components["schemas"]["Role"][];
                 };
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiRoles: {
+    createRole: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
-                     */
-                    clientId?: string;
-                    name: string;
-                    description?: string | null;
-                    permissions: string[];
-                };
+                "application/json": components["schemas"]["RoleCreate"];
             };
         };
         responses: {
-            /** @description Success */
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The name of a built-in role, the UUID of a custom one */
-                        id: string;
-                        name: string;
-                        builtIn: boolean;
-                        description: string | null;
-                        /** @description "resource:action" strings, sorted */
-                        permissions: string[];
-                        /**
-                         * Format: date-time
-                         * @description Custom roles only
-                         */
-                        createdAt?: string;
-                        /**
-                         * Format: date-time
-                         * @description Custom roles only
-                         */
-                        updatedAt?: string;
-                    };
+                    "application/json": components["schemas"]["Role"];
                 };
             };
-            /** @description Also a success */
+            /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The name of a built-in role, the UUID of a custom one */
-                        id: string;
-                        name: string;
-                        builtIn: boolean;
-                        description: string | null;
-                        /** @description "resource:action" strings, sorted */
-                        permissions: string[];
-                        /**
-                         * Format: date-time
-                         * @description Custom roles only
-                         */
-                        createdAt?: string;
-                        /**
-                         * Format: date-time
-                         * @description Custom roles only
-                         */
-                        updatedAt?: string;
-                    };
+                    "application/json": components["schemas"]["Role"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_cd965c"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiRolesId: {
+    getRole: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
             path: {
-                id: ("owner" | "admin" | "accountant" | "sales" | "purchasing" | "payroll" | "warehouse" | "viewer") | string;
+                id: components["schemas"]["BuiltInRole"] | string;
             };
             cookie?: never;
         };
@@ -4952,255 +6377,124 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The name of a built-in role, the UUID of a custom one */
-                        id: string;
-                        name: string;
-                        builtIn: boolean;
-                        description: string | null;
-                        /** @description "resource:action" strings, sorted */
-                        permissions: string[];
-                        /**
-                         * Format: date-time
-                         * @description Custom roles only
-                         */
-                        createdAt?: string;
-                        /**
-                         * Format: date-time
-                         * @description Custom roles only
-                         */
-                        updatedAt?: string;
-                    };
+                    "application/json": components["schemas"]["Role"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    deleteApiRolesId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: ("owner" | "admin" | "accountant" | "sales" | "purchasing" | "payroll" | "warehouse" | "viewer") | string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    patchApiRolesId: {
+    deleteRole: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
             path: {
-                id: ("owner" | "admin" | "accountant" | "sales" | "purchasing" | "payroll" | "warehouse" | "viewer") | string;
+                id: components["schemas"]["BuiltInRole"] | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateRole: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: components["schemas"]["BuiltInRole"] | string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    description?: string | null;
-                    permissions?: string[];
-                };
+                "application/json": components["schemas"]["RoleUpdate"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The name of a built-in role, the UUID of a custom one */
-                        id: string;
-                        name: string;
-                        builtIn: boolean;
-                        description: string | null;
-                        /** @description "resource:action" strings, sorted */
-                        permissions: string[];
-                        /**
-                         * Format: date-time
-                         * @description Custom roles only
-                         */
-                        createdAt?: string;
-                        /**
-                         * Format: date-time
-                         * @description Custom roles only
-                         */
-                        updatedAt?: string;
-                    };
+                    "application/json": components["schemas"]["Role"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_cd965c"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiUsers: {
+    listUsers: {
         parameters: {
             query?: {
                 /** @description 1-based page number; below 1 is treated as 1 */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `by name`. */
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
                 /** @description Name or e-mail contains (any case) */
                 q?: string;
                 /** @description A built-in role name (owner, admin, accountant, ...) or the UUID of a custom role */
-                role?: ("owner" | "admin" | "accountant" | "sales" | "purchasing" | "payroll" | "warehouse" | "viewer") | string;
+                role?: components["schemas"]["BuiltInRole"] | string;
                 active?: boolean;
             };
             header?: never;
@@ -5212,181 +6506,70 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            name: string;
-                            /** @description A built-in role name or a custom role id */
-                            role: string;
-                            /** @description The role as a person reads it */
-                            roleName: string;
-                            active: boolean;
-                            /** @description Invited without a password and has not accepted the invitation yet */
-                            invitationPending: boolean;
-                            twoFactorEnabled: boolean;
-                            /** Format: date-time */
-                            lastLoginAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** Format: date-time */
-                            deactivatedAt: string | null;
-                        }[];
-                        /** @description Rows matching the filter */
-                        total: number;
-                        page: number;
-                        /** @description The limit that was applied */
-                        limit: number;
-                        totalPages: number;
-                    };
+                    "application/json": components["schemas"]["UserPage"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiUsers: {
+    inviteUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** Format: email */
-                    email: string;
-                    name: string;
-                    /** @description A built-in role name (owner, admin, accountant, ...) or the id of a custom role */
-                    roleId: string;
-                    /** @description Lowercase hex SHA-256 of the password. A plaintext password is refused as a wrong one. */
-                    password?: string;
-                };
+                "application/json": components["schemas"]["UserInvite"];
             };
         };
         responses: {
-            /** @description Success */
+            /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        email: string;
-                        name: string;
-                        /** @description A built-in role name or a custom role id */
-                        role: string;
-                        /** @description The role as a person reads it */
-                        roleName: string;
-                        active: boolean;
-                        /** @description Invited without a password and has not accepted the invitation yet */
-                        invitationPending: boolean;
-                        twoFactorEnabled: boolean;
-                        /** Format: date-time */
-                        lastLoginAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** Format: date-time */
-                        deactivatedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_f7c613"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiUsersId: {
+    getUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5397,84 +6580,39 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        email: string;
-                        name: string;
-                        /** @description A built-in role name or a custom role id */
-                        role: string;
-                        /** @description The role as a person reads it */
-                        roleName: string;
-                        active: boolean;
-                        /** @description Invited without a password and has not accepted the invitation yet */
-                        invitationPending: boolean;
-                        twoFactorEnabled: boolean;
-                        /** Format: date-time */
-                        lastLoginAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** Format: date-time */
-                        deactivatedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
+                content?: never;
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    patchApiUsersId: {
+    updateUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5482,102 +6620,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    /** @description A built-in role name (owner, admin, accountant, ...) or the id of a custom role */
-                    roleId?: string;
-                    active?: boolean;
-                };
+                "application/json": components["schemas"]["UserUpdate"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        email: string;
-                        name: string;
-                        /** @description A built-in role name or a custom role id */
-                        role: string;
-                        /** @description The role as a person reads it */
-                        roleName: string;
-                        active: boolean;
-                        /** @description Invited without a password and has not accepted the invitation yet */
-                        invitationPending: boolean;
-                        twoFactorEnabled: boolean;
-                        /** Format: date-time */
-                        lastLoginAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** Format: date-time */
-                        deactivatedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_f7c613"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postAuthAcceptInvitation: {
+    acceptInvitation: {
         parameters: {
             query?: never;
             header?: never;
@@ -5586,12 +6658,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description The token from the invitation e-mail */
-                    token: string;
-                    /** @description Lowercase hex SHA-256 of the password. A plaintext password is refused as a wrong one. */
-                    password: string;
-                };
+                "application/json": components["schemas"]["InvitationAcceptance"];
             };
         };
         responses: {
@@ -5601,57 +6668,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description JWT; send as Authorization: Bearer */
-                        accessToken: string;
-                        /** @description Single use: POST /auth/refresh answers a new one */
-                        refreshToken: string;
-                        /** Format: uuid */
-                        userId: string;
-                        /** Format: uuid */
-                        tenantId: string;
-                        email: string;
-                        tenantName: string;
-                        role: string;
-                    };
+                    "application/json": components["schemas"]["LoginResponse"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_74fea9"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiAuditLog: {
+    listAuditLog: {
         parameters: {
             query?: {
                 /** @description 1-based page number; below 1 is treated as 1 */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `-createdAt`. */
+                sort?: "createdAt" | "-createdAt";
                 /** @description Entries on or after this day (UTC) */
                 from?: string;
                 /** @description Entries on or before this day (UTC) */
@@ -5673,80 +6709,23 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: date-time */
-                            occurredAt: string;
-                            /** @description user, api_key, system or anonymous */
-                            actorType: string;
-                            /** Format: uuid */
-                            actorId: string | null;
-                            /** @description The operation, e.g. "POST /api/roles" */
-                            action: string;
-                            resource: string;
-                            resourceId: string | null;
-                            /** Format: uuid */
-                            companyId: string | null;
-                            requestId: string | null;
-                            ip: string | null;
-                            /** @description What was sent (params, body, status), secrets replaced by "[redacted]" */
-                            details: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                        /** @description Rows matching the filter */
-                        total: number;
-                        page: number;
-                        /** @description The limit that was applied */
-                        limit: number;
-                        totalPages: number;
-                    };
+                    "application/json": components["schemas"]["AuditEntryPage"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiApiKeys: {
+    listApiKeys: {
         parameters: {
             query?: never;
             header?: never;
@@ -5758,195 +6737,80 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        owner: "user" | "business";
-                        /**
-                         * Format: uuid
-                         * @description The person a user key acts as; null for a business key
-                         */
-                        userId: string | null;
-                        /** @description A business key's role; null for a user key, which acts with its owner's current role */
-                        roleId: string | null;
-                        scopes: string[];
-                        rateLimitPerMinute: number;
-                        /** Format: uuid */
-                        contactId: string | null;
-                        /** @description The start of the key, to recognise it */
-                        prefix: string;
-                        /** @description The last four characters of the key */
-                        lastFour: string;
-                        /** Format: uuid */
-                        createdBy: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** @description The latest token exchange */
-                        lastUsedAt: string | null;
-                        /** Format: date-time */
-                        revokedAt: string | null;
-                        /** @description `oauth`: an app a person connected through OAuth (acts as them, with the scopes they left ticked) */
-                        kind: "key" | "oauth";
-                        /** @description The connected app, for `oauth` */
-                        oauthClientId: string | null;
-                    }[];
+                    "application/json": components["schemas"]["ApiKey"][];
                 };
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiApiKeys: {
+    createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    /** @description `user`: the key acts as you, with your role as it is at each call, and stops when you are deactivated. `business`: the key acts with `roleId` and survives staff leaving. */
-                    owner: "user" | "business";
-                    /** @description Business keys only (required there): a built-in role name or the id of a custom role */
-                    roleId?: string;
-                    /** @description <module>:read or <module>:write (write includes read), or full. One of: contacts:read, contacts:write, invoices:read, invoices:write, banking:read, banking:write, reports:read, reports:write, admin:read, admin:write, companies:read, companies:write, crm:read, crm:write, expenses:read, expenses:write, timetracking:read, timetracking:write, jobcards:read, jobcards:write, inventory:read, inventory:write, transactions:read, transactions:write, payroll:read, payroll:write, tax:read, tax:write, manufacturing:read, manufacturing:write, logistics:read, logistics:write, consolidation:read, consolidation:write, billing:read, billing:write, full */
-                    scopes: string[];
-                    /** @description Default 120 */
-                    rateLimitPerMinute?: number;
-                    /**
-                     * Format: uuid
-                     * @description The contact the key is for (an integration partner)
-                     */
-                    contactId?: string;
-                };
+                "application/json": components["schemas"]["ApiKeyCreate"];
             };
         };
         responses: {
-            /** @description Success */
+            /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        owner: "user" | "business";
-                        /**
-                         * Format: uuid
-                         * @description The person a user key acts as; null for a business key
-                         */
-                        userId: string | null;
-                        /** @description A business key's role; null for a user key, which acts with its owner's current role */
-                        roleId: string | null;
-                        scopes: string[];
-                        rateLimitPerMinute: number;
-                        /** Format: uuid */
-                        contactId: string | null;
-                        /** @description The start of the key, to recognise it */
-                        prefix: string;
-                        /** @description The last four characters of the key */
-                        lastFour: string;
-                        /** Format: uuid */
-                        createdBy: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** @description The latest token exchange */
-                        lastUsedAt: string | null;
-                        /** Format: date-time */
-                        revokedAt: string | null;
-                        /** @description `oauth`: an app a person connected through OAuth (acts as them, with the scopes they left ticked) */
-                        kind: "key" | "oauth";
-                        /** @description The connected app, for `oauth` */
-                        oauthClientId: string | null;
-                        /** @description The key itself. Shown this once: it cannot be retrieved later. */
-                        key: string;
-                    };
+                    "application/json": components["schemas"]["ApiKeyCreated"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Forbidden: the role lacks the permission (`{ error, resource, action }`), or a problem with one of these codes. `code`: `MODULE_NOT_LICENSED`, `INSUFFICIENT_SCOPE`, `PLAN_HAS_NO_API_KEYS`, `TEST_KEY_SANDBOX_ONLY`, `USER_TOKEN_REQUIRED`, `PERMISSION_NOT_HELD`, `OWNER_REQUIRED`, `API_KEY_LIMIT_REACHED`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["PermissionDenial"];
                 };
             };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiApiKeysId: {
+    getApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5957,157 +6821,110 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        owner: "user" | "business";
-                        /**
-                         * Format: uuid
-                         * @description The person a user key acts as; null for a business key
-                         */
-                        userId: string | null;
-                        /** @description A business key's role; null for a user key, which acts with its owner's current role */
-                        roleId: string | null;
-                        scopes: string[];
-                        rateLimitPerMinute: number;
-                        /** Format: uuid */
-                        contactId: string | null;
-                        /** @description The start of the key, to recognise it */
-                        prefix: string;
-                        /** @description The last four characters of the key */
-                        lastFour: string;
-                        /** Format: uuid */
-                        createdBy: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** @description The latest token exchange */
-                        lastUsedAt: string | null;
-                        /** Format: date-time */
-                        revokedAt: string | null;
-                        /** @description `oauth`: an app a person connected through OAuth (acts as them, with the scopes they left ticked) */
-                        kind: "key" | "oauth";
-                        /** @description The connected app, for `oauth` */
-                        oauthClientId: string | null;
-                    };
+                    "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    deleteApiApiKeysId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    exchangeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ApiKeyAccessToken"];
                 };
             };
-            /** @description Missing, expired or invalidated token */
+            400: components["responses"]["ValidationFailed"];
+            /** @description Unauthorized. `code`: `UNAUTHENTICATED`, `API_KEY_REQUIRED`. */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
+            /** @description Forbidden. `code`: `PLAN_HAS_NO_API_KEYS`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postAuthToken: {
+    listApiScopes: {
         parameters: {
             query?: never;
             header?: never;
@@ -6122,33 +6939,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description JWT; send as Authorization: Bearer on /api calls */
-                        accessToken: string;
-                        /** @constant */
-                        tokenType: "Bearer";
-                        /** @description Seconds: 3600 */
-                        expiresIn: number;
-                        /** @description The granted scopes, space-separated */
-                        scope: string;
-                        /** Format: uuid */
-                        tenantId: string;
-                        rateLimitPerMinute: number;
-                    };
+                    "application/json": components["schemas"]["ApiScopeInfo"][];
                 };
             };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiScopes: {
+    getEntitlements: {
         parameters: {
             query?: never;
             header?: never;
@@ -6160,27 +6958,23 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        scope: string;
-                        label: string;
-                    }[];
+                    "application/json": components["schemas"]["Entitlements"];
                 };
             };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_db4ad7"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiTenantEntitlements: {
+    listOAuthApps: {
         parameters: {
             query?: never;
             header?: never;
@@ -6192,209 +6986,79 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        plan: string;
-                        modules: string[];
-                        limits: {
-                            /** @description Companies allowed, the sandbox excluded; null for unlimited */
-                            companies: number | null;
-                            /** @description Unrevoked API keys allowed */
-                            apiKeys: number;
-                            /** @description An API key's calls a minute unless the key sets its own */
-                            rateLimitPerMinute: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["OAuthApp"][];
                 };
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiOauthApps: {
+    createOAuthApp: {
         parameters: {
             query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        /** @description Public: send as client_id */
-                        clientId: string;
-                        redirectUris: string[];
-                        /** @description The last four characters of the client secret */
-                        secretLastFour: string;
-                        /** Format: uuid */
-                        createdBy: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        deletedAt: string | null;
-                    }[];
-                };
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    postApiOauthApps: {
-        parameters: {
-            query?: never;
-            header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Shown to people on the sign-in page */
-                    name: string;
-                    /** @description The exact addresses the browser may be sent back to: https, or http on localhost, 127.0.0.1 or [::1]; no fragment. A redirect_uri must equal one of them character for character. */
-                    redirectUris: string[];
-                };
+                "application/json": components["schemas"]["OAuthAppCreate"];
             };
         };
         responses: {
-            /** @description Success */
+            /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        /** @description Public: send as client_id */
-                        clientId: string;
-                        redirectUris: string[];
-                        /** @description The last four characters of the client secret */
-                        secretLastFour: string;
-                        /** Format: uuid */
-                        createdBy: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        deletedAt: string | null;
-                        /** @description Shown this once: it cannot be retrieved later. Keep it on your server only. */
-                        clientSecret: string;
-                    };
+                    "application/json": components["schemas"]["OAuthAppWithSecret"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Forbidden: the role lacks the permission (`{ error, resource, action }`), or a problem with one of these codes. `code`: `MODULE_NOT_LICENSED`, `INSUFFICIENT_SCOPE`, `PLAN_HAS_NO_API_KEYS`, `TEST_KEY_SANDBOX_ONLY`, `USER_TOKEN_REQUIRED`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["PermissionDenial"];
                 };
             };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiOauthAppsId: {
+    getOAuthApp: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6405,78 +7069,39 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        /** @description Public: send as client_id */
-                        clientId: string;
-                        redirectUris: string[];
-                        /** @description The last four characters of the client secret */
-                        secretLastFour: string;
-                        /** Format: uuid */
-                        createdBy: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        deletedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["OAuthApp"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
+                content?: never;
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    deleteApiOauthAppsId: {
+    deleteOAuthApp: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6484,65 +7109,31 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description Done; no body */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getOauthAuthorize: {
+    authorizeOAuth: {
         parameters: {
             query?: {
-                /** @description code */
-                response_type?: string;
+                /** @description code (anything else: `unsupported_response_type`) */
+                response_type?: components["schemas"]["OAuthResponseType"] | string;
                 /** @description The app's client id */
                 client_id?: string;
                 /** @description One of the app’s registered addresses, exactly */
@@ -6554,7 +7145,7 @@ export interface operations {
                 /** @description PKCE: base64url SHA-256 of the code verifier */
                 code_challenge?: string;
                 /** @description PKCE: S256 (plain is refused) */
-                code_challenge_method?: string;
+                code_challenge_method?: components["schemas"]["OAuthCodeChallengeMethod"] | string;
             };
             header?: never;
             path?: never;
@@ -6571,27 +7162,21 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
+            /** @description Bad Request. `code`: `VALIDATION_FAILED`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
                 };
             };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postOauthAuthorize: {
+    submitOAuthSignIn: {
         parameters: {
             query?: never;
             header?: never;
@@ -6600,34 +7185,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description code */
-                    response_type?: string;
-                    /** @description The app's client id */
-                    client_id?: string;
-                    /** @description One of the app’s registered addresses, exactly */
-                    redirect_uri?: string;
-                    /** @description Space-separated scopes (GET /api-scopes) */
-                    scope?: string;
-                    /** @description Echoed back unchanged */
-                    state?: string;
-                    /** @description PKCE: base64url SHA-256 of the code verifier */
-                    code_challenge?: string;
-                    /** @description PKCE: S256 (plain is refused) */
-                    code_challenge_method?: string;
-                    /** @description Sign-in e-mail */
-                    email?: string;
-                    /** @description The password as typed (the page sends it over TLS; the server hashes it) */
-                    password?: string;
-                    /** @description Authenticator or recovery code, on the second-factor step */
-                    totp_code?: string;
-                    /** @description The signed state of a sign-in waiting for its second factor */
-                    pending?: string;
-                    /** @description allow or deny */
-                    action?: string;
-                } & {
-                    [key: string]: string;
-                };
+                "application/x-www-form-urlencoded": components["schemas"]["OAuthAuthorizeForm"];
             };
         };
         responses: {
@@ -6647,36 +7205,51 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
+            /** @description Bad Request. `code`: `VALIDATION_FAILED`, `MALFORMED_BODY`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
                 };
             };
-            /** @description The request body is larger than 1 MiB */
+            /** @description Conflict. `code`: `CONFLICT`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description Payload Too Large. `code`: `PAYLOAD_TOO_LARGE`. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
                 };
             };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
+            /** @description Unsupported Media Type. `code`: `UNSUPPORTED_MEDIA_TYPE`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
                 };
             };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postOauthToken: {
+    exchangeOAuthToken: {
         parameters: {
             query?: never;
             header?: never;
@@ -6685,26 +7258,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description authorization_code or refresh_token */
-                    grant_type?: string;
-                    /** @description The code from the redirect (authorization_code) */
-                    code?: string;
-                    /** @description The same redirect_uri as in the authorization request (authorization_code) */
-                    redirect_uri?: string;
-                    /** @description PKCE verifier, when the request carried a code_challenge */
-                    code_verifier?: string;
-                    /** @description refresh_token grant */
-                    refresh_token?: string;
-                    /** @description Or in HTTP Basic authentication */
-                    client_id?: string;
-                    /** @description Or in HTTP Basic authentication; always required */
-                    client_secret?: string;
-                    /** @description Ignored: a connection keeps the scopes the person left ticked */
-                    scope?: string;
-                } & {
-                    [key: string]: string;
-                };
+                "application/x-www-form-urlencoded": components["schemas"]["OAuthTokenRequest"];
             };
         };
         responses: {
@@ -6714,261 +7268,134 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Send as Authorization: Bearer on /api calls */
-                        access_token: string;
-                        /** @constant */
-                        token_type: "Bearer";
-                        /** @description Seconds: 3600 */
-                        expires_in: number;
-                        /** @description Single use: each refresh answers a new one */
-                        refresh_token: string;
-                        /** @description The scopes the person left ticked, space-separated */
-                        scope: string;
-                    };
+                    "application/json": components["schemas"]["OAuthTokenResponse"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getWellKnownOauthAuthorizationServer: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        issuer: string;
-                        authorization_endpoint: string;
-                        token_endpoint: string;
-                        response_types_supported: string[];
-                        grant_types_supported: string[];
-                        code_challenge_methods_supported: string[];
-                        token_endpoint_auth_methods_supported: string[];
-                        scopes_supported: string[];
-                    };
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getApiWebhooks: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        url: string;
-                        eventTypes: string[];
-                        description: string | null;
-                        enabled: boolean;
-                        /** @description `failing`: switched off after five consecutive failed events */
-                        disabledReason: "manual" | "failing" | null;
-                        /** @description Events in a row that failed after every retry */
-                        consecutiveFailures: number;
-                        createdBy: {
-                            type: "user" | "api_key";
-                            /**
-                             * Format: uuid
-                             * @description The user, or the API key (the webhook stops if it is revoked)
-                             */
-                            id: string;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    }[];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
+            400: components["responses"]["BadRequest_74fea9"];
+            /** @description Unauthorized. `code`: `INVALID_CREDENTIALS`. */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiWebhooks: {
+    getOAuthServerMetadata: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthServerMetadata"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"][];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description https only; the address must resolve to the public internet (checked now and again at every delivery). Redirects are never followed. */
-                    url: string;
-                    /** @description Event types to receive: logistics.stop.status_changed, logistics.proof.recorded, logistics.trip.dispatched, logistics.trip.completed, invoice.paid, payroll.run.paid, bill.rejected, expense.rejected. You must be allowed to view the module of each (a key: hold its read scope). */
-                    eventTypes: string[];
-                    description?: string;
-                };
+                "application/json": components["schemas"]["WebhookCreate"];
             };
         };
         responses: {
-            /** @description Success */
+            /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        url: string;
-                        eventTypes: string[];
-                        description: string | null;
-                        enabled: boolean;
-                        /** @description `failing`: switched off after five consecutive failed events */
-                        disabledReason: "manual" | "failing" | null;
-                        /** @description Events in a row that failed after every retry */
-                        consecutiveFailures: number;
-                        createdBy: {
-                            type: "user" | "api_key";
-                            /**
-                             * Format: uuid
-                             * @description The user, or the API key (the webhook stops if it is revoked)
-                             */
-                            id: string;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description The signing secret (`whsec_...`), shown this once. Verify deliveries with it (docs/webhooks.md). */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookWithSecret"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Forbidden: the role lacks the permission (`{ error, resource, action }`), or a problem with one of these codes. `code`: `MODULE_NOT_LICENSED`, `INSUFFICIENT_SCOPE`, `PLAN_HAS_NO_API_KEYS`, `PLAN_HAS_NO_WEBHOOKS`, `TEST_KEY_SANDBOX_ONLY`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["PermissionDenial"];
                 };
             };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiWebhooksId: {
+    getWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6979,151 +7406,73 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        url: string;
-                        eventTypes: string[];
-                        description: string | null;
-                        enabled: boolean;
-                        /** @description `failing`: switched off after five consecutive failed events */
-                        disabledReason: "manual" | "failing" | null;
-                        /** @description Events in a row that failed after every retry */
-                        consecutiveFailures: number;
-                        createdBy: {
-                            type: "user" | "api_key";
-                            /**
-                             * Format: uuid
-                             * @description The user, or the API key (the webhook stops if it is revoked)
-                             */
-                            id: string;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    deleteApiWebhooksId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    patchApiWebhooksId: {
+    deleteWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7131,113 +7480,46 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description https only; the address must resolve to the public internet (checked now and again at every delivery). Redirects are never followed. */
-                    url?: string;
-                    /** @description Event types to receive: logistics.stop.status_changed, logistics.proof.recorded, logistics.trip.dispatched, logistics.trip.completed, invoice.paid, payroll.run.paid, bill.rejected, expense.rejected. You must be allowed to view the module of each (a key: hold its read scope). */
-                    eventTypes?: string[];
-                    description?: string | null;
-                    /** @description Switch on or off. Switching a failing webhook back on is always manual. */
-                    enabled?: boolean;
-                };
+                "application/json": components["schemas"]["WebhookUpdate"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        url: string;
-                        eventTypes: string[];
-                        description: string | null;
-                        enabled: boolean;
-                        /** @description `failing`: switched off after five consecutive failed events */
-                        disabledReason: "manual" | "failing" | null;
-                        /** @description Events in a row that failed after every retry */
-                        consecutiveFailures: number;
-                        createdBy: {
-                            type: "user" | "api_key";
-                            /**
-                             * Format: uuid
-                             * @description The user, or the API key (the webhook stops if it is revoked)
-                             */
-                            id: string;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiWebhooksIdDeliveries: {
+    listWebhookDeliveries: {
         parameters: {
             query?: {
                 /** @description 1-based page number; below 1 is treated as 1 */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `-createdAt`. */
+                sort?: "createdAt" | "-createdAt";
                 /** @description Only this event (the webhook-id header) */
                 eventId?: string;
             };
@@ -7252,95 +7534,24 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description Sent as webhook-id, the same on every attempt
-                             */
-                            eventId: string;
-                            eventType: string;
-                            status: "pending" | "succeeded" | "failed" | "cancelled";
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            finishedAt: string | null;
-                            /** @description Every attempt, first to last */
-                            attempts: {
-                                /** @description 1 to 8 in a round; a redelivery goes on counting */
-                                attempt: number;
-                                /** Format: date-time */
-                                attemptedAt: string;
-                                durationMs: number;
-                                /** @description The status the receiver answered; null when none came (refused address, timeout, network) */
-                                responseStatus: number | null;
-                                error: string | null;
-                                /** @description The first 4 KB of the answer */
-                                responseExcerpt: string | null;
-                            }[];
-                        }[];
-                        /** @description Rows matching the filter */
-                        total: number;
-                        page: number;
-                        /** @description The limit that was applied */
-                        limit: number;
-                        totalPages: number;
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiWebhooksIdDeliveriesDeliveryIdRedeliver: {
+    redeliverWebhookDelivery: {
         parameters: {
             query?: never;
             header?: never;
@@ -7355,65 +7566,25 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        deliveryId: string;
-                        /** @constant */
-                        status: "pending";
-                    };
+                    "application/json": components["schemas"]["WebhookRedelivery"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiWebhooksIdTest: {
+    testWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -7427,72 +7598,31 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        eventId: string;
-                        /** Format: uuid */
-                        deliveryId: string;
-                        /** @constant */
-                        status: "pending";
-                    };
+                    "application/json": components["schemas"]["WebhookTestDelivery"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiAccounts: {
+    listAccounts: {
         parameters: {
             query?: {
+                /** @description Where the account sits: a balance sheet or an income statement type */
                 type?: "asset" | "liability" | "equity" | "income" | "expense";
-                /** @description Deactivated accounts too (default false) */
-                includeInactive?: boolean;
+                /** @description Only active (true) or only deactivated (false) accounts; default both */
+                isActive?: boolean;
             };
             header?: {
                 /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
@@ -7506,84 +7636,29 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        code: string;
-                        name: string;
-                        /** @enum {unknown} */
-                        type: "asset" | "liability" | "equity" | "income" | "expense";
-                        /** @description Statement grouping: current_asset, bank, receivable, inventory, fixed_asset, non_current_asset, current_liability, payable, non_current_liability, equity, retained_earnings, revenue, other_income, expense, cost_of_sales */
-                        subtype: string;
-                        /** @description The role documents post to it by (bank, debtors_control, vat_output, ...); null for accounts of your own */
-                        systemKey: string | null;
-                        /** @description Posted to by documents only; a manual journal may not touch it */
-                        isControl: boolean;
-                        isActive: boolean;
-                        description: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["Account"][];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiAccounts: {
+    createAccount: {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
                 /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
                 "X-Company-Id"?: string;
             };
@@ -7592,147 +7667,55 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
-                     */
-                    clientId?: string;
-                    /** @description Unique in the company (any case): letters, digits, dot and dash, up to 20 */
-                    code: string;
-                    name: string;
-                    /** @enum {unknown} */
-                    type: "asset" | "liability" | "equity" | "income" | "expense";
-                    /**
-                     * @description Must belong to the type; default: current_asset, current_liability, equity, revenue, expense
-                     * @enum {unknown}
-                     */
-                    subtype?: "current_asset" | "bank" | "receivable" | "inventory" | "fixed_asset" | "non_current_asset" | "current_liability" | "payable" | "non_current_liability" | "equity" | "retained_earnings" | "revenue" | "other_income" | "expense" | "cost_of_sales";
-                    description?: string;
-                };
+                "application/json": components["schemas"]["AccountCreate"];
             };
         };
         responses: {
-            /** @description Success */
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        code: string;
-                        name: string;
-                        /** @enum {unknown} */
-                        type: "asset" | "liability" | "equity" | "income" | "expense";
-                        /** @description Statement grouping: current_asset, bank, receivable, inventory, fixed_asset, non_current_asset, current_liability, payable, non_current_liability, equity, retained_earnings, revenue, other_income, expense, cost_of_sales */
-                        subtype: string;
-                        /** @description The role documents post to it by (bank, debtors_control, vat_output, ...); null for accounts of your own */
-                        systemKey: string | null;
-                        /** @description Posted to by documents only; a manual journal may not touch it */
-                        isControl: boolean;
-                        isActive: boolean;
-                        description: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Account"];
                 };
             };
-            /** @description Also a success */
+            /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        code: string;
-                        name: string;
-                        /** @enum {unknown} */
-                        type: "asset" | "liability" | "equity" | "income" | "expense";
-                        /** @description Statement grouping: current_asset, bank, receivable, inventory, fixed_asset, non_current_asset, current_liability, payable, non_current_liability, equity, retained_earnings, revenue, other_income, expense, cost_of_sales */
-                        subtype: string;
-                        /** @description The role documents post to it by (bank, debtors_control, vat_output, ...); null for accounts of your own */
-                        systemKey: string | null;
-                        /** @description Posted to by documents only; a manual journal may not touch it */
-                        isControl: boolean;
-                        isActive: boolean;
-                        description: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Account"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiAccountsId: {
+    getAccount: {
         parameters: {
             query?: never;
             header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
                 /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
                 "X-Company-Id"?: string;
             };
@@ -7746,84 +7729,38 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        code: string;
-                        name: string;
-                        /** @enum {unknown} */
-                        type: "asset" | "liability" | "equity" | "income" | "expense";
-                        /** @description Statement grouping: current_asset, bank, receivable, inventory, fixed_asset, non_current_asset, current_liability, payable, non_current_liability, equity, retained_earnings, revenue, other_income, expense, cost_of_sales */
-                        subtype: string;
-                        /** @description The role documents post to it by (bank, debtors_control, vat_output, ...); null for accounts of your own */
-                        systemKey: string | null;
-                        /** @description Posted to by documents only; a manual journal may not touch it */
-                        isControl: boolean;
-                        isActive: boolean;
-                        description: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Account"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
+                content?: never;
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    patchApiAccountsId: {
+    updateAccount: {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
                 /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
                 "X-Company-Id"?: string;
             };
@@ -7834,112 +7771,46 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Unique in the company (any case): letters, digits, dot and dash, up to 20 */
-                    code?: string;
-                    name?: string;
-                    /** @enum {unknown} */
-                    subtype?: "current_asset" | "bank" | "receivable" | "inventory" | "fixed_asset" | "non_current_asset" | "current_liability" | "payable" | "non_current_liability" | "equity" | "retained_earnings" | "revenue" | "other_income" | "expense" | "cost_of_sales";
-                    description?: string | null;
-                    /** @description false deactivates: nothing more may be posted to it */
-                    isActive?: boolean;
-                };
+                "application/json": components["schemas"]["AccountUpdate"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        code: string;
-                        name: string;
-                        /** @enum {unknown} */
-                        type: "asset" | "liability" | "equity" | "income" | "expense";
-                        /** @description Statement grouping: current_asset, bank, receivable, inventory, fixed_asset, non_current_asset, current_liability, payable, non_current_liability, equity, retained_earnings, revenue, other_income, expense, cost_of_sales */
-                        subtype: string;
-                        /** @description The role documents post to it by (bank, debtors_control, vat_output, ...); null for accounts of your own */
-                        systemKey: string | null;
-                        /** @description Posted to by documents only; a manual journal may not touch it */
-                        isControl: boolean;
-                        isActive: boolean;
-                        description: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Account"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiLedger: {
+    listLedgerLines: {
         parameters: {
             query?: {
                 /** @description 1-based page number; below 1 is treated as 1 */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `date`. */
+                sort?: "date" | "-date" | "createdAt" | "-createdAt";
                 from?: string;
                 to?: string;
                 accountId?: string;
@@ -7958,98 +7829,34 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            entryId: string;
-                            lineNo: number;
-                            /** Format: date */
-                            date: string;
-                            /** Format: uuid */
-                            accountId: string;
-                            accountCode: string;
-                            accountName: string;
-                            debit: number;
-                            credit: number;
-                            description: string | null;
-                            entryDescription: string;
-                            reference: string | null;
-                            /** Format: uuid */
-                            contactId: string | null;
-                            sourceType: string;
-                            /** Format: uuid */
-                            sourceId: string | null;
-                            taxCode: string | null;
-                            taxRate: number | null;
-                        }[];
-                        /** @description Rows matching the filter */
-                        total: number;
-                        page: number;
-                        /** @description The limit that was applied */
-                        limit: number;
-                        totalPages: number;
-                    };
+                    "application/json": components["schemas"]["LedgerLinePage"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiLedgerJournals: {
+    listJournals: {
         parameters: {
             query?: {
                 /** @description 1-based page number; below 1 is treated as 1 */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `-date`. */
+                sort?: "date" | "-date" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
                 from?: string;
                 to?: string;
                 /** @description e.g. manual_journal */
@@ -8067,114 +7874,29 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            companyId: string;
-                            /** Format: date */
-                            date: string;
-                            description: string;
-                            reference: string | null;
-                            /** @description manual_journal, invoice, payment, ... */
-                            sourceType: string;
-                            /** Format: uuid */
-                            sourceId: string | null;
-                            /** @description posted; reversed (a reversal cancels it); reversal (it cancels another entry) */
-                            status: "posted" | "reversed" | "reversal";
-                            /** Format: uuid */
-                            reversesEntryId: string | null;
-                            /** Format: uuid */
-                            reversedByEntryId: string | null;
-                            totalDebit: number;
-                            totalCredit: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            lines: {
-                                /** Format: uuid */
-                                id: string;
-                                lineNo: number;
-                                /** Format: uuid */
-                                accountId: string;
-                                accountCode: string;
-                                accountName: string;
-                                debit: number;
-                                credit: number;
-                                description: string | null;
-                                /** Format: uuid */
-                                contactId: string | null;
-                                /** Format: uuid */
-                                openItemId: string | null;
-                                /** Format: date */
-                                dueDate: string | null;
-                                taxCode: string | null;
-                                taxRate: number | null;
-                            }[];
-                        }[];
-                        /** @description Rows matching the filter */
-                        total: number;
-                        page: number;
-                        /** @description The limit that was applied */
-                        limit: number;
-                        totalPages: number;
-                    };
+                    "application/json": components["schemas"]["JournalPage"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiLedgerJournals: {
+    createJournal: {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
                 /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
                 "X-Company-Id"?: string;
             };
@@ -8183,207 +7905,63 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
-                     */
-                    clientId?: string;
-                    /** Format: date */
-                    date: string;
-                    description: string;
-                    reference?: string;
-                    lines: {
-                        /**
-                         * Format: uuid
-                         * @description The account; or give accountCode
-                         */
-                        accountId?: string;
-                        /** @description The account's code, instead of its id */
-                        accountCode?: string;
-                        /** @description Rand and cents, at most two decimals */
-                        debit?: number;
-                        /** @description Rand and cents, at most two decimals */
-                        credit?: number;
-                        description?: string;
-                        /** Format: uuid */
-                        contactId?: string;
-                        /**
-                         * @description VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, exempt; input: input_standard, input_capital, input_zero, input_exempt, input_import.
-                         * @enum {unknown}
-                         */
-                        taxCode?: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import";
-                        /** @description Percent, with taxCode */
-                        taxRate?: number;
-                    }[];
-                };
+                "application/json": components["schemas"]["JournalCreate"];
             };
         };
         responses: {
-            /** @description Success */
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        /** Format: date */
-                        date: string;
-                        description: string;
-                        reference: string | null;
-                        /** @description manual_journal, invoice, payment, ... */
-                        sourceType: string;
-                        /** Format: uuid */
-                        sourceId: string | null;
-                        /** @description posted; reversed (a reversal cancels it); reversal (it cancels another entry) */
-                        status: "posted" | "reversed" | "reversal";
-                        /** Format: uuid */
-                        reversesEntryId: string | null;
-                        /** Format: uuid */
-                        reversedByEntryId: string | null;
-                        totalDebit: number;
-                        totalCredit: number;
-                        /** Format: date-time */
-                        createdAt: string;
-                        lines: {
-                            /** Format: uuid */
-                            id: string;
-                            lineNo: number;
-                            /** Format: uuid */
-                            accountId: string;
-                            accountCode: string;
-                            accountName: string;
-                            debit: number;
-                            credit: number;
-                            description: string | null;
-                            /** Format: uuid */
-                            contactId: string | null;
-                            /** Format: uuid */
-                            openItemId: string | null;
-                            /** Format: date */
-                            dueDate: string | null;
-                            taxCode: string | null;
-                            taxRate: number | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Journal"];
                 };
             };
-            /** @description Also a success */
+            /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        /** Format: date */
-                        date: string;
-                        description: string;
-                        reference: string | null;
-                        /** @description manual_journal, invoice, payment, ... */
-                        sourceType: string;
-                        /** Format: uuid */
-                        sourceId: string | null;
-                        /** @description posted; reversed (a reversal cancels it); reversal (it cancels another entry) */
-                        status: "posted" | "reversed" | "reversal";
-                        /** Format: uuid */
-                        reversesEntryId: string | null;
-                        /** Format: uuid */
-                        reversedByEntryId: string | null;
-                        totalDebit: number;
-                        totalCredit: number;
-                        /** Format: date-time */
-                        createdAt: string;
-                        lines: {
-                            /** Format: uuid */
-                            id: string;
-                            lineNo: number;
-                            /** Format: uuid */
-                            accountId: string;
-                            accountCode: string;
-                            accountName: string;
-                            debit: number;
-                            credit: number;
-                            description: string | null;
-                            /** Format: uuid */
-                            contactId: string | null;
-                            /** Format: uuid */
-                            openItemId: string | null;
-                            /** Format: date */
-                            dueDate: string | null;
-                            taxCode: string | null;
-                            taxRate: number | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Journal"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `PERIOD_LOCKED`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiLedgerJournalsId: {
+    getJournal: {
         parameters: {
             query?: never;
             header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
                 /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
                 "X-Company-Id"?: string;
             };
@@ -8397,109 +7975,41 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        /** Format: date */
-                        date: string;
-                        description: string;
-                        reference: string | null;
-                        /** @description manual_journal, invoice, payment, ... */
-                        sourceType: string;
-                        /** Format: uuid */
-                        sourceId: string | null;
-                        /** @description posted; reversed (a reversal cancels it); reversal (it cancels another entry) */
-                        status: "posted" | "reversed" | "reversal";
-                        /** Format: uuid */
-                        reversesEntryId: string | null;
-                        /** Format: uuid */
-                        reversedByEntryId: string | null;
-                        totalDebit: number;
-                        totalCredit: number;
-                        /** Format: date-time */
-                        createdAt: string;
-                        lines: {
-                            /** Format: uuid */
-                            id: string;
-                            lineNo: number;
-                            /** Format: uuid */
-                            accountId: string;
-                            accountCode: string;
-                            accountName: string;
-                            debit: number;
-                            credit: number;
-                            description: string | null;
-                            /** Format: uuid */
-                            contactId: string | null;
-                            /** Format: uuid */
-                            openItemId: string | null;
-                            /** Format: date */
-                            dueDate: string | null;
-                            taxCode: string | null;
-                            taxRate: number | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Journal"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
+                content?: never;
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    deleteApiLedgerJournalsId: {
+    voidJournal: {
         parameters: {
             query?: {
                 /** @description The reversal's date; default the journal's own date (it then nets to zero in every report) */
                 date?: string;
             };
             header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
                 /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
                 "X-Company-Id"?: string;
             };
@@ -8513,103 +8023,34 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        /** Format: date */
-                        date: string;
-                        description: string;
-                        reference: string | null;
-                        /** @description manual_journal, invoice, payment, ... */
-                        sourceType: string;
-                        /** Format: uuid */
-                        sourceId: string | null;
-                        /** @description posted; reversed (a reversal cancels it); reversal (it cancels another entry) */
-                        status: "posted" | "reversed" | "reversal";
-                        /** Format: uuid */
-                        reversesEntryId: string | null;
-                        /** Format: uuid */
-                        reversedByEntryId: string | null;
-                        totalDebit: number;
-                        totalCredit: number;
-                        /** Format: date-time */
-                        createdAt: string;
-                        lines: {
-                            /** Format: uuid */
-                            id: string;
-                            lineNo: number;
-                            /** Format: uuid */
-                            accountId: string;
-                            accountCode: string;
-                            accountName: string;
-                            debit: number;
-                            credit: number;
-                            description: string | null;
-                            /** Format: uuid */
-                            contactId: string | null;
-                            /** Format: uuid */
-                            openItemId: string | null;
-                            /** Format: date */
-                            dueDate: string | null;
-                            taxCode: string | null;
-                            taxRate: number | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Journal"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `NOT_A_MANUAL_JOURNAL`, `ALREADY_REVERSED`, `PERIOD_LOCKED`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiLedgerSettings: {
+    getLedgerSettings: {
         parameters: {
             query?: never;
             header?: {
@@ -8624,64 +8065,24 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: date */
-                        lockDate: string | null;
-                        financialYearEndMonth: number;
-                    };
+                    "application/json": components["schemas"]["LedgerSettings"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    patchApiLedgerSettings: {
+    updateLedgerSettings: {
         parameters: {
             query?: never;
             header?: {
@@ -8693,98 +8094,50 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: date
-                     * @description Nothing may be posted on or before it; null unlocks
-                     */
-                    lockDate?: string | null;
-                    /** @description The month the financial year ends (2 = February) */
-                    financialYearEndMonth?: number;
-                };
+                "application/json": components["schemas"]["LedgerSettingsUpdate"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: date */
-                        lockDate: string | null;
-                        financialYearEndMonth: number;
-                    };
+                    "application/json": components["schemas"]["LedgerSettings"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiInvoices: {
+    listInvoices: {
         parameters: {
             query?: {
                 /** @description 1-based page number; below 1 is treated as 1 */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
-                /** @description One of draft, open, partially_paid, paid, void, accepted, declined, converted, overdue; anything else is a 400 */
-                status?: string;
-                /** @description One of invoice, quote, pro_forma, sales_order, delivery_note, credit_note, debit_note, cash_sale, deposit; anything else is a 400 */
-                documentType?: string;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `-date`. */
+                sort?: "updatedAt" | "-updatedAt" | "createdAt" | "-createdAt" | "number" | "-number" | "date" | "-date";
+                /** @description Text search: the number, the reference or the customer's name contains it (any case) */
+                q?: string;
+                /** @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); void after a void; accepted, declined and converted are what became of a quote or pro forma. */
+                status?: "draft" | "open" | "partially_paid" | "paid" | "void" | "accepted" | "declined" | "converted" | "overdue";
+                /** @description The kind of sales document (lowercase). Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger. */
+                documentType?: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";
                 contactId?: string;
                 /** @description Issued on or after */
                 from?: string;
@@ -8805,157 +8158,29 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            companyId: string;
-                            /**
-                             * @description Lowercase. Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger.
-                             * @enum {unknown}
-                             */
-                            documentType: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";
-                            number: string;
-                            /**
-                             * @description overdue is derived: open or partially paid, and past its due date
-                             * @enum {unknown}
-                             */
-                            status: "draft" | "open" | "partially_paid" | "paid" | "void" | "accepted" | "declined" | "converted" | "overdue";
-                            /** Format: uuid */
-                            contactId: string;
-                            contactName: string;
-                            /** Format: date */
-                            issueDate: string;
-                            /** Format: date */
-                            dueDate: string;
-                            currency: string;
-                            paymentTermsDays: number | null;
-                            terms: string | null;
-                            reference: string | null;
-                            notes: string | null;
-                            /** @description The company was VAT-registered on the issue date (a Tax Invoice) */
-                            vatRegistered: boolean;
-                            /** @description Sum of the line nets (after discounts, excluding VAT) */
-                            subtotal: number;
-                            discountTotal: number;
-                            vatTotal: number;
-                            total: number;
-                            /** @description Payments, and deposits applied */
-                            amountPaid: number;
-                            /** @description Credit notes applied */
-                            amountCredited: number;
-                            amountDue: number;
-                            /** Format: uuid */
-                            creditedInvoiceId: string | null;
-                            /** Format: uuid */
-                            convertedFromId: string | null;
-                            /** Format: uuid */
-                            recurringId: string | null;
-                            /** Format: uuid */
-                            templateId: string | null;
-                            /**
-                             * Format: uuid
-                             * @description The journal entry its release posted
-                             */
-                            entryId: string | null;
-                            /**
-                             * Format: uuid
-                             * @description The reversal its void posted
-                             */
-                            voidEntryId: string | null;
-                            /** Format: date-time */
-                            releasedAt: string | null;
-                            /** Format: date-time */
-                            voidedAt: string | null;
-                            /** Format: date-time */
-                            sentAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            lines: {
-                                /** Format: uuid */
-                                id: string;
-                                lineNo: number;
-                                description: string;
-                                quantity: number;
-                                unitPrice: number;
-                                discountRate: number;
-                                /** @description The rate applied */
-                                vatRate: number;
-                                /** Format: uuid */
-                                accountId: string;
-                                discountAmount: number;
-                                /** @description After the discount, excluding VAT, rounded half-up to cents */
-                                netAmount: number;
-                                vatAmount: number;
-                                totalAmount: number;
-                            }[];
-                        }[];
-                        /** @description Rows matching the filter */
-                        total: number;
-                        page: number;
-                        /** @description The limit that was applied */
-                        limit: number;
-                        totalPages: number;
-                    };
+                    "application/json": components["schemas"]["InvoicePage"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiInvoices: {
+    createInvoice: {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
                 /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
                 "X-Company-Id"?: string;
             };
@@ -8964,315 +8189,55 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
-                     */
-                    clientId?: string;
-                    /** Format: uuid */
-                    contactId: string;
-                    /**
-                     * @description Lowercase. Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger.
-                     * @enum {unknown}
-                     */
-                    documentType: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";
-                    /** Format: date */
-                    issueDate: string;
-                    /**
-                     * Format: date
-                     * @description Must not be before issueDate
-                     */
-                    dueDate: string;
-                    /** @description Default ZAR */
-                    currency?: string;
-                    /** @description The credit term in days (the record of it). Default: the invoice settings' defaultPaymentTermsDays */
-                    paymentTermsDays?: number;
-                    /** @description Free text printed on the document; sets no credit term. Default: the invoice settings' defaultTerms */
-                    terms?: string;
-                    reference?: string;
-                    /** @description Printed on the document. Default: the invoice settings' defaultNotes */
-                    notes?: string;
-                    /**
-                     * Format: uuid
-                     * @description A credit note: the released invoice it credits (applied on release)
-                     */
-                    creditedInvoiceId?: string;
-                    /**
-                     * Format: uuid
-                     * @description How its PDF looks: a template of the company. Default: the settings' default template
-                     */
-                    templateId?: string;
-                    lines: {
-                        description: string;
-                        /** @description Up to four decimals */
-                        quantity: number;
-                        /** @description Excluding VAT; up to four decimals */
-                        unitPrice: number;
-                        /** @description Percent off the line (10 = 10%) */
-                        discountRate?: number;
-                        /** @description Percent. Absent: the standard rate on the issue date (15%, 14% before 2018-04-01). 0: zero-rated. Ignored (no VAT) when the company is not VAT-registered on the issue date. */
-                        vatRate?: number;
-                        /**
-                         * Format: uuid
-                         * @description The income account it posts to; default Sales (4000)
-                         */
-                        accountId?: string;
-                    }[];
-                };
+                "application/json": components["schemas"]["InvoiceCreate"];
             };
         };
         responses: {
-            /** @description Success */
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        /**
-                         * @description Lowercase. Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger.
-                         * @enum {unknown}
-                         */
-                        documentType: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";
-                        number: string;
-                        /**
-                         * @description overdue is derived: open or partially paid, and past its due date
-                         * @enum {unknown}
-                         */
-                        status: "draft" | "open" | "partially_paid" | "paid" | "void" | "accepted" | "declined" | "converted" | "overdue";
-                        /** Format: uuid */
-                        contactId: string;
-                        contactName: string;
-                        /** Format: date */
-                        issueDate: string;
-                        /** Format: date */
-                        dueDate: string;
-                        currency: string;
-                        paymentTermsDays: number | null;
-                        terms: string | null;
-                        reference: string | null;
-                        notes: string | null;
-                        /** @description The company was VAT-registered on the issue date (a Tax Invoice) */
-                        vatRegistered: boolean;
-                        /** @description Sum of the line nets (after discounts, excluding VAT) */
-                        subtotal: number;
-                        discountTotal: number;
-                        vatTotal: number;
-                        total: number;
-                        /** @description Payments, and deposits applied */
-                        amountPaid: number;
-                        /** @description Credit notes applied */
-                        amountCredited: number;
-                        amountDue: number;
-                        /** Format: uuid */
-                        creditedInvoiceId: string | null;
-                        /** Format: uuid */
-                        convertedFromId: string | null;
-                        /** Format: uuid */
-                        recurringId: string | null;
-                        /** Format: uuid */
-                        templateId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The journal entry its release posted
-                         */
-                        entryId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The reversal its void posted
-                         */
-                        voidEntryId: string | null;
-                        /** Format: date-time */
-                        releasedAt: string | null;
-                        /** Format: date-time */
-                        voidedAt: string | null;
-                        /** Format: date-time */
-                        sentAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        lines: {
-                            /** Format: uuid */
-                            id: string;
-                            lineNo: number;
-                            description: string;
-                            quantity: number;
-                            unitPrice: number;
-                            discountRate: number;
-                            /** @description The rate applied */
-                            vatRate: number;
-                            /** Format: uuid */
-                            accountId: string;
-                            discountAmount: number;
-                            /** @description After the discount, excluding VAT, rounded half-up to cents */
-                            netAmount: number;
-                            vatAmount: number;
-                            totalAmount: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Invoice"];
                 };
             };
-            /** @description Also a success */
+            /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        /**
-                         * @description Lowercase. Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger.
-                         * @enum {unknown}
-                         */
-                        documentType: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";
-                        number: string;
-                        /**
-                         * @description overdue is derived: open or partially paid, and past its due date
-                         * @enum {unknown}
-                         */
-                        status: "draft" | "open" | "partially_paid" | "paid" | "void" | "accepted" | "declined" | "converted" | "overdue";
-                        /** Format: uuid */
-                        contactId: string;
-                        contactName: string;
-                        /** Format: date */
-                        issueDate: string;
-                        /** Format: date */
-                        dueDate: string;
-                        currency: string;
-                        paymentTermsDays: number | null;
-                        terms: string | null;
-                        reference: string | null;
-                        notes: string | null;
-                        /** @description The company was VAT-registered on the issue date (a Tax Invoice) */
-                        vatRegistered: boolean;
-                        /** @description Sum of the line nets (after discounts, excluding VAT) */
-                        subtotal: number;
-                        discountTotal: number;
-                        vatTotal: number;
-                        total: number;
-                        /** @description Payments, and deposits applied */
-                        amountPaid: number;
-                        /** @description Credit notes applied */
-                        amountCredited: number;
-                        amountDue: number;
-                        /** Format: uuid */
-                        creditedInvoiceId: string | null;
-                        /** Format: uuid */
-                        convertedFromId: string | null;
-                        /** Format: uuid */
-                        recurringId: string | null;
-                        /** Format: uuid */
-                        templateId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The journal entry its release posted
-                         */
-                        entryId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The reversal its void posted
-                         */
-                        voidEntryId: string | null;
-                        /** Format: date-time */
-                        releasedAt: string | null;
-                        /** Format: date-time */
-                        voidedAt: string | null;
-                        /** Format: date-time */
-                        sentAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        lines: {
-                            /** Format: uuid */
-                            id: string;
-                            lineNo: number;
-                            description: string;
-                            quantity: number;
-                            unitPrice: number;
-                            discountRate: number;
-                            /** @description The rate applied */
-                            vatRate: number;
-                            /** Format: uuid */
-                            accountId: string;
-                            discountAmount: number;
-                            /** @description After the discount, excluding VAT, rounded half-up to cents */
-                            netAmount: number;
-                            vatAmount: number;
-                            totalAmount: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Invoice"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiInvoicesId: {
+    getInvoice: {
         parameters: {
             query?: never;
             header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
                 /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
                 "X-Company-Id"?: string;
             };
@@ -9286,152 +8251,41 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        /**
-                         * @description Lowercase. Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger.
-                         * @enum {unknown}
-                         */
-                        documentType: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";
-                        number: string;
-                        /**
-                         * @description overdue is derived: open or partially paid, and past its due date
-                         * @enum {unknown}
-                         */
-                        status: "draft" | "open" | "partially_paid" | "paid" | "void" | "accepted" | "declined" | "converted" | "overdue";
-                        /** Format: uuid */
-                        contactId: string;
-                        contactName: string;
-                        /** Format: date */
-                        issueDate: string;
-                        /** Format: date */
-                        dueDate: string;
-                        currency: string;
-                        paymentTermsDays: number | null;
-                        terms: string | null;
-                        reference: string | null;
-                        notes: string | null;
-                        /** @description The company was VAT-registered on the issue date (a Tax Invoice) */
-                        vatRegistered: boolean;
-                        /** @description Sum of the line nets (after discounts, excluding VAT) */
-                        subtotal: number;
-                        discountTotal: number;
-                        vatTotal: number;
-                        total: number;
-                        /** @description Payments, and deposits applied */
-                        amountPaid: number;
-                        /** @description Credit notes applied */
-                        amountCredited: number;
-                        amountDue: number;
-                        /** Format: uuid */
-                        creditedInvoiceId: string | null;
-                        /** Format: uuid */
-                        convertedFromId: string | null;
-                        /** Format: uuid */
-                        recurringId: string | null;
-                        /** Format: uuid */
-                        templateId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The journal entry its release posted
-                         */
-                        entryId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The reversal its void posted
-                         */
-                        voidEntryId: string | null;
-                        /** Format: date-time */
-                        releasedAt: string | null;
-                        /** Format: date-time */
-                        voidedAt: string | null;
-                        /** Format: date-time */
-                        sentAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        lines: {
-                            /** Format: uuid */
-                            id: string;
-                            lineNo: number;
-                            description: string;
-                            quantity: number;
-                            unitPrice: number;
-                            discountRate: number;
-                            /** @description The rate applied */
-                            vatRate: number;
-                            /** Format: uuid */
-                            accountId: string;
-                            discountAmount: number;
-                            /** @description After the discount, excluding VAT, rounded half-up to cents */
-                            netAmount: number;
-                            vatAmount: number;
-                            totalAmount: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Invoice"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
+                content?: never;
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    deleteApiInvoicesId: {
+    deleteInvoice: {
         parameters: {
             query?: {
                 /** @description A released document's void date; default its issue date */
                 date?: string;
             };
             header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
                 /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
                 "X-Company-Id"?: string;
             };
@@ -9445,156 +8299,49 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        /**
-                         * @description Lowercase. Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger.
-                         * @enum {unknown}
-                         */
-                        documentType: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";
-                        number: string;
-                        /**
-                         * @description overdue is derived: open or partially paid, and past its due date
-                         * @enum {unknown}
-                         */
-                        status: "draft" | "open" | "partially_paid" | "paid" | "void" | "accepted" | "declined" | "converted" | "overdue";
-                        /** Format: uuid */
-                        contactId: string;
-                        contactName: string;
-                        /** Format: date */
-                        issueDate: string;
-                        /** Format: date */
-                        dueDate: string;
-                        currency: string;
-                        paymentTermsDays: number | null;
-                        terms: string | null;
-                        reference: string | null;
-                        notes: string | null;
-                        /** @description The company was VAT-registered on the issue date (a Tax Invoice) */
-                        vatRegistered: boolean;
-                        /** @description Sum of the line nets (after discounts, excluding VAT) */
-                        subtotal: number;
-                        discountTotal: number;
-                        vatTotal: number;
-                        total: number;
-                        /** @description Payments, and deposits applied */
-                        amountPaid: number;
-                        /** @description Credit notes applied */
-                        amountCredited: number;
-                        amountDue: number;
-                        /** Format: uuid */
-                        creditedInvoiceId: string | null;
-                        /** Format: uuid */
-                        convertedFromId: string | null;
-                        /** Format: uuid */
-                        recurringId: string | null;
-                        /** Format: uuid */
-                        templateId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The journal entry its release posted
-                         */
-                        entryId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The reversal its void posted
-                         */
-                        voidEntryId: string | null;
-                        /** Format: date-time */
-                        releasedAt: string | null;
-                        /** Format: date-time */
-                        voidedAt: string | null;
-                        /** Format: date-time */
-                        sentAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        lines: {
-                            /** Format: uuid */
-                            id: string;
-                            lineNo: number;
-                            description: string;
-                            quantity: number;
-                            unitPrice: number;
-                            discountRate: number;
-                            /** @description The rate applied */
-                            vatRate: number;
-                            /** Format: uuid */
-                            accountId: string;
-                            discountAmount: number;
-                            /** @description After the discount, excluding VAT, rounded half-up to cents */
-                            netAmount: number;
-                            vatAmount: number;
-                            totalAmount: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Invoice"];
                 };
             };
-            /** @description Also a success */
+            /** @description Done; no body */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_VOID`, `HAS_PAYMENTS`, `PERIOD_LOCKED`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    patchApiInvoicesId: {
+    updateInvoice: {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
                 /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
                 "X-Company-Id"?: string;
             };
@@ -9605,194 +8352,44 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** Format: uuid */
-                    contactId?: string;
-                    /** Format: date */
-                    issueDate?: string;
-                    /** Format: date */
-                    dueDate?: string;
-                    currency?: string;
-                    paymentTermsDays?: number | null;
-                    terms?: string | null;
-                    reference?: string | null;
-                    notes?: string | null;
-                    /** Format: uuid */
-                    creditedInvoiceId?: string | null;
-                    /** Format: uuid */
-                    templateId?: string | null;
-                    lines?: {
-                        description: string;
-                        /** @description Up to four decimals */
-                        quantity: number;
-                        /** @description Excluding VAT; up to four decimals */
-                        unitPrice: number;
-                        /** @description Percent off the line (10 = 10%) */
-                        discountRate?: number;
-                        /** @description Percent. Absent: the standard rate on the issue date (15%, 14% before 2018-04-01). 0: zero-rated. Ignored (no VAT) when the company is not VAT-registered on the issue date. */
-                        vatRate?: number;
-                        /**
-                         * Format: uuid
-                         * @description The income account it posts to; default Sales (4000)
-                         */
-                        accountId?: string;
-                    }[];
-                };
+                "application/json": components["schemas"]["InvoiceUpdate"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        /**
-                         * @description Lowercase. Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger.
-                         * @enum {unknown}
-                         */
-                        documentType: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";
-                        number: string;
-                        /**
-                         * @description overdue is derived: open or partially paid, and past its due date
-                         * @enum {unknown}
-                         */
-                        status: "draft" | "open" | "partially_paid" | "paid" | "void" | "accepted" | "declined" | "converted" | "overdue";
-                        /** Format: uuid */
-                        contactId: string;
-                        contactName: string;
-                        /** Format: date */
-                        issueDate: string;
-                        /** Format: date */
-                        dueDate: string;
-                        currency: string;
-                        paymentTermsDays: number | null;
-                        terms: string | null;
-                        reference: string | null;
-                        notes: string | null;
-                        /** @description The company was VAT-registered on the issue date (a Tax Invoice) */
-                        vatRegistered: boolean;
-                        /** @description Sum of the line nets (after discounts, excluding VAT) */
-                        subtotal: number;
-                        discountTotal: number;
-                        vatTotal: number;
-                        total: number;
-                        /** @description Payments, and deposits applied */
-                        amountPaid: number;
-                        /** @description Credit notes applied */
-                        amountCredited: number;
-                        amountDue: number;
-                        /** Format: uuid */
-                        creditedInvoiceId: string | null;
-                        /** Format: uuid */
-                        convertedFromId: string | null;
-                        /** Format: uuid */
-                        recurringId: string | null;
-                        /** Format: uuid */
-                        templateId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The journal entry its release posted
-                         */
-                        entryId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The reversal its void posted
-                         */
-                        voidEntryId: string | null;
-                        /** Format: date-time */
-                        releasedAt: string | null;
-                        /** Format: date-time */
-                        voidedAt: string | null;
-                        /** Format: date-time */
-                        sentAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        lines: {
-                            /** Format: uuid */
-                            id: string;
-                            lineNo: number;
-                            description: string;
-                            quantity: number;
-                            unitPrice: number;
-                            discountRate: number;
-                            /** @description The rate applied */
-                            vatRate: number;
-                            /** Format: uuid */
-                            accountId: string;
-                            discountAmount: number;
-                            /** @description After the discount, excluding VAT, rounded half-up to cents */
-                            netAmount: number;
-                            vatAmount: number;
-                            totalAmount: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Invoice"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `NOT_A_DRAFT`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiInvoicesIdRelease: {
+    releaseInvoice: {
         parameters: {
             query?: never;
             header?: {
@@ -9809,149 +8406,39 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        /**
-                         * @description Lowercase. Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger.
-                         * @enum {unknown}
-                         */
-                        documentType: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";
-                        number: string;
-                        /**
-                         * @description overdue is derived: open or partially paid, and past its due date
-                         * @enum {unknown}
-                         */
-                        status: "draft" | "open" | "partially_paid" | "paid" | "void" | "accepted" | "declined" | "converted" | "overdue";
-                        /** Format: uuid */
-                        contactId: string;
-                        contactName: string;
-                        /** Format: date */
-                        issueDate: string;
-                        /** Format: date */
-                        dueDate: string;
-                        currency: string;
-                        paymentTermsDays: number | null;
-                        terms: string | null;
-                        reference: string | null;
-                        notes: string | null;
-                        /** @description The company was VAT-registered on the issue date (a Tax Invoice) */
-                        vatRegistered: boolean;
-                        /** @description Sum of the line nets (after discounts, excluding VAT) */
-                        subtotal: number;
-                        discountTotal: number;
-                        vatTotal: number;
-                        total: number;
-                        /** @description Payments, and deposits applied */
-                        amountPaid: number;
-                        /** @description Credit notes applied */
-                        amountCredited: number;
-                        amountDue: number;
-                        /** Format: uuid */
-                        creditedInvoiceId: string | null;
-                        /** Format: uuid */
-                        convertedFromId: string | null;
-                        /** Format: uuid */
-                        recurringId: string | null;
-                        /** Format: uuid */
-                        templateId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The journal entry its release posted
-                         */
-                        entryId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The reversal its void posted
-                         */
-                        voidEntryId: string | null;
-                        /** Format: date-time */
-                        releasedAt: string | null;
-                        /** Format: date-time */
-                        voidedAt: string | null;
-                        /** Format: date-time */
-                        sentAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        lines: {
-                            /** Format: uuid */
-                            id: string;
-                            lineNo: number;
-                            description: string;
-                            quantity: number;
-                            unitPrice: number;
-                            discountRate: number;
-                            /** @description The rate applied */
-                            vatRate: number;
-                            /** Format: uuid */
-                            accountId: string;
-                            discountAmount: number;
-                            /** @description After the discount, excluding VAT, rounded half-up to cents */
-                            netAmount: number;
-                            vatAmount: number;
-                            totalAmount: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Invoice"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_RELEASED`, `PERIOD_LOCKED`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiInvoicesIdConvert: {
+    convertInvoice: {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
                 /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
                 "X-Company-Id"?: string;
             };
@@ -9962,268 +8449,58 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description Lowercase. Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger.
-                     * @enum {unknown}
-                     */
-                    documentType: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";
-                    /**
-                     * Format: uuid
-                     * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
-                     */
-                    clientId?: string;
-                };
+                "application/json": components["schemas"]["InvoiceConvert"];
             };
         };
         responses: {
-            /** @description Success */
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        /**
-                         * @description Lowercase. Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger.
-                         * @enum {unknown}
-                         */
-                        documentType: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";
-                        number: string;
-                        /**
-                         * @description overdue is derived: open or partially paid, and past its due date
-                         * @enum {unknown}
-                         */
-                        status: "draft" | "open" | "partially_paid" | "paid" | "void" | "accepted" | "declined" | "converted" | "overdue";
-                        /** Format: uuid */
-                        contactId: string;
-                        contactName: string;
-                        /** Format: date */
-                        issueDate: string;
-                        /** Format: date */
-                        dueDate: string;
-                        currency: string;
-                        paymentTermsDays: number | null;
-                        terms: string | null;
-                        reference: string | null;
-                        notes: string | null;
-                        /** @description The company was VAT-registered on the issue date (a Tax Invoice) */
-                        vatRegistered: boolean;
-                        /** @description Sum of the line nets (after discounts, excluding VAT) */
-                        subtotal: number;
-                        discountTotal: number;
-                        vatTotal: number;
-                        total: number;
-                        /** @description Payments, and deposits applied */
-                        amountPaid: number;
-                        /** @description Credit notes applied */
-                        amountCredited: number;
-                        amountDue: number;
-                        /** Format: uuid */
-                        creditedInvoiceId: string | null;
-                        /** Format: uuid */
-                        convertedFromId: string | null;
-                        /** Format: uuid */
-                        recurringId: string | null;
-                        /** Format: uuid */
-                        templateId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The journal entry its release posted
-                         */
-                        entryId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The reversal its void posted
-                         */
-                        voidEntryId: string | null;
-                        /** Format: date-time */
-                        releasedAt: string | null;
-                        /** Format: date-time */
-                        voidedAt: string | null;
-                        /** Format: date-time */
-                        sentAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        lines: {
-                            /** Format: uuid */
-                            id: string;
-                            lineNo: number;
-                            description: string;
-                            quantity: number;
-                            unitPrice: number;
-                            discountRate: number;
-                            /** @description The rate applied */
-                            vatRate: number;
-                            /** Format: uuid */
-                            accountId: string;
-                            discountAmount: number;
-                            /** @description After the discount, excluding VAT, rounded half-up to cents */
-                            netAmount: number;
-                            vatAmount: number;
-                            totalAmount: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Invoice"];
                 };
             };
-            /** @description Also a success */
+            /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        /**
-                         * @description Lowercase. Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger.
-                         * @enum {unknown}
-                         */
-                        documentType: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";
-                        number: string;
-                        /**
-                         * @description overdue is derived: open or partially paid, and past its due date
-                         * @enum {unknown}
-                         */
-                        status: "draft" | "open" | "partially_paid" | "paid" | "void" | "accepted" | "declined" | "converted" | "overdue";
-                        /** Format: uuid */
-                        contactId: string;
-                        contactName: string;
-                        /** Format: date */
-                        issueDate: string;
-                        /** Format: date */
-                        dueDate: string;
-                        currency: string;
-                        paymentTermsDays: number | null;
-                        terms: string | null;
-                        reference: string | null;
-                        notes: string | null;
-                        /** @description The company was VAT-registered on the issue date (a Tax Invoice) */
-                        vatRegistered: boolean;
-                        /** @description Sum of the line nets (after discounts, excluding VAT) */
-                        subtotal: number;
-                        discountTotal: number;
-                        vatTotal: number;
-                        total: number;
-                        /** @description Payments, and deposits applied */
-                        amountPaid: number;
-                        /** @description Credit notes applied */
-                        amountCredited: number;
-                        amountDue: number;
-                        /** Format: uuid */
-                        creditedInvoiceId: string | null;
-                        /** Format: uuid */
-                        convertedFromId: string | null;
-                        /** Format: uuid */
-                        recurringId: string | null;
-                        /** Format: uuid */
-                        templateId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The journal entry its release posted
-                         */
-                        entryId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The reversal its void posted
-                         */
-                        voidEntryId: string | null;
-                        /** Format: date-time */
-                        releasedAt: string | null;
-                        /** Format: date-time */
-                        voidedAt: string | null;
-                        /** Format: date-time */
-                        sentAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        lines: {
-                            /** Format: uuid */
-                            id: string;
-                            lineNo: number;
-                            description: string;
-                            quantity: number;
-                            unitPrice: number;
-                            discountRate: number;
-                            /** @description The rate applied */
-                            vatRate: number;
-                            /** Format: uuid */
-                            accountId: string;
-                            discountAmount: number;
-                            /** @description After the discount, excluding VAT, rounded half-up to cents */
-                            netAmount: number;
-                            vatAmount: number;
-                            totalAmount: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Invoice"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `NOT_CONVERTIBLE`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiInvoicesIdAccept: {
+    acceptQuote: {
         parameters: {
             query?: never;
             header?: {
@@ -10240,146 +8517,25 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        /**
-                         * @description Lowercase. Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger.
-                         * @enum {unknown}
-                         */
-                        documentType: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";
-                        number: string;
-                        /**
-                         * @description overdue is derived: open or partially paid, and past its due date
-                         * @enum {unknown}
-                         */
-                        status: "draft" | "open" | "partially_paid" | "paid" | "void" | "accepted" | "declined" | "converted" | "overdue";
-                        /** Format: uuid */
-                        contactId: string;
-                        contactName: string;
-                        /** Format: date */
-                        issueDate: string;
-                        /** Format: date */
-                        dueDate: string;
-                        currency: string;
-                        paymentTermsDays: number | null;
-                        terms: string | null;
-                        reference: string | null;
-                        notes: string | null;
-                        /** @description The company was VAT-registered on the issue date (a Tax Invoice) */
-                        vatRegistered: boolean;
-                        /** @description Sum of the line nets (after discounts, excluding VAT) */
-                        subtotal: number;
-                        discountTotal: number;
-                        vatTotal: number;
-                        total: number;
-                        /** @description Payments, and deposits applied */
-                        amountPaid: number;
-                        /** @description Credit notes applied */
-                        amountCredited: number;
-                        amountDue: number;
-                        /** Format: uuid */
-                        creditedInvoiceId: string | null;
-                        /** Format: uuid */
-                        convertedFromId: string | null;
-                        /** Format: uuid */
-                        recurringId: string | null;
-                        /** Format: uuid */
-                        templateId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The journal entry its release posted
-                         */
-                        entryId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The reversal its void posted
-                         */
-                        voidEntryId: string | null;
-                        /** Format: date-time */
-                        releasedAt: string | null;
-                        /** Format: date-time */
-                        voidedAt: string | null;
-                        /** Format: date-time */
-                        sentAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        lines: {
-                            /** Format: uuid */
-                            id: string;
-                            lineNo: number;
-                            description: string;
-                            quantity: number;
-                            unitPrice: number;
-                            discountRate: number;
-                            /** @description The rate applied */
-                            vatRate: number;
-                            /** Format: uuid */
-                            accountId: string;
-                            discountAmount: number;
-                            /** @description After the discount, excluding VAT, rounded half-up to cents */
-                            netAmount: number;
-                            vatAmount: number;
-                            totalAmount: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Invoice"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_b1a1f7"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiInvoicesIdDecline: {
+    declineQuote: {
         parameters: {
             query?: never;
             header?: {
@@ -10396,146 +8552,25 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        /**
-                         * @description Lowercase. Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger.
-                         * @enum {unknown}
-                         */
-                        documentType: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";
-                        number: string;
-                        /**
-                         * @description overdue is derived: open or partially paid, and past its due date
-                         * @enum {unknown}
-                         */
-                        status: "draft" | "open" | "partially_paid" | "paid" | "void" | "accepted" | "declined" | "converted" | "overdue";
-                        /** Format: uuid */
-                        contactId: string;
-                        contactName: string;
-                        /** Format: date */
-                        issueDate: string;
-                        /** Format: date */
-                        dueDate: string;
-                        currency: string;
-                        paymentTermsDays: number | null;
-                        terms: string | null;
-                        reference: string | null;
-                        notes: string | null;
-                        /** @description The company was VAT-registered on the issue date (a Tax Invoice) */
-                        vatRegistered: boolean;
-                        /** @description Sum of the line nets (after discounts, excluding VAT) */
-                        subtotal: number;
-                        discountTotal: number;
-                        vatTotal: number;
-                        total: number;
-                        /** @description Payments, and deposits applied */
-                        amountPaid: number;
-                        /** @description Credit notes applied */
-                        amountCredited: number;
-                        amountDue: number;
-                        /** Format: uuid */
-                        creditedInvoiceId: string | null;
-                        /** Format: uuid */
-                        convertedFromId: string | null;
-                        /** Format: uuid */
-                        recurringId: string | null;
-                        /** Format: uuid */
-                        templateId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The journal entry its release posted
-                         */
-                        entryId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The reversal its void posted
-                         */
-                        voidEntryId: string | null;
-                        /** Format: date-time */
-                        releasedAt: string | null;
-                        /** Format: date-time */
-                        voidedAt: string | null;
-                        /** Format: date-time */
-                        sentAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        lines: {
-                            /** Format: uuid */
-                            id: string;
-                            lineNo: number;
-                            description: string;
-                            quantity: number;
-                            unitPrice: number;
-                            discountRate: number;
-                            /** @description The rate applied */
-                            vatRate: number;
-                            /** Format: uuid */
-                            accountId: string;
-                            discountAmount: number;
-                            /** @description After the discount, excluding VAT, rounded half-up to cents */
-                            netAmount: number;
-                            vatAmount: number;
-                            totalAmount: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Invoice"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_b1a1f7"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiInvoicesIdPayments: {
+    listInvoicePayments: {
         parameters: {
             query?: never;
             header?: {
@@ -10552,84 +8587,29 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        invoiceId: string;
-                        amount: number;
-                        /** Format: date */
-                        date: string;
-                        method: string | null;
-                        reference: string | null;
-                        /** Format: uuid */
-                        bankAccountId: string;
-                        /** Format: uuid */
-                        entryId: string;
-                        status: "received" | "reversed";
-                        /** Format: date-time */
-                        reversedAt: string | null;
-                        /** Format: uuid */
-                        reversalEntryId: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                    }[];
+                    "application/json": components["schemas"]["Payment"][];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiInvoicesIdPayments: {
+    recordInvoicePayment: {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
                 /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
                 "X-Company-Id"?: string;
             };
@@ -10640,148 +8620,58 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
-                     */
-                    clientId?: string;
-                    /** @description At most what is still due; two decimals */
-                    amount: number;
-                    /**
-                     * Format: date
-                     * @description Not before the issue date
-                     */
-                    date: string;
-                    /** @description e.g. eft, card, cash */
-                    method?: string;
-                    reference?: string;
-                    /**
-                     * Format: uuid
-                     * @description A bank account of the chart; default Bank (1000)
-                     */
-                    bankAccountId?: string;
-                };
+                "application/json": components["schemas"]["PaymentCreate"];
             };
         };
         responses: {
-            /** @description Success */
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        invoiceId: string;
-                        amount: number;
-                        /** Format: date */
-                        date: string;
-                        method: string | null;
-                        reference: string | null;
-                        /** Format: uuid */
-                        bankAccountId: string;
-                        /** Format: uuid */
-                        entryId: string;
-                        status: "received" | "reversed";
-                        /** Format: date-time */
-                        reversedAt: string | null;
-                        /** Format: uuid */
-                        reversalEntryId: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description Also a success */
+            /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        invoiceId: string;
-                        amount: number;
-                        /** Format: date */
-                        date: string;
-                        method: string | null;
-                        reference: string | null;
-                        /** Format: uuid */
-                        bankAccountId: string;
-                        /** Format: uuid */
-                        entryId: string;
-                        status: "received" | "reversed";
-                        /** Format: date-time */
-                        reversedAt: string | null;
-                        /** Format: uuid */
-                        reversalEntryId: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `NOT_OPEN`, `NOT_RECEIVABLE`, `ALREADY_PAID`, `PERIOD_LOCKED`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    deleteApiInvoicesIdPaymentsPaymentId: {
+    reverseInvoicePayment: {
         parameters: {
             query?: never;
             header?: {
@@ -10799,81 +8689,25 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        invoiceId: string;
-                        amount: number;
-                        /** Format: date */
-                        date: string;
-                        method: string | null;
-                        reference: string | null;
-                        /** Format: uuid */
-                        bankAccountId: string;
-                        /** Format: uuid */
-                        entryId: string;
-                        status: "received" | "reversed";
-                        /** Format: date-time */
-                        reversedAt: string | null;
-                        /** Format: uuid */
-                        reversalEntryId: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_adea29"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiInvoicesIdAllocations: {
+    listInvoiceAllocations: {
         parameters: {
             query?: never;
             header?: {
@@ -10890,81 +8724,29 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        sourceId: string;
-                        sourceType: "credit_note" | "deposit";
-                        sourceNumber: string;
-                        /** Format: uuid */
-                        invoiceId: string;
-                        amount: number;
-                        /** Format: date */
-                        date: string;
-                        /** Format: uuid */
-                        entryId: string;
-                        /** Format: date-time */
-                        reversedAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                    }[];
+                    "application/json": components["schemas"]["Allocation"][];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiInvoicesIdAllocations: {
+    createInvoiceAllocation: {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
                 /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
                 "X-Company-Id"?: string;
             };
@@ -10975,107 +8757,45 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description A released credit note or deposit of the same customer
-                     */
-                    sourceId: string;
-                    /** @description A credit note: default as much as fits. A deposit is always applied whole. */
-                    amount?: number;
-                    /**
-                     * Format: date
-                     * @description Default today (not before either document)
-                     */
-                    date?: string;
-                };
+                "application/json": components["schemas"]["AllocationCreate"];
             };
         };
         responses: {
-            /** @description Success */
+            /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        sourceId: string;
-                        sourceType: "credit_note" | "deposit";
-                        sourceNumber: string;
-                        /** Format: uuid */
-                        invoiceId: string;
-                        amount: number;
-                        /** Format: date */
-                        date: string;
-                        /** Format: uuid */
-                        entryId: string;
-                        /** Format: date-time */
-                        reversedAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Allocation"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `NOT_OPEN`, `NOT_RECEIVABLE`, `ALREADY_PAID`, `ALREADY_APPLIED`, `DEPOSIT_ALREADY_APPLIED`, `PERIOD_LOCKED`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    deleteApiInvoicesIdAllocationsAllocationId: {
+    reverseInvoiceAllocation: {
         parameters: {
             query?: never;
             header?: {
@@ -11093,146 +8813,25 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        /**
-                         * @description Lowercase. Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger.
-                         * @enum {unknown}
-                         */
-                        documentType: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";
-                        number: string;
-                        /**
-                         * @description overdue is derived: open or partially paid, and past its due date
-                         * @enum {unknown}
-                         */
-                        status: "draft" | "open" | "partially_paid" | "paid" | "void" | "accepted" | "declined" | "converted" | "overdue";
-                        /** Format: uuid */
-                        contactId: string;
-                        contactName: string;
-                        /** Format: date */
-                        issueDate: string;
-                        /** Format: date */
-                        dueDate: string;
-                        currency: string;
-                        paymentTermsDays: number | null;
-                        terms: string | null;
-                        reference: string | null;
-                        notes: string | null;
-                        /** @description The company was VAT-registered on the issue date (a Tax Invoice) */
-                        vatRegistered: boolean;
-                        /** @description Sum of the line nets (after discounts, excluding VAT) */
-                        subtotal: number;
-                        discountTotal: number;
-                        vatTotal: number;
-                        total: number;
-                        /** @description Payments, and deposits applied */
-                        amountPaid: number;
-                        /** @description Credit notes applied */
-                        amountCredited: number;
-                        amountDue: number;
-                        /** Format: uuid */
-                        creditedInvoiceId: string | null;
-                        /** Format: uuid */
-                        convertedFromId: string | null;
-                        /** Format: uuid */
-                        recurringId: string | null;
-                        /** Format: uuid */
-                        templateId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The journal entry its release posted
-                         */
-                        entryId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The reversal its void posted
-                         */
-                        voidEntryId: string | null;
-                        /** Format: date-time */
-                        releasedAt: string | null;
-                        /** Format: date-time */
-                        voidedAt: string | null;
-                        /** Format: date-time */
-                        sentAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        lines: {
-                            /** Format: uuid */
-                            id: string;
-                            lineNo: number;
-                            description: string;
-                            quantity: number;
-                            unitPrice: number;
-                            discountRate: number;
-                            /** @description The rate applied */
-                            vatRate: number;
-                            /** Format: uuid */
-                            accountId: string;
-                            discountAmount: number;
-                            /** @description After the discount, excluding VAT, rounded half-up to cents */
-                            netAmount: number;
-                            vatAmount: number;
-                            totalAmount: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Invoice"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_adea29"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiInvoicesIdPdf: {
+    getInvoicePdf: {
         parameters: {
             query?: never;
             header?: {
@@ -11249,60 +8848,24 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/pdf": string;
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiInvoicesIdSend: {
+    sendInvoice: {
         parameters: {
             query?: never;
             header?: {
@@ -11316,105 +8879,52 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: email
-                     * @description The address to send to; default the customer's e-mail address
-                     */
-                    to?: string;
-                    /** @description Your words, at the top of the e-mail */
-                    message?: string;
-                };
+                "application/json": components["schemas"]["InvoiceSend"];
             };
         };
         responses: {
             /** @description Success */
             202: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        emailId: string;
-                        to: string;
-                        /**
-                         * @description queued: the job worker sends it over SMTP; stored: no SMTP is configured, it is kept
-                         * @enum {unknown}
-                         */
-                        status: "queued" | "stored";
-                        subject: string;
-                        /**
-                         * Format: date-time
-                         * @description Also the document's sentAt
-                         */
-                        sentAt: string;
-                    };
+                    "application/json": components["schemas"]["InvoiceSendResult"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `NOT_RELEASED`, `DOCUMENT_VOID`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiInventoryProducts: {
+    listProducts: {
         parameters: {
             query?: {
                 /** @description 1-based page number; below 1 is treated as 1 */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `name`. */
+                sort?: "updatedAt" | "-updatedAt" | "createdAt" | "-createdAt";
                 /** @description Contains, in any case, in sku, name or description */
                 q?: string;
                 /** @description Only active (true) or inactive (false) products */
@@ -11429,216 +8939,83 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            tenantId: string;
-                            sku: string;
-                            name: string;
-                            description: string | null;
-                            /** @description Excluding VAT */
-                            unitPrice: number;
-                            /** @description null: the standard rate */
-                            vatRate: number | null;
-                            /** @description Stock on hand is counted for it (false for a service) */
-                            isTracked: boolean;
-                            isActive: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** @description Rows matching the filter */
-                        total: number;
-                        page: number;
-                        /** @description The limit that was applied */
-                        limit: number;
-                        totalPages: number;
-                    };
+                    "application/json": components["schemas"]["ProductPage"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiInventoryProducts: {
+    createProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
-                     */
-                    clientId?: string;
-                    /** @description Stock-keeping unit: unique in the tenant in any case among live products; trimmed */
-                    sku: string;
-                    name: string;
-                    /** @description Free text; null clears */
-                    description?: string | null;
-                    /** @description Selling price excluding VAT; up to four decimals (as invoice lines take it) */
-                    unitPrice: number;
-                    /** @description Percent, up to three decimals. null (the default): the standard rate on the document date (15%, 14% before 2018-04-01); 0: zero-rated. */
-                    vatRate?: number | null;
-                    /** @description Default false */
-                    isTracked?: boolean;
-                    /** @description Default true */
-                    isActive?: boolean;
-                };
+                "application/json": components["schemas"]["ProductCreate"];
             };
         };
         responses: {
-            /** @description Success */
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        tenantId: string;
-                        sku: string;
-                        name: string;
-                        description: string | null;
-                        /** @description Excluding VAT */
-                        unitPrice: number;
-                        /** @description null: the standard rate */
-                        vatRate: number | null;
-                        /** @description Stock on hand is counted for it (false for a service) */
-                        isTracked: boolean;
-                        isActive: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Product"];
                 };
             };
-            /** @description Also a success */
+            /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        tenantId: string;
-                        sku: string;
-                        name: string;
-                        description: string | null;
-                        /** @description Excluding VAT */
-                        unitPrice: number;
-                        /** @description null: the standard rate */
-                        vatRate: number | null;
-                        /** @description Stock on hand is counted for it (false for a service) */
-                        isTracked: boolean;
-                        isActive: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Product"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            409: components["responses"]["Conflict_5e07f6"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiInventoryProductsId: {
+    getProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -11649,147 +9026,73 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        tenantId: string;
-                        sku: string;
-                        name: string;
-                        description: string | null;
-                        /** @description Excluding VAT */
-                        unitPrice: number;
-                        /** @description null: the standard rate */
-                        vatRate: number | null;
-                        /** @description Stock on hand is counted for it (false for a service) */
-                        isTracked: boolean;
-                        isActive: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Product"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    deleteApiInventoryProductsId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    patchApiInventoryProductsId: {
+    deleteProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -11797,107 +9100,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Stock-keeping unit: unique in the tenant in any case among live products; trimmed */
-                    sku?: string;
-                    name?: string;
-                    /** @description Free text; null clears */
-                    description?: string | null;
-                    /** @description Selling price excluding VAT; up to four decimals (as invoice lines take it) */
-                    unitPrice?: number;
-                    /** @description Percent, up to three decimals. null (the default): the standard rate on the document date (15%, 14% before 2018-04-01); 0: zero-rated. */
-                    vatRate?: number | null;
-                    isTracked?: boolean;
-                    isActive?: boolean;
-                };
+                "application/json": components["schemas"]["ProductUpdate"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        tenantId: string;
-                        sku: string;
-                        name: string;
-                        description: string | null;
-                        /** @description Excluding VAT */
-                        unitPrice: number;
-                        /** @description null: the standard rate */
-                        vatRate: number | null;
-                        /** @description Stock on hand is counted for it (false for a service) */
-                        isTracked: boolean;
-                        isActive: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Product"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_5e07f6"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiSandbox: {
+    getSandbox: {
         parameters: {
             query?: never;
             header?: never;
@@ -11909,209 +9141,81 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        tradeName: string | null;
-                        /** Format: uuid */
-                        parentId: string | null;
-                        ownershipPercent: number | null;
-                        baseCurrency: string;
-                        /** @description Registered for VAT today */
-                        vatRegistered: boolean;
-                        /** Format: date */
-                        vatRegisteredFrom: string | null;
-                        vatNumber: string | null;
-                        addressLine1: string | null;
-                        addressLine2: string | null;
-                        city: string | null;
-                        province: string | null;
-                        postalCode: string | null;
-                        country: string | null;
-                        registrationNo: string | null;
-                        email: string | null;
-                        phone: string | null;
-                        isSandbox: boolean;
-                        isActive: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description true while the plan lacks API access (below Business): the sandbox can be read and deleted, and writes sent with its X-Company-Id answer 403 SANDBOX_READ_ONLY until API access returns */
-                        readOnly: boolean;
-                        /** @description The sample customers (in the tenant-wide contact book, names starting "Sandbox · "), in the order made; one deleted since is left out */
-                        customerIds: string[];
-                        /** @description The sample products (in the tenant-wide products book, names starting "Sandbox · ") */
-                        productIds: string[];
-                        /** @description The sample invoices of the sandbox company, in this order: the paid one, the open one (due in the future), the overdue one */
-                        invoiceIds: string[];
-                    };
+                    "application/json": components["schemas"]["Sandbox"];
                 };
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiSandbox: {
+    createSandbox: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        tradeName: string | null;
-                        /** Format: uuid */
-                        parentId: string | null;
-                        ownershipPercent: number | null;
-                        baseCurrency: string;
-                        /** @description Registered for VAT today */
-                        vatRegistered: boolean;
-                        /** Format: date */
-                        vatRegisteredFrom: string | null;
-                        vatNumber: string | null;
-                        addressLine1: string | null;
-                        addressLine2: string | null;
-                        city: string | null;
-                        province: string | null;
-                        postalCode: string | null;
-                        country: string | null;
-                        registrationNo: string | null;
-                        email: string | null;
-                        phone: string | null;
-                        isSandbox: boolean;
-                        isActive: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description true while the plan lacks API access (below Business): the sandbox can be read and deleted, and writes sent with its X-Company-Id answer 403 SANDBOX_READ_ONLY until API access returns */
-                        readOnly: boolean;
-                        /** @description The sample customers (in the tenant-wide contact book, names starting "Sandbox · "), in the order made; one deleted since is left out */
-                        customerIds: string[];
-                        /** @description The sample products (in the tenant-wide products book, names starting "Sandbox · ") */
-                        productIds: string[];
-                        /** @description The sample invoices of the sandbox company, in this order: the paid one, the open one (due in the future), the overdue one */
-                        invoiceIds: string[];
-                    };
+                    "application/json": components["schemas"]["Sandbox"];
                 };
             };
-            /** @description Also a success */
+            /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        tradeName: string | null;
-                        /** Format: uuid */
-                        parentId: string | null;
-                        ownershipPercent: number | null;
-                        baseCurrency: string;
-                        /** @description Registered for VAT today */
-                        vatRegistered: boolean;
-                        /** Format: date */
-                        vatRegisteredFrom: string | null;
-                        vatNumber: string | null;
-                        addressLine1: string | null;
-                        addressLine2: string | null;
-                        city: string | null;
-                        province: string | null;
-                        postalCode: string | null;
-                        country: string | null;
-                        registrationNo: string | null;
-                        email: string | null;
-                        phone: string | null;
-                        isSandbox: boolean;
-                        isActive: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description true while the plan lacks API access (below Business): the sandbox can be read and deleted, and writes sent with its X-Company-Id answer 403 SANDBOX_READ_ONLY until API access returns */
-                        readOnly: boolean;
-                        /** @description The sample customers (in the tenant-wide contact book, names starting "Sandbox · "), in the order made; one deleted since is left out */
-                        customerIds: string[];
-                        /** @description The sample products (in the tenant-wide products book, names starting "Sandbox · ") */
-                        productIds: string[];
-                        /** @description The sample invoices of the sandbox company, in this order: the paid one, the open one (due in the future), the overdue one */
-                        invoiceIds: string[];
-                    };
+                    "application/json": components["schemas"]["Sandbox"];
                 };
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Forbidden: the role lacks the permission (`{ error, resource, action }`), or a problem with one of these codes. `code`: `MODULE_NOT_LICENSED`, `INSUFFICIENT_SCOPE`, `PLAN_HAS_NO_API_KEYS`, `PLAN_HAS_NO_SANDBOX`, `TEST_KEY_SANDBOX_ONLY`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["PermissionDenial"];
                 };
             };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    deleteApiSandbox: {
+    deleteSandbox: {
         parameters: {
             query?: never;
             header?: never;
@@ -12120,51 +9224,46 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description Done; no body */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Missing, expired or invalidated token */
-            401: {
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `SANDBOX_IN_USE`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiRecurring: {
+    listRecurringInvoices: {
         parameters: {
             query?: {
                 /** @description 1-based page number; below 1 is treated as 1 */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
-                /** @description One of active, paused, ended; anything else is a 400 */
-                status?: string;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `date`. */
+                sort?: "updatedAt" | "-updatedAt" | "createdAt" | "-createdAt" | "date" | "-date";
+                /** @description paused: active false; ended: past endDate (derived) */
+                status?: "active" | "paused" | "ended";
                 contactId?: string;
             };
             header?: {
@@ -12179,132 +9278,29 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            companyId: string;
-                            /** Format: uuid */
-                            contactId: string;
-                            contactName: string;
-                            /** @constant */
-                            documentType: "invoice";
-                            frequency: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly";
-                            interval: number;
-                            /** Format: date */
-                            startDate: string;
-                            /**
-                             * Format: date
-                             * @description The issue date of the next document; null once the schedule has ended
-                             */
-                            nextDate: string | null;
-                            /** Format: date */
-                            endDate: string | null;
-                            paymentTermsDays: number;
-                            currency: string;
-                            reference: string | null;
-                            terms: string | null;
-                            notes: string | null;
-                            /** Format: uuid */
-                            templateId: string | null;
-                            autoRelease: boolean;
-                            autoSend: boolean;
-                            /** @description false: paused */
-                            active: boolean;
-                            /** @description ended: past endDate (derived) */
-                            status: "active" | "paused" | "ended";
-                            /**
-                             * Format: date
-                             * @description The last period a run made
-                             */
-                            lastRunDate: string | null;
-                            /** @description What went wrong with the last run, if anything (the schedule is paused when nothing was made) */
-                            lastError: string | null;
-                            /** @description Documents it has made */
-                            documentCount: number;
-                            lines: {
-                                lineNo: number;
-                                description: string;
-                                quantity: number;
-                                unitPrice: number;
-                                discountRate: number | null;
-                                /** @description null: the standard rate on each document’s issue date */
-                                vatRate: number | null;
-                                /**
-                                 * Format: uuid
-                                 * @description null: Sales
-                                 */
-                                accountId: string | null;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** @description Rows matching the filter */
-                        total: number;
-                        page: number;
-                        /** @description The limit that was applied */
-                        limit: number;
-                        totalPages: number;
-                    };
+                    "application/json": components["schemas"]["RecurringInvoicePage"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiRecurring: {
+    createRecurringInvoice: {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
                 /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
                 "X-Company-Id"?: string;
             };
@@ -12313,265 +9309,55 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
-                     */
-                    clientId?: string;
-                    /** Format: uuid */
-                    contactId: string;
-                    /** @description invoice (the default, and the only type a schedule makes) */
-                    documentType?: string;
-                    /** @description One of weekly, fortnightly, monthly, quarterly, yearly (any case); anything else is a 400 naming it */
-                    frequency: string;
-                    /** @description Every n periods: 2 with monthly is every second month. Default 1 */
-                    interval?: number;
-                    /**
-                     * Format: date
-                     * @description The first document’s issue date. In the past: every period due so far is made at once, in order
-                     */
-                    startDate: string;
-                    /**
-                     * Format: date
-                     * @description No document after this date. Not before startDate
-                     */
-                    endDate?: string;
-                    /** @description Each document is due this many days after its issue date. Default: the contact's payment terms */
-                    paymentTermsDays?: number;
-                    /** @description Default ZAR */
-                    currency?: string;
-                    reference?: string;
-                    terms?: string;
-                    notes?: string;
-                    /** Format: uuid */
-                    templateId?: string;
-                    /** @description Release each document as it is made (it posts to the ledger in the same transaction); otherwise it stays a draft. Needs the company’s base currency. Default false */
-                    autoRelease?: boolean;
-                    /** @description E-mail each document, with its PDF, to the customer's e-mail address as it is made and released, in the run that makes it (once per document). Needs autoRelease and a customer with an e-mail address (400 naming autoSend otherwise). A send refused at run time (the address removed since) leaves the document unsent and says so in lastError. Default false */
-                    autoSend?: boolean;
-                    /** @description false: created paused. Default true */
-                    active?: boolean;
-                    lines: {
-                        description: string;
-                        /** @description Up to four decimals */
-                        quantity: number;
-                        /** @description Excluding VAT; up to four decimals */
-                        unitPrice: number;
-                        /** @description Percent off the line (10 = 10%) */
-                        discountRate?: number;
-                        /** @description Percent. Absent: the standard rate on the issue date (15%, 14% before 2018-04-01). 0: zero-rated. Ignored (no VAT) when the company is not VAT-registered on the issue date. */
-                        vatRate?: number;
-                        /**
-                         * Format: uuid
-                         * @description The income account it posts to; default Sales (4000)
-                         */
-                        accountId?: string;
-                    }[];
-                };
+                "application/json": components["schemas"]["RecurringInvoiceCreate"];
             };
         };
         responses: {
-            /** @description Success */
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        /** Format: uuid */
-                        contactId: string;
-                        contactName: string;
-                        /** @constant */
-                        documentType: "invoice";
-                        frequency: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly";
-                        interval: number;
-                        /** Format: date */
-                        startDate: string;
-                        /**
-                         * Format: date
-                         * @description The issue date of the next document; null once the schedule has ended
-                         */
-                        nextDate: string | null;
-                        /** Format: date */
-                        endDate: string | null;
-                        paymentTermsDays: number;
-                        currency: string;
-                        reference: string | null;
-                        terms: string | null;
-                        notes: string | null;
-                        /** Format: uuid */
-                        templateId: string | null;
-                        autoRelease: boolean;
-                        autoSend: boolean;
-                        /** @description false: paused */
-                        active: boolean;
-                        /** @description ended: past endDate (derived) */
-                        status: "active" | "paused" | "ended";
-                        /**
-                         * Format: date
-                         * @description The last period a run made
-                         */
-                        lastRunDate: string | null;
-                        /** @description What went wrong with the last run, if anything (the schedule is paused when nothing was made) */
-                        lastError: string | null;
-                        /** @description Documents it has made */
-                        documentCount: number;
-                        lines: {
-                            lineNo: number;
-                            description: string;
-                            quantity: number;
-                            unitPrice: number;
-                            discountRate: number | null;
-                            /** @description null: the standard rate on each document’s issue date */
-                            vatRate: number | null;
-                            /**
-                             * Format: uuid
-                             * @description null: Sales
-                             */
-                            accountId: string | null;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["RecurringInvoice"];
                 };
             };
-            /** @description Also a success */
+            /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        /** Format: uuid */
-                        contactId: string;
-                        contactName: string;
-                        /** @constant */
-                        documentType: "invoice";
-                        frequency: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly";
-                        interval: number;
-                        /** Format: date */
-                        startDate: string;
-                        /**
-                         * Format: date
-                         * @description The issue date of the next document; null once the schedule has ended
-                         */
-                        nextDate: string | null;
-                        /** Format: date */
-                        endDate: string | null;
-                        paymentTermsDays: number;
-                        currency: string;
-                        reference: string | null;
-                        terms: string | null;
-                        notes: string | null;
-                        /** Format: uuid */
-                        templateId: string | null;
-                        autoRelease: boolean;
-                        autoSend: boolean;
-                        /** @description false: paused */
-                        active: boolean;
-                        /** @description ended: past endDate (derived) */
-                        status: "active" | "paused" | "ended";
-                        /**
-                         * Format: date
-                         * @description The last period a run made
-                         */
-                        lastRunDate: string | null;
-                        /** @description What went wrong with the last run, if anything (the schedule is paused when nothing was made) */
-                        lastError: string | null;
-                        /** @description Documents it has made */
-                        documentCount: number;
-                        lines: {
-                            lineNo: number;
-                            description: string;
-                            quantity: number;
-                            unitPrice: number;
-                            discountRate: number | null;
-                            /** @description null: the standard rate on each document’s issue date */
-                            vatRate: number | null;
-                            /**
-                             * Format: uuid
-                             * @description null: Sales
-                             */
-                            accountId: string | null;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["RecurringInvoice"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiRecurringId: {
+    getRecurringInvoice: {
         parameters: {
             query?: never;
             header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
                 /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
                 "X-Company-Id"?: string;
             };
@@ -12585,192 +9371,74 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        /** Format: uuid */
-                        contactId: string;
-                        contactName: string;
-                        /** @constant */
-                        documentType: "invoice";
-                        frequency: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly";
-                        interval: number;
-                        /** Format: date */
-                        startDate: string;
-                        /**
-                         * Format: date
-                         * @description The issue date of the next document; null once the schedule has ended
-                         */
-                        nextDate: string | null;
-                        /** Format: date */
-                        endDate: string | null;
-                        paymentTermsDays: number;
-                        currency: string;
-                        reference: string | null;
-                        terms: string | null;
-                        notes: string | null;
-                        /** Format: uuid */
-                        templateId: string | null;
-                        autoRelease: boolean;
-                        autoSend: boolean;
-                        /** @description false: paused */
-                        active: boolean;
-                        /** @description ended: past endDate (derived) */
-                        status: "active" | "paused" | "ended";
-                        /**
-                         * Format: date
-                         * @description The last period a run made
-                         */
-                        lastRunDate: string | null;
-                        /** @description What went wrong with the last run, if anything (the schedule is paused when nothing was made) */
-                        lastError: string | null;
-                        /** @description Documents it has made */
-                        documentCount: number;
-                        lines: {
-                            lineNo: number;
-                            description: string;
-                            quantity: number;
-                            unitPrice: number;
-                            discountRate: number | null;
-                            /** @description null: the standard rate on each document’s issue date */
-                            vatRate: number | null;
-                            /**
-                             * Format: uuid
-                             * @description null: Sales
-                             */
-                            accountId: string | null;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["RecurringInvoice"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    deleteApiRecurringId: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
-                "X-Company-Id"?: string;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    patchApiRecurringId: {
+    deleteRecurringInvoice: {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateRecurringInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
                 /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
                 "X-Company-Id"?: string;
             };
@@ -12781,189 +9449,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** Format: uuid */
-                    contactId?: string;
-                    /** @description One of weekly, fortnightly, monthly, quarterly, yearly (any case); anything else is a 400 naming it */
-                    frequency?: string;
-                    /** @description Every n periods: 2 with monthly is every second month. Default 1 */
-                    interval?: number;
-                    /**
-                     * Format: date
-                     * @description Only before the first document is made
-                     */
-                    startDate?: string;
-                    /**
-                     * Format: date
-                     * @description Moves the next run (and the series: later runs count from it). Not before startDate, and after the last period already made
-                     */
-                    nextDate?: string;
-                    /**
-                     * Format: date
-                     * @description null: no end
-                     */
-                    endDate?: string | null;
-                    /** @description Each document is due this many days after its issue date. Default: the contact's payment terms */
-                    paymentTermsDays?: number;
-                    currency?: string;
-                    reference?: string | null;
-                    terms?: string | null;
-                    notes?: string | null;
-                    /** Format: uuid */
-                    templateId?: string | null;
-                    /** @description Release each document as it is made (it posts to the ledger in the same transaction); otherwise it stays a draft. Needs the company’s base currency. Default false */
-                    autoRelease?: boolean;
-                    /** @description E-mail each document, with its PDF, to the customer's e-mail address as it is made and released, in the run that makes it (once per document). Needs autoRelease and a customer with an e-mail address (400 naming autoSend otherwise). A send refused at run time (the address removed since) leaves the document unsent and says so in lastError. Default false */
-                    autoSend?: boolean;
-                    /** @description false pauses; true resumes. On resume a nextDate that has passed moves to the first run date from today (periods passed while paused are not made) unless nextDate is given too */
-                    active?: boolean;
-                    lines?: {
-                        description: string;
-                        /** @description Up to four decimals */
-                        quantity: number;
-                        /** @description Excluding VAT; up to four decimals */
-                        unitPrice: number;
-                        /** @description Percent off the line (10 = 10%) */
-                        discountRate?: number;
-                        /** @description Percent. Absent: the standard rate on the issue date (15%, 14% before 2018-04-01). 0: zero-rated. Ignored (no VAT) when the company is not VAT-registered on the issue date. */
-                        vatRate?: number;
-                        /**
-                         * Format: uuid
-                         * @description The income account it posts to; default Sales (4000)
-                         */
-                        accountId?: string;
-                    }[];
-                };
+                "application/json": components["schemas"]["RecurringInvoiceUpdate"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        /** Format: uuid */
-                        contactId: string;
-                        contactName: string;
-                        /** @constant */
-                        documentType: "invoice";
-                        frequency: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly";
-                        interval: number;
-                        /** Format: date */
-                        startDate: string;
-                        /**
-                         * Format: date
-                         * @description The issue date of the next document; null once the schedule has ended
-                         */
-                        nextDate: string | null;
-                        /** Format: date */
-                        endDate: string | null;
-                        paymentTermsDays: number;
-                        currency: string;
-                        reference: string | null;
-                        terms: string | null;
-                        notes: string | null;
-                        /** Format: uuid */
-                        templateId: string | null;
-                        autoRelease: boolean;
-                        autoSend: boolean;
-                        /** @description false: paused */
-                        active: boolean;
-                        /** @description ended: past endDate (derived) */
-                        status: "active" | "paused" | "ended";
-                        /**
-                         * Format: date
-                         * @description The last period a run made
-                         */
-                        lastRunDate: string | null;
-                        /** @description What went wrong with the last run, if anything (the schedule is paused when nothing was made) */
-                        lastError: string | null;
-                        /** @description Documents it has made */
-                        documentCount: number;
-                        lines: {
-                            lineNo: number;
-                            description: string;
-                            quantity: number;
-                            unitPrice: number;
-                            discountRate: number | null;
-                            /** @description null: the standard rate on each document’s issue date */
-                            vatRate: number | null;
-                            /**
-                             * Format: uuid
-                             * @description null: Sales
-                             */
-                            accountId: string | null;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["RecurringInvoice"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiRecurringIdInvoices: {
+    listRecurringInvoiceDocuments: {
         parameters: {
             query?: {
                 /** @description 1-based page number; below 1 is treated as 1 */
@@ -12985,154 +9500,24 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            companyId: string;
-                            /**
-                             * @description Lowercase. Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger.
-                             * @enum {unknown}
-                             */
-                            documentType: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";
-                            number: string;
-                            /**
-                             * @description overdue is derived: open or partially paid, and past its due date
-                             * @enum {unknown}
-                             */
-                            status: "draft" | "open" | "partially_paid" | "paid" | "void" | "accepted" | "declined" | "converted" | "overdue";
-                            /** Format: uuid */
-                            contactId: string;
-                            contactName: string;
-                            /** Format: date */
-                            issueDate: string;
-                            /** Format: date */
-                            dueDate: string;
-                            currency: string;
-                            paymentTermsDays: number | null;
-                            terms: string | null;
-                            reference: string | null;
-                            notes: string | null;
-                            /** @description The company was VAT-registered on the issue date (a Tax Invoice) */
-                            vatRegistered: boolean;
-                            /** @description Sum of the line nets (after discounts, excluding VAT) */
-                            subtotal: number;
-                            discountTotal: number;
-                            vatTotal: number;
-                            total: number;
-                            /** @description Payments, and deposits applied */
-                            amountPaid: number;
-                            /** @description Credit notes applied */
-                            amountCredited: number;
-                            amountDue: number;
-                            /** Format: uuid */
-                            creditedInvoiceId: string | null;
-                            /** Format: uuid */
-                            convertedFromId: string | null;
-                            /** Format: uuid */
-                            recurringId: string | null;
-                            /** Format: uuid */
-                            templateId: string | null;
-                            /**
-                             * Format: uuid
-                             * @description The journal entry its release posted
-                             */
-                            entryId: string | null;
-                            /**
-                             * Format: uuid
-                             * @description The reversal its void posted
-                             */
-                            voidEntryId: string | null;
-                            /** Format: date-time */
-                            releasedAt: string | null;
-                            /** Format: date-time */
-                            voidedAt: string | null;
-                            /** Format: date-time */
-                            sentAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            lines: {
-                                /** Format: uuid */
-                                id: string;
-                                lineNo: number;
-                                description: string;
-                                quantity: number;
-                                unitPrice: number;
-                                discountRate: number;
-                                /** @description The rate applied */
-                                vatRate: number;
-                                /** Format: uuid */
-                                accountId: string;
-                                discountAmount: number;
-                                /** @description After the discount, excluding VAT, rounded half-up to cents */
-                                netAmount: number;
-                                vatAmount: number;
-                                totalAmount: number;
-                            }[];
-                        }[];
-                        /** @description Rows matching the filter */
-                        total: number;
-                        page: number;
-                        /** @description The limit that was applied */
-                        limit: number;
-                        totalPages: number;
-                    };
+                    "application/json": components["schemas"]["InvoicePage"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiInvoiceSettings: {
+    getInvoiceSettings: {
         parameters: {
             query?: never;
             header?: {
@@ -13147,98 +9532,24 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        companyId: string;
-                        /** @description The prefix of each document type */
-                        prefixes: {
-                            invoice: string;
-                            quote: string;
-                            pro_forma: string;
-                            sales_order: string;
-                            delivery_note: string;
-                            credit_note: string;
-                            debit_note: string;
-                            cash_sale: string;
-                            deposit: string;
-                        };
-                        /** @description Numbers are zero-padded to this many digits */
-                        numberDigits: number;
-                        /** @description A new document without paymentTermsDays records this term */
-                        defaultPaymentTermsDays: number;
-                        /** @description A new document without terms takes these */
-                        defaultTerms: string | null;
-                        /** @description A new document without notes takes these */
-                        defaultNotes: string | null;
-                        bankName: string | null;
-                        bankAccountName: string | null;
-                        bankAccountNumber: string | null;
-                        bankBranchCode: string | null;
-                        bankAccountType: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The look of documents that name no template
-                         */
-                        defaultTemplateId: string | null;
-                        /**
-                         * Format: date-time
-                         * @description null while the settings were never changed (the defaults apply)
-                         */
-                        updatedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["InvoiceSettings"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    patchApiInvoiceSettings: {
+    updateInvoiceSettings: {
         parameters: {
             query?: never;
             header?: {
@@ -13250,151 +9561,34 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description One per document type; unknown types are a 400 naming prefixes.<type>. Two types may not share a prefix. */
-                    prefixes?: {
-                        /** @description Up to 12 letters, digits and - / . _ #, not ending in a digit; may be empty. Used for numbers taken from now on. */
-                        invoice?: string;
-                        /** @description Up to 12 letters, digits and - / . _ #, not ending in a digit; may be empty. Used for numbers taken from now on. */
-                        quote?: string;
-                        /** @description Up to 12 letters, digits and - / . _ #, not ending in a digit; may be empty. Used for numbers taken from now on. */
-                        pro_forma?: string;
-                        /** @description Up to 12 letters, digits and - / . _ #, not ending in a digit; may be empty. Used for numbers taken from now on. */
-                        sales_order?: string;
-                        /** @description Up to 12 letters, digits and - / . _ #, not ending in a digit; may be empty. Used for numbers taken from now on. */
-                        delivery_note?: string;
-                        /** @description Up to 12 letters, digits and - / . _ #, not ending in a digit; may be empty. Used for numbers taken from now on. */
-                        credit_note?: string;
-                        /** @description Up to 12 letters, digits and - / . _ #, not ending in a digit; may be empty. Used for numbers taken from now on. */
-                        debit_note?: string;
-                        /** @description Up to 12 letters, digits and - / . _ #, not ending in a digit; may be empty. Used for numbers taken from now on. */
-                        cash_sale?: string;
-                        /** @description Up to 12 letters, digits and - / . _ #, not ending in a digit; may be empty. Used for numbers taken from now on. */
-                        deposit?: string;
-                    };
-                    numberDigits?: number;
-                    defaultPaymentTermsDays?: number;
-                    defaultTerms?: string | null;
-                    defaultNotes?: string | null;
-                    /** @description e.g. First National Bank */
-                    bankName?: string | null;
-                    bankAccountName?: string | null;
-                    /** @description Digits (spaces and dashes allowed between them), 5 to 24 characters */
-                    bankAccountNumber?: string | null;
-                    /** @description Digits, e.g. a universal branch code such as 250655 */
-                    bankBranchCode?: string | null;
-                    /** @description e.g. Cheque, Current, Savings */
-                    bankAccountType?: string | null;
-                    /** Format: uuid */
-                    defaultTemplateId?: string | null;
-                };
+                "application/json": components["schemas"]["InvoiceSettingsUpdate"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        companyId: string;
-                        /** @description The prefix of each document type */
-                        prefixes: {
-                            invoice: string;
-                            quote: string;
-                            pro_forma: string;
-                            sales_order: string;
-                            delivery_note: string;
-                            credit_note: string;
-                            debit_note: string;
-                            cash_sale: string;
-                            deposit: string;
-                        };
-                        /** @description Numbers are zero-padded to this many digits */
-                        numberDigits: number;
-                        /** @description A new document without paymentTermsDays records this term */
-                        defaultPaymentTermsDays: number;
-                        /** @description A new document without terms takes these */
-                        defaultTerms: string | null;
-                        /** @description A new document without notes takes these */
-                        defaultNotes: string | null;
-                        bankName: string | null;
-                        bankAccountName: string | null;
-                        bankAccountNumber: string | null;
-                        bankBranchCode: string | null;
-                        bankAccountType: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The look of documents that name no template
-                         */
-                        defaultTemplateId: string | null;
-                        /**
-                         * Format: date-time
-                         * @description null while the settings were never changed (the defaults apply)
-                         */
-                        updatedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["InvoiceSettings"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiInvoiceTemplates: {
+    listInvoiceTemplates: {
         parameters: {
             query?: never;
             header?: {
@@ -13409,85 +9603,29 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        name: string;
-                        primaryColour: string;
-                        accentColour: string;
-                        footer: string | null;
-                        logo: {
-                            contentType: string;
-                            /** @description Bytes */
-                            size: number;
-                            /** @description Where the image is answered */
-                            url: string;
-                        } | null;
-                        /** @description The invoice settings' defaultTemplateId names it */
-                        isDefault: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["InvoiceTemplate"][];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    postApiInvoiceTemplates: {
+    createInvoiceTemplate: {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
                 /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
                 "X-Company-Id"?: string;
             };
@@ -13496,155 +9634,55 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
-                     */
-                    clientId?: string;
-                    name: string;
-                    /** @description Title, table heading band and rules; default #1f4e79 (the heading text is white or black to read) (#rrggbb) */
-                    primaryColour?: string;
-                    /** @description Background of the customer and totals boxes; default #f2f2f2 (#rrggbb) */
-                    accentColour?: string;
-                    /** @description Printed at the foot of every page (up to 500 characters) */
-                    footer?: string;
-                    /** @description A PNG or JPEG logo, in base64 */
-                    logo?: {
-                        /**
-                         * @description What the bytes are; they are checked
-                         * @enum {unknown}
-                         */
-                        contentType: "image/png" | "image/jpeg";
-                        /** @description The image, base64 (RFC 4648, no line breaks). At most 512 KiB decoded and 2000 pixels a side; a PNG or JPEG by its own bytes, read through before it is kept. */
-                        data: string;
-                    };
-                };
+                "application/json": components["schemas"]["InvoiceTemplateCreate"];
             };
         };
         responses: {
-            /** @description Success */
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        name: string;
-                        primaryColour: string;
-                        accentColour: string;
-                        footer: string | null;
-                        logo: {
-                            contentType: string;
-                            /** @description Bytes */
-                            size: number;
-                            /** @description Where the image is answered */
-                            url: string;
-                        } | null;
-                        /** @description The invoice settings' defaultTemplateId names it */
-                        isDefault: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["InvoiceTemplate"];
                 };
             };
-            /** @description Also a success */
+            /** @description Created */
             201: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        name: string;
-                        primaryColour: string;
-                        accentColour: string;
-                        footer: string | null;
-                        logo: {
-                            contentType: string;
-                            /** @description Bytes */
-                            size: number;
-                            /** @description Where the image is answered */
-                            url: string;
-                        } | null;
-                        /** @description The invoice settings' defaultTemplateId names it */
-                        isDefault: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["InvoiceTemplate"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge_"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiInvoiceTemplatesId: {
+    getInvoiceTemplate: {
         parameters: {
             query?: never;
             header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
                 /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
                 "X-Company-Id"?: string;
             };
@@ -13658,153 +9696,74 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        name: string;
-                        primaryColour: string;
-                        accentColour: string;
-                        footer: string | null;
-                        logo: {
-                            contentType: string;
-                            /** @description Bytes */
-                            size: number;
-                            /** @description Where the image is answered */
-                            url: string;
-                        } | null;
-                        /** @description The invoice settings' defaultTemplateId names it */
-                        isDefault: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["InvoiceTemplate"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    deleteApiInvoiceTemplatesId: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
-                "X-Company-Id"?: string;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    patchApiInvoiceTemplatesId: {
+    deleteInvoiceTemplate: {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateInvoiceTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
                 /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
                 "X-Company-Id"?: string;
             };
@@ -13815,116 +9774,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    /** @description Title, table heading band and rules (#rrggbb) */
-                    primaryColour?: string;
-                    /** @description Background of the customer and totals boxes (#rrggbb) */
-                    accentColour?: string;
-                    /** @description Printed at the foot of every page (up to 500 characters) */
-                    footer?: string | null;
-                    /** @description null removes the logo */
-                    logo?: {
-                        /**
-                         * @description What the bytes are; they are checked
-                         * @enum {unknown}
-                         */
-                        contentType: "image/png" | "image/jpeg";
-                        /** @description The image, base64 (RFC 4648, no line breaks). At most 512 KiB decoded and 2000 pixels a side; a PNG or JPEG by its own bytes, read through before it is kept. */
-                        data: string;
-                    } | null;
-                };
+                "application/json": components["schemas"]["InvoiceTemplateUpdate"];
             };
         };
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        companyId: string;
-                        name: string;
-                        primaryColour: string;
-                        accentColour: string;
-                        footer: string | null;
-                        logo: {
-                            contentType: string;
-                            /** @description Bytes */
-                            size: number;
-                            /** @description Where the image is answered */
-                            url: string;
-                        } | null;
-                        /** @description The invoice settings' defaultTemplateId names it */
-                        isDefault: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["InvoiceTemplate"];
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge_"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiInvoiceTemplatesIdLogo: {
+    getInvoiceTemplateLogo: {
         parameters: {
             query?: never;
             header?: {
@@ -13941,6 +9820,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13948,54 +9830,15 @@ export interface operations {
                     "image/jpeg": string;
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiReportsIncomeStatement: {
+    getIncomeStatement: {
         parameters: {
             query?: {
                 /** @description First day (inclusive); default the start of the financial year that contains `to` */
@@ -14017,128 +9860,26 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        companyId: string;
-                        companyName: string;
-                        /** @description The company's base currency (ZAR unless set otherwise) */
-                        currency: string;
-                        /** Format: date */
-                        from: string;
-                        /** Format: date */
-                        to: string;
-                        revenue: {
-                            accounts: {
-                                /**
-                                 * Format: uuid
-                                 * @description null on a line the report derives
-                                 */
-                                id: string | null;
-                                code: string | null;
-                                name: string;
-                                amount: number;
-                            }[];
-                            total: number;
-                        };
-                        costOfSales: {
-                            accounts: {
-                                /**
-                                 * Format: uuid
-                                 * @description null on a line the report derives
-                                 */
-                                id: string | null;
-                                code: string | null;
-                                name: string;
-                                amount: number;
-                            }[];
-                            total: number;
-                        };
-                        /** @description revenue − cost of sales */
-                        grossProfit: number;
-                        otherIncome: {
-                            accounts: {
-                                /**
-                                 * Format: uuid
-                                 * @description null on a line the report derives
-                                 */
-                                id: string | null;
-                                code: string | null;
-                                name: string;
-                                amount: number;
-                            }[];
-                            total: number;
-                        };
-                        expenses: {
-                            accounts: {
-                                /**
-                                 * Format: uuid
-                                 * @description null on a line the report derives
-                                 */
-                                id: string | null;
-                                code: string | null;
-                                name: string;
-                                amount: number;
-                            }[];
-                            total: number;
-                        };
-                        /** @description gross profit + other income − expenses; negative is a loss */
-                        netProfit: number;
-                    };
+                    "application/json": components["schemas"]["IncomeStatement"];
                     "text/csv": string;
                     "application/pdf": string;
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiReportsBalanceSheet: {
+    getBalanceSheet: {
         parameters: {
             query?: {
                 /** @description The position at the end of this day; default today (UTC) */
@@ -14158,136 +9899,26 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        companyId: string;
-                        companyName: string;
-                        /** @description The company's base currency (ZAR unless set otherwise) */
-                        currency: string;
-                        /** Format: date */
-                        asOf: string;
-                        /** Format: date */
-                        financialYearStart: string;
-                        assets: {
-                            groups: {
-                                /** @description The accounts’ subtype; current_year_earnings for the profit of the year so far */
-                                subtype: string;
-                                name: string;
-                                accounts: {
-                                    /**
-                                     * Format: uuid
-                                     * @description null on a line the report derives
-                                     */
-                                    id: string | null;
-                                    code: string | null;
-                                    name: string;
-                                    amount: number;
-                                }[];
-                                total: number;
-                            }[];
-                            total: number;
-                        };
-                        liabilities: {
-                            groups: {
-                                /** @description The accounts’ subtype; current_year_earnings for the profit of the year so far */
-                                subtype: string;
-                                name: string;
-                                accounts: {
-                                    /**
-                                     * Format: uuid
-                                     * @description null on a line the report derives
-                                     */
-                                    id: string | null;
-                                    code: string | null;
-                                    name: string;
-                                    amount: number;
-                                }[];
-                                total: number;
-                            }[];
-                            total: number;
-                        };
-                        equity: {
-                            groups: {
-                                /** @description The accounts’ subtype; current_year_earnings for the profit of the year so far */
-                                subtype: string;
-                                name: string;
-                                accounts: {
-                                    /**
-                                     * Format: uuid
-                                     * @description null on a line the report derives
-                                     */
-                                    id: string | null;
-                                    code: string | null;
-                                    name: string;
-                                    amount: number;
-                                }[];
-                                total: number;
-                            }[];
-                            total: number;
-                            /** @description The retained earnings accounts plus every profit before the financial year’s start */
-                            retainedEarnings: number;
-                            /** @description Profit from the financial year’s start to asOf */
-                            currentYearEarnings: number;
-                        };
-                        totalLiabilitiesAndEquity: number;
-                        /** @description assets = liabilities + equity, to the cent */
-                        balanced: boolean;
-                    };
+                    "application/json": components["schemas"]["BalanceSheet"];
                     "text/csv": string;
                     "application/pdf": string;
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiReportsTrialBalance: {
+    getTrialBalance: {
         parameters: {
             query?: {
                 /** @description Balances at the end of this day (default today, UTC). Not with from or to, which ask for movements */
@@ -14313,91 +9944,26 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        companyId: string;
-                        companyName: string;
-                        /** @description The company's base currency (ZAR unless set otherwise) */
-                        currency: string;
-                        /** @description asOf: balances at the end of asOf; movements: what moved from `from` to `to` */
-                        basis: "asOf" | "movements";
-                        /** Format: date */
-                        asOf: string | null;
-                        /** Format: date */
-                        from: string | null;
-                        /** Format: date */
-                        to: string | null;
-                        accounts: {
-                            /** Format: uuid */
-                            id: string | null;
-                            code: string | null;
-                            name: string;
-                            type: string;
-                            subtype: string;
-                            debit: number;
-                            credit: number;
-                        }[];
-                        totals: {
-                            debit: number;
-                            credit: number;
-                        };
-                        balanced: boolean;
-                    };
+                    "application/json": components["schemas"]["TrialBalance"];
                     "text/csv": string;
                     "application/pdf": string;
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiReportsGeneralLedger: {
+    getGeneralLedger: {
         parameters: {
             query?: {
                 /** @description First day (inclusive); default the start of the financial year that contains `to` */
@@ -14421,100 +9987,27 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        companyId: string;
-                        companyName: string;
-                        /** @description The company's base currency (ZAR unless set otherwise) */
-                        currency: string;
-                        /** Format: date */
-                        from: string;
-                        /** Format: date */
-                        to: string;
-                        accounts: {
-                            /** Format: uuid */
-                            id: string;
-                            code: string;
-                            name: string;
-                            type: string;
-                            /** @description debit − credit before `from` */
-                            openingBalance: number;
-                            lines: {
-                                /** Format: date */
-                                date: string;
-                                /** Format: uuid */
-                                entryId: string;
-                                lineNo: number;
-                                /** @description The line’s own description, else the entry’s */
-                                description: string;
-                                reference: string | null;
-                                sourceType: string;
-                                debit: number;
-                                credit: number;
-                                /** @description Running balance after this line, debit − credit */
-                                balance: number;
-                            }[];
-                            totalDebit: number;
-                            totalCredit: number;
-                            /** @description openingBalance + debits − credits */
-                            closingBalance: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["GeneralLedger"];
                     "text/csv": string;
                     "application/pdf": string;
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiReportsCashFlow: {
+    getCashFlow: {
         parameters: {
             query?: {
                 /** @description First day (inclusive); default the start of the financial year that contains `to` */
@@ -14536,127 +10029,26 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        companyId: string;
-                        companyName: string;
-                        /** @description The company's base currency (ZAR unless set otherwise) */
-                        currency: string;
-                        /** Format: date */
-                        from: string;
-                        /** Format: date */
-                        to: string;
-                        /** @description The bank accounts’ balance at the end of the day before `from` */
-                        openingCash: number;
-                        operating: {
-                            accounts: {
-                                /**
-                                 * Format: uuid
-                                 * @description null on a line the report derives
-                                 */
-                                id: string | null;
-                                code: string | null;
-                                name: string;
-                                amount: number;
-                            }[];
-                            total: number;
-                        };
-                        investing: {
-                            accounts: {
-                                /**
-                                 * Format: uuid
-                                 * @description null on a line the report derives
-                                 */
-                                id: string | null;
-                                code: string | null;
-                                name: string;
-                                amount: number;
-                            }[];
-                            total: number;
-                        };
-                        financing: {
-                            accounts: {
-                                /**
-                                 * Format: uuid
-                                 * @description null on a line the report derives
-                                 */
-                                id: string | null;
-                                code: string | null;
-                                name: string;
-                                amount: number;
-                            }[];
-                            total: number;
-                        };
-                        /** @description operating + investing + financing */
-                        netChange: number;
-                        /** @description The bank accounts’ balance at the end of `to` */
-                        closingCash: number;
-                        cashAccounts: {
-                            /** Format: uuid */
-                            id: string;
-                            code: string;
-                            name: string;
-                            opening: number;
-                            closing: number;
-                        }[];
-                        /** @description openingCash + netChange = closingCash, to the cent */
-                        reconciles: boolean;
-                    };
+                    "application/json": components["schemas"]["CashFlow"];
                     "text/csv": string;
                     "application/pdf": string;
                 };
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
-    getApiReportsVat: {
+    getVatReport: {
         parameters: {
             query?: {
                 /** @description First day (inclusive); default the start of the financial year that contains `to` */
@@ -14678,306 +10070,482 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["VatReport"];
+                    "text/csv": string;
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCompanyAgedDebtors: {
+        parameters: {
+            query?: {
+                /** @description The position at the end of this day; default today (UTC) */
+                asOf?: string;
+                /** @description json (default); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the printed report (company, title, period, rows and totals, page breaks) */
+                format?: "json" | "csv" | "pdf";
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgedBalance"][];
+                    "text/csv": string;
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCompanyAgedCreditors: {
+        parameters: {
+            query?: {
+                /** @description The position at the end of this day; default today (UTC) */
+                asOf?: string;
+                /** @description json (default); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the printed report (company, title, period, rows and totals, page breaks) */
+                format?: "json" | "csv" | "pdf";
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgedBalance"][];
+                    "text/csv": string;
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    onInvoicePaid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; the same on every retry
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "invoice.paid";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: uuid */
+                    companyId: string | null;
+                    data: components["schemas"]["Invoice"];
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: retries stop at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onInvoiceCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; the same on every retry
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "invoice.created";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: uuid */
+                    companyId: string | null;
+                    data: components["schemas"]["Invoice"];
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: retries stop at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onInvoiceUpdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; the same on every retry
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "invoice.updated";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: uuid */
+                    companyId: string | null;
+                    data: components["schemas"]["Invoice"];
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: retries stop at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onInvoiceReleased: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; the same on every retry
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "invoice.released";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: uuid */
+                    companyId: string | null;
+                    data: components["schemas"]["Invoice"];
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: retries stop at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onInvoiceVoided: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; the same on every retry
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "invoice.voided";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: uuid */
+                    companyId: string | null;
+                    data: components["schemas"]["Invoice"];
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: retries stop at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentRecorded: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; the same on every retry
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "payment.recorded";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: uuid */
+                    companyId: string | null;
+                    data: components["schemas"]["Payment"];
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: retries stop at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onContactCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; the same on every retry
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "contact.created";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: uuid */
+                    companyId: string | null;
+                    data: components["schemas"]["Contact"];
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: retries stop at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onContactUpdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; the same on every retry
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "contact.updated";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: uuid */
+                    companyId: string | null;
+                    data: components["schemas"]["Contact"];
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: retries stop at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; the same on every retry
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "webhook.test";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: uuid */
+                    companyId: string | null;
+                    data: {
                         /** Format: uuid */
-                        companyId: string;
-                        companyName: string;
-                        /** @description The company's base currency (ZAR unless set otherwise) */
-                        currency: string;
-                        /** Format: date */
-                        from: string;
-                        /** Format: date */
-                        to: string;
-                        output: {
-                            lines: {
-                                taxCode: string;
-                                /** @description Percent */
-                                rate: number;
-                                net: number;
-                                vat: number;
-                            }[];
-                            totalNet: number;
-                            totalVat: number;
-                        };
-                        input: {
-                            lines: {
-                                taxCode: string;
-                                /** @description Percent */
-                                rate: number;
-                                net: number;
-                                vat: number;
-                            }[];
-                            totalNet: number;
-                            totalVat: number;
-                        };
-                        vat201: {
-                            /** @description Standard-rated supplies, VAT included (code standard: net + VAT) */
-                            field1: number;
-                            /** @description Standard-rated supplies of capital goods, VAT included (standard_capital) */
-                            field1A: number;
-                            /** @description Zero-rated supplies (zero) */
-                            field2: number;
-                            /** @description Zero-rated exports (zero_export) */
-                            field2A: number;
-                            /** @description Exempt supplies (exempt) */
-                            field3: number;
-                            /** @description Output VAT on field 1 */
-                            field4: number;
-                            /** @description Output VAT on field 1A */
-                            field4A: number;
-                            /** @description Total output tax: 4 + 4A */
-                            field13: number;
-                            /** @description Input VAT on capital goods (input_capital) */
-                            field14: number;
-                            /** @description Input VAT on other goods and services (input_standard) */
-                            field15: number;
-                            /** @description Input VAT on imports (input_import) */
-                            field15A: number;
-                            /** @description Total input tax: 14 + 15 + 15A */
-                            field19: number;
-                            /** @description VAT payable: 13 − 19 (negative: refundable) */
-                            field20: number;
-                        };
+                        webhookId: string;
+                        message: string;
                     };
-                    "text/csv": string;
-                    "application/pdf": string;
-                };
-            };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };
-    };
-    getApiReportsAgedDebtors: {
-        parameters: {
-            query?: {
-                /** @description The position at the end of this day; default today (UTC) */
-                asOf?: string;
-                /** @description json (default); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the printed report (company, title, period, rows and totals, page breaks) */
-                format?: "json" | "csv" | "pdf";
-            };
-            header?: {
-                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
-                "X-Company-Id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description Delivered (any 2xx) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description null: posted without a contact
-                         */
-                        contactId: string | null;
-                        contactName: string;
-                        /** @description Not yet due on asOf */
-                        current: number;
-                        /** @description 1 to 30 days past due */
-                        days30: number;
-                        /** @description 31 to 60 days past due */
-                        days60: number;
-                        /** @description More than 60 days past due */
-                        days90: number;
-                        /** @description Everything outstanding */
-                        total: number;
-                        /** @description days30 + days60 + days90 */
-                        overdue: number;
-                    }[];
-                    "text/csv": string;
-                    "application/pdf": string;
-                };
+                content?: never;
             };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
+            /** @description Gone: retries stop at once */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getApiReportsAgedCreditors: {
-        parameters: {
-            query?: {
-                /** @description The position at the end of this day; default today (UTC) */
-                asOf?: string;
-                /** @description json (default); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the printed report (company, title, period, rows and totals, page breaks) */
-                format?: "json" | "csv" | "pdf";
-            };
-            header?: {
-                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
-                "X-Company-Id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description null: posted without a contact
-                         */
-                        contactId: string | null;
-                        contactName: string;
-                        /** @description Not yet due on asOf */
-                        current: number;
-                        /** @description 1 to 30 days past due */
-                        days30: number;
-                        /** @description 31 to 60 days past due */
-                        days60: number;
-                        /** @description More than 60 days past due */
-                        days90: number;
-                        /** @description Everything outstanding */
-                        total: number;
-                        /** @description days30 + days60 + days90 */
-                        overdue: number;
-                    }[];
-                    "text/csv": string;
-                    "application/pdf": string;
-                };
-            };
-            /** @description Validation failed or the body is malformed; detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, expired or invalidated token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The role lacks the permission ({ error, resource, action }), or a problem with a code */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PermissionDenial"] | components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such record in the tenant (another tenant's id included) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected error; detail is deliberately generic */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
+                content?: never;
             };
         };
     };

@@ -1,7 +1,7 @@
 // GET /api/tenant/entitlements: what the business's plan gives, for a client to show or
 // hide modules and offer an upgrade.
 import { Type } from 'typebox';
-import { PLANS } from '../../config.ts';
+import { Plan } from '../../platform/auth/auth.schemas.ts';
 import { MODULES } from '../../platform/auth/permissions.ts';
 import { modulesOf, PLAN_TABLE } from '../../platform/auth/plans.ts';
 import { DEFAULT_KEY_RATE_LIMIT } from '../../platform/auth/principal.ts';
@@ -10,8 +10,6 @@ import { stringEnum } from '../../platform/http/enums.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { BUILT, isBuilt, MODULE_STATUSES, statusOf } from './module-status.ts';
-
-export const PlanName = named('Plan', stringEnum(PLANS, { description: "The business's plan" }));
 
 export const ModuleName = named(
   'ModuleName',
@@ -47,7 +45,7 @@ const ModuleAvailability = named(
 const Entitlements = named(
   'Entitlements',
   Type.Object({
-    plan: PlanName,
+    plan: Plan,
     modules: Type.Array(ModuleName, {
       description: 'The modules the plan includes (some may not be built yet: see catalogue)',
     }),

@@ -116,9 +116,10 @@ export const apiKeyRoutes: AnyRoute[] = [
     module: 'auth',
     access: 'write',
     auth: 'none',
+    security: 'apiKey',
     operationId: 'exchangeApiKey',
     tag: 'Authentication',
-    errors: ['UNAUTHENTICATED', 'PLAN_HAS_NO_API_KEYS'],
+    errors: ['UNAUTHENTICATED', 'API_KEY_REQUIRED', 'PLAN_HAS_NO_API_KEYS'],
     summary: 'Exchange an API key (Authorization: Bearer <API_KEY>, no body) for an access token of one hour',
     description:
       'Send the key as the bearer token. The access token is valid for 3600 seconds; when it expires, call ' +

@@ -110,7 +110,7 @@ export const ApiKey = named(
     lastFour: Type.String({ description: 'The last four characters of the key' }),
     createdBy: Type.String({ format: 'uuid' }),
     createdAt: Type.String({ format: 'date-time' }),
-    lastUsedAt: Type.Union([NullableTimestamp], { description: 'The latest token exchange' }),
+    lastUsedAt: nullable(Type.String({ format: 'date-time' }), { description: 'The latest token exchange' }),
     revokedAt: NullableTimestamp,
     kind: ApiKeyKind,
     oauthClientId: nullable(Type.String(), { description: 'The connected app, for `oauth`' }),

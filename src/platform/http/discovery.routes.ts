@@ -10,15 +10,14 @@ import {
   summarise,
 } from './diagnostics.ts';
 import { stringEnum } from './enums.ts';
-import { buildOpenApi } from './openapi.ts';
 import { named } from './schema-names.ts';
 
 export const Health = named('Health', Type.Object({ status: stringEnum(['ok'] as const) }));
 
 const tag = 'Service';
 
-/** The discovery routes; the OpenAPI route describes the whole catalogue it is given. */
-export function discoveryRoutes(catalogue: () => AnyRoute[]): AnyRoute[] {
+/** The discovery routes; the OpenAPI route answers the document `describe` builds (once). */
+export function discoveryRoutes(describe: (serverUrl: string) => unknown): AnyRoute[] {
   let cached: unknown;
   return [
     defineRoute({
@@ -39,6 +38,7 @@ export function discoveryRoutes(catalogue: () => AnyRoute[]): AnyRoute[] {
       module: 'platform',
       access: 'read',
       auth: 'none',
+      security: 'optionalBearer',
       operationId: 'getDiagnostics',
       tag,
       summary:
@@ -72,7 +72,7 @@ export function discoveryRoutes(catalogue: () => AnyRoute[]): AnyRoute[] {
       response: { 200: Type.Object({}, { additionalProperties: true }) },
       produces: 'application/json',
       handler: async (_input, ctx) => {
-        cached ??= buildOpenApi(catalogue(), ctx.deps.config.publicBaseUrl);
+        cached ??= describe(ctx.deps.config.publicBaseUrl);
         return cached;
       },
     }),

@@ -1,5 +1,6 @@
 // The OpenAPI 3.1 description, generated from the route catalogue: the same objects that
 // validate requests describe them, so the document cannot drift from the service.
+import { createHash } from 'node:crypto';
 import type { TSchema } from 'typebox';
 import { licensedModule } from '../auth/limits.ts';
 import { SCOPES } from '../auth/scopes.ts';
@@ -203,7 +204,10 @@ function errorResponses(route: AnyRoute, conv: Conventions): Json {
   const out: Json = {};
   // A page (the OAuth sign-in) answers its refusals as pages too.
   const html = [route.produces ?? []].flat().includes('text/html');
-  for (const [status, codes] of errorCodesOf(route, { ifMatch: conv.ifMatch, idempotencyKey: conv.idempotencyKey })) {
+  for (const [status, codes] of errorCodesOf(route, {
+    ifMatch: conv.ifMatch,
+    idempotencyKey: conv.idempotencyKey,
+  })) {
     const problem = { $ref: '#/components/schemas/Problem' };
     const schema =
       status === 403 && roleDenial(route)
@@ -429,6 +433,55 @@ const DEFAULT_SUMMARY =
   'users, roles, API keys, OAuth 2 apps and signed webhooks. ' +
   'Modules a plan includes but this service has not built yet are listed as such by `GET /api/tenant/entitlements`.';
 
+function pascal(code: string): string {
+  return code
+    .toLowerCase()
+    .split('_')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
+}
+
+/**
+ * Error responses that several operations share word for word (most 401s, 404s, 500s…) are
+ * written once under components.responses and referenced: the document stays readable and a
+ * generator makes one type of each. A response of one code is named after it (NotFound); one
+ * of several after its status and a short digest of its codes.
+ */
+function shareResponses(paths: Record<string, Record<string, Json>>): Json {
+  const uses = new Map<string, number>();
+  const each = (fn: (responses: Json, status: string, text: string) => void) => {
+    for (const item of Object.values(paths)) {
+      for (const op of Object.values(item)) {
+        const responses = op.responses as Json;
+        for (const [status, response] of Object.entries(responses)) {
+          if (Number(status) >= 400) fn(responses, status, JSON.stringify(response));
+        }
+      }
+    }
+  };
+  each((_r, _s, text) => uses.set(text, (uses.get(text) ?? 0) + 1));
+  const names = new Map<string, string>();
+  const shared: Json = {};
+  each((responses, status, text) => {
+    if ((uses.get(text) ?? 0) < 2) return;
+    let name = names.get(text);
+    if (!name) {
+      const codes =
+        /`code`: (.*)\.$/.exec((JSON.parse(text) as { description: string }).description)?.[1] ?? '';
+      const list = [...codes.matchAll(/`(\w+)`/g)].map((m) => m[1]!);
+      name =
+        list.length === 1
+          ? pascal(list[0]!)
+          : `${titleFor(Number(status)).replace(/\W/g, '')}_${createHash('sha256').update(text).digest('hex').slice(0, 6)}`;
+      while (shared[name] && names.get(text) !== name) name = `${name}_`;
+      names.set(text, name);
+      shared[name] = JSON.parse(text);
+    }
+    responses[status] = { $ref: `#/components/responses/${name}` };
+  });
+  return shared;
+}
+
 export function buildOpenApi(routes: AnyRoute[], serverUrl: string, extras: OpenApiExtras = {}): Json {
   const c = new SchemaComponents();
   problemSchemas(c);
@@ -456,6 +509,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string, extras: Open
       ...(route.companyScoped ? { 'x-company-scoped': true } : {}),
     };
   }
+  const responses = shareResponses(paths);
   const described = new Map((extras.tags ?? []).map((t) => [t.name, t]));
   if (extras.events?.length && !used.includes('Webhooks')) used.push('Webhooks');
   const tags = [
@@ -513,6 +567,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string, extras: Open
         },
       },
       headers: HEADERS,
+      responses,
       schemas: c.schemas,
     },
   };
