@@ -1858,7 +1858,7 @@ export interface paths {
         };
         /**
          * Income statement (profit and loss) for a period
-         * @description Revenue, cost of sales, gross profit, other income, expenses and net profit; each section lists its accounts (those that moved) and a total. Income and expenses both read positive in their sections (income = credits − debits, expenses = debits − credits); net profit = gross profit + other income − expenses, negative for a loss. Sections follow the accounts' subtypes. to defaults to today (UTC); from to the first day of the financial year that contains to (ledger settings: financialYearEndMonth, February by default). to before from is a 400 naming to. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format: json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
+         * @description Revenue, cost of sales, gross profit, other income, expenses and net profit; each section lists its accounts (those that moved) and a total. Income and expenses both read positive in their sections (income = credits − debits, expenses = debits − credits); net profit = gross profit + other income − expenses, negative for a loss. Sections follow the accounts' subtypes. to defaults to today (UTC); from to the first day of the financial year that contains to (ledger settings: financialYearEndMonth, February by default). to before from is a 400 naming to. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format (or, without it, the Accept header: application/json, text/csv or application/pdf): json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
          *
          *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
@@ -1880,7 +1880,7 @@ export interface paths {
         };
         /**
          * Balance sheet at a date
-         * @description Assets, liabilities and equity grouped by subtype, with totals. Assets are debits − credits, liabilities and equity credits − debits. Income and expense accounts are never closed by entries: equity shows retained earnings (the retained earnings accounts plus every profit before the start of the financial year containing asOf) and current year earnings (the profit from that start to asOf), so assets = liabilities + equity at any date; balanced states it. asOf (default today, UTC) re-derives the position at the end of that day from the ledger. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format: json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
+         * @description Assets, liabilities and equity grouped by subtype, with totals. Assets are debits − credits, liabilities and equity credits − debits. Income and expense accounts are never closed by entries: equity shows retained earnings (the retained earnings accounts plus every profit before the start of the financial year containing asOf) and current year earnings (the profit from that start to asOf), so assets = liabilities + equity at any date; balanced states it. asOf (default today, UTC) re-derives the position at the end of that day from the ledger. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format (or, without it, the Accept header: application/json, text/csv or application/pdf): json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
          *
          *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
@@ -1902,7 +1902,7 @@ export interface paths {
         };
         /**
          * Trial balance at a date (asOf), or the movements of a period (from, to)
-         * @description Every account with a non-zero balance (includeZero=true: every account of the chart) in a debit or a credit column; the totals are equal. With asOf (the default): balance sheet accounts since the first entry, income and expense accounts for the financial year to asOf, the profit of earlier years added to retained earnings (as on the balance sheet). With from or to: the net movement of each account in the period (to defaults to today (UTC); from to the first day of the financial year that contains to (ledger settings: financialYearEndMonth, February by default). to before from is a 400 naming to.). asOf together with from or to is a 400 naming asOf. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format: json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
+         * @description Every account with a non-zero balance (includeZero=true: every account of the chart) in a debit or a credit column; the totals are equal. With asOf (the default): balance sheet accounts since the first entry, income and expense accounts for the financial year to asOf, the profit of earlier years added to retained earnings (as on the balance sheet). With from or to: the net movement of each account in the period (to defaults to today (UTC); from to the first day of the financial year that contains to (ledger settings: financialYearEndMonth, February by default). to before from is a 400 naming to.). asOf together with from or to is a 400 naming asOf. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format (or, without it, the Accept header: application/json, text/csv or application/pdf): json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
          *
          *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
@@ -1924,7 +1924,7 @@ export interface paths {
         };
         /**
          * General ledger: every account’s lines in a period with opening, running and closing balances
-         * @description Per account (by code; accountId for one, 404 when not of this company): the opening balance (debit − credit at the end of the day before from, from the running balances; income and expense accounts count from the start of that financial year, their earlier years being in retained earnings), the period's lines in posting order (date, entry, description, reference, debit, credit, running balance) and the closing balance. Accounts with no opening balance and no lines are left out. More than 100 000 lines is a 422: ask for a shorter period or one account. to defaults to today (UTC); from to the first day of the financial year that contains to (ledger settings: financialYearEndMonth, February by default). to before from is a 400 naming to. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format: json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
+         * @description Per account (by code; accountId for one, 404 when not of this company): the opening balance (debit − credit at the end of the day before from, from the running balances; income and expense accounts count from the start of that financial year, their earlier years being in retained earnings), the period's lines in posting order (date, entry, description, reference, debit, credit, running balance) and the closing balance. Accounts with no opening balance and no lines are left out. More than 100 000 lines is a 422: ask for a shorter period or one account. to defaults to today (UTC); from to the first day of the financial year that contains to (ledger settings: financialYearEndMonth, February by default). to before from is a 400 naming to. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format (or, without it, the Accept header: application/json, text/csv or application/pdf): json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
          *
          *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
@@ -1946,7 +1946,7 @@ export interface paths {
         };
         /**
          * Cash flow statement (direct method) for a period
-         * @description Opening cash (the bank-subtype accounts at the end of the day before from), the cash from operating, investing and financing activities, the net change and closing cash; opening + net change = closing (reconciles). Each activity lists the counter accounts of the entries that moved a bank account, positive for cash in. Classified by the counter account’s subtype: fixed_asset and non_current_asset → investing; equity, retained_earnings and non_current_liability → financing; everything else → operating. Transfers between bank accounts are no flow. to defaults to today (UTC); from to the first day of the financial year that contains to (ledger settings: financialYearEndMonth, February by default). to before from is a 400 naming to. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format: json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
+         * @description Opening cash (the bank-subtype accounts at the end of the day before from), the cash from operating, investing and financing activities, the net change and closing cash; opening + net change = closing (reconciles). Each activity lists the counter accounts of the entries that moved a bank account, positive for cash in. Classified by the counter account’s subtype: fixed_asset and non_current_asset → investing; equity, retained_earnings and non_current_liability → financing; everything else → operating. Transfers between bank accounts are no flow. to defaults to today (UTC); from to the first day of the financial year that contains to (ledger settings: financialYearEndMonth, February by default). to before from is a 400 naming to. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format (or, without it, the Accept header: application/json, text/csv or application/pdf): json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
          *
          *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
@@ -1968,7 +1968,7 @@ export interface paths {
         };
         /**
          * VAT report: output and input VAT by code and rate, and the VAT201 fields
-         * @description From the VAT code and rate on the journal lines. Output codes (standard, standard_capital, zero, zero_export, exempt): net = credits − debits of the sales lines, VAT = credits − debits of the VAT account lines; input codes (input_standard, input_capital, input_zero, input_exempt, input_import) the other way round. VAT201: field1 = standard net + VAT, field4 = its VAT; field1A and field4A the same for standard_capital; field2 = zero net; field2A = zero_export net; field3 = exempt net; field13 = 4 + 4A; field14 = input_capital VAT; field15 = input_standard VAT; field15A = input_import VAT; field19 = 14 + 15 + 15A; field20 = 13 − 19 (payable; negative is refundable). Every rate of a code goes in its field (15%, and 14% before 2018-04-01). Fields 5–12 and 16–18 (adjustments) are not derived from the ledger. to defaults to today (UTC); from to the first day of the financial year that contains to (ledger settings: financialYearEndMonth, February by default). to before from is a 400 naming to. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format: json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
+         * @description From the VAT code and rate on the journal lines. Output codes (standard, standard_capital, zero, zero_export, exempt): net = credits − debits of the sales lines, VAT = credits − debits of the VAT account lines; input codes (input_standard, input_capital, input_zero, input_exempt, input_import) the other way round. VAT201: field1 = standard net + VAT, field4 = its VAT; field1A and field4A the same for standard_capital; field2 = zero net; field2A = zero_export net; field3 = exempt net; field13 = 4 + 4A; field14 = input_capital VAT; field15 = input_standard VAT; field15A = input_import VAT; field19 = 14 + 15 + 15A; field20 = 13 − 19 (payable; negative is refundable). Every rate of a code goes in its field (15%, and 14% before 2018-04-01). Fields 5–12 and 16–18 (adjustments) are not derived from the ledger. to defaults to today (UTC); from to the first day of the financial year that contains to (ledger settings: financialYearEndMonth, February by default). to before from is a 400 naming to. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format (or, without it, the Accept header: application/json, text/csv or application/pdf): json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
          *
          *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
@@ -1990,7 +1990,7 @@ export interface paths {
         };
         /**
          * Aged debtors of the company: what each customer owes, by age
-         * @description The rows of GET /api/contacts/aged-debtors for the company of X-Company-Id (one aging logic): current (not yet due on asOf), days30 (1–30 days past due), days60 (31–60), days90 (more than 60), total and overdue, one row per contact with a non-zero total, by name; a bare array. asOf (default today, UTC) re-derives the position at the end of that day from the ledger. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format: json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
+         * @description The rows of GET /api/contacts/aged-debtors for the company of X-Company-Id (one aging logic): current (not yet due on asOf), days30 (1–30 days past due), days60 (31–60), days90 (more than 60), total and overdue, one row per contact with a non-zero total, by name; a bare array. asOf (default today, UTC) re-derives the position at the end of that day from the ledger. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format (or, without it, the Accept header: application/json, text/csv or application/pdf): json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
          *
          *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
@@ -2012,7 +2012,7 @@ export interface paths {
         };
         /**
          * Aged creditors of the company: what is owed to each supplier, by age
-         * @description The rows of GET /api/contacts/aged-creditors for the company of X-Company-Id, positive for what is owed; buckets as for aged debtors; a bare array. asOf (default today, UTC) re-derives the position at the end of that day from the ledger. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format: json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
+         * @description The rows of GET /api/contacts/aged-creditors for the company of X-Company-Id, positive for what is owed; buckets as for aged debtors; a bare array. asOf (default today, UTC) re-derives the position at the end of that day from the ledger. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format (or, without it, the Accept header: application/json, text/csv or application/pdf): json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
          *
          *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
@@ -7162,6 +7162,13 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Also a success */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Bad Request. `code`: `VALIDATION_FAILED`. */
             400: {
                 headers: {
@@ -7207,6 +7214,27 @@ export interface operations {
             };
             /** @description Bad Request. `code`: `VALIDATION_FAILED`, `MALFORMED_BODY`. */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unauthorized. `code`: `INVALID_CREDENTIALS`, `TOTP_INVALID`. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description Forbidden. `code`: `FORBIDDEN`. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9845,7 +9873,7 @@ export interface operations {
                 from?: string;
                 /** @description Last day (inclusive); default today (UTC) */
                 to?: string;
-                /** @description json (default); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the printed report (company, title, period, rows and totals, page breaks) */
+                /** @description json (default, unless the Accept header asks for text/csv or application/pdf); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the printed report (company, title, period, rows and totals, page breaks) */
                 format?: "json" | "csv" | "pdf";
             };
             header?: {
@@ -9884,7 +9912,7 @@ export interface operations {
             query?: {
                 /** @description The position at the end of this day; default today (UTC) */
                 asOf?: string;
-                /** @description json (default); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the printed report (company, title, period, rows and totals, page breaks) */
+                /** @description json (default, unless the Accept header asks for text/csv or application/pdf); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the printed report (company, title, period, rows and totals, page breaks) */
                 format?: "json" | "csv" | "pdf";
             };
             header?: {
@@ -9929,7 +9957,7 @@ export interface operations {
                 to?: string;
                 /** @description true: every account of the chart, zeros included */
                 includeZero?: boolean;
-                /** @description json (default); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the printed report (company, title, period, rows and totals, page breaks) */
+                /** @description json (default, unless the Accept header asks for text/csv or application/pdf); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the printed report (company, title, period, rows and totals, page breaks) */
                 format?: "json" | "csv" | "pdf";
             };
             header?: {
@@ -9972,7 +10000,7 @@ export interface operations {
                 to?: string;
                 /** @description One account only */
                 accountId?: string;
-                /** @description json (default); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the printed report (company, title, period, rows and totals, page breaks) */
+                /** @description json (default, unless the Accept header asks for text/csv or application/pdf); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the printed report (company, title, period, rows and totals, page breaks) */
                 format?: "json" | "csv" | "pdf";
             };
             header?: {
@@ -10014,7 +10042,7 @@ export interface operations {
                 from?: string;
                 /** @description Last day (inclusive); default today (UTC) */
                 to?: string;
-                /** @description json (default); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the printed report (company, title, period, rows and totals, page breaks) */
+                /** @description json (default, unless the Accept header asks for text/csv or application/pdf); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the printed report (company, title, period, rows and totals, page breaks) */
                 format?: "json" | "csv" | "pdf";
             };
             header?: {
@@ -10055,7 +10083,7 @@ export interface operations {
                 from?: string;
                 /** @description Last day (inclusive); default today (UTC) */
                 to?: string;
-                /** @description json (default); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the printed report (company, title, period, rows and totals, page breaks) */
+                /** @description json (default, unless the Accept header asks for text/csv or application/pdf); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the printed report (company, title, period, rows and totals, page breaks) */
                 format?: "json" | "csv" | "pdf";
             };
             header?: {
@@ -10094,7 +10122,7 @@ export interface operations {
             query?: {
                 /** @description The position at the end of this day; default today (UTC) */
                 asOf?: string;
-                /** @description json (default); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the printed report (company, title, period, rows and totals, page breaks) */
+                /** @description json (default, unless the Accept header asks for text/csv or application/pdf); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the printed report (company, title, period, rows and totals, page breaks) */
                 format?: "json" | "csv" | "pdf";
             };
             header?: {
@@ -10133,7 +10161,7 @@ export interface operations {
             query?: {
                 /** @description The position at the end of this day; default today (UTC) */
                 asOf?: string;
-                /** @description json (default); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the printed report (company, title, period, rows and totals, page breaks) */
+                /** @description json (default, unless the Accept header asks for text/csv or application/pdf); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the printed report (company, title, period, rows and totals, page breaks) */
                 format?: "json" | "csv" | "pdf";
             };
             header?: {

@@ -72,6 +72,33 @@ describe('CSV', () => {
     );
   });
 
+  test('without format, the Accept header chooses: text/csv, application/pdf, JSON by default', async () => {
+    const url = '/api/reports/income-statement';
+    const csv = await api({ method: 'GET', url, headers: { accept: 'text/csv' } });
+    assert.equal(csv.statusCode, 200, csv.body);
+    assert.match(String(csv.headers['content-type']), /^text\/csv/);
+    const pdf = await api({
+      method: 'GET',
+      url,
+      headers: { accept: 'application/json;q=0.5, application/pdf' },
+    });
+    assert.match(String(pdf.headers['content-type']), /^application\/pdf/);
+    assert.equal(pdf.rawPayload.subarray(0, 5).toString(), '%PDF-');
+    for (const accept of [
+      undefined,
+      '*/*',
+      'application/json',
+      'text/csv;q=0.5, application/json',
+      'image/png',
+    ]) {
+      const json = await api({ method: 'GET', url, headers: accept ? { accept } : {} });
+      assert.match(String(json.headers['content-type']), /^application\/json/, String(accept));
+    }
+    // format wins over Accept.
+    const given = await api({ method: 'GET', url: `${url}?format=json`, headers: { accept: 'text/csv' } });
+    assert.match(String(given.headers['content-type']), /^application\/json/);
+  });
+
   test('balance sheet, trial balance, cash flow, general ledger, VAT and aged debtors', async () => {
     const bs = csvOf(await get('/api/reports/balance-sheet?format=csv'), /balance-sheet_2026-05-15\.csv/);
     assert.ok(bs.some((r) => r[1] === 'Total assets' && r[2] === '63370.17'));

@@ -1,5 +1,10 @@
 import { Type } from 'typebox';
-import { documentFile, FILE_MEDIA_TYPES, type FileResponse } from '../../platform/files/response.ts';
+import {
+  documentFile,
+  FILE_MEDIA_TYPES,
+  type FileResponse,
+  negotiatedFormat,
+} from '../../platform/files/response.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { AgedRow } from '../contacts/index.ts';
 import { aged } from './reports.aged.ts';
@@ -30,14 +35,14 @@ const report = {
 };
 
 /** The JSON body, or the report as a file rendered after the transaction commits. */
-function answer<J>(format: Format | undefined, r: Report<J>): J | FileResponse {
+function answer<J>(format: Format, r: Report<J>): J | FileResponse {
   return format === 'csv' || format === 'pdf' ? documentFile(format, r.document()) : r.json;
 }
 
 const COMMON =
   'From the ledger alone: sums of the running balances that posting maintains, never of the journal ' +
   'lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, ' +
-  'exact to the cent. format: json (default), csv (a header row, then the rows; text/csv in UTF-8 with a ' +
+  'exact to the cent. format (or, without it, the Accept header: application/json, text/csv or application/pdf): json (default), csv (a header row, then the rows; text/csv in UTF-8 with a ' +
   'file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); ' +
   'anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.';
 const PERIOD =
@@ -60,9 +65,12 @@ export const reportRoutes: AnyRoute[] = [
       `expenses, negative for a loss. Sections follow the accounts' subtypes. ${PERIOD} ${COMMON}`,
     query: PeriodQuery,
     response: { 200: IncomeStatement },
-    handler: async ({ query }, ctx) => {
+    handler: async ({ query, headers }, ctx) => {
       const rc = await reportCtx(ctx);
-      return answer(query.format, await incomeStatement(rc, periodOf(rc, query)));
+      return answer(
+        negotiatedFormat(query.format, headers.accept),
+        await incomeStatement(rc, periodOf(rc, query)),
+      );
     },
   }),
   defineRoute({
@@ -80,9 +88,12 @@ export const reportRoutes: AnyRoute[] = [
       `asOf), so assets = liabilities + equity at any date; balanced states it. ${AS_OF} ${COMMON}`,
     query: AsOfQuery,
     response: { 200: BalanceSheet },
-    handler: async ({ query }, ctx) => {
+    handler: async ({ query, headers }, ctx) => {
       const rc = await reportCtx(ctx);
-      return answer(query.format, await balanceSheet(rc, asOfOf(rc, query)));
+      return answer(
+        negotiatedFormat(query.format, headers.accept),
+        await balanceSheet(rc, asOfOf(rc, query)),
+      );
     },
   }),
   defineRoute({
@@ -100,7 +111,8 @@ export const reportRoutes: AnyRoute[] = [
       `account in the period (${PERIOD}). asOf together with from or to is a 400 naming asOf. ${COMMON}`,
     query: TrialBalanceQuery,
     response: { 200: TrialBalance },
-    handler: async ({ query }, ctx) => answer(query.format, await trialBalance(await reportCtx(ctx), query)),
+    handler: async ({ query, headers }, ctx) =>
+      answer(negotiatedFormat(query.format, headers.accept), await trialBalance(await reportCtx(ctx), query)),
   }),
   defineRoute({
     ...report,
@@ -119,7 +131,11 @@ export const reportRoutes: AnyRoute[] = [
       `than 100 000 lines is a 422: ask for a shorter period or one account. ${PERIOD} ${COMMON}`,
     query: GeneralLedgerQuery,
     response: { 200: GeneralLedger },
-    handler: async ({ query }, ctx) => answer(query.format, await generalLedger(await reportCtx(ctx), query)),
+    handler: async ({ query, headers }, ctx) =>
+      answer(
+        negotiatedFormat(query.format, headers.accept),
+        await generalLedger(await reportCtx(ctx), query),
+      ),
   }),
   defineRoute({
     ...report,
@@ -137,9 +153,9 @@ export const reportRoutes: AnyRoute[] = [
       `everything else → operating. Transfers between bank accounts are no flow. ${PERIOD} ${COMMON}`,
     query: PeriodQuery,
     response: { 200: CashFlow },
-    handler: async ({ query }, ctx) => {
+    handler: async ({ query, headers }, ctx) => {
       const rc = await reportCtx(ctx);
-      return answer(query.format, await cashFlow(rc, periodOf(rc, query)));
+      return answer(negotiatedFormat(query.format, headers.accept), await cashFlow(rc, periodOf(rc, query)));
     },
   }),
   defineRoute({
@@ -161,9 +177,9 @@ export const reportRoutes: AnyRoute[] = [
       `ledger. ${PERIOD} ${COMMON}`,
     query: PeriodQuery,
     response: { 200: VatReport },
-    handler: async ({ query }, ctx) => {
+    handler: async ({ query, headers }, ctx) => {
       const rc = await reportCtx(ctx);
-      return answer(query.format, await vatReport(rc, periodOf(rc, query)));
+      return answer(negotiatedFormat(query.format, headers.accept), await vatReport(rc, periodOf(rc, query)));
     },
   }),
   defineRoute({
@@ -179,9 +195,12 @@ export const reportRoutes: AnyRoute[] = [
       `overdue, one row per contact with a non-zero total, by name; a bare array. ${AS_OF} ${COMMON}`,
     query: AsOfQuery,
     response: { 200: Type.Array(AgedRow) },
-    handler: async ({ query }, ctx) => {
+    handler: async ({ query, headers }, ctx) => {
       const rc = await reportCtx(ctx);
-      return answer(query.format, await aged(rc, 'debtors', asOfOf(rc, query)));
+      return answer(
+        negotiatedFormat(query.format, headers.accept),
+        await aged(rc, 'debtors', asOfOf(rc, query)),
+      );
     },
   }),
   defineRoute({
@@ -196,9 +215,12 @@ export const reportRoutes: AnyRoute[] = [
       `owed; buckets as for aged debtors; a bare array. ${AS_OF} ${COMMON}`,
     query: AsOfQuery,
     response: { 200: Type.Array(AgedRow) },
-    handler: async ({ query }, ctx) => {
+    handler: async ({ query, headers }, ctx) => {
       const rc = await reportCtx(ctx);
-      return answer(query.format, await aged(rc, 'creditors', asOfOf(rc, query)));
+      return answer(
+        negotiatedFormat(query.format, headers.accept),
+        await aged(rc, 'creditors', asOfOf(rc, query)),
+      );
     },
   }),
 ];

@@ -15,9 +15,10 @@ export type Format = (typeof FORMATS)[number];
 export const ReportFormat = named(
   'ReportFormat',
   stringEnum(FORMATS, {
-    default: 'json',
+    // No `default` keyword: validation would fill it in, and an absent format must leave the
+    // choice to the Accept header.
     description:
-      'json (default); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the ' +
+      'json (default, unless the Accept header asks for text/csv or application/pdf); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the ' +
       'printed report (company, title, period, rows and totals, page breaks)',
   }),
 );

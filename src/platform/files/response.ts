@@ -43,3 +43,36 @@ export function documentFile(format: FileFormat, doc: FileDocument): FileRespons
     : // pdfkit is loaded with the first PDF, not at start-up.
       new FileResponse(PDF_CONTENT_TYPE, name, async () => (await import('./pdf.ts')).toPdf(doc));
 }
+
+/**
+ * The format a report is answered in: `format` when given, else the media type the Accept
+ * header prefers among JSON, CSV and PDF (RFC 9110 §12.5.1, q-values; a tie keeps JSON), else
+ * JSON. So `Accept: text/csv` alone is enough, and a client typed for JSON never gets a file.
+ */
+export function negotiatedFormat(
+  format: 'json' | FileFormat | undefined,
+  accept: string | undefined,
+): 'json' | FileFormat {
+  if (format) return format;
+  if (!accept) return 'json';
+  const offered: Record<string, 'json' | FileFormat> = {
+    'application/json': 'json',
+    [CSV_CONTENT_TYPE.split(';')[0]!]: 'csv',
+    [PDF_CONTENT_TYPE]: 'pdf',
+  };
+  let best: { format: 'json' | FileFormat; q: number } = { format: 'json', q: -1 };
+  for (const part of accept.split(',')) {
+    const [type, ...params] = part.trim().toLowerCase().split(';');
+    const q = Number(
+      params
+        .map((p) => p.trim())
+        .find((p) => p.startsWith('q='))
+        ?.slice(2) ?? '1',
+    );
+    const chosen = offered[type!.trim()];
+    if (chosen && Number.isFinite(q) && q > 0 && (q > best.q || (q === best.q && chosen === 'json'))) {
+      best = { format: chosen, q };
+    }
+  }
+  return best.q < 0 ? 'json' : best.format;
+}

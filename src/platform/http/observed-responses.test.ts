@@ -74,7 +74,7 @@ describe('observed responses (OBSERVED_RESPONSES_DIR)', () => {
   test('the validator: a body off its schema, a media type not declared, a status not declared', async () => {
     const v = await responseValidator(openApiDocument('http://localhost:3000'));
     const path = '/api/invoices/{id}';
-    const wrong = v.check('GET', path, 404, 'application/json', JSON.stringify({ status: 'no' }));
+    const wrong = v.check('GET', path, 404, 'application/problem+json', JSON.stringify({ status: 'no' }));
     assert.equal(wrong.validates, false);
     assert.match(wrong.problem ?? '', /body must have required property 'title'/);
     const media = v.check('GET', path, 404, 'text/html', '<p>gone</p>');

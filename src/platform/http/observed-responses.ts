@@ -64,11 +64,24 @@ export async function responseValidator(document: Json) {
   ajv.addSchema(document, base);
   const paths = (document.paths ?? {}) as Record<string, Record<string, Json>>;
 
-  /** The declared response of a status: exact, else its range (4XX), else default. */
-  function declared(method: string, path: string, status: number): [string, Json] | undefined {
+  const shared = ((document.components as Json | undefined)?.responses ?? {}) as Record<string, Json>;
+
+  /**
+   * The declared response of a status (exact, else its range 4XX, else default) and the JSON
+   * pointer segments to it: a response shared by several operations is a $ref into
+   * components.responses, followed here.
+   */
+  function declared(method: string, path: string, status: number): [string, Json, string[]] | undefined {
     const responses = (paths[path]?.[method.toLowerCase()]?.responses ?? {}) as Record<string, Json>;
     for (const key of [String(status), `${String(status)[0]}XX`, 'default']) {
-      if (responses[key]) return [key, responses[key]];
+      const response = responses[key];
+      if (!response) continue;
+      const ref = typeof response.$ref === 'string' ? response.$ref : undefined;
+      if (ref?.startsWith('#/components/responses/')) {
+        const name = ref.slice('#/components/responses/'.length);
+        return [key, shared[name] ?? {}, ['components', 'responses', name]];
+      }
+      return [key, response, ['paths', path, method.toLowerCase(), 'responses', key]];
     }
     return undefined;
   }
@@ -84,7 +97,7 @@ export async function responseValidator(document: Json) {
     ): { validates: boolean | null; problem?: string } {
       const found = declared(method, path, status);
       if (!found) return { validates: null };
-      const [key, response] = found;
+      const [key, response, at] = found;
       const content = (response.content ?? {}) as Record<string, unknown>;
       if (!mediaType || !(mediaType in content)) {
         return {
@@ -98,9 +111,7 @@ export async function responseValidator(document: Json) {
       } catch {
         return { validates: false, problem: 'the body is not JSON' };
       }
-      const pointer = ['paths', path, method.toLowerCase(), 'responses', key, 'content', mediaType, 'schema']
-        .map(pointerSegment)
-        .join('/');
+      const pointer = [...at, 'content', mediaType, 'schema'].map(pointerSegment).join('/');
       const validate = ajv.getSchema(`${base}#/${pointer}`);
       if (!validate) return { validates: false, problem: `no schema at ${pointer}` };
       if (validate(value)) return { validates: true };

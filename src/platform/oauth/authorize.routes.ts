@@ -76,7 +76,8 @@ export const authorizeRoutes: AnyRoute[] = [
       'problems go back to the app as `error`. The person may untick scopes. Needs a plan with API access and ' +
       'the permission to manage API keys.',
     query: AuthorizeQuery,
-    response: { 200: Html },
+    // 303: the request goes back to the app with `error` (RFC 6749 §4.1.2.1).
+    response: { 200: Html, 303: Type.Null() },
     handler: async ({ query }, ctx) => {
       const checked = await checkAuthorizationRequest(ctx.root, query);
       if (checked.kind !== 'ok') return refuse(ctx.reply, checked);
@@ -102,6 +103,9 @@ export const authorizeRoutes: AnyRoute[] = [
       'Posted by the page itself. Success: 303 to the redirect address with `code` (single use, ten minutes) ' +
       'and `state`. Cancel: 303 with `error=access_denied`. A wrong password or code shows the page again.',
     body: AuthorizeForm,
+    // The page again, with what went wrong: 401 a wrong password or code, 403 a person who may
+    // not connect apps (the plan, the role).
+    errors: ['INVALID_CREDENTIALS', 'TOTP_INVALID', 'FORBIDDEN'],
     response: { 200: Html, 303: Type.Null() },
     handler: async ({ body }, ctx) => {
       const checked = await checkAuthorizationRequest(ctx.root, body);
