@@ -2308,6 +2308,12 @@ export interface components {
                 [key: string]: unknown;
             }[];
         };
+        /** @description OAuth 2's error answer (RFC 6749 §5.2), sent as application/json, with the problem's members beside it. */
+        OAuthError: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope";
+            error_description?: string;
+        };
         /** @description The role system's denial (not a problem): the permission the caller's role lacks. */
         PermissionDenial: {
             error: string;
@@ -7299,7 +7305,15 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthTokenResponse"];
                 };
             };
-            400: components["responses"]["BadRequest_74fea9"];
+            /** @description Bad Request. `code`: `VALIDATION_FAILED`, `MALFORMED_BODY`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
             /** @description Unauthorized. `code`: `INVALID_CREDENTIALS`. */
             401: {
                 headers: {
@@ -7307,12 +7321,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Conflict. `code`: `CONFLICT`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Payload Too Large. `code`: `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Unsupported Media Type. `code`: `UNSUPPORTED_MEDIA_TYPE`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };

@@ -111,6 +111,11 @@ interface RouteSpec<P extends TSchema, Q extends TSchema, B extends TSchema> {
    * serialised by its schema; the files are documented as such in the OpenAPI operation.
    */
   files?: readonly string[];
+  /**
+   * The route's errors are RFC 6749 §5.2 bodies (`error`, `error_description`, with the
+   * problem's members beside them) sent as application/json: OAuth's token endpoint.
+   */
+  oauthErrors?: true;
   /** The body arrives as an HTML form would send it (OAuth's token endpoint, its sign-in page). */
   consumes?: typeof FORM_CONTENT_TYPE;
 }

@@ -105,11 +105,14 @@ export async function responseValidator(document: Json) {
           problem: `media type ${mediaType ?? '(none)'} is not declared for ${key} (declared: ${Object.keys(content).join(', ') || 'none'})`,
         };
       }
-      let value: unknown;
-      try {
-        value = JSON.parse(body);
-      } catch {
-        return { validates: false, problem: 'the body is not JSON' };
+      // A JSON media type's body is parsed; any other (an HTML page) is checked as the text it is.
+      let value: unknown = body;
+      if (/[/+]json$/.test(mediaType)) {
+        try {
+          value = JSON.parse(body);
+        } catch {
+          return { validates: false, problem: 'the body is not JSON' };
+        }
       }
       const pointer = [...at, 'content', mediaType, 'schema'].map(pointerSegment).join('/');
       const validate = ajv.getSchema(`${base}#/${pointer}`);

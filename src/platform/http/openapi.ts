@@ -219,7 +219,12 @@ function errorResponses(route: AnyRoute, conv: Conventions): Json {
         : status === 429
           ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' }, ...RATE_HEADERS }
           : undefined;
-    const content: Json = { 'application/problem+json': { schema } };
+    // OAuth's token endpoint answers RFC 6749 §5.2 bodies as application/json (429 and 500
+    // come from the platform, as problems).
+    const content: Json =
+      route.oauthErrors && status < 500 && status !== 429
+        ? { 'application/json': { schema: { $ref: '#/components/schemas/OAuthError' } } }
+        : { 'application/problem+json': { schema } };
     // The role denial is not a problem: it goes out as application/json.
     if (status === 403 && roleDenial(route)) {
       content['application/json'] = { schema: { $ref: '#/components/schemas/PermissionDenial' } };
@@ -345,6 +350,31 @@ function problemSchemas(c: SchemaComponents) {
         description: 'SANDBOX_IN_USE: the records that point into the sandbox',
       },
     },
+  });
+  c.add('OAuthError', {
+    description:
+      "OAuth 2's error answer (RFC 6749 §5.2), sent as application/json, with the problem's members beside it.",
+    allOf: [
+      ref('Problem'),
+      {
+        type: 'object',
+        required: ['error'],
+        properties: {
+          error: {
+            type: 'string',
+            enum: [
+              'invalid_request',
+              'invalid_client',
+              'invalid_grant',
+              'unauthorized_client',
+              'unsupported_grant_type',
+              'invalid_scope',
+            ],
+          },
+          error_description: { type: 'string' },
+        },
+      },
+    ],
   });
   c.add('PermissionDenial', {
     type: 'object',

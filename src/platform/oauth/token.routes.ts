@@ -75,6 +75,7 @@ export const oauthTokenRoutes: AnyRoute[] = [
     tag: 'OAuth',
     // 401 invalid_client (the app's credentials); 400 invalid_request, invalid_grant, unsupported_grant_type.
     errors: ['INVALID_CREDENTIALS'],
+    oauthErrors: true,
     module: 'auth',
     access: 'write',
     auth: 'none',
