@@ -1,6 +1,7 @@
 // Liveness, diagnostics and the OpenAPI document: readable without signing in.
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from './catalogue.ts';
+import { documentText } from './openapi.ts';
 import {
   callerOf,
   DiagnosticsDetail,
@@ -18,7 +19,7 @@ const tag = 'Service';
 
 /** The discovery routes; the OpenAPI route answers the document `describe` builds (once). */
 export function discoveryRoutes(describe: (serverUrl: string) => unknown): AnyRoute[] {
-  let cached: unknown;
+  let cached: string | undefined;
   return [
     defineRoute({
       method: 'GET',
@@ -72,7 +73,8 @@ export function discoveryRoutes(describe: (serverUrl: string) => unknown): AnyRo
       response: { 200: Type.Object({}, { additionalProperties: true }) },
       produces: 'application/json',
       handler: async (_input, ctx) => {
-        cached ??= describe(ctx.deps.config.publicBaseUrl);
+        cached ??= documentText(describe(ctx.deps.config.publicBaseUrl));
+        ctx.reply.type('application/json; charset=utf-8');
         return cached;
       },
     }),

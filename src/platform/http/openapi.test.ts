@@ -182,6 +182,15 @@ describe('OpenAPI document', () => {
     assert.ok(JSON.stringify(doc).length < 450_000, `document is ${JSON.stringify(doc).length} bytes`);
   });
 
+  test("a create's 201 is listed before its 200", async () => {
+    const text = (await t.app.inject({ method: 'GET', url: OPENAPI_PATH })).body;
+    const create = text.indexOf('"operationId":"createInvoice"');
+    const responses = text.indexOf('"responses":{', create);
+    assert.ok(create > 0 && responses > create);
+    assert.ok(text.startsWith('"responses":{"201":', responses), text.slice(responses, responses + 40));
+    assert.deepEqual(JSON.parse(text), doc, 'the same document as parsed');
+  });
+
   test("request bodies carry the schemas' examples as OpenAPI examples", () => {
     let withExamples = 0;
     for (const route of catalogue) {

@@ -602,3 +602,22 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string, extras: Open
     },
   };
 }
+
+/**
+ * The document as JSON text, with a create's 201 listed before its 200 in `responses`, as a
+ * reader (and a generator that takes the first success) expects: a JavaScript object keeps
+ * integer-like keys in ascending order whatever order they were added in, so JSON.stringify
+ * cannot say it.
+ */
+export function documentText(document: unknown): string {
+  return write(document, false);
+}
+
+function write(value: unknown, isResponses: boolean): string {
+  if (Array.isArray(value)) return `[${value.map((v) => write(v, false)).join(',')}]`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  const object = value as Record<string, unknown>;
+  let keys = Object.keys(object).filter((k) => object[k] !== undefined);
+  if (isResponses && keys.includes('201')) keys = ['201', ...keys.filter((k) => k !== '201')];
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${write(object[k], k === 'responses')}`).join(',')}}`;
+}
