@@ -1,7 +1,6 @@
 // Liveness, diagnostics and the OpenAPI document: readable without signing in.
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from './catalogue.ts';
-import { documentText } from './openapi.ts';
 import {
   callerOf,
   DiagnosticsDetail,
@@ -11,6 +10,7 @@ import {
   summarise,
 } from './diagnostics.ts';
 import { stringEnum } from './enums.ts';
+import { documentText } from './openapi.ts';
 import { named } from './schema-names.ts';
 
 export const Health = named('Health', Type.Object({ status: stringEnum(['ok'] as const) }));
