@@ -17,6 +17,7 @@ import {
   settlements,
 } from './invoices.queries.ts';
 import { companyOf, getInvoice, type SalesCtx, today } from './invoices.service.ts';
+import { settleNote } from './notes.ts';
 import { settle } from './settle.ts';
 
 const APPLICABLE = new Set(['open', 'partially_paid']);
@@ -105,7 +106,8 @@ export async function allocateCredit(ctx: SalesCtx, invoiceId: string, input: Cr
     })
     .execute();
   await settle(ctx, invoice, 'credit');
-  // What is left of the credit note to apply changed too.
+  // What is left of the credit note to apply changed too: all of it applied, it is `applied`.
+  await settleNote(ctx, note.id);
   if (!input.upToDue) await touchAndAnnounce(ctx, note.id);
   return id;
 }
@@ -239,7 +241,8 @@ export async function reverseAllocation(ctx: TenantCtx, invoiceId: string, alloc
     .where('id', '=', allocationId)
     .execute();
   await settle(ctx, invoice, 'reversal');
-  // The credit note or deposit has that much to apply again.
+  // The credit note or deposit has that much to apply again (an applied credit note is open).
+  await settleNote(ctx, a.source_id);
   await touchAndAnnounce(ctx, a.source_id);
   return getInvoice(ctx, invoiceId);
 }

@@ -74,8 +74,8 @@ export interface Paper {
   notes: string | null;
   /** VAT-registered on the issue date: a tax invoice (or tax credit or debit note). */
   vatRegistered: boolean;
-  /** The invoice a credit note credits (its number). */
-  credits: string | null;
+  /** The document a credit or debit note adjusts: its type and number. */
+  credits: { type: DocumentType; number: string } | null;
   subtotal: Decimal;
   discountTotal: Decimal;
   vatTotal: Decimal;
@@ -204,9 +204,10 @@ export async function loadPaper(ctx: SalesCtx, id: string): Promise<Paper> {
   const lines = (await linesOf(ctx.db, ctx.tenantId, [id])).get(id)!;
   const settled = (await settlements(ctx.db, ctx.tenantId, [id])).get(id)!;
   const settings = await loadSettings(ctx.db, ctx.tenantId, companyId);
-  const credits = row.credited_invoice_id
-    ? ((await findInvoiceRow(ctx.db, ctx.tenantId, companyId, row.credited_invoice_id))?.number ?? null)
-    : null;
+  const adjusted = row.credited_invoice_id
+    ? await findInvoiceRow(ctx.db, ctx.tenantId, companyId, row.credited_invoice_id)
+    : undefined;
+  const credits = adjusted ? { type: adjusted.document_type, number: adjusted.number } : null;
   return {
     id: row.id,
     type: row.document_type,

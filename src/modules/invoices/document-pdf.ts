@@ -102,6 +102,9 @@ function percent(value: Decimal): string {
 }
 
 function subtitleOf(p: Paper): string | null {
+  // A credit or debit note names the document it adjusts (VAT Act s21(3)).
+  if (p.credits && (p.type === 'credit_note' || p.type === 'debit_note'))
+    return `${p.type === 'credit_note' ? 'Credit' : 'Debit'} note for ${p.credits.type.replace('_', ' ')} ${p.credits.number}`;
   if (p.type === 'cash_sale' && p.vatRegistered) return 'Cash sale';
   if (p.type === 'pro_forma') return 'Not a tax invoice';
   if (p.type === 'deposit') return 'Deposit received';
@@ -117,7 +120,6 @@ function metaOf(p: Paper): Array<[string, string]> {
   const due = DUE_LABEL[p.type];
   if (due) out.push([due, longDate(p.dueDate)]);
   if (p.reference) out.push(['Reference', p.reference]);
-  if (p.credits) out.push(['Credits', p.credits]);
   if (p.currency !== 'ZAR') out.push(['Currency', p.currency]);
   return out;
 }

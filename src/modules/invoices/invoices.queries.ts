@@ -175,6 +175,7 @@ export function toInvoice(
     amountPaid: toNumber(paid),
     amountCredited: toNumber(credited),
     amountDue: toNumber(amountDue(row, s)),
+    creditedDocumentId: row.credited_invoice_id,
     creditedInvoiceId: row.credited_invoice_id,
     convertedFromId: row.converted_from_id,
     recurringId: row.recurring_id,

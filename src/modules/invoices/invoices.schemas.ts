@@ -24,8 +24,9 @@ export const InvoiceStatus = named(
   stringEnum(STATUSES, {
     description:
       'draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or ' +
-      'partly paid invoice or debit note past its due date); void after a void; accepted, declined and ' +
-      'converted are what became of a quote or pro forma.',
+      'partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has ' +
+      'been applied to invoices (open again when an allocation is reversed); void after a void; accepted, ' +
+      'declined and converted are what became of a quote or pro forma.',
   }),
 );
 
@@ -97,10 +98,21 @@ export const InvoiceCreate = named(
           description: "Printed on the document. Default: the invoice settings' defaultNotes",
         }),
       ),
+      creditedDocumentId: Type.Optional(
+        Type.String({
+          format: 'uuid',
+          description:
+            'A credit or debit note: the released invoice or debit note it adjusts. The note takes that ' +
+            "document's VAT rates and registration (the standard rate and registration of its issue date, VAT " +
+            'Act s21), must not be dated before it (400 issueDate), and a credit note must not exceed what ' +
+            'remains of it: its total less the credit notes already released against it (400 lines). A credit ' +
+            'note is applied to it on release, up to what is due.',
+        }),
+      ),
       creditedInvoiceId: Type.Optional(
         Type.String({
           format: 'uuid',
-          description: 'A credit note: the released invoice it credits (applied on release)',
+          description: 'The former name of creditedDocumentId, still accepted (both given: the same id)',
         }),
       ),
       templateId: Type.Optional(
@@ -128,7 +140,14 @@ export const InvoiceUpdate = named(
       terms: Type.Optional(nullable(Type.String({ maxLength: 4000 }))),
       reference: Type.Optional(nullable(Type.String({ maxLength: 200 }))),
       notes: Type.Optional(nullable(Type.String({ maxLength: 4000 }))),
-      creditedInvoiceId: Type.Optional(nullable(Type.String({ format: 'uuid' }))),
+      creditedDocumentId: Type.Optional(
+        nullable(
+          Type.String({ format: 'uuid', description: 'A credit or debit note: the document it adjusts' }),
+        ),
+      ),
+      creditedInvoiceId: Type.Optional(
+        nullable(Type.String({ format: 'uuid', description: 'The former name of creditedDocumentId' })),
+      ),
       templateId: Type.Optional(nullable(Type.String({ format: 'uuid' }))),
       lines: Type.Optional(Type.Array(LineInput, { minItems: 1, maxItems: 500 })),
     },
@@ -184,7 +203,15 @@ export const Invoice = named(
     amountPaid: Type.Number({ description: 'Payments, and deposits applied' }),
     amountCredited: Type.Number({ description: 'Credit notes applied' }),
     amountDue: Type.Number(),
-    creditedInvoiceId: nullable(Uuid),
+    creditedDocumentId: nullable(
+      Type.String({
+        format: 'uuid',
+        description: 'A credit or debit note: the invoice or debit note it adjusts',
+      }),
+    ),
+    creditedInvoiceId: nullable(
+      Type.String({ format: 'uuid', description: 'The same as creditedDocumentId (its former name)' }),
+    ),
     convertedFromId: nullable(Uuid),
     recurringId: nullable(Uuid),
     templateId: nullable(Uuid),

@@ -36,6 +36,7 @@ import {
   type LineInput,
 } from './invoices.schemas.ts';
 import type { DocumentType } from './invoices.tables.ts';
+import { adjustedDocument, adjustedIdOf, assertNoteDate, assertWithinRemaining } from './notes.ts';
 import { formattedNumber, takeNumber } from './numbering.ts';
 import { assertTemplate, findTemplate, loadSettings } from './settings.queries.ts';
 import { documentTotals, lineAmounts } from './vat.ts';
@@ -72,17 +73,22 @@ export async function getInvoice(ctx: SalesCtx, id: string): Promise<Invoice> {
 
 type Line = Static<typeof LineInput>;
 
-/** The document's header and lines as they will be stored: VAT and totals worked out. */
+/**
+ * The document's header and lines as they will be stored: VAT and totals worked out. `taxDate`:
+ * the date whose standard rate and VAT registration apply when not the issue date's (a credit or
+ * debit note takes those of the document it adjusts, VAT Act s21).
+ */
 export async function priced(
   ctx: SalesCtx,
-  input: { issueDate: string; lines: Line[] },
+  input: { issueDate: string; lines: Line[]; taxDate?: string | undefined },
 ): Promise<{
   vatRegistered: boolean;
   lines: Array<ReturnType<typeof lineValues>>;
   totals: ReturnType<typeof documentTotals>;
 }> {
   const companyId = companyOf(ctx);
-  const vatRegistered = await vatRegisteredOn(ctx.db, ctx.tenantId, companyId, input.issueDate);
+  const taxDate = input.taxDate ?? input.issueDate;
+  const vatRegistered = await vatRegisteredOn(ctx.db, ctx.tenantId, companyId, taxDate);
   let sales: string | undefined;
   const accounts = new Set(input.lines.map((l) => l.accountId).filter((a): a is string => Boolean(a)));
   const found = accounts.size
@@ -116,7 +122,7 @@ export async function priced(
       sales ??= await systemAccount(ctx, companyId, 'sales');
       accountId = sales;
     }
-    lines.push(lineValues(l, accountId, lineAmounts(l, { vatRegistered, issueDate: input.issueDate })));
+    lines.push(lineValues(l, accountId, lineAmounts(l, { vatRegistered, issueDate: taxDate })));
   }
   const totals = documentTotals(lines.map((l) => l.amounts));
   if (totals.total.isNegative()) throw badRequest('lines', 'the document total must not be negative');
@@ -171,18 +177,6 @@ export async function assertContact(
   return { name };
 }
 
-async function assertCreditedInvoice(
-  ctx: SalesCtx,
-  type: DocumentType,
-  creditedId: string | null | undefined,
-) {
-  if (!creditedId) return;
-  if (type !== 'credit_note') throw badRequest('creditedInvoiceId', 'only a credit note credits an invoice');
-  const credited = await findInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), creditedId);
-  if (!credited || !RECEIVABLE_TYPES.has(credited.document_type))
-    throw badRequest('creditedInvoiceId', 'no such invoice or debit note in this company');
-}
-
 /**
  * Where a document came from, when not typed in: a recurring schedule's run for a period, or
  * the conversion of another document.
@@ -229,9 +223,13 @@ export async function createDocument(
     if (raced) return raced;
   }
   const contact = await assertContact(ctx, input.contactId);
-  await assertCreditedInvoice(ctx, input.documentType, input.creditedInvoiceId);
+  // A credit or debit note: the document it adjusts gives its VAT date (s21) and caps a credit.
+  const adjusting = adjustedIdOf(input);
+  const adjusted = await adjustedDocument(ctx, input.documentType, adjusting.id, adjusting.field);
+  assertNoteDate(input.issueDate, adjusted);
   await assertTemplate(ctx.db, ctx.tenantId, companyId, input.templateId, 'templateId');
-  const { vatRegistered, lines, totals } = await priced(ctx, input);
+  const { vatRegistered, lines, totals } = await priced(ctx, { ...input, taxDate: adjusted?.issue_date });
+  await assertWithinRemaining(ctx, input.documentType, adjusted, totals.total);
   // The settings number it, and give what the body leaves out: the payment term, terms, notes.
   const settings = await loadSettings(ctx.db, ctx.tenantId, companyId);
   const lineRows = lineRowsOf(ctx, id, lines);
@@ -261,7 +259,7 @@ export async function createDocument(
       discount_total: toSql(totals.discountTotal),
       vat_total: toSql(totals.vatTotal),
       total: toSql(totals.total),
-      credited_invoice_id: input.creditedInvoiceId ?? null,
+      credited_invoice_id: adjusted?.id ?? null,
       template_id: input.templateId ?? null,
       recurring_id: origin && 'recurringId' in origin ? origin.recurringId : null,
       recurring_period: origin && 'period' in origin ? origin.period : null,
@@ -303,8 +301,14 @@ export async function updateInvoice(
   if (dueDate < issueDate)
     throw badRequest(input.dueDate ? 'dueDate' : 'issueDate', 'dueDate must not be before issueDate');
   if (input.contactId) await assertContact(ctx, input.contactId);
-  if (input.creditedInvoiceId !== undefined)
-    await assertCreditedInvoice(ctx, row.document_type, input.creditedInvoiceId);
+  const adjusting = adjustedIdOf(input);
+  const adjusted = await adjustedDocument(
+    ctx,
+    row.document_type,
+    adjusting.id === undefined ? row.credited_invoice_id : adjusting.id,
+    adjusting.field,
+  );
+  assertNoteDate(issueDate, adjusted);
   await assertTemplate(ctx.db, ctx.tenantId, companyOf(ctx), input.templateId, 'templateId');
   // updated_at: the database moves it (touch_updated_at).
   const set: Record<string, unknown> = {
@@ -318,13 +322,14 @@ export async function updateInvoice(
     ['terms', 'terms'],
     ['reference', 'reference'],
     ['notes', 'notes'],
-    ['creditedInvoiceId', 'credited_invoice_id'],
     ['templateId', 'template_id'],
   ] as const) {
     if (input[key] !== undefined) set[column] = input[key];
   }
-  // New lines, or a new issue date (the VAT rate and registration follow it): price again.
-  if (input.lines || input.issueDate) {
+  if (adjusting.id !== undefined) set.credited_invoice_id = adjusting.id;
+  // New lines, a new issue date or a new adjusted document (the VAT rate and registration
+  // follow its date): price again, and a credit note is held to what remains to credit.
+  if (input.lines || input.issueDate || adjusting.id !== undefined) {
     const lines =
       input.lines ??
       (await linesOf(ctx.db, ctx.tenantId, [id])).get(id)!.map((l) => ({
@@ -335,7 +340,8 @@ export async function updateInvoice(
         ...(l.requested_vat_rate === null ? {} : { vatRate: Number(l.requested_vat_rate) }),
         accountId: l.account_id,
       }));
-    const p = await priced(ctx, { issueDate, lines });
+    const p = await priced(ctx, { issueDate, lines, taxDate: adjusted?.issue_date });
+    await assertWithinRemaining(ctx, row.document_type, adjusted, p.totals.total, id);
     Object.assign(set, {
       vat_registered: p.vatRegistered,
       subtotal: toSql(p.totals.subtotal),

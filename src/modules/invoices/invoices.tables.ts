@@ -26,6 +26,8 @@ export const STORED_STATUSES = [
   'open',
   'partially_paid',
   'paid',
+  /** A credit note whose whole amount has been applied to invoices (migrations/0023). */
+  'applied',
   'void',
   'accepted',
   'declined',

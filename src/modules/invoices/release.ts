@@ -25,6 +25,7 @@ import {
   settlements,
 } from './invoices.queries.ts';
 import { companyOf, deleteDraft, getInvoice, type SalesCtx } from './invoices.service.ts';
+import { assertReleasable, lockAdjustedFirst } from './notes.ts';
 
 function label(row: InvoiceRow) {
   return `${row.document_type.replace('_', ' ')} ${row.number}`;
@@ -100,6 +101,7 @@ async function entryLines(ctx: SalesCtx, row: InvoiceRow, lines: LineRow[]): Pro
 
 export async function releaseInvoice(ctx: SalesCtx, id: string): Promise<Invoice> {
   const companyId = companyOf(ctx);
+  await lockAdjustedFirst(ctx, id);
   const row = await lockInvoiceRow(ctx.db, ctx.tenantId, companyId, id);
   if (!row) throw notFound('Document');
   if (row.status !== 'draft') {
@@ -107,6 +109,8 @@ export async function releaseInvoice(ctx: SalesCtx, id: string): Promise<Invoice
       code: 'ALREADY_RELEASED',
     });
   }
+  // A credit note: no more than what remains of what it credits, now that notes take turns.
+  await assertReleasable(ctx, row);
   const now = ctx.deps.now();
   let entryId: string | null = null;
   if (POSTING_TYPES.has(row.document_type)) {
