@@ -1294,7 +1294,7 @@ export interface paths {
         };
         /**
          * Sales documents, newest first, paged
-         * @description Filters (applied before paging): status (draft, open, partially_paid, paid, overdue, void, accepted, declined, converted; overdue is an open or partly paid invoice or debit note past its due date, and such a document is listed under overdue, not open), documentType, contactId, from/to (issue date), dueFrom/dueTo, q (the number, the reference or the customer's name contains it, any case). An unknown status or documentType is 400. sort: date (issue date, then creation), number, createdAt or updatedAt, `-` for descending; default -date (newest first); ties by id. updatedSince: documents changed at or after the instant, voided ones included, and deleted drafts too (deletedAt set; they are listed nowhere else).
+         * @description Filters (applied before paging): status (draft, open, partially_paid, paid, applied, overdue, void, accepted, declined, converted; applied is a credit note wholly applied to invoices; overdue is an open or partly paid invoice or debit note past its due date, and such a document is listed under overdue, not open), documentType, contactId, from/to (issue date), dueFrom/dueTo, q (the number, the reference or the customer's name contains it, any case). An unknown status or documentType is 400. sort: date (issue date, then creation), number, createdAt or updatedAt, `-` for descending; default -date (newest first); ties by id. updatedSince: documents changed at or after the instant, voided ones included, and deleted drafts too (deletedAt set; they are listed nowhere else).
          *
          *     Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
          */
@@ -1302,7 +1302,7 @@ export interface paths {
         put?: never;
         /**
          * Create an invoice or another sales document (a draft)
-         * @description The nine types: invoice, quote, pro_forma, sales_order, delivery_note, credit_note, debit_note, cash_sale, deposit. Numbered per type per company from the invoice settings (gap-free). VAT: a line without vatRate takes the standard rate on the issue date (15%, 14% before 2018-04-01) when the company is VAT-registered on that date; a company not registered charges none whatever the line says. Each line is rounded half-up to cents; totals are sums of rounded lines. dueDate before issueDate is 400. Left out, paymentTermsDays, terms and notes take the invoice settings' defaults (defaultPaymentTermsDays, defaultTerms, defaultNotes); dueDate is still required. templateId names a template of the company (400 otherwise). 201 on create; 200 with the existing document when clientId was already used.
+         * @description The nine types: invoice, quote, pro_forma, sales_order, delivery_note, credit_note, debit_note, cash_sale, deposit. Numbered per type per company from the invoice settings (gap-free). VAT: a line without vatRate takes the standard rate on the issue date (15%, 14% before 2018-04-01) when the company is VAT-registered on that date; a company not registered charges none whatever the line says. Each line is rounded half-up to cents; totals are sums of rounded lines. dueDate before issueDate is 400. Left out, paymentTermsDays, terms and notes take the invoice settings' defaults (defaultPaymentTermsDays, defaultTerms, defaultNotes); dueDate is still required. templateId names a template of the company (400 otherwise). A credit or debit note may name the released invoice or debit note it adjusts (creditedDocumentId; creditedInvoiceId is its alias): it then takes that document's VAT rate and registration (of its issue date, VAT Act s21), must not be dated before it (400 issueDate), and a credit note must not exceed what remains of it, its total less the credit notes already released against it (400 lines). 201 on create; 200 with the existing document when clientId was already used.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -1338,7 +1338,7 @@ export interface paths {
         head?: never;
         /**
          * Change a draft (lines are replaced whole when given)
-         * @description A released document never changes: 409 NOT_A_DRAFT. Credit it, or void it and issue another.
+         * @description A released document never changes: 409 NOT_A_DRAFT. Credit it, or void it and issue another. A credit or debit note is priced again, dated and capped as on create when its lines, issueDate or creditedDocumentId change.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -1356,7 +1356,7 @@ export interface paths {
         put?: never;
         /**
          * Release a draft: it becomes open and, for posting types, posts to the ledger
-         * @description invoice and debit_note: Dr debtors, Cr income and VAT output; credit_note: the mirror (applied to creditedInvoiceId at once when it names one); cash_sale: Dr bank, Cr income and VAT (paid); deposit: Dr bank, Cr customer deposits (paid). quote, pro_forma, sales_order and delivery_note post nothing. A second release is 409 ALREADY_RELEASED; an issue date on or before the lock date is 409 PERIOD_LOCKED; a document in a currency other than the base currency is 422 (not posted yet).
+         * @description invoice and debit_note: Dr debtors, Cr income and VAT output; credit_note: the mirror (applied to creditedDocumentId at once when it names one, up to what is due; wholly applied, its status is applied). A credit note more than what remains of the document it credits (credit notes released since it was made count) is 400 naming lines. cash_sale: Dr bank, Cr income and VAT (paid); deposit: Dr bank, Cr customer deposits (paid). quote, pro_forma, sales_order and delivery_note post nothing. A second release is 409 ALREADY_RELEASED; an issue date on or before the lock date is 409 PERIOD_LOCKED; a document in a currency other than the base currency is 422 (not posted yet).
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -1513,7 +1513,9 @@ export interface paths {
         post?: never;
         /**
          * Undo an allocation: its entry is reversed
-         * @description Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
+         * @description The invoice owes that much again; an applied credit note becomes open again.
+         *
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
         delete: operations["reverseInvoiceAllocation"];
         options?: never;
@@ -1530,7 +1532,7 @@ export interface paths {
         };
         /**
          * The document as a PDF
-         * @description A4, built-in fonts. Title by type: Tax Invoice (an invoice or cash sale of a company VAT-registered on the issue date, with its VAT number; else Invoice or Cash Sale), Tax Credit Note / Credit Note, Tax Debit Note / Debit Note, Quote, Pro Forma Invoice, Sales Order, Delivery Note (descriptions and quantities, no prices) and Deposit. It shows the company (logo, name, address, VAT and registration numbers), the customer (name, address, VAT number when known), number, dates and reference, each line, the totals, what is paid and due, the banking details of the invoice settings (invoices, debit notes, pro formas), notes and terms, and the template's colours and footer (the document's template, else the settings' default). Amounts: thousands grouped with a space, a decimal point, "R 1 149.99". Drafts print DRAFT across each page, voided documents VOID. Long documents break over pages that repeat the column headings.
+         * @description A4, built-in fonts. Title by type: Tax Invoice (an invoice or cash sale of a company VAT-registered on the issue date, with its VAT number; else Invoice or Cash Sale), Tax Credit Note / Credit Note, Tax Debit Note / Debit Note (a note naming the document it adjusts prints "Credit note for invoice INV-…" or "Debit note for invoice INV-…" under the title), Quote, Pro Forma Invoice, Sales Order, Delivery Note (descriptions and quantities, no prices) and Deposit. It shows the company (logo, name, address, VAT and registration numbers), the customer (name, address, VAT number when known), number, dates and reference, each line, the totals, what is paid and due, the banking details of the invoice settings (invoices, debit notes, pro formas), notes and terms, and the template's colours and footer (the document's template, else the settings' default). Amounts: thousands grouped with a space, a decimal point, "R 1 149.99". Drafts print DRAFT across each page, voided documents VOID. Long documents break over pages that repeat the column headings.
          *
          *     Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
          */
@@ -3874,7 +3876,12 @@ export interface components {
             notes?: string;
             /**
              * Format: uuid
-             * @description A credit note: the released invoice it credits (applied on release)
+             * @description A credit or debit note: the released invoice or debit note it adjusts. The note takes that document's VAT rates and registration (the standard rate and registration of its issue date, VAT Act s21), must not be dated before it (400 issueDate), and a credit note must not exceed what remains of it: its total less the credit notes already released against it (400 lines). A credit note is applied to it on release, up to what is due.
+             */
+            creditedDocumentId?: string;
+            /**
+             * Format: uuid
+             * @description The former name of creditedDocumentId, still accepted (both given: the same id)
              */
             creditedInvoiceId?: string;
             /**
@@ -3885,10 +3892,10 @@ export interface components {
             lines: components["schemas"]["InvoiceLineInput"][];
         };
         /**
-         * @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); void after a void; accepted, declined and converted are what became of a quote or pro forma.
+         * @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has been applied to invoices (open again when an allocation is reversed); void after a void; accepted, declined and converted are what became of a quote or pro forma.
          * @enum {string}
          */
-        InvoiceStatus: "draft" | "open" | "partially_paid" | "paid" | "void" | "accepted" | "declined" | "converted" | "overdue";
+        InvoiceStatus: "draft" | "open" | "partially_paid" | "paid" | "applied" | "void" | "accepted" | "declined" | "converted" | "overdue";
         InvoiceLine: {
             /** Format: uuid */
             id: string;
@@ -3939,7 +3946,15 @@ export interface components {
             /** @description Credit notes applied */
             amountCredited: number;
             amountDue: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description A credit or debit note: the invoice or debit note it adjusts
+             */
+            creditedDocumentId: string | null;
+            /**
+             * Format: uuid
+             * @description The same as creditedDocumentId (its former name)
+             */
             creditedInvoiceId: string | null;
             /** Format: uuid */
             convertedFromId: string | null;
@@ -4000,7 +4015,15 @@ export interface components {
             terms?: string | null;
             reference?: string | null;
             notes?: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description A credit or debit note: the document it adjusts
+             */
+            creditedDocumentId?: string | null;
+            /**
+             * Format: uuid
+             * @description The former name of creditedDocumentId
+             */
             creditedInvoiceId?: string | null;
             /** Format: uuid */
             templateId?: string | null;
@@ -8200,8 +8223,8 @@ export interface operations {
                 sort?: "updatedAt" | "-updatedAt" | "createdAt" | "-createdAt" | "number" | "-number" | "date" | "-date";
                 /** @description Text search: the number, the reference or the customer's name contains it (any case) */
                 q?: string;
-                /** @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); void after a void; accepted, declined and converted are what became of a quote or pro forma. */
-                status?: "draft" | "open" | "partially_paid" | "paid" | "void" | "accepted" | "declined" | "converted" | "overdue";
+                /** @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has been applied to invoices (open again when an allocation is reversed); void after a void; accepted, declined and converted are what became of a quote or pro forma. */
+                status?: "draft" | "open" | "partially_paid" | "paid" | "applied" | "void" | "accepted" | "declined" | "converted" | "overdue";
                 /** @description The kind of sales document (lowercase). Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger. */
                 documentType?: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";
                 contactId?: string;

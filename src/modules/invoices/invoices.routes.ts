@@ -63,7 +63,11 @@ export const invoiceRoutes: AnyRoute[] = [
       'on that date; a company not registered charges none whatever the line says. Each line is rounded half-up ' +
       'to cents; totals are sums of rounded lines. dueDate before issueDate is 400. Left out, paymentTermsDays, ' +
       "terms and notes take the invoice settings' defaults (defaultPaymentTermsDays, defaultTerms, defaultNotes); " +
-      'dueDate is still required. templateId names a template of the company (400 otherwise). 201 on create; ' +
+      'dueDate is still required. templateId names a template of the company (400 otherwise). A credit or ' +
+      'debit note may name the released invoice or debit note it adjusts (creditedDocumentId; creditedInvoiceId ' +
+      "is its alias): it then takes that document's VAT rate and registration (of its issue date, VAT Act s21), " +
+      'must not be dated before it (400 issueDate), and a credit note must not exceed what remains of it, its ' +
+      'total less the credit notes already released against it (400 lines). 201 on create; ' +
       '200 with the existing document when clientId was already used.',
     body: InvoiceCreate,
     response: { 201: Invoice, 200: Invoice },
@@ -77,8 +81,8 @@ export const invoiceRoutes: AnyRoute[] = [
     tag: 'Invoices',
     summary: 'Sales documents, newest first, paged',
     description:
-      'Filters (applied before paging): status (draft, open, partially_paid, paid, overdue, void, accepted, ' +
-      'declined, converted; overdue is an open or partly paid invoice or debit note past its due date, and such ' +
+      'Filters (applied before paging): status (draft, open, partially_paid, paid, applied, overdue, void, ' +
+      'accepted, declined, converted; applied is a credit note wholly applied to invoices; overdue is an open or partly paid invoice or debit note past its due date, and such ' +
       'a document is listed under overdue, not open), documentType, contactId, from/to (issue date), dueFrom/dueTo, ' +
       "q (the number, the reference or the customer's name contains it, any case). An unknown status or " +
       'documentType is 400. sort: date (issue date, then creation), number, createdAt or updatedAt, `-` for ' +
@@ -108,7 +112,9 @@ export const invoiceRoutes: AnyRoute[] = [
     errors: ['NOT_A_DRAFT'],
     summary: 'Change a draft (lines are replaced whole when given)',
     description:
-      'A released document never changes: 409 NOT_A_DRAFT. Credit it, or void it and issue another.',
+      'A released document never changes: 409 NOT_A_DRAFT. Credit it, or void it and issue another. A credit ' +
+      'or debit note is priced again, dated and capped as on create when its lines, issueDate or ' +
+      'creditedDocumentId change.',
     params: IdParams,
     body: InvoiceUpdate,
     response: { 200: Invoice },
@@ -146,7 +152,9 @@ export const invoiceRoutes: AnyRoute[] = [
     summary: 'Release a draft: it becomes open and, for posting types, posts to the ledger',
     description:
       'invoice and debit_note: Dr debtors, Cr income and VAT output; credit_note: the mirror (applied to ' +
-      'creditedInvoiceId at once when it names one); cash_sale: Dr bank, Cr income and VAT (paid); deposit: ' +
+      'creditedDocumentId at once when it names one, up to what is due; wholly applied, its status is applied). ' +
+      'A credit note more than what remains of the document it credits (credit notes released since it was ' +
+      'made count) is 400 naming lines. cash_sale: Dr bank, Cr income and VAT (paid); deposit: ' +
       'Dr bank, Cr customer deposits (paid). quote, pro_forma, sales_order and delivery_note post nothing. ' +
       'A second release is 409 ALREADY_RELEASED; an issue date on or before the lock date is 409 PERIOD_LOCKED; ' +
       'a document in a currency other than the base currency is 422 (not posted yet).',
@@ -279,6 +287,7 @@ export const invoiceRoutes: AnyRoute[] = [
     tag: 'Invoices',
     errors: ['ALREADY_REVERSED', 'PERIOD_LOCKED'],
     summary: 'Undo an allocation: its entry is reversed',
+    description: 'The invoice owes that much again; an applied credit note becomes open again.',
     params: AllocationParams,
     response: { 200: Invoice },
     handler: async ({ params }, ctx) => reverseAllocation(ctx, params.id, params.allocationId),
@@ -294,7 +303,8 @@ export const invoiceRoutes: AnyRoute[] = [
     description:
       'A4, built-in fonts. Title by type: Tax Invoice (an invoice or cash sale of a company VAT-registered on ' +
       'the issue date, with its VAT number; else Invoice or Cash Sale), Tax Credit Note / Credit Note, Tax Debit ' +
-      'Note / Debit Note, Quote, Pro Forma Invoice, Sales Order, Delivery Note (descriptions and quantities, no ' +
+      'Note / Debit Note (a note naming the document it adjusts prints "Credit note for invoice INV-…" or ' +
+      '"Debit note for invoice INV-…" under the title), Quote, Pro Forma Invoice, Sales Order, Delivery Note (descriptions and quantities, no ' +
       'prices) and Deposit. It shows the company (logo, name, address, VAT and registration numbers), the ' +
       'customer (name, address, VAT number when known), number, dates and reference, each line, the totals, what ' +
       'is paid and due, the banking details of the invoice settings (invoices, debit notes, pro formas), notes ' +
