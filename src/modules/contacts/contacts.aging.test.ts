@@ -29,6 +29,8 @@ interface Row {
   days30: number;
   days60: number;
   days90: number;
+  days120: number;
+  older: number;
   total: number;
   overdue: number;
 }
@@ -40,7 +42,8 @@ async function aged(kind: 'debtors' | 'creditors', query = ''): Promise<Row[]> {
 }
 
 const row = (rows: Row[], id: string | null) => rows.find((r) => r.contactId === id);
-const buckets = (r: Row | undefined) => r && [r.current, r.days30, r.days60, r.days90, r.total, r.overdue];
+const buckets = (r: Row | undefined) =>
+  r && [r.current, r.days30, r.days60, r.days90, r.days120, r.older, r.total, r.overdue];
 
 before(async () => {
   // Today is 2025-06-30 for this file (the default asOf). The clock does not move: tokens last
@@ -130,14 +133,17 @@ describe('aged debtors', () => {
       days30: 1500,
       days60: 100,
       days90: 575,
+      days120: 0,
+      older: 0,
       total: 3525,
       overdue: 2175,
     });
     // Bravo: the 2025-07-05 payment is after asOf; the settled 999.99 is not there
-    assert.deepEqual(buckets(row(rows, c.bravo)), [0, 0, 4000, 0, 4000, 4000]);
+    assert.deepEqual(buckets(row(rows, c.bravo)), [0, 0, 4000, 0, 0, 0, 4000, 4000]);
     // Boundaries: 0 days is current; 1 and 30 are days30; 31 and 60 days60; 61 days90
-    assert.deepEqual(buckets(row(rows, c.edges)), [1, 6, 24, 32, 63, 62]);
-    assert.deepEqual(buckets(row(rows, null)), [0, 0, 0, 50, 50, 50]);
+    assert.deepEqual(buckets(row(rows, c.edges)), [1, 6, 24, 32, 0, 0, 63, 62]);
+    // No due date: it ages from 2025-01-31, 150 days before 2025-06-30 (older than 120)
+    assert.deepEqual(buckets(row(rows, null)), [0, 0, 0, 0, 0, 50, 50, 50]);
     assert.equal(row(rows, null)?.contactName, '(no contact)');
     assert.equal(row(rows, c.charlie), undefined, 'a contact whose items are settled has no row');
     assert.equal(row(rows, c.delta), undefined, 'creditors are not debtors');
@@ -153,17 +159,17 @@ describe('aged debtors', () => {
     const rows = await aged('debtors', 'asOf=2025-06-01');
     // Alpha: the 06-20 invoice and company 2's do not exist yet; the 2300 was not yet paid
     // (due 06-15: current); 575 is 42 days past due; the 100 (05-30, no due date) is 2 days.
-    assert.deepEqual(buckets(row(rows, c.alpha)), [2300, 100, 575, 0, 2975, 675]);
+    assert.deepEqual(buckets(row(rows, c.alpha)), [2300, 100, 575, 0, 0, 0, 2975, 675]);
     // Bravo: the 999.99 settled on 06-20 was open and 1 day past due; the 4000 17 days.
-    assert.deepEqual(buckets(row(rows, c.bravo)), [0, 4999.99, 0, 0, 4999.99, 4999.99]);
+    assert.deepEqual(buckets(row(rows, c.bravo)), [0, 4999.99, 0, 0, 0, 0, 4999.99, 4999.99]);
     // Charlie's invoice was open then and not yet due.
-    assert.deepEqual(buckets(row(rows, c.charlie)), [333.33, 0, 0, 0, 333.33, 0]);
+    assert.deepEqual(buckets(row(rows, c.charlie)), [333.33, 0, 0, 0, 0, 0, 333.33, 0]);
   });
 
   test('asOf after a payment: the paid part is gone', async () => {
     const rows = await aged('debtors', 'asOf=2025-07-10');
-    assert.deepEqual(buckets(row(rows, c.bravo)), [0, 0, 3000, 0, 3000, 3000]);
-    assert.deepEqual(buckets(row(rows, c.alpha)), [1350, 1500, 100, 575, 3525, 2175]);
+    assert.deepEqual(buckets(row(rows, c.bravo)), [0, 0, 3000, 0, 0, 0, 3000, 3000]);
+    assert.deepEqual(buckets(row(rows, c.alpha)), [1350, 1500, 100, 575, 0, 0, 3525, 2175]);
   });
 
   test('before anything was posted: no rows', async () => {
@@ -172,7 +178,7 @@ describe('aged debtors', () => {
 
   test('companyId limits the report to one company', async () => {
     const first = await aged('debtors', `companyId=${a.companyId}&asOf=2025-06-30`);
-    assert.deepEqual(buckets(row(first, c.alpha)), [1150, 1500, 100, 575, 3325, 2175]);
+    assert.deepEqual(buckets(row(first, c.alpha)), [1150, 1500, 100, 575, 0, 0, 3325, 2175]);
     const other = await aged('debtors', `companyId=${second}&asOf=2025-06-30`);
     assert.deepEqual(other, [
       {
@@ -182,6 +188,8 @@ describe('aged debtors', () => {
         days30: 0,
         days60: 0,
         days90: 0,
+        days120: 0,
+        older: 0,
         total: 200,
         overdue: 0,
       },
@@ -225,6 +233,8 @@ describe('aged creditors', () => {
         days30: 0,
         days60: 1000,
         days90: 0,
+        days120: 0,
+        older: 0,
         total: 6750,
         overdue: 1000,
       },
@@ -232,7 +242,7 @@ describe('aged creditors', () => {
     // Before the payment and before the second bill
     assert.deepEqual(
       buckets(row(await aged('creditors', 'asOf=2025-05-02'), c.delta)),
-      [0, 1200, 0, 0, 1200, 1200],
+      [0, 1200, 0, 0, 0, 0, 1200, 1200],
     );
   });
 });
@@ -267,7 +277,7 @@ describe('creditUsed and deleting a contact with open items', () => {
     assert.equal((await api({ method: 'DELETE', url: `/api/contacts/${c.charlie}` })).statusCode, 204);
     // The ledger still names the deleted contact: its history reads as before.
     const then = await aged('debtors', 'asOf=2025-06-01');
-    assert.deepEqual(buckets(row(then, c.charlie)), [333.33, 0, 0, 0, 333.33, 0]);
+    assert.deepEqual(buckets(row(then, c.charlie)), [333.33, 0, 0, 0, 0, 0, 333.33, 0]);
     assert.equal(row(then, c.charlie)?.contactName, 'Charlie Cafe');
   });
 
@@ -288,6 +298,123 @@ describe('routes', () => {
       const res = await api({ method: 'GET', url: `/api/contacts/${path}` });
       assert.equal(res.statusCode, 200, res.body);
       assert.ok(Array.isArray(res.json()));
+    }
+  });
+});
+
+describe('aged buckets past 60 days (issue 14): days90 61–90, days120 91–120, older past 120', () => {
+  test('invoices 10, 45, 75, 100 and 150 days past due each in its bucket, in both routes and the files', async () => {
+    // A tenant of its own, so the rows above are not disturbed.
+    const b = await register(t.app, { plan: 'business' });
+    await seedChart(t, b.tenantId, b.companyId);
+    const bApi = as(t.app, b.token);
+    const res = await bApi({ method: 'POST', url: '/api/contacts', payload: { name: 'Aging Five CC' } });
+    assert.equal(res.statusCode, 201, res.body);
+    const five = res.json().id as string;
+    const edge = await bApi({ method: 'POST', url: '/api/contacts', payload: { name: 'Boundary Bakery' } });
+    const edges = edge.json().id as string;
+    const T = b.tenantId;
+    const co = b.companyId;
+    // asOf 2025-06-30. Due dates counted back by hand: 10 days → 2025-06-20; 45 → 2025-05-16
+    // (30 to 05-31, 15 more); 75 → 2025-04-16 (30 more, May has 31 days: 05-16 → 04-16 is 30);
+    // 100 → 2025-03-22 (9 days to 03-31 + 30 April + 31 May + 30 June); 150 → 2025-01-31
+    // (0 days of January left + 28 February + 31 + 30 + 31 + 30).
+    const five_: Array<[string, string]> = [
+      ['2025-07-15', '50.00'], // not yet due: current
+      ['2025-06-20', '100.00'], // 10 days: days30
+      ['2025-05-16', '200.00'], // 45 days: days60
+      ['2025-04-16', '400.00'], // 75 days: days90
+      ['2025-03-22', '800.00'], // 100 days: days120
+      ['2025-01-31', '1600.00'], // 150 days: older
+    ];
+    for (const [due, amount] of five_) await invoice(t, T, co, five, { date: '2025-01-01', due, amount });
+    // Boundaries: 90 days (2025-04-01) is days90; 91 (2025-03-31) and 120 (2025-03-02) are
+    // days120; 121 (2025-03-01) is older.
+    const boundaries: Array<[string, string]> = [
+      ['2025-04-01', '1.00'],
+      ['2025-03-31', '2.00'],
+      ['2025-03-02', '4.00'],
+      ['2025-03-01', '8.00'],
+    ];
+    for (const [due, amount] of boundaries)
+      await invoice(t, T, co, edges, { date: '2025-01-01', due, amount });
+
+    // Totals by hand: Aging Five total = 50 + 100 + 200 + 400 + 800 + 1600 = 3150;
+    // overdue = 100 + 200 + 400 + 800 + 1600 = 3100 (everything but the 50 not yet due).
+    // Boundary Bakery: days90 1, days120 2 + 4 = 6, older 8; total 15, overdue 15.
+    const rowsByName = [
+      {
+        contactId: edges,
+        contactName: 'Boundary Bakery',
+        current: 0,
+        days30: 0,
+        days60: 0,
+        days90: 1,
+        days120: 6,
+        older: 8,
+        total: 15,
+        overdue: 15,
+      },
+      {
+        contactId: five,
+        contactName: 'Aging Five CC',
+        current: 50,
+        days30: 100,
+        days60: 200,
+        days90: 400,
+        days120: 800,
+        older: 1600,
+        total: 3150,
+        overdue: 3100,
+      },
+    ];
+    const expected = [rowsByName[1], rowsByName[0]]; // by name: Aging Five CC, Boundary Bakery
+    const tenantWide = await bApi({ method: 'GET', url: '/api/contacts/aged-debtors?asOf=2025-06-30' });
+    assert.equal(tenantWide.statusCode, 200, tenantWide.body);
+    assert.deepEqual(tenantWide.json(), expected);
+    const company = as(t.app, b.token, b.companyId);
+    const scoped = await company({ method: 'GET', url: '/api/reports/aged-debtors?asOf=2025-06-30' });
+    assert.equal(scoped.statusCode, 200, scoped.body);
+    assert.deepEqual(scoped.json(), expected);
+
+    // The CSV has the six buckets and the total; its total row sums the columns:
+    // current 50; 1-30 100; 31-60 200; 61-90 400 + 1 = 401; 91-120 800 + 6 = 806;
+    // over 120 1600 + 8 = 1608; total 3150 + 15 = 3165.
+    const csv = await company({ method: 'GET', url: '/api/reports/aged-debtors?asOf=2025-06-30&format=csv' });
+    assert.equal(csv.statusCode, 200, csv.body);
+    const lines = csv.body.trim().split('\r\n');
+    assert.equal(lines[0], 'Contact,Current,1-30 days,31-60 days,61-90 days,91-120 days,Over 120 days,Total');
+    assert.equal(lines[1], 'Aging Five CC,50.00,100.00,200.00,400.00,800.00,1600.00,3150.00');
+    assert.equal(lines.at(-1), 'Total,50.00,100.00,200.00,401.00,806.00,1608.00,3165.00');
+    const pdf = await company({ method: 'GET', url: '/api/reports/aged-debtors?asOf=2025-06-30&format=pdf' });
+    assert.equal(pdf.statusCode, 200);
+    assert.equal(pdf.headers['content-type'], 'application/pdf');
+  });
+
+  test('aged creditors use the same buckets: a bill 100 days past due is days120', async () => {
+    const b = await register(t.app, { plan: 'business' });
+    await seedChart(t, b.tenantId, b.companyId);
+    const bApi = as(t.app, b.token);
+    const res = await bApi({
+      method: 'POST',
+      url: '/api/contacts',
+      payload: { name: 'Old Supplier', contactType: 'SUPPLIER' },
+    });
+    const supplier = res.json().id as string;
+    // 1000 net + 150 VAT = 1150, due 2025-03-22: 100 days before 2025-06-30.
+    await bill(t, b.tenantId, b.companyId, supplier, {
+      date: '2025-02-20',
+      due: '2025-03-22',
+      net: '1000.00',
+      vat: '150.00',
+      total: '1150.00',
+    });
+    const company = as(t.app, b.token, b.companyId);
+    for (const api_ of [bApi, company]) {
+      const url = api_ === bApi ? '/api/contacts/aged-creditors' : '/api/reports/aged-creditors';
+      const r = await api_({ method: 'GET', url: `${url}?asOf=2025-06-30` });
+      assert.equal(r.statusCode, 200, r.body);
+      assert.deepEqual(buckets(r.json()[0]), [0, 0, 0, 0, 1150, 0, 1150, 1150]);
     }
   });
 });

@@ -1,6 +1,6 @@
 // Aged debtors and creditors, from the ledger alone (open items and their journal lines), as
-// of any date. Buckets by days past due on asOf: current (not yet due), 1-30, 31-60, more
-// than 60. Debtors are the debtors control accounts (owed to us); creditors the creditors
+// of any date. Buckets by days past due on asOf: current (not yet due), 1-30, 31-60, 61-90,
+// 91-120 and more than 120. Debtors are the debtors control accounts (owed to us); creditors the creditors
 // control accounts, shown as positive amounts owed by us.
 import { Decimal } from 'decimal.js';
 import type { Static } from 'typebox';
@@ -33,9 +33,23 @@ export async function agedReport(
   const sign = account === 'creditors_control' ? -1 : 1;
   const rows = await agedSums(ctx.db, ctx.tenantId, account, asOf, query.companyId);
   return rows.map((r) => {
-    const [current, days30, days60, days90, total] = [r.current, r.days30, r.days60, r.days90, r.total].map(
-      (v) => new Decimal(v).times(sign),
-    ) as [Decimal, Decimal, Decimal, Decimal, Decimal];
+    const [current, days30, days60, days90, days120, older, total] = [
+      r.current,
+      r.days30,
+      r.days60,
+      r.days90,
+      r.days120,
+      r.older,
+      r.total,
+    ].map((v) => new Decimal(v).times(sign)) as [
+      Decimal,
+      Decimal,
+      Decimal,
+      Decimal,
+      Decimal,
+      Decimal,
+      Decimal,
+    ];
     return {
       contactId: r.contact_id,
       contactName: r.contact_name ?? NO_CONTACT_NAME,
@@ -43,8 +57,10 @@ export async function agedReport(
       days30: money(days30.toFixed(2)),
       days60: money(days60.toFixed(2)),
       days90: money(days90.toFixed(2)),
+      days120: money(days120.toFixed(2)),
+      older: money(older.toFixed(2)),
       total: money(total.toFixed(2)),
-      overdue: money(days30.plus(days60).plus(days90).toFixed(2)),
+      overdue: money(days30.plus(days60).plus(days90).plus(days120).plus(older).toFixed(2)),
     };
   });
 }

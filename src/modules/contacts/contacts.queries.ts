@@ -271,6 +271,8 @@ export interface AgedSums {
   days30: string;
   days60: string;
   days90: string;
+  days120: string;
+  older: string;
   total: string;
 }
 
@@ -316,7 +318,9 @@ export async function agedSums(
            coalesce(sum(i.amount) filter (where i.days_past_due <= 0), 0)::text as current,
            coalesce(sum(i.amount) filter (where i.days_past_due between 1 and 30), 0)::text as days30,
            coalesce(sum(i.amount) filter (where i.days_past_due between 31 and 60), 0)::text as days60,
-           coalesce(sum(i.amount) filter (where i.days_past_due > 60), 0)::text as days90,
+           coalesce(sum(i.amount) filter (where i.days_past_due between 61 and 90), 0)::text as days90,
+           coalesce(sum(i.amount) filter (where i.days_past_due between 91 and 120), 0)::text as days120,
+           coalesce(sum(i.amount) filter (where i.days_past_due > 120), 0)::text as older,
            sum(i.amount)::text as total
       from items i
       left join contacts c on c.tenant_id = ${tenantId} and c.id = i.contact_id

@@ -24,7 +24,8 @@ const AGING =
   'From the ledger alone: the open items of the control accounts and their journal lines. An item counts ' +
   'with the sum of its lines dated on or before asOf (default today), and ages from its due date (or, ' +
   'without one, the date of its first line): current = not yet due on asOf, days30 = 1-30 days past due, ' +
-  'days60 = 31-60, days90 = more than 60; overdue = days30 + days60 + days90. One row per contact with a ' +
+  'days60 = 31-60, days90 = 61-90, days120 = 91-120, older = more than 120; overdue = days30 + days60 + ' +
+  'days90 + days120 + older. One row per contact with a ' +
   'non-zero total, by name; amounts posted without a contact form a row with contactId null. companyId ' +
   "limits it to one company (default: every live company of the tenant's, each in its own base currency; a " +
   'deleted company, such as a deleted sandbox, no longer counts). ' +

@@ -305,8 +305,10 @@ export const AgedRow = named(
     current: money('Not yet due on asOf'),
     days30: money('1 to 30 days past due'),
     days60: money('31 to 60 days past due'),
-    days90: money('More than 60 days past due'),
+    days90: money('61 to 90 days past due'),
+    days120: money('91 to 120 days past due'),
+    older: money('More than 120 days past due'),
     total: money('Everything outstanding'),
-    overdue: money('days30 + days60 + days90'),
+    overdue: money('days30 + days60 + days90 + days120 + older'),
   }),
 );

@@ -61,6 +61,8 @@ describe('ledger effect of each document type', () => {
       days30: 0,
       days60: 0,
       days90: 0,
+      days120: 0,
+      older: 0,
       total: 1149.99,
       overdue: 0,
     });

@@ -172,7 +172,10 @@ export const invoiceRoutes: AnyRoute[] = [
     summary:
       'Convert: quote → invoice, pro forma or sales order; sales order → invoice or delivery note; pro forma → invoice',
     description:
-      'Creates a new draft with the same customer and lines (201; 200 on a repeated clientId). A quote or pro ' +
+      'Creates a new draft with the same customer and lines (201; 200 on a repeated clientId). It is dated ' +
+      'issueDate, by default today (UTC); a date before the converted document’s issue date is a 400 naming ' +
+      'issueDate. Its dueDate is issueDate plus the payment terms of the converted document (paymentTermsDays). ' +
+      'A quote or pro ' +
       'forma becomes converted; a sales order stays as it is. Other pairs are 400 naming documentType.',
     params: IdParams,
     body: ConvertBody,

@@ -258,9 +258,20 @@ export const ConvertBody = named(
   Type.Object(
     {
       documentType: DocumentTypeSchema,
+      issueDate: Type.Optional(
+        Type.String({
+          format: 'date',
+          description:
+            "The new document's issue date; default today (UTC). Not before the converted document's issue " +
+            'date (400 naming issueDate). Its dueDate is this date plus the payment terms.',
+        }),
+      ),
       clientId: clientIdProperty,
     },
-    { additionalProperties: false, examples: [{ documentType: 'invoice' }] },
+    {
+      additionalProperties: false,
+      examples: [{ documentType: 'invoice' }, { documentType: 'invoice', issueDate: '2026-03-31' }],
+    },
   ),
 );
 

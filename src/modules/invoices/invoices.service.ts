@@ -3,7 +3,7 @@
 // and a quote's acceptance. Release, payments and allocations have files of their own.
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
-import { addDays, dayOf, latestDay } from '../../platform/dates.ts';
+import { addDays, dayOf } from '../../platform/dates.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
@@ -528,9 +528,17 @@ export async function convertInvoice(
       code: 'NOT_CONVERTIBLE',
     });
   }
-  const day = today(ctx);
+  // The new document is dated issueDate (default today, UTC), never before the document it comes
+  // from, and falls due after the payment terms counted from that date.
+  const issueDate = input.issueDate ?? today(ctx);
+  if (issueDate < row.issue_date) {
+    throw badRequest(
+      'issueDate',
+      `must not be before the ${row.document_type.replace('_', ' ')}'s issue date, ${row.issue_date}` +
+        (input.issueDate ? '' : ' (today is before it: give issueDate)'),
+    );
+  }
   const terms = row.payment_terms_days ?? 30;
-  const issueDate = latestDay(day, row.issue_date);
   const lines = (await linesOf(ctx.db, ctx.tenantId, [id])).get(id)!;
   // A template deleted since is not carried over: the new document takes the default look.
   const template =

@@ -55,7 +55,12 @@ export const journalRoutes: AnyRoute[] = [
     description:
       'Debits must equal credits to the cent (400 on lines otherwise). Each line names its account by accountId ' +
       'or accountCode. Control accounts (debtors, creditors, inventory, customer deposits) are refused: only ' +
-      'documents post to them. A date on or before the lock date is 409 PERIOD_LOCKED. Posted journals never ' +
+      'documents post to them. VAT tags (taxCode with taxRate) must be right on the journal’s date: the code’s ' +
+      'rate (15%, 14% before 2018-04-01; 0 for zero-rated and exempt codes), the company VAT-registered on ' +
+      'that date, an output code’s VAT on the VAT output account and an input code’s on VAT input, and per ' +
+      'code and rate the VAT lines equal the rate times the tagged net lines within a cent per net line ' +
+      '(input_import excepted: customs levies it); otherwise a 400 naming the line (lines[i].taxRate, ' +
+      'lines[i].taxCode, lines[i].debit or credit). A date on or before the lock date is 409 PERIOD_LOCKED. Posted journals never ' +
       'change; DELETE voids one with a reversal. 201 on create; 200 with the journal when clientId was used.',
     body: JournalCreate,
     response: { 201: Journal, 200: Journal },

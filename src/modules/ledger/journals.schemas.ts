@@ -55,7 +55,15 @@ export const JournalLineInput = named(
       description: Type.Optional(Type.String({ maxLength: 500 })),
       contactId: Type.Optional(Type.String({ format: 'uuid' })),
       taxCode: Type.Optional(TaxCode),
-      taxRate: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Percent, with taxCode' })),
+      taxRate: Type.Optional(
+        Type.Number({
+          minimum: 0,
+          maximum: 100,
+          description:
+            "Percent, with taxCode: the code's rate on the journal's date (15%, 14% before 2018-04-01; 0 for " +
+            'zero, zero_export, exempt, input_zero, input_exempt)',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),

@@ -7,6 +7,7 @@ import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { sum, toNumber } from '../../platform/money/money.ts';
+import { vatRegisteredOn } from '../companies/index.ts';
 import type {
   Journal,
   JournalCreate,
@@ -16,6 +17,7 @@ import type {
   LedgerSettings,
   LedgerSettingsUpdate,
 } from './journals.schemas.ts';
+import { checkJournalVat, vatAccountsOf } from './journals.vat.ts';
 import { assertOpenPeriod, ledgerCtxOf, post, reversalOf, reverse } from './posting.ts';
 
 export const MANUAL_JOURNAL = 'manual_journal';
@@ -83,6 +85,22 @@ export async function createJournal(
       throw badRequest(`lines[${i}].taxRate`, 'is required with taxCode');
     if (l.taxRate !== undefined && !l.taxCode)
       throw badRequest(`lines[${i}].taxCode`, 'is required with taxRate');
+  }
+  if (input.lines.some((l) => l.taxCode)) {
+    // VAT tags must agree with the code's rate on the date, the registration and each other.
+    const vatAccounts = await vatAccountsOf(ctx.db, ctx.tenantId, companyId, accountIds);
+    const registered = await vatRegisteredOn(ctx.db, ctx.tenantId, companyId, input.date);
+    checkJournalVat(
+      input.lines.map((l, i) => ({
+        debit: l.debit ?? 0,
+        credit: l.credit ?? 0,
+        taxCode: l.taxCode,
+        taxRate: l.taxRate,
+        vatAccount: vatAccounts.get(accountIds[i]!.toLowerCase()) ?? null,
+      })),
+      input.date,
+      registered,
+    );
   }
   // A retry racing the first submission waits here until the first commits, then finds it (200).
   await sql`select pg_advisory_xact_lock(hashtext(${`journal:${id}`}))`.execute(ctx.db);

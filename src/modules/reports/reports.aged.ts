@@ -17,7 +17,7 @@ export async function aged(
     asOf,
     companyId: rc.companyId,
   });
-  const buckets = ['current', 'days30', 'days60', 'days90', 'total'] as const;
+  const buckets = ['current', 'days30', 'days60', 'days90', 'days120', 'older', 'total'] as const;
   const totals = buckets.map((b) => sum(rows.map((r) => money(r[b]))));
   return {
     json: rows,
@@ -38,7 +38,9 @@ export async function aged(
               { label: 'Current', kind: 'money', width: 1.2 },
               { label: '1-30 days', kind: 'money', width: 1.2 },
               { label: '31-60 days', kind: 'money', width: 1.2 },
-              { label: 'Over 60 days', kind: 'money', width: 1.2 },
+              { label: '61-90 days', kind: 'money', width: 1.2 },
+              { label: '91-120 days', kind: 'money', width: 1.2 },
+              { label: 'Over 120 days', kind: 'money', width: 1.2 },
               { label: 'Total', kind: 'money', width: 1.3 },
             ],
             rows: [

@@ -149,12 +149,21 @@ describe('CSV', () => {
     assert.deepEqual(vat[at + 1], ['1', 'Standard-rated supplies (VAT included)', '1150.00']);
 
     const aged = csvOf(await get('/api/reports/aged-debtors?format=csv'), /aged-debtors_2026-05-15/);
-    assert.deepEqual(aged[0], ['Contact', 'Current', '1-30 days', '31-60 days', 'Over 60 days', 'Total']);
+    assert.deepEqual(aged[0], [
+      'Contact',
+      'Current',
+      '1-30 days',
+      '31-60 days',
+      '61-90 days',
+      '91-120 days',
+      'Over 120 days',
+      'Total',
+    ]);
     // A name that a spreadsheet would run as a formula is kept as text.
     assert.equal(aged[1]![0], '\'=HYPERLINK("x") Café, Ltd');
-    assert.equal(aged[1]![5], '1150.00');
+    assert.equal(aged[1]![7], '1150.00');
     // No due date: it ages from its date, 2026-04-01, 44 days before today.
-    assert.deepEqual(aged.at(-1), ['Total', '0.00', '0.00', '1150.00', '0.00', '1150.00']);
+    assert.deepEqual(aged.at(-1), ['Total', '0.00', '0.00', '1150.00', '0.00', '0.00', '0.00', '1150.00']);
   });
 });
 

@@ -161,6 +161,18 @@ interface LineRow {
   source_type: string;
   debit: string;
   credit: string;
+  reverses_entry_id: string | null;
+  contact_name: string | null;
+}
+
+/**
+ * A reversal line (a void, a reversed payment or journal) says so: "Void: " and the text of the
+ * line it reverses (same line number of the reversed entry), then the contact's name when that
+ * line had one, instead of repeating the original text as if it were a second posting.
+ */
+function describe(l: LineRow): string {
+  if (!l.reverses_entry_id) return l.description;
+  return `Void: ${l.description}${l.contact_name ? ` — ${l.contact_name}` : ''}`;
 }
 
 type GeneralLedgerJson = Static<typeof GeneralLedger>;
@@ -190,10 +202,17 @@ export async function generalLedger(
     if (!accounts.length) throw notFound('Account');
   }
   const r = await sql<LineRow>`
-    select l.account_id, l.date, l.entry_id, l.line_no, coalesce(l.description, e.description) as description,
-           e.reference, e.source_type, l.debit, l.credit
+    select l.account_id, l.date, l.entry_id, l.line_no,
+           case when e.reverses_entry_id is null then coalesce(l.description, e.description)
+                else coalesce(ol.description, oe.description, l.description, e.description) end as description,
+           e.reference, e.source_type, l.debit, l.credit, e.reverses_entry_id,
+           c.name as contact_name
       from journal_lines l
       join journal_entries e on e.tenant_id = l.tenant_id and e.id = l.entry_id
+      left join journal_entries oe on oe.tenant_id = e.tenant_id and oe.id = e.reverses_entry_id
+      left join journal_lines ol on ol.tenant_id = oe.tenant_id and ol.entry_id = oe.id and ol.line_no = l.line_no
+      left join contacts c on c.tenant_id = l.tenant_id
+            and c.id = case when e.reverses_entry_id is null then l.contact_id else ol.contact_id end
      where l.tenant_id = ${rc.tenantId} and l.company_id = ${rc.companyId}
        and l.date between ${period.from}::date and ${period.to}::date
        ${query.accountId ? sql`and l.account_id = ${query.accountId.toLowerCase()}` : sql``}
@@ -219,7 +238,7 @@ export async function generalLedger(
         const debit = money(l.debit);
         const credit = money(l.credit);
         balance = balance.plus(debit).minus(credit);
-        return { ...l, debit, credit, balance };
+        return { ...l, description: describe(l), debit, credit, balance };
       });
       return {
         account: a,
@@ -248,6 +267,8 @@ export async function generalLedger(
           description: l.description,
           reference: l.reference,
           sourceType: l.source_type,
+          contactName: l.contact_name,
+          reversesEntryId: l.reverses_entry_id,
           debit: toNumber(l.debit),
           credit: toNumber(l.credit),
           balance: toNumber(l.balance),

@@ -191,8 +191,9 @@ export const reportRoutes: AnyRoute[] = [
     summary: 'Aged debtors of the company: what each customer owes, by age',
     description:
       'The rows of GET /api/contacts/aged-debtors for the company of X-Company-Id (one aging logic): current ' +
-      '(not yet due on asOf), days30 (1–30 days past due), days60 (31–60), days90 (more than 60), total and ' +
-      `overdue, one row per contact with a non-zero total, by name; a bare array. ${AS_OF} ${COMMON}`,
+      '(not yet due on asOf), days30 (1–30 days past due), days60 (31–60), days90 (61–90), days120 (91–120), ' +
+      'older (more than 120), total and overdue (days30 + days60 + days90 + days120 + older), one row per ' +
+      `contact with a non-zero total, by name; a bare array. ${AS_OF} ${COMMON}`,
     query: AsOfQuery,
     response: { 200: Type.Array(AgedRow) },
     handler: async ({ query, headers }, ctx) => {

@@ -190,9 +190,23 @@ export const GeneralLedgerLine = named(
     date: Type.String({ format: 'date' }),
     entryId: Type.String({ format: 'uuid' }),
     lineNo: Type.Integer(),
-    description: Type.String({ description: 'The line’s own description, else the entry’s' }),
+    description: Type.String({
+      description:
+        'The line’s own description, else the entry’s. A reversal line (a void, a reversed payment or ' +
+        'journal) reads "Void: " and the text of the line it reverses, then " — " and the contact’s name ' +
+        'when that line had a contact.',
+    }),
     reference: nullable(Type.String()),
     sourceType: Type.String(),
+    contactName: nullable(
+      Type.String({ description: 'The contact the line names (the reversed line’s, on a reversal)' }),
+    ),
+    reversesEntryId: nullable(
+      Type.String({
+        format: 'uuid',
+        description: 'On a reversal line: the entry it reverses; otherwise null',
+      }),
+    ),
     debit: Amount(),
     credit: Amount(),
     balance: Amount('Running balance after this line, debit − credit'),

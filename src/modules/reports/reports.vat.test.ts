@@ -224,6 +224,8 @@ interface Aged {
   days30: number;
   days60: number;
   days90: number;
+  days120: number;
+  older: number;
   total: number;
   overdue: number;
 }
@@ -239,6 +241,8 @@ describe('aged debtors and creditors', () => {
         days30: 1640,
         days60: 0,
         days90: 0,
+        days120: 0,
+        older: 0,
         total: 3710,
         overdue: 1640,
       },
