@@ -104,7 +104,11 @@ export const IncomeStatement = named(
     grossProfit: Amount('revenue − cost of sales'),
     otherIncome: Section,
     expenses: Section,
-    netProfit: Amount('gross profit + other income − expenses; negative is a loss'),
+    netProfitBeforeTax: Amount('gross profit + other income − expenses; negative is a loss'),
+    incomeTax: Section,
+    netProfit: Amount(
+      'Net profit after tax: net profit before tax − income tax (the income_tax accounts); negative is a loss',
+    ),
   }),
 );
 
