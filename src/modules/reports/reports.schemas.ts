@@ -133,25 +133,33 @@ const BalanceSheetSide = named('BalanceSheetSide', Type.Object(Side));
 
 export const BalanceSheet = named(
   'BalanceSheet',
-  Type.Object({
-    ...Company,
-    asOf: Type.String({ format: 'date' }),
-    financialYearStart: Type.String({ format: 'date' }),
-    assets: BalanceSheetSide,
-    liabilities: BalanceSheetSide,
-    equity: named(
-      'BalanceSheetEquity',
-      Type.Object({
-        ...Side,
-        retainedEarnings: Amount(
-          'The retained earnings accounts plus every profit before the financial year’s start',
-        ),
-        currentYearEarnings: Amount('Profit from the financial year’s start to asOf'),
-      }),
-    ),
-    totalLiabilitiesAndEquity: Amount(),
-    balanced: Type.Boolean({ description: 'assets = liabilities + equity, to the cent' }),
-  }),
+  Type.Object(
+    {
+      ...Company,
+      asOf: Type.String({ format: 'date' }),
+      financialYearStart: Type.String({ format: 'date' }),
+      assets: BalanceSheetSide,
+      liabilities: BalanceSheetSide,
+      equity: named(
+        'BalanceSheetEquity',
+        Type.Object({
+          ...Side,
+          retainedEarnings: Amount(
+            'The retained earnings accounts plus every profit before the financial year’s start',
+          ),
+          currentYearEarnings: Amount('Profit from the financial year’s start to asOf'),
+        }),
+      ),
+      totalLiabilitiesAndEquity: Amount(),
+      balanced: Type.Boolean({ description: 'assets = liabilities + equity, to the cent' }),
+    },
+    {
+      description:
+        'VAT input, VAT output and VAT control are one derived line (id and code null): "VAT receivable" ' +
+        'among the current assets when they net to a debit, "VAT payable" among the current liabilities ' +
+        'when they net to a credit',
+    },
+  ),
 );
 
 export const TrialBalanceRow = named(
