@@ -116,7 +116,10 @@ const Group = named(
   'BalanceSheetGroup',
   Type.Object({
     subtype: Type.String({
-      description: 'The accounts’ subtype; current_year_earnings for the profit of the year so far',
+      description:
+        'The accounts’ subtype; current_year_earnings for the profit of the year so far. VAT input, output ' +
+        'and control are one derived line: "VAT receivable" in current_asset (a net debit) or "VAT payable" ' +
+        'in current_liability (a net credit)',
     }),
     name: Type.String(),
     accounts: Type.Array(AccountAmount),
@@ -133,33 +136,25 @@ const BalanceSheetSide = named('BalanceSheetSide', Type.Object(Side));
 
 export const BalanceSheet = named(
   'BalanceSheet',
-  Type.Object(
-    {
-      ...Company,
-      asOf: Type.String({ format: 'date' }),
-      financialYearStart: Type.String({ format: 'date' }),
-      assets: BalanceSheetSide,
-      liabilities: BalanceSheetSide,
-      equity: named(
-        'BalanceSheetEquity',
-        Type.Object({
-          ...Side,
-          retainedEarnings: Amount(
-            'The retained earnings accounts plus every profit before the financial year’s start',
-          ),
-          currentYearEarnings: Amount('Profit from the financial year’s start to asOf'),
-        }),
-      ),
-      totalLiabilitiesAndEquity: Amount(),
-      balanced: Type.Boolean({ description: 'assets = liabilities + equity, to the cent' }),
-    },
-    {
-      description:
-        'VAT input, VAT output and VAT control are one derived line (id and code null): "VAT receivable" ' +
-        'among the current assets when they net to a debit, "VAT payable" among the current liabilities ' +
-        'when they net to a credit',
-    },
-  ),
+  Type.Object({
+    ...Company,
+    asOf: Type.String({ format: 'date' }),
+    financialYearStart: Type.String({ format: 'date' }),
+    assets: BalanceSheetSide,
+    liabilities: BalanceSheetSide,
+    equity: named(
+      'BalanceSheetEquity',
+      Type.Object({
+        ...Side,
+        retainedEarnings: Amount(
+          'The retained earnings accounts plus every profit before the financial year’s start',
+        ),
+        currentYearEarnings: Amount('Profit from the financial year’s start to asOf'),
+      }),
+    ),
+    totalLiabilitiesAndEquity: Amount(),
+    balanced: Type.Boolean({ description: 'assets = liabilities + equity, to the cent' }),
+  }),
 );
 
 export const TrialBalanceRow = named(
