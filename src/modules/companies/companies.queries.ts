@@ -2,6 +2,7 @@
 import type { Selectable } from 'kysely';
 import type { CompaniesTable } from '../../platform/db/schema.ts';
 import type { Tx } from '../../platform/db/tenant.ts';
+import type { LegalForm } from './companies.schemas.ts';
 
 export type CompanyRow = Selectable<CompaniesTable>;
 
@@ -10,6 +11,7 @@ export function toCompany(row: CompanyRow, today: string) {
     id: row.id,
     name: row.name,
     tradeName: row.trade_name,
+    legalForm: row.legal_form as LegalForm,
     parentId: row.parent_id,
     ownershipPercent: row.ownership_percent === null ? null : Number(row.ownership_percent),
     baseCurrency: row.base_currency.trim(),

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { named } from '../../platform/http/schema-names.ts';
@@ -9,6 +10,28 @@ const VatNumber = Type.String({
 });
 const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' });
 const DateString = Type.String({ format: 'date' });
+
+/** The legal forms of South African businesses; the chart follows it (drawings). */
+export const LEGAL_FORMS = [
+  'pty_ltd',
+  'public_company',
+  'close_corporation',
+  'sole_proprietor',
+  'partnership',
+  'trust',
+  'npc',
+] as const;
+export type LegalForm = (typeof LEGAL_FORMS)[number];
+
+export const LegalFormSchema = named(
+  'LegalForm',
+  stringEnum(LEGAL_FORMS, {
+    description:
+      'pty_ltd (private company, the default), public_company (Ltd), close_corporation (CC), ' +
+      'sole_proprietor, partnership, trust, npc (non-profit company). Only a sole proprietor or a ' +
+      'partnership has a Drawings account (3200): another form has none, or has it deactivated',
+  }),
+);
 
 /** What documents print under the company's name (a tax invoice must show the address). */
 export const CONTACT_COLUMNS = {
@@ -39,6 +62,7 @@ export const Company = named(
     id: Type.String({ format: 'uuid' }),
     name: Type.String(),
     tradeName: nullable(Type.String()),
+    legalForm: LegalFormSchema,
     parentId: nullable(Type.String({ format: 'uuid' })),
     ownershipPercent: nullable(Type.Number()),
     baseCurrency: Type.String(),
@@ -68,6 +92,7 @@ export const CompanyCreate = named(
       clientId: clientIdProperty,
       name: Type.String({ minLength: 1, maxLength: 200 }),
       tradeName: Type.Optional(Type.String({ maxLength: 200 })),
+      legalForm: Type.Optional(LegalFormSchema),
       parentId: Type.Optional(Type.String({ format: 'uuid' })),
       ownershipPercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
       baseCurrency: Type.Optional(Currency),
@@ -108,6 +133,7 @@ export const CompanyUpdate = named(
     {
       name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
       tradeName: Type.Optional(nullable(Type.String({ maxLength: 200 }))),
+      legalForm: Type.Optional(LegalFormSchema),
       parentId: Type.Optional(nullable(Type.String({ format: 'uuid' }))),
       ownershipPercent: Type.Optional(nullable(Type.Number({ minimum: 0, maximum: 100 }))),
       vatRegistered: Type.Optional(Type.Boolean()),

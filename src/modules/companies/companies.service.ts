@@ -8,7 +8,7 @@ import type { Tx } from '../../platform/db/tenant.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { createIdempotent, idFor } from '../../platform/http/idempotent.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/http/problem.ts';
-import { seedDefaultChart } from '../ledger/index.ts';
+import { applyLegalForm, seedDefaultChart } from '../ledger/index.ts';
 import {
   countCountedCompanies,
   findCompany,
@@ -16,7 +16,12 @@ import {
   recordVatChange,
   toCompany,
 } from './companies.queries.ts';
-import { CONTACT_COLUMNS, type CompanyCreate, type CompanyUpdate } from './companies.schemas.ts';
+import {
+  CONTACT_COLUMNS,
+  type CompanyCreate,
+  type CompanyUpdate,
+  type LegalForm,
+} from './companies.schemas.ts';
 
 export type Company = ReturnType<typeof toCompany>;
 
@@ -28,6 +33,8 @@ export interface NewCompany {
   id: string;
   name: string;
   tradeName?: string | null | undefined;
+  /** Default pty_ltd; the chart follows it (drawings only for a sole proprietor or partnership). */
+  legalForm?: LegalForm | undefined;
   parentId?: string | null | undefined;
   ownershipPercent?: number | null | undefined;
   baseCurrency: string;
@@ -66,6 +73,7 @@ export async function insertCompany(
       id: c.id,
       name: c.name,
       trade_name: c.tradeName ?? null,
+      legal_form: c.legalForm ?? 'pty_ltd',
       parent_id: c.parentId ?? null,
       ownership_percent: c.ownershipPercent ?? null,
       base_currency: c.baseCurrency,
@@ -145,6 +153,7 @@ export async function createCompany(ctx: TenantCtx, input: Static<typeof Company
           id: newId,
           name: input.name,
           tradeName: input.tradeName,
+          legalForm: input.legalForm,
           parentId: input.parentId,
           ownershipPercent: input.ownershipPercent,
           baseCurrency: input.baseCurrency ?? 'ZAR',
@@ -184,6 +193,7 @@ export async function updateCompany(
   const set: Record<string, unknown> = { updated_at: ctx.deps.now() };
   if (input.name !== undefined) set.name = input.name;
   if (input.tradeName !== undefined) set.trade_name = input.tradeName;
+  if (input.legalForm !== undefined) set.legal_form = input.legalForm;
   if (input.parentId !== undefined) set.parent_id = input.parentId;
   if (input.ownershipPercent !== undefined) set.ownership_percent = input.ownershipPercent;
   if (input.isActive !== undefined) set.is_active = input.isActive;
@@ -211,6 +221,11 @@ export async function updateCompany(
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', id)
     .execute();
+  // Drawings follow the legal form: added or activated for a sole proprietor or a partnership,
+  // deactivated for any other form.
+  if (input.legalForm !== undefined && input.legalForm !== row.legal_form) {
+    await applyLegalForm(ctx.db, ctx.tenantId, id);
+  }
   return getCompany(ctx, id);
 }
 

@@ -12,7 +12,7 @@ export const SUBTYPES_OF = {
   liability: ['current_liability', 'payable', 'non_current_liability'],
   equity: ['equity', 'retained_earnings'],
   income: ['revenue', 'other_income'],
-  expense: ['expense', 'cost_of_sales'],
+  expense: ['expense', 'cost_of_sales', 'income_tax'],
 } as const;
 
 export const ALL_SUBTYPES = Object.values(SUBTYPES_OF).flat();

@@ -126,6 +126,12 @@ export async function updateAccount(
     checkSubtype(row.type, input.subtype as AccountSubtype);
     set.subtype = input.subtype;
   }
+  if (row.system_key === 'drawings' && input.isActive !== undefined && input.isActive !== row.is_active) {
+    throw conflict(
+      "isActive: Drawings follow the company's legal form (active for a sole proprietor or a partnership); set legalForm on the company",
+      { field: 'isActive' },
+    );
+  }
   if (input.isActive === false && row.system_key) {
     throw conflict(
       `isActive: ${row.name} is a system account that documents post to; it cannot be deactivated`,

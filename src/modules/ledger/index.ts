@@ -14,6 +14,7 @@ export { journalRoutes } from './journals.routes.ts';
 export { TaxCode as TaxCodeSchema } from './journals.schemas.ts';
 export type { AccountSubtype, AccountType, TaxCode } from './ledger.tables.ts';
 export {
+  applyLegalForm,
   assertOpenPeriod,
   type LedgerCtx,
   ledgerCtxOf,

@@ -26,7 +26,8 @@ export type AccountSubtype =
   | 'revenue'
   | 'other_income'
   | 'cost_of_sales'
-  | 'expense';
+  | 'expense'
+  | 'income_tax';
 
 export interface AccountsTable {
   tenant_id: string;

@@ -266,6 +266,15 @@ export async function seedDefaultChart(db: Tx, tenantId: string, companyId: stri
 }
 
 /**
+ * Makes the chart follow the company's legal form (migration 0022): a sole proprietor or a
+ * partnership has an active Drawings account (added when missing), any other form has it
+ * deactivated. Called after the form changes.
+ */
+export async function applyLegalForm(db: Tx, tenantId: string, companyId: string): Promise<void> {
+  await sql`select bp_apply_legal_form(${tenantId}::uuid, ${companyId}::uuid)`.execute(db);
+}
+
+/**
  * The ledger context of a request (the caller as the poster), or of a job acting for the tenant
  * (the system as the poster: a recurring invoice released on its schedule).
  */

@@ -65,7 +65,9 @@ describe('CSV', () => {
     assert.deepEqual(rows[2], ['4000', 'Sales', '13345.67']);
     assert.ok(rows.some((r) => r[1] === 'Total revenue' && r[2] === '13345.67'));
     assert.ok(rows.some((r) => r[1] === 'Bank charges' && r[2] === '125.50'));
-    assert.deepEqual(rows.at(-1), ['', 'Net profit', '13220.17']);
+    // No income tax in these books: net profit before tax = after tax (issue 14's tax line).
+    assert.ok(rows.some((r) => r[1] === 'Net profit before tax' && r[2] === '13220.17'));
+    assert.deepEqual(rows.at(-1), ['', 'Net profit after tax', '13220.17']);
     assert.ok(
       rows.every((r) => r.length === 3),
       'every record has the header’s fields',

@@ -104,7 +104,11 @@ export const IncomeStatement = named(
     grossProfit: Amount('revenue − cost of sales'),
     otherIncome: Section,
     expenses: Section,
-    netProfit: Amount('gross profit + other income − expenses; negative is a loss'),
+    netProfitBeforeTax: Amount('gross profit + other income − expenses; negative is a loss'),
+    incomeTax: Section,
+    netProfit: Amount(
+      'Net profit after tax: net profit before tax − income tax (the income_tax accounts); negative is a loss',
+    ),
   }),
 );
 
@@ -112,7 +116,10 @@ const Group = named(
   'BalanceSheetGroup',
   Type.Object({
     subtype: Type.String({
-      description: 'The accounts’ subtype; current_year_earnings for the profit of the year so far',
+      description:
+        'The accounts’ subtype; current_year_earnings for the profit of the year so far. VAT input, output ' +
+        'and control are one derived line: "VAT receivable" in current_asset (a net debit) or "VAT payable" ' +
+        'in current_liability (a net credit)',
     }),
     name: Type.String(),
     accounts: Type.Array(AccountAmount),

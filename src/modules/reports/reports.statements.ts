@@ -6,6 +6,12 @@
 // and equity credit − debit. Income and expense accounts are never closed by entries: the
 // profit of earlier financial years appears as retained earnings, the profit of the year so far
 // as current year earnings, so assets = liabilities + equity whatever the date.
+//
+// Income tax (accounts of subtype income_tax) comes after net profit before tax: net profit
+// is after tax. VAT (the VAT input, VAT output and VAT control accounts) is one net line on the
+// balance sheet: what the company would settle with SARS, "VAT receivable" among the other
+// current assets when the accounts net to a debit, "VAT payable" among the other current
+// liabilities when they net to a credit (the trial balance keeps them apart).
 import type { Decimal } from 'decimal.js';
 import type { Static } from 'typebox';
 import { addDays, financialYearStart } from '../../platform/dates/days.ts';
@@ -87,8 +93,10 @@ export async function incomeStatement(
   const costOfSales = part(bySubtype(totals, 'cost_of_sales'), debitNormal);
   const otherIncome = part(bySubtype(totals, 'other_income'), creditNormal);
   const expenses = part(bySubtype(totals, 'expense'), debitNormal);
+  const incomeTax = part(bySubtype(totals, 'income_tax'), debitNormal);
   const grossProfit = revenue.total.minus(costOfSales.total);
-  const netProfit = grossProfit.plus(otherIncome.total).minus(expenses.total);
+  const netProfitBeforeTax = grossProfit.plus(otherIncome.total).minus(expenses.total);
+  const netProfit = netProfitBeforeTax.minus(incomeTax.total);
   return {
     json: {
       ...companyFields(rc),
@@ -98,6 +106,8 @@ export async function incomeStatement(
       grossProfit: toNumber(grossProfit),
       otherIncome: partJson(otherIncome),
       expenses: partJson(expenses),
+      netProfitBeforeTax: toNumber(netProfitBeforeTax),
+      incomeTax: partJson(incomeTax),
       netProfit: toNumber(netProfit),
     },
     document: () =>
@@ -116,7 +126,20 @@ export async function incomeStatement(
               ...partRows('Other income', otherIncome),
               ...partRows('Expenses', expenses),
               {
-                cells: [null, netProfit.isNegative() ? 'Net loss' : 'Net profit', netProfit],
+                cells: [
+                  null,
+                  netProfitBeforeTax.isNegative() ? 'Net loss before tax' : 'Net profit before tax',
+                  netProfitBeforeTax,
+                ],
+                style: 'total',
+              },
+              ...partRows('Income tax', incomeTax),
+              {
+                cells: [
+                  null,
+                  netProfit.isNegative() ? 'Net loss after tax' : 'Net profit after tax',
+                  netProfit,
+                ],
                 style: 'grand',
               },
             ],
@@ -149,10 +172,35 @@ function groups(
   accounts: AccountTotal[],
   list: Array<[AccountSubtype, string]>,
   amountOf: (a: AccountTotal) => Decimal,
+  derived: Partial<Record<AccountSubtype, Line[]>> = {},
 ): Group[] {
   return list
-    .map(([subtype, name]) => ({ subtype, name, ...part(bySubtype(accounts, subtype), amountOf) }))
+    .map(([subtype, name]) => {
+      const p = part(bySubtype(accounts, subtype), amountOf);
+      const extra = derived[subtype] ?? [];
+      return {
+        subtype,
+        name,
+        lines: [...p.lines, ...extra],
+        total: p.total.plus(sum(extra.map((l) => l.amount))),
+      };
+    })
     .filter((g) => g.lines.length > 0);
+}
+
+/** The accounts netted into one VAT line on the balance sheet. */
+export const VAT_KEYS = ['vat_input', 'vat_output', 'vat_control'];
+
+/**
+ * The VAT accounts as one line: their net debit a current asset "VAT receivable", their net
+ * credit a current liability "VAT payable", nothing when they net to zero.
+ */
+function vatLine(vat: AccountTotal[]): Partial<Record<AccountSubtype, Line[]>> {
+  const net = sum(vat.map((a) => a.net));
+  if (net.isZero()) return {};
+  return net.isPositive()
+    ? { current_asset: [{ id: null, code: null, name: 'VAT receivable', amount: net }] }
+    : { current_liability: [{ id: null, code: null, name: 'VAT payable', amount: net.negated() }] };
 }
 
 const groupJson = (g: Group) => ({ subtype: g.subtype, name: g.name, ...partJson(g) });
@@ -180,8 +228,11 @@ export async function balanceSheet(rc: ReportCtx, asOf: string): Promise<Report<
   const earlierProfit = profitOf(beforeYear);
   const currentYearEarnings = profitOf(atDate).minus(earlierProfit);
 
-  const assets = groups(atDate, ASSET_GROUPS, debitNormal);
-  const liabilities = groups(atDate, LIABILITY_GROUPS, creditNormal);
+  const isVat = (a: AccountTotal) => a.systemKey !== null && VAT_KEYS.includes(a.systemKey);
+  const vat = vatLine(atDate.filter(isVat));
+  const others = atDate.filter((a) => !isVat(a));
+  const assets = groups(others, ASSET_GROUPS, debitNormal, vat);
+  const liabilities = groups(others, LIABILITY_GROUPS, creditNormal, vat);
   const capital = part(bySubtype(atDate, 'equity'), creditNormal);
   const retained = part(bySubtype(atDate, 'retained_earnings'), creditNormal);
   const earlier: Line[] = earlierProfit.isZero()

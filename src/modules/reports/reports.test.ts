@@ -70,8 +70,9 @@ before(async () => {
     ['1050', 500],
     ['1000', 0, 500],
   ]);
-  await journal(api, '2026-05-12', 'Drawings', [
-    ['3200', 1_000],
+  // A (Pty) Ltd has no drawings (issue 14): what the owner takes out is a dividend.
+  await journal(api, '2026-05-12', 'Dividend declared and paid', [
+    ['3300', 1_000],
     ['1000', 0, 1_000],
   ]);
   // After today: no default report shows it.
@@ -168,7 +169,7 @@ describe('balance sheet', () => {
       ],
     );
     assert.equal(r.liabilities.total, 33_000);
-    assert.deepEqual(amounts(group(r.equity, 'equity')!), { '3000': 50_000, '3200': -1_000 });
+    assert.deepEqual(amounts(group(r.equity, 'equity')!), { '3000': 50_000, '3300': -1_000 });
     assert.equal(r.equity.retainedEarnings, 7_500);
     assert.deepEqual(group(r.equity, 'retained_earnings')!.accounts, [
       { id: null, code: null, name: 'Profit of earlier financial years', amount: 7_500 },
@@ -256,7 +257,7 @@ describe('trial balance', () => {
       '2500': [0, 30_000],
       '3000': [0, 50_000],
       '3100': [0, 7_500],
-      '3200': [1_000, 0],
+      '3300': [1_000, 0],
       '4000': [0, 15_000],
       '4100': [0, 5_000],
       '4200': [0, 250.55],
@@ -403,7 +404,7 @@ describe('cash flow', () => {
     });
     assert.equal(r.operating.total, 14_125.05);
     assert.deepEqual(amounts(r.investing), { '1500': -12_000 });
-    assert.deepEqual(amounts(r.financing), { '2500': 30_000, '3200': -1_000 });
+    assert.deepEqual(amounts(r.financing), { '2500': 30_000, '3300': -1_000 });
     assert.equal(r.financing.total, 29_000);
     assert.equal(r.netChange, 31_125.05);
     assert.equal(r.closingCash, 88_625.05);

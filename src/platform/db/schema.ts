@@ -105,6 +105,8 @@ export interface CompaniesTable {
   id: string;
   name: string;
   trade_name: string | null;
+  /** pty_ltd, sole_proprietor, ... (migrations/0022_company_chart.sql) */
+  legal_form: Generated<string>;
   parent_id: string | null;
   ownership_percent: Numeric | null;
   base_currency: Generated<string>;
