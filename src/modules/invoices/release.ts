@@ -12,7 +12,14 @@ import { latestDay } from '../../platform/dates.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/http/problem.ts';
 import { money, sum } from '../../platform/money/money.ts';
-import { ledgerCtxOf, type PostingLine, post, reverse, systemAccount, type TaxCode } from '../ledger/index.ts';
+import {
+  ledgerCtxOf,
+  type PostingLine,
+  post,
+  reverse,
+  systemAccount,
+  type TaxCode,
+} from '../ledger/index.ts';
 import { allocateCredit } from './allocations.ts';
 import { announce } from './announce.ts';
 import {

@@ -90,13 +90,11 @@ describe('VAT and rounding', () => {
   });
 
   test('a negative line (a discount) is negative net and VAT: 1,000 and −100 standard → 900 + 135 = 1,035', () => {
-    const lines = [
-      lineAmounts({ quantity: 1, unitPrice: 1000 }, registered),
-      lineAmounts({ quantity: 1, unitPrice: -100 }, registered),
-    ];
+    const sale = lineAmounts({ quantity: 1, unitPrice: 1000 }, registered);
+    const discount = lineAmounts({ quantity: 1, unitPrice: -100 }, registered);
     // −100 × 15% = −15.00; 150.00 − 15.00 = 135.00
-    assert.deepEqual([fixed(lines[1].net), fixed(lines[1].vat)], ['-100.00', '-15.00']);
-    const t = documentTotals(lines);
+    assert.deepEqual([fixed(discount.net), fixed(discount.vat)], ['-100.00', '-15.00']);
+    const t = documentTotals([sale, discount]);
     assert.deepEqual([fixed(t.subtotal), fixed(t.vatTotal), fixed(t.total)], ['900.00', '135.00', '1035.00']);
   });
 
