@@ -1302,7 +1302,7 @@ export interface paths {
         put?: never;
         /**
          * Create an invoice or another sales document (a draft)
-         * @description The nine types: invoice, quote, pro_forma, sales_order, delivery_note, credit_note, debit_note, cash_sale, deposit. Numbered per type per company from the invoice settings (gap-free). VAT: a line without vatRate takes the standard rate on the issue date (15%, 14% before 2018-04-01) when the company is VAT-registered on that date; a company not registered charges none whatever the line says. Each line is rounded half-up to cents; totals are sums of rounded lines. dueDate before issueDate is 400. Left out, paymentTermsDays, terms and notes take the invoice settings' defaults (defaultPaymentTermsDays, defaultTerms, defaultNotes); dueDate is still required. templateId names a template of the company (400 otherwise). 201 on create; 200 with the existing document when clientId was already used.
+         * @description The nine types: invoice, quote, pro_forma, sales_order, delivery_note, credit_note, debit_note, cash_sale, deposit. Numbered per type per company from the invoice settings (gap-free). VAT: a line carries a taxCode (standard, zero, zero_export, exempt, out_of_scope; default standard) and the rate follows from it and the issue date (standard 15%, 14% before 2018-04-01; the others 0%); vatRate is accepted instead: 0 means zero, the standard rate of the date standard, any other rate (or one disagreeing with taxCode) is 400 naming lines[i].vatRate. A company not VAT-registered on the issue date charges none whatever the line says. A negative line (a discount, an item returned) is allowed while the total is not negative (400 naming lines otherwise; a credit note gives money back). Each line is rounded half-up to cents; totals are sums of rounded lines. dueDate before issueDate is 400. Left out, paymentTermsDays, terms and notes take the invoice settings' defaults (defaultPaymentTermsDays, defaultTerms, defaultNotes); dueDate is still required. templateId names a template of the company (400 otherwise). 201 on create; 200 with the existing document when clientId was already used.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -3819,11 +3819,16 @@ export interface components {
             description: string;
             /** @description Up to four decimals */
             quantity: number;
-            /** @description Excluding VAT; up to four decimals */
+            /** @description Excluding VAT; up to four decimals. A negative line (a discount, an item returned) is allowed as long as the document's total is not negative */
             unitPrice: number;
             /** @description Percent off the line (10 = 10%) */
             discountRate?: number;
-            /** @description Percent. Absent: the standard rate on the issue date (15%, 14% before 2018-04-01). 0: zero-rated. Ignored (no VAT) when the company is not VAT-registered on the issue date. */
+            /**
+             * @description How a sales line is taxed; the rate follows from the code and the issue date. standard: 15% (14% before 2018-04-01), VAT Act s7(1)(a), VAT201 field 1; zero: zero-rated goods and services, s11(1), field 2; zero_export: zero-rated exports, s11(1)(a), field 2A; exempt: exempt supplies, s12, field 3; out_of_scope: not a supply for VAT, in no field. No VAT whatever the code when the company is not VAT-registered on the issue date.
+             * @enum {string}
+             */
+            taxCode?: "standard" | "zero" | "zero_export" | "exempt" | "out_of_scope";
+            /** @description Percent, instead of taxCode: 0 means zero, the standard rate on the issue date (15%, 14% before 2018-04-01) means standard; any other rate, or one that disagrees with taxCode, is refused. Neither given: standard. */
             vatRate?: number;
             /**
              * Format: uuid
@@ -3889,6 +3894,11 @@ export interface components {
          * @enum {string}
          */
         InvoiceStatus: "draft" | "open" | "partially_paid" | "paid" | "void" | "accepted" | "declined" | "converted" | "overdue";
+        /**
+         * @description How a sales line is taxed; the rate follows from the code and the issue date. standard: 15% (14% before 2018-04-01), VAT Act s7(1)(a), VAT201 field 1; zero: zero-rated goods and services, s11(1), field 2; zero_export: zero-rated exports, s11(1)(a), field 2A; exempt: exempt supplies, s12, field 3; out_of_scope: not a supply for VAT, in no field. No VAT whatever the code when the company is not VAT-registered on the issue date.
+         * @enum {string}
+         */
+        SalesTaxCode: "standard" | "zero" | "zero_export" | "exempt" | "out_of_scope";
         InvoiceLine: {
             /** Format: uuid */
             id: string;
@@ -3897,7 +3907,8 @@ export interface components {
             quantity: number;
             unitPrice: number;
             discountRate: number;
-            /** @description The rate applied */
+            taxCode: components["schemas"]["SalesTaxCode"];
+            /** @description The rate applied: from the code and the issue date (0 when not VAT-registered) */
             vatRate: number;
             /** Format: uuid */
             accountId: string;
@@ -4363,7 +4374,12 @@ export interface components {
             quantity: number;
             unitPrice: number;
             discountRate: number | null;
-            /** @description null: the standard rate on each document’s issue date */
+            /**
+             * @description null: from vatRate (0: zero), or standard; the rate follows each document’s issue date
+             * @enum {string|null}
+             */
+            taxCode: "standard" | "zero" | "zero_export" | "exempt" | "out_of_scope" | null;
+            /** @description As sent; null: the rate of the tax code on each document’s issue date */
             vatRate: number | null;
             /**
              * Format: uuid
