@@ -9,7 +9,10 @@ ALTER TABLE invoice_lines ADD COLUMN tax_code text;
 
 -- Existing lines from their rate: 0 is zero-rated, any other rate standard. A company not
 -- registered on the issue date stored 0 whatever the line asked, so there the rate the line
--- asked for decides (none asked: standard).
+-- asked for decides (none asked: standard). The backfill sees every tenant's rows: row-level
+-- security is lifted for it only (the migration runs as the tables' owner), and forced again.
+ALTER TABLE invoice_lines NO FORCE ROW LEVEL SECURITY;
+ALTER TABLE invoices NO FORCE ROW LEVEL SECURITY;
 UPDATE invoice_lines l
    SET tax_code = CASE
          WHEN (CASE WHEN i.vat_registered THEN l.vat_rate ELSE coalesce(l.requested_vat_rate, 15) END) = 0
@@ -18,6 +21,8 @@ UPDATE invoice_lines l
        END
   FROM invoices i
  WHERE i.tenant_id = l.tenant_id AND i.id = l.invoice_id;
+ALTER TABLE invoice_lines FORCE ROW LEVEL SECURITY;
+ALTER TABLE invoices FORCE ROW LEVEL SECURITY;
 
 ALTER TABLE invoice_lines
   ALTER COLUMN tax_code SET NOT NULL,
