@@ -253,6 +253,34 @@ describe('tax codes on sales lines', () => {
   });
 });
 
+describe('recurring schedules take the same line', () => {
+  test('a template line keeps its taxCode; a rate that is no rate of its start date is 400 naming it', async () => {
+    const s = await setup();
+    const payload = (lines: object[]) => ({
+      contactId: s.customerId,
+      frequency: 'monthly',
+      startDate: '2026-04-01',
+      lines,
+    });
+    const res = await s.api({
+      method: 'POST',
+      url: '/api/recurring',
+      payload: payload([lineOf('Retainer', 4500), lineOf('Interest', 10, { taxCode: 'exempt' })]),
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    assert.deepEqual(
+      res.json().lines.map((l: { taxCode: string | null }) => l.taxCode),
+      [null, 'exempt'],
+    );
+    const refused = await s.api({
+      method: 'POST',
+      url: '/api/recurring',
+      payload: payload([lineOf('Retainer', 4500, { vatRate: 10 })]),
+    });
+    assert.equal(assertProblem(refused, 400).field, 'lines[0].vatRate');
+  });
+});
+
 describe('negative lines', () => {
   test('1,000 standard and a −100 discount: net 900, VAT 135, total 1,035; Dr income 100; VAT field 1 = 1,035, field 4 = 135', async () => {
     const s = await setup();
