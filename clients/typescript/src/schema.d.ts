@@ -224,7 +224,7 @@ export interface paths {
         };
         /**
          * Aged debtors: what each contact owes on the debtors control accounts, by age
-         * @description From the ledger alone: the open items of the control accounts and their journal lines. An item counts with the sum of its lines dated on or before asOf (default today), and ages from its due date (or, without one, the date of its first line): current = not yet due on asOf, days30 = 1-30 days past due, days60 = 31-60, days90 = more than 60; overdue = days30 + days60 + days90. One row per contact with a non-zero total, by name; amounts posted without a contact form a row with contactId null. companyId limits it to one company (default: every live company of the tenant's, each in its own base currency; a deleted company, such as a deleted sandbox, no longer counts). A bare array. An unparseable asOf is a 400 naming asOf; a companyId not of the tenant is a 404.
+         * @description From the ledger alone: the open items of the control accounts and their journal lines. An item counts with the sum of its lines dated on or before asOf (default today), and ages from its due date (or, without one, the date of its first line): current = not yet due on asOf, days30 = 1-30 days past due, days60 = 31-60, days90 = 61-90, days120 = 91-120, older = more than 120; overdue = days30 + days60 + days90 + days120 + older. One row per contact with a non-zero total, by name; amounts posted without a contact form a row with contactId null. companyId limits it to one company (default: every live company of the tenant's, each in its own base currency; a deleted company, such as a deleted sandbox, no longer counts). A bare array. An unparseable asOf is a 400 naming asOf; a companyId not of the tenant is a 404.
          *
          *     Needs the role permission `contacts:read`. An API key or OAuth token needs the scope `contacts:read`.
          */
@@ -246,7 +246,7 @@ export interface paths {
         };
         /**
          * Aged creditors: what is owed to each contact on the creditors control accounts, by age
-         * @description From the ledger alone: the open items of the control accounts and their journal lines. An item counts with the sum of its lines dated on or before asOf (default today), and ages from its due date (or, without one, the date of its first line): current = not yet due on asOf, days30 = 1-30 days past due, days60 = 31-60, days90 = more than 60; overdue = days30 + days60 + days90. One row per contact with a non-zero total, by name; amounts posted without a contact form a row with contactId null. companyId limits it to one company (default: every live company of the tenant's, each in its own base currency; a deleted company, such as a deleted sandbox, no longer counts). A bare array. An unparseable asOf is a 400 naming asOf; a companyId not of the tenant is a 404. Amounts owed by us read as positive numbers.
+         * @description From the ledger alone: the open items of the control accounts and their journal lines. An item counts with the sum of its lines dated on or before asOf (default today), and ages from its due date (or, without one, the date of its first line): current = not yet due on asOf, days30 = 1-30 days past due, days60 = 31-60, days90 = 61-90, days120 = 91-120, older = more than 120; overdue = days30 + days60 + days90 + days120 + older. One row per contact with a non-zero total, by name; amounts posted without a contact form a row with contactId null. companyId limits it to one company (default: every live company of the tenant's, each in its own base currency; a deleted company, such as a deleted sandbox, no longer counts). A bare array. An unparseable asOf is a 400 naming asOf; a companyId not of the tenant is a 404. Amounts owed by us read as positive numbers.
          *
          *     Needs the role permission `contacts:read`. An API key or OAuth token needs the scope `contacts:read`.
          */
@@ -1222,7 +1222,7 @@ export interface paths {
         put?: never;
         /**
          * Post a manual journal
-         * @description Debits must equal credits to the cent (400 on lines otherwise). Each line names its account by accountId or accountCode. Control accounts (debtors, creditors, inventory, customer deposits) are refused: only documents post to them. A date on or before the lock date is 409 PERIOD_LOCKED. Posted journals never change; DELETE voids one with a reversal. 201 on create; 200 with the journal when clientId was used.
+         * @description Debits must equal credits to the cent (400 on lines otherwise). Each line names its account by accountId or accountCode. Control accounts (debtors, creditors, inventory, customer deposits) are refused: only documents post to them. VAT tags (taxCode with taxRate) must be right on the journal’s date: the code’s rate (15%, 14% before 2018-04-01; 0 for zero-rated and exempt codes), the company VAT-registered on that date, an output code’s VAT on the VAT output account and an input code’s on VAT input, and per code and rate the VAT lines equal the rate times the tagged net lines within a cent per net line (input_import excepted: customs levies it); otherwise a 400 naming the line (lines[i].taxRate, lines[i].taxCode, lines[i].debit or credit). A date on or before the lock date is 409 PERIOD_LOCKED. Posted journals never change; DELETE voids one with a reversal. 201 on create; 200 with the journal when clientId was used.
          *
          *     Needs the role permission `reports:write`. An API key or OAuth token needs the scope `reports:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -1302,7 +1302,7 @@ export interface paths {
         put?: never;
         /**
          * Create an invoice or another sales document (a draft)
-         * @description The nine types: invoice, quote, pro_forma, sales_order, delivery_note, credit_note, debit_note, cash_sale, deposit. Numbered per type per company from the invoice settings (gap-free). VAT: a line without vatRate takes the standard rate on the issue date (15%, 14% before 2018-04-01) when the company is VAT-registered on that date; a company not registered charges none whatever the line says. Each line is rounded half-up to cents; totals are sums of rounded lines. dueDate before issueDate is 400. Left out, paymentTermsDays, terms and notes take the invoice settings' defaults (defaultPaymentTermsDays, defaultTerms, defaultNotes); dueDate is still required. templateId names a template of the company (400 otherwise). A credit or debit note may name the released invoice or debit note it adjusts (creditedDocumentId; creditedInvoiceId is its alias): it then takes that document's VAT rate and registration (of its issue date, VAT Act s21), must not be dated before it (400 issueDate), and a credit note must not exceed what remains of it, its total less the credit notes already released against it (400 lines). 201 on create; 200 with the existing document when clientId was already used.
+         * @description The nine types: invoice, quote, pro_forma, sales_order, delivery_note, credit_note, debit_note, cash_sale, deposit. Numbered per type per company from the invoice settings (gap-free). VAT: a line carries a taxCode (standard, zero, zero_export, exempt, out_of_scope; default standard) and the rate follows from it and the issue date (standard 15%, 14% before 2018-04-01; the others 0%); vatRate is accepted instead: 0 means zero, the standard rate of the date standard, any other rate (or one disagreeing with taxCode) is 400 naming lines[i].vatRate. A company not VAT-registered on the issue date charges none whatever the line says. A negative line (a discount, an item returned) is allowed while the total is not negative (400 naming lines otherwise; a credit note gives money back). Each line is rounded half-up to cents; totals are sums of rounded lines. dueDate before issueDate is 400. Left out, paymentTermsDays, terms and notes take the invoice settings' defaults (defaultPaymentTermsDays, defaultTerms, defaultNotes); dueDate is still required. templateId names a template of the company (400 otherwise). A credit or debit note may name the released invoice or debit note it adjusts (creditedDocumentId; creditedInvoiceId is its alias): it then takes that document's VAT rate and registration (of its issue date, VAT Act s21), must not be dated before it (400 issueDate), and a credit note must not exceed what remains of it, its total less the credit notes already released against it (400 lines). 201 on create; 200 with the existing document when clientId was already used.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -1378,7 +1378,7 @@ export interface paths {
         put?: never;
         /**
          * Convert: quote → invoice, pro forma or sales order; sales order → invoice or delivery note; pro forma → invoice
-         * @description Creates a new draft with the same customer and lines (201; 200 on a repeated clientId). A quote or pro forma becomes converted; a sales order stays as it is. Other pairs are 400 naming documentType.
+         * @description Creates a new draft with the same customer and lines (201; 200 on a repeated clientId). It is dated issueDate, by default today (UTC); a date before the converted document’s issue date is a 400 naming issueDate. Its dueDate is issueDate plus the payment terms of the converted document (paymentTermsDays). A quote or pro forma becomes converted; a sales order stays as it is. Other pairs are 400 naming documentType.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -1992,7 +1992,7 @@ export interface paths {
         };
         /**
          * Aged debtors of the company: what each customer owes, by age
-         * @description The rows of GET /api/contacts/aged-debtors for the company of X-Company-Id (one aging logic): current (not yet due on asOf), days30 (1–30 days past due), days60 (31–60), days90 (more than 60), total and overdue, one row per contact with a non-zero total, by name; a bare array. asOf (default today, UTC) re-derives the position at the end of that day from the ledger. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format (or, without it, the Accept header: application/json, text/csv or application/pdf): json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
+         * @description The rows of GET /api/contacts/aged-debtors for the company of X-Company-Id (one aging logic): current (not yet due on asOf), days30 (1–30 days past due), days60 (31–60), days90 (61–90), days120 (91–120), older (more than 120), total and overdue (days30 + days60 + days90 + days120 + older), one row per contact with a non-zero total, by name; a bare array. asOf (default today, UTC) re-derives the position at the end of that day from the ledger. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format (or, without it, the Accept header: application/json, text/csv or application/pdf): json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
          *
          *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
@@ -2452,11 +2452,17 @@ export interface components {
         RefreshRequest: {
             refreshToken: string;
         };
+        /**
+         * @description pty_ltd (private company, the default), public_company (Ltd), close_corporation (CC), sole_proprietor, partnership, trust, npc (non-profit company). Only a sole proprietor or a partnership has a Drawings account (3200): another form has none, or has it deactivated
+         * @enum {string}
+         */
+        LegalForm: "pty_ltd" | "public_company" | "close_corporation" | "sole_proprietor" | "partnership" | "trust" | "npc";
         Company: {
             /** Format: uuid */
             id: string;
             name: string;
             tradeName: string | null;
+            legalForm: components["schemas"]["LegalForm"];
             /** Format: uuid */
             parentId: string | null;
             ownershipPercent: number | null;
@@ -2502,6 +2508,11 @@ export interface components {
             clientId?: string;
             name: string;
             tradeName?: string;
+            /**
+             * @description pty_ltd (private company, the default), public_company (Ltd), close_corporation (CC), sole_proprietor, partnership, trust, npc (non-profit company). Only a sole proprietor or a partnership has a Drawings account (3200): another form has none, or has it deactivated
+             * @enum {string}
+             */
+            legalForm?: "pty_ltd" | "public_company" | "close_corporation" | "sole_proprietor" | "partnership" | "trust" | "npc";
             /** Format: uuid */
             parentId?: string;
             ownershipPercent?: number;
@@ -2531,6 +2542,11 @@ export interface components {
         CompanyUpdate: {
             name?: string;
             tradeName?: string | null;
+            /**
+             * @description pty_ltd (private company, the default), public_company (Ltd), close_corporation (CC), sole_proprietor, partnership, trust, npc (non-profit company). Only a sole proprietor or a partnership has a Drawings account (3200): another form has none, or has it deactivated
+             * @enum {string}
+             */
+            legalForm?: "pty_ltd" | "public_company" | "close_corporation" | "sole_proprietor" | "partnership" | "trust" | "npc";
             /** Format: uuid */
             parentId?: string | null;
             ownershipPercent?: number | null;
@@ -2698,11 +2714,15 @@ export interface components {
             days30: number;
             /** @description 31 to 60 days past due */
             days60: number;
-            /** @description More than 60 days past due */
+            /** @description 61 to 90 days past due */
             days90: number;
+            /** @description 91 to 120 days past due */
+            days120: number;
+            /** @description More than 120 days past due */
+            older: number;
             /** @description Everything outstanding */
             total: number;
-            /** @description days30 + days60 + days90 */
+            /** @description days30 + days60 + days90 + days120 + older */
             overdue: number;
         };
         /**
@@ -3567,10 +3587,10 @@ export interface components {
          */
         AccountType: "asset" | "liability" | "equity" | "income" | "expense";
         /**
-         * @description Statement grouping, one of its type's: asset: current_asset, bank, receivable, inventory, fixed_asset, non_current_asset; liability: current_liability, payable, non_current_liability; equity: equity, retained_earnings; income: revenue, other_income; expense: expense, cost_of_sales
+         * @description Statement grouping, one of its type's: asset: current_asset, bank, receivable, inventory, fixed_asset, non_current_asset; liability: current_liability, payable, non_current_liability; equity: equity, retained_earnings; income: revenue, other_income; expense: expense, cost_of_sales, income_tax
          * @enum {string}
          */
-        AccountSubtype: "current_asset" | "bank" | "receivable" | "inventory" | "fixed_asset" | "non_current_asset" | "current_liability" | "payable" | "non_current_liability" | "equity" | "retained_earnings" | "revenue" | "other_income" | "expense" | "cost_of_sales";
+        AccountSubtype: "current_asset" | "bank" | "receivable" | "inventory" | "fixed_asset" | "non_current_asset" | "current_liability" | "payable" | "non_current_liability" | "equity" | "retained_earnings" | "revenue" | "other_income" | "expense" | "cost_of_sales" | "income_tax";
         Account: {
             /** Format: uuid */
             id: string;
@@ -3610,10 +3630,10 @@ export interface components {
             name: string;
             type: components["schemas"]["AccountType"];
             /**
-             * @description Statement grouping, one of its type's: asset: current_asset, bank, receivable, inventory, fixed_asset, non_current_asset; liability: current_liability, payable, non_current_liability; equity: equity, retained_earnings; income: revenue, other_income; expense: expense, cost_of_sales
+             * @description Statement grouping, one of its type's: asset: current_asset, bank, receivable, inventory, fixed_asset, non_current_asset; liability: current_liability, payable, non_current_liability; equity: equity, retained_earnings; income: revenue, other_income; expense: expense, cost_of_sales, income_tax
              * @enum {string}
              */
-            subtype?: "current_asset" | "bank" | "receivable" | "inventory" | "fixed_asset" | "non_current_asset" | "current_liability" | "payable" | "non_current_liability" | "equity" | "retained_earnings" | "revenue" | "other_income" | "expense" | "cost_of_sales";
+            subtype?: "current_asset" | "bank" | "receivable" | "inventory" | "fixed_asset" | "non_current_asset" | "current_liability" | "payable" | "non_current_liability" | "equity" | "retained_earnings" | "revenue" | "other_income" | "expense" | "cost_of_sales" | "income_tax";
             description?: string;
         };
         AccountUpdate: {
@@ -3621,10 +3641,10 @@ export interface components {
             code?: string;
             name?: string;
             /**
-             * @description Statement grouping, one of its type's: asset: current_asset, bank, receivable, inventory, fixed_asset, non_current_asset; liability: current_liability, payable, non_current_liability; equity: equity, retained_earnings; income: revenue, other_income; expense: expense, cost_of_sales
+             * @description Statement grouping, one of its type's: asset: current_asset, bank, receivable, inventory, fixed_asset, non_current_asset; liability: current_liability, payable, non_current_liability; equity: equity, retained_earnings; income: revenue, other_income; expense: expense, cost_of_sales, income_tax
              * @enum {string}
              */
-            subtype?: "current_asset" | "bank" | "receivable" | "inventory" | "fixed_asset" | "non_current_asset" | "current_liability" | "payable" | "non_current_liability" | "equity" | "retained_earnings" | "revenue" | "other_income" | "expense" | "cost_of_sales";
+            subtype?: "current_asset" | "bank" | "receivable" | "inventory" | "fixed_asset" | "non_current_asset" | "current_liability" | "payable" | "non_current_liability" | "equity" | "retained_earnings" | "revenue" | "other_income" | "expense" | "cost_of_sales" | "income_tax";
             description?: string | null;
             /** @description false deactivates: nothing more may be posted to it */
             isActive?: boolean;
@@ -3693,7 +3713,7 @@ export interface components {
              * @enum {string}
              */
             taxCode?: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import";
-            /** @description Percent, with taxCode */
+            /** @description Percent, with taxCode: the code's rate on the journal's date (15%, 14% before 2018-04-01; 0 for zero, zero_export, exempt, input_zero, input_exempt) */
             taxRate?: number;
         };
         /**
@@ -3821,11 +3841,16 @@ export interface components {
             description: string;
             /** @description Up to four decimals */
             quantity: number;
-            /** @description Excluding VAT; up to four decimals */
+            /** @description Excluding VAT; up to four decimals. A negative line (a discount, an item returned) is allowed as long as the document's total is not negative */
             unitPrice: number;
             /** @description Percent off the line (10 = 10%) */
             discountRate?: number;
-            /** @description Percent. Absent: the standard rate on the issue date (15%, 14% before 2018-04-01). 0: zero-rated. Ignored (no VAT) when the company is not VAT-registered on the issue date. */
+            /**
+             * @description How a sales line is taxed; the rate follows from the code and the issue date. standard: 15% (14% before 2018-04-01), VAT Act s7(1)(a), VAT201 field 1; zero: zero-rated goods and services, s11(1), field 2; zero_export: zero-rated exports, s11(1)(a), field 2A; exempt: exempt supplies, s12, field 3; out_of_scope: not a supply for VAT, in no field. No VAT whatever the code when the company is not VAT-registered on the issue date.
+             * @enum {string}
+             */
+            taxCode?: "standard" | "zero" | "zero_export" | "exempt" | "out_of_scope";
+            /** @description Percent, instead of taxCode: 0 means zero, the standard rate on the issue date (15%, 14% before 2018-04-01) means standard; any other rate, or one that disagrees with taxCode, is refused. Neither given: standard. */
             vatRate?: number;
             /**
              * Format: uuid
@@ -3896,6 +3921,11 @@ export interface components {
          * @enum {string}
          */
         InvoiceStatus: "draft" | "open" | "partially_paid" | "paid" | "applied" | "void" | "accepted" | "declined" | "converted" | "overdue";
+        /**
+         * @description How a sales line is taxed; the rate follows from the code and the issue date. standard: 15% (14% before 2018-04-01), VAT Act s7(1)(a), VAT201 field 1; zero: zero-rated goods and services, s11(1), field 2; zero_export: zero-rated exports, s11(1)(a), field 2A; exempt: exempt supplies, s12, field 3; out_of_scope: not a supply for VAT, in no field. No VAT whatever the code when the company is not VAT-registered on the issue date.
+         * @enum {string}
+         */
+        SalesTaxCode: "standard" | "zero" | "zero_export" | "exempt" | "out_of_scope";
         InvoiceLine: {
             /** Format: uuid */
             id: string;
@@ -3904,7 +3934,8 @@ export interface components {
             quantity: number;
             unitPrice: number;
             discountRate: number;
-            /** @description The rate applied */
+            taxCode: components["schemas"]["SalesTaxCode"];
+            /** @description The rate applied: from the code and the issue date (0 when not VAT-registered) */
             vatRate: number;
             /** Format: uuid */
             accountId: string;
@@ -4033,9 +4064,18 @@ export interface components {
          * @example {
          *       "documentType": "invoice"
          *     }
+         * @example {
+         *       "documentType": "invoice",
+         *       "issueDate": "2026-03-31"
+         *     }
          */
         InvoiceConvert: {
             documentType: components["schemas"]["DocumentType"];
+            /**
+             * Format: date
+             * @description The new document's issue date; default today (UTC). Not before the converted document's issue date (400 naming issueDate). Its dueDate is this date plus the payment terms.
+             */
+            issueDate?: string;
             /**
              * Format: uuid
              * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
@@ -4272,6 +4312,7 @@ export interface components {
             id: string;
             name: string;
             tradeName: string | null;
+            legalForm: components["schemas"]["LegalForm"];
             /** Format: uuid */
             parentId: string | null;
             ownershipPercent: number | null;
@@ -4386,7 +4427,12 @@ export interface components {
             quantity: number;
             unitPrice: number;
             discountRate: number | null;
-            /** @description null: the standard rate on each document’s issue date */
+            /**
+             * @description null: from vatRate (0: zero), or standard; the rate follows each document’s issue date
+             * @enum {string|null}
+             */
+            taxCode: "standard" | "zero" | "zero_export" | "exempt" | "out_of_scope" | null;
+            /** @description As sent; null: the rate of the tax code on each document’s issue date */
             vatRate: number | null;
             /**
              * Format: uuid
@@ -4712,10 +4758,13 @@ export interface components {
             otherIncome: components["schemas"]["ReportSection"];
             expenses: components["schemas"]["ReportSection"];
             /** @description gross profit + other income − expenses; negative is a loss */
+            netProfitBeforeTax: number;
+            incomeTax: components["schemas"]["ReportSection"];
+            /** @description Net profit after tax: net profit before tax − income tax (the income_tax accounts); negative is a loss */
             netProfit: number;
         };
         BalanceSheetGroup: {
-            /** @description The accounts’ subtype; current_year_earnings for the profit of the year so far */
+            /** @description The accounts’ subtype; current_year_earnings for the profit of the year so far. VAT input, output and control are one derived line: "VAT receivable" in current_asset (a net debit) or "VAT payable" in current_liability (a net credit) */
             subtype: string;
             name: string;
             accounts: components["schemas"]["ReportAccountAmount"][];
@@ -4791,10 +4840,17 @@ export interface components {
             /** Format: uuid */
             entryId: string;
             lineNo: number;
-            /** @description The line’s own description, else the entry’s */
+            /** @description The line’s own description, else the entry’s. A reversal line (a void, a reversed payment or journal) reads "Void: " and the text of the line it reverses, then " — " and the contact’s name when that line had a contact. */
             description: string;
             reference: string | null;
             sourceType: string;
+            /** @description The contact the line names (the reversed line’s, on a reversal) */
+            contactName: string | null;
+            /**
+             * Format: uuid
+             * @description On a reversal line: the entry it reverses; otherwise null
+             */
+            reversesEntryId: string | null;
             debit: number;
             credit: number;
             /** @description Running balance after this line, debit − credit */

@@ -20,6 +20,7 @@ import {
 import { companyOf, type SalesCtx, today } from './invoices.service.ts';
 import type { DocumentType, Status } from './invoices.tables.ts';
 import { type DocumentSettings, loadSettings } from './settings.queries.ts';
+import type { SalesTaxCode } from './vat.ts';
 
 export interface PaperParty {
   name: string;
@@ -30,16 +31,13 @@ export interface PaperParty {
 }
 
 /**
- * A line's tax code (DECISIONS.md, "Money and VAT"). Lines store their rate only, so the code
- * is read from it as the ledger posting reads it (release.ts): a non-zero rate is standard,
- * 0% zero-rated, none when the company was not VAT-registered on the issue date. The other
- * codes are named so a line that comes to carry one prints under its own heading.
+ * A line's tax code as the document prints it (DECISIONS.md, "Money and VAT"): the code stored
+ * on the line, or none when the company was not VAT-registered on the issue date (no VAT).
  */
-export type PaperTaxCode = 'standard' | 'zero' | 'zero_export' | 'exempt' | 'out_of_scope';
+export type PaperTaxCode = SalesTaxCode;
 
-export function taxCodeOf(vatRate: Decimal, vatRegistered: boolean): PaperTaxCode | null {
-  if (!vatRegistered) return null;
-  return vatRate.isZero() ? 'zero' : 'standard';
+export function taxCodeOf(stored: SalesTaxCode, vatRegistered: boolean): PaperTaxCode | null {
+  return vatRegistered ? stored : null;
 }
 
 export interface PaperLine {
@@ -234,7 +232,7 @@ export async function loadPaper(ctx: SalesCtx, id: string): Promise<Paper> {
       unitPrice: money(l.unit_price),
       discountRate: money(l.discount_rate),
       vatRate: money(l.vat_rate),
-      taxCode: taxCodeOf(money(l.vat_rate), row.vat_registered),
+      taxCode: taxCodeOf(l.tax_code, row.vat_registered),
       net: money(l.net_amount),
       vat: money(l.vat_amount),
       total: money(l.total_amount),

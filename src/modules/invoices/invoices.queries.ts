@@ -195,6 +195,7 @@ export function toInvoice(
       quantity: Number(l.quantity),
       unitPrice: Number(l.unit_price),
       discountRate: Number(l.discount_rate),
+      taxCode: l.tax_code,
       vatRate: Number(l.vat_rate),
       accountId: l.account_id,
       discountAmount: toNumber(l.discount_amount),
@@ -216,6 +217,7 @@ export type AnswerLine = Pick<
   | 'quantity'
   | 'unit_price'
   | 'discount_rate'
+  | 'tax_code'
   | 'vat_rate'
   | 'account_id'
   | 'net_amount'
@@ -298,6 +300,7 @@ export async function answerLines(
       'quantity',
       'unit_price',
       'discount_rate',
+      'tax_code',
       'vat_rate',
       'account_id',
       'net_amount',

@@ -58,9 +58,13 @@ export const invoiceRoutes: AnyRoute[] = [
     summary: 'Create an invoice or another sales document (a draft)',
     description:
       'The nine types: invoice, quote, pro_forma, sales_order, delivery_note, credit_note, debit_note, cash_sale, ' +
-      'deposit. Numbered per type per company from the invoice settings (gap-free). VAT: a line without vatRate ' +
-      'takes the standard rate on the issue date (15%, 14% before 2018-04-01) when the company is VAT-registered ' +
-      'on that date; a company not registered charges none whatever the line says. Each line is rounded half-up ' +
+      'deposit. Numbered per type per company from the invoice settings (gap-free). VAT: a line carries a taxCode ' +
+      '(standard, zero, zero_export, exempt, out_of_scope; default standard) and the rate follows from it and the ' +
+      'issue date (standard 15%, 14% before 2018-04-01; the others 0%); vatRate is accepted instead: 0 means zero, ' +
+      'the standard rate of the date standard, any other rate (or one disagreeing with taxCode) is 400 naming ' +
+      'lines[i].vatRate. A company not VAT-registered on the issue date charges none whatever the line says. ' +
+      'A negative line (a discount, an item returned) is allowed while the total is not negative (400 naming ' +
+      'lines otherwise; a credit note gives money back). Each line is rounded half-up ' +
       'to cents; totals are sums of rounded lines. dueDate before issueDate is 400. Left out, paymentTermsDays, ' +
       "terms and notes take the invoice settings' defaults (defaultPaymentTermsDays, defaultTerms, defaultNotes); " +
       'dueDate is still required. templateId names a template of the company (400 otherwise). A credit or ' +

@@ -6,6 +6,7 @@ import { pageQueryProperties } from '../../platform/http/paging.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
 import { DOCUMENT_TYPES, STATUSES } from './invoices.tables.ts';
+import { SALES_TAX_CODES } from './vat.ts';
 
 const DateString = Type.String({ format: 'date' });
 const Uuid = Type.String({ format: 'uuid' });
@@ -30,23 +31,46 @@ export const InvoiceStatus = named(
   }),
 );
 
+/**
+ * A sales line's tax code. The ledger's TaxCode (journal lines) names the codes the VAT report
+ * reads, input ones included; a sales line takes the output ones below, and out_of_scope, which
+ * posts untagged (no VAT201 field).
+ */
+export const SalesTaxCode = named(
+  'SalesTaxCode',
+  stringEnum(SALES_TAX_CODES, {
+    description:
+      'How a sales line is taxed; the rate follows from the code and the issue date. standard: 15% ' +
+      '(14% before 2018-04-01), VAT Act s7(1)(a), VAT201 field 1; zero: zero-rated goods and services, ' +
+      's11(1), field 2; zero_export: zero-rated exports, s11(1)(a), field 2A; exempt: exempt supplies, ' +
+      's12, field 3; out_of_scope: not a supply for VAT, in no field. No VAT whatever the code when the ' +
+      'company is not VAT-registered on the issue date.',
+  }),
+);
+
 export const LineInput = named(
   'InvoiceLineInput',
   Type.Object(
     {
       description: Type.String({ minLength: 1, maxLength: 1000 }),
       quantity: Type.Number({ description: 'Up to four decimals' }),
-      unitPrice: Type.Number({ description: 'Excluding VAT; up to four decimals' }),
+      unitPrice: Type.Number({
+        description:
+          'Excluding VAT; up to four decimals. A negative line (a discount, an item returned) is allowed ' +
+          "as long as the document's total is not negative",
+      }),
       discountRate: Type.Optional(
         Type.Number({ minimum: 0, maximum: 100, description: 'Percent off the line (10 = 10%)' }),
       ),
+      taxCode: Type.Optional(SalesTaxCode),
       vatRate: Type.Optional(
         Type.Number({
           minimum: 0,
           maximum: 100,
           description:
-            'Percent. Absent: the standard rate on the issue date (15%, 14% before 2018-04-01). 0: zero-rated. ' +
-            'Ignored (no VAT) when the company is not VAT-registered on the issue date.',
+            'Percent, instead of taxCode: 0 means zero, the standard rate on the issue date (15%, 14% before ' +
+            '2018-04-01) means standard; any other rate, or one that disagrees with taxCode, is refused. ' +
+            'Neither given: standard.',
         }),
       ),
       accountId: Type.Optional(
@@ -167,7 +191,10 @@ export const InvoiceLine = named(
     quantity: Type.Number(),
     unitPrice: Type.Number(),
     discountRate: Type.Number(),
-    vatRate: Type.Number({ description: 'The rate applied' }),
+    taxCode: SalesTaxCode,
+    vatRate: Type.Number({
+      description: 'The rate applied: from the code and the issue date (0 when not VAT-registered)',
+    }),
     accountId: Uuid,
     discountAmount: Type.Number(),
     netAmount: Type.Number({ description: 'After the discount, excluding VAT, rounded half-up to cents' }),

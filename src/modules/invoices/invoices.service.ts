@@ -39,7 +39,7 @@ import type { DocumentType } from './invoices.tables.ts';
 import { adjustedDocument, adjustedIdOf, assertNoteDate, assertWithinRemaining } from './notes.ts';
 import { formattedNumber, takeNumber } from './numbering.ts';
 import { assertTemplate, findTemplate, loadSettings } from './settings.queries.ts';
-import { documentTotals, lineAmounts } from './vat.ts';
+import { documentTotals, lineAmounts, lineTaxCode } from './vat.ts';
 
 /** The service itself acting for the tenant (a scheduled job): neither a person nor a key. */
 export interface SystemActor {
@@ -122,7 +122,11 @@ export async function priced(
       sales ??= await systemAccount(ctx, companyId, 'sales');
       accountId = sales;
     }
-    lines.push(lineValues(l, accountId, lineAmounts(l, { vatRegistered, issueDate: taxDate })));
+    // The code first, so that a refused rate is named as the line sent it. A note takes the
+    // rates of the document it adjusts (taxDate: its issue date, s21).
+    const taxCode = lineTaxCode(l, taxDate, `lines[${i}].vatRate`);
+    const amounts = lineAmounts({ ...l, taxCode }, { vatRegistered, issueDate: taxDate });
+    lines.push(lineValues(l, accountId, amounts));
   }
   const totals = documentTotals(lines.map((l) => l.amounts));
   if (totals.total.isNegative()) throw badRequest('lines', 'the document total must not be negative');
@@ -144,6 +148,7 @@ function lineRowsOf(ctx: SalesCtx, invoiceId: string, lines: Array<ReturnType<ty
     quantity: String(l.input.quantity),
     unit_price: String(l.input.unitPrice),
     discount_rate: String(l.input.discountRate ?? 0),
+    tax_code: l.amounts.taxCode,
     vat_rate: l.amounts.vatRate.toFixed(3),
     requested_vat_rate: l.input.vatRate === undefined ? null : String(l.input.vatRate),
     account_id: l.accountId,
@@ -337,7 +342,7 @@ export async function updateInvoice(
         quantity: Number(l.quantity),
         unitPrice: Number(l.unit_price),
         discountRate: Number(l.discount_rate),
-        ...(l.requested_vat_rate === null ? {} : { vatRate: Number(l.requested_vat_rate) }),
+        taxCode: l.tax_code,
         accountId: l.account_id,
       }));
     const p = await priced(ctx, { issueDate, lines, taxDate: adjusted?.issue_date });
@@ -564,7 +569,7 @@ export async function convertInvoice(
         quantity: Number(l.quantity),
         unitPrice: Number(l.unit_price),
         discountRate: Number(l.discount_rate),
-        ...(l.requested_vat_rate === null ? {} : { vatRate: Number(l.requested_vat_rate) }),
+        taxCode: l.tax_code,
         accountId: l.account_id,
       })),
     },

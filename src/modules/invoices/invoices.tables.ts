@@ -7,6 +7,7 @@ import type {
   Numeric,
   Timestamp,
 } from '../../platform/db/schema.ts';
+import type { SalesTaxCode } from './vat.ts';
 
 export const DOCUMENT_TYPES = [
   'invoice',
@@ -125,6 +126,8 @@ export interface InvoiceLinesTable {
   quantity: Numeric;
   unit_price: Numeric;
   discount_rate: Numeric;
+  /** migrations/0024_line_tax_codes.sql: the rate follows from it and the issue date. */
+  tax_code: SalesTaxCode;
   vat_rate: Numeric;
   requested_vat_rate: Numeric | null;
   account_id: string;

@@ -70,6 +70,7 @@ export function lineInputOf(l: RecurringLineRow): Static<typeof LineInput> {
     quantity: Number(l.quantity),
     unitPrice: Number(l.unit_price),
     ...(l.discount_rate === null ? {} : { discountRate: Number(l.discount_rate) }),
+    ...(l.tax_code === null ? {} : { taxCode: l.tax_code }),
     ...(l.vat_rate === null ? {} : { vatRate: Number(l.vat_rate) }),
     ...(l.account_id === null ? {} : { accountId: l.account_id }),
   };
@@ -120,6 +121,7 @@ function toRecurring(row: RecurringRow, lines: RecurringLineRow[], contactName: 
       quantity: Number(l.quantity),
       unitPrice: Number(l.unit_price),
       discountRate: l.discount_rate === null ? null : Number(l.discount_rate),
+      taxCode: l.tax_code,
       vatRate: l.vat_rate === null ? null : Number(l.vat_rate),
       accountId: l.account_id,
     })),

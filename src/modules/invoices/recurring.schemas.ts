@@ -5,7 +5,7 @@ import { nullable, orNull } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
-import { LineInput } from './invoices.schemas.ts';
+import { LineInput, SalesTaxCode } from './invoices.schemas.ts';
 import { FREQUENCIES } from './recurring.dates.ts';
 import { RECURRING_TYPES } from './recurring.tables.ts';
 
@@ -142,8 +142,11 @@ export const RecurringLine = named(
     quantity: Type.Number(),
     unitPrice: Type.Number(),
     discountRate: nullable(Type.Number()),
+    taxCode: nullable(SalesTaxCode, {
+      description: 'null: from vatRate (0: zero), or standard; the rate follows each document’s issue date',
+    }),
     vatRate: nullable(Type.Number(), {
-      description: 'null: the standard rate on each document’s issue date',
+      description: 'As sent; null: the rate of the tax code on each document’s issue date',
     }),
     accountId: nullable(Uuid, { description: 'null: Sales' }),
   }),

@@ -86,6 +86,7 @@ async function insertLines(ctx: TenantCtx, recurringId: string, lines: Line[]): 
         quantity: String(l.quantity),
         unit_price: String(l.unitPrice),
         discount_rate: l.discountRate === undefined ? null : String(l.discountRate),
+        tax_code: l.taxCode ?? null,
         vat_rate: l.vatRate === undefined ? null : String(l.vatRate),
         account_id: l.accountId ?? null,
       })),

@@ -1,6 +1,7 @@
 // Kysely types of the recurring schedules' tables (migrations/0013_recurring.sql).
 import type { DateString, DefaultTimestamp, Numeric, Timestamp } from '../../platform/db/schema.ts';
 import type { Frequency } from './recurring.dates.ts';
+import type { SalesTaxCode } from './vat.ts';
 
 /** What a schedule may make: invoices (docs/decisions.md, Recurring invoices). */
 export const RECURRING_TYPES = ['invoice'] as const;
@@ -43,6 +44,8 @@ export interface RecurringInvoiceLinesTable {
   quantity: Numeric;
   unit_price: Numeric;
   discount_rate: Numeric | null;
+  /** migrations/0024_line_tax_codes.sql; null: from vat_rate, or standard. */
+  tax_code: SalesTaxCode | null;
   vat_rate: Numeric | null;
   account_id: string | null;
   retired_at: Timestamp | null;

@@ -75,6 +75,7 @@ describe('create', () => {
         quantity: 1,
         unitPrice: 4500,
         discountRate: null,
+        taxCode: null,
         vatRate: null,
         accountId: null,
       },

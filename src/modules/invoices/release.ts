@@ -1,6 +1,7 @@
 // Releasing a document (draft → open) and voiding one. Only invoice, credit_note,
 // debit_note, cash_sale and deposit post to the ledger, each as one balanced entry:
 //   invoice, debit note  Dr debtors control (total)   Cr income per line (net)  Cr VAT output (VAT)
+//                        (a negative line, a discount or a return, posts the other side: Dr income, Dr VAT)
 //   credit note          Dr income (net)  Dr VAT output (VAT)   Cr debtors control (total)
 //   cash sale            Dr bank (total)  Cr income (net)  Cr VAT output (VAT)
 //   deposit              Dr bank (total)  Cr customer deposits (total)
@@ -11,7 +12,14 @@ import { latestDay } from '../../platform/dates.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/http/problem.ts';
 import { money, sum } from '../../platform/money/money.ts';
-import { ledgerCtxOf, type PostingLine, post, reverse, systemAccount } from '../ledger/index.ts';
+import {
+  ledgerCtxOf,
+  type PostingLine,
+  post,
+  reverse,
+  systemAccount,
+  type TaxCode,
+} from '../ledger/index.ts';
 import { allocateCredit } from './allocations.ts';
 import { announce } from './announce.ts';
 import {
@@ -48,9 +56,12 @@ async function entryLines(ctx: SalesCtx, row: InvoiceRow, lines: LineRow[]): Pro
       },
     ];
   }
-  // Income and VAT are credits on a sale and debits on a credit note.
+  // Income and VAT are credits on a sale and debits on a credit note; a negative line (a
+  // discount, an item returned) takes the other side. The document's total is never negative
+  // (priced() refuses it), so the debtors or bank line keeps its side.
   const credit = row.document_type !== 'credit_note';
-  const side = (amount: Decimal) => (credit ? { credit: amount } : { debit: amount });
+  const side = (amount: Decimal) =>
+    credit !== amount.isNegative() ? { credit: amount.abs() } : { debit: amount.abs() };
   const counter = (amount: Decimal) => (credit ? { debit: amount } : { credit: amount });
   const out: PostingLine[] = [];
   if (row.document_type === 'cash_sale') {
@@ -67,34 +78,37 @@ async function entryLines(ctx: SalesCtx, row: InvoiceRow, lines: LineRow[]): Pro
       ...customer,
     });
   }
+  // Each income line carries its tax code and rate for the VAT return (out of scope: none; not
+  // VAT-registered on the issue date: none, as no VAT was charged).
+  const tagged = (l: LineRow) => row.vat_registered && l.tax_code !== 'out_of_scope';
   for (const l of lines) {
-    const rate = money(l.vat_rate);
-    const taxCode = !row.vat_registered ? null : rate.isZero() ? 'zero' : 'standard';
     out.push({
       accountId: l.account_id,
       ...side(money(l.net_amount)),
       description: l.description,
-      ...(taxCode ? { taxCode, taxRate: rate } : {}),
+      ...(tagged(l) ? { taxCode: l.tax_code as TaxCode, taxRate: money(l.vat_rate) } : {}),
     });
   }
-  // One VAT line per rate, carrying its code and rate for the VAT return.
-  const vatByRate = new Map<string, Decimal[]>();
+  // One VAT line per code and rate (standard only carries VAT), for the VAT return.
+  const vatBy = new Map<string, { code: TaxCode; rate: Decimal; amounts: Decimal[] }>();
   for (const l of lines) {
-    if (money(l.vat_amount).isZero()) continue;
-    const k = money(l.vat_rate).toFixed(3);
-    vatByRate.set(k, [...(vatByRate.get(k) ?? []), money(l.vat_amount)]);
+    if (money(l.vat_amount).isZero() || !tagged(l)) continue;
+    const k = `${l.tax_code}:${money(l.vat_rate).toFixed(3)}`;
+    const group = vatBy.get(k) ?? { code: l.tax_code as TaxCode, rate: money(l.vat_rate), amounts: [] };
+    group.amounts.push(money(l.vat_amount));
+    vatBy.set(k, group);
   }
-  if (vatByRate.size) {
-    const vatOutput = await systemAccount(lctx, companyId, 'vat_output');
-    for (const [rate, amounts] of vatByRate) {
-      out.push({
-        accountId: vatOutput,
-        ...side(sum(amounts)),
-        description: `VAT ${Number(rate)}% on ${label(row)}`,
-        taxCode: 'standard',
-        taxRate: rate,
-      });
-    }
+  const vatOutput = vatBy.size ? await systemAccount(lctx, companyId, 'vat_output') : '';
+  for (const g of vatBy.values()) {
+    const amount = sum(g.amounts);
+    if (amount.isZero()) continue;
+    out.push({
+      accountId: vatOutput,
+      ...side(amount),
+      description: `VAT ${g.rate.toNumber()}% on ${label(row)}`,
+      taxCode: g.code,
+      taxRate: g.rate,
+    });
   }
   return out;
 }

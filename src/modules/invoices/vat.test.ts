@@ -1,7 +1,7 @@
 // The VAT and rounding rules with worked figures.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { documentTotals, lineAmounts, standardRate } from './vat.ts';
+import { documentTotals, lineAmounts, lineTaxCode, standardRate } from './vat.ts';
 
 const registered = { vatRegistered: true, issueDate: '2026-03-01' };
 const fixed = (v: { toFixed(n: number): string }) => v.toFixed(2);
@@ -35,14 +35,67 @@ describe('VAT and rounding', () => {
       { vatRegistered: false, issueDate: '2026-03-01' },
     );
     assert.deepEqual([fixed(l.vat), fixed(l.total)], ['0.00', '100.00']);
-    assert.equal(l.taxCode, null);
+    // The line keeps its code (what it would be); the rate applied is 0.
+    assert.deepEqual([l.taxCode, l.vatRate.toString()], ['standard', '0']);
   });
 
-  test('vatRate 0 is zero-rated; a stated rate is used as stated', () => {
+  test('vatRate 0 means zero, the standard rate of the date standard; any other rate is refused', () => {
     const zero = lineAmounts({ quantity: 1, unitPrice: 80, vatRate: 0 }, registered);
     assert.deepEqual([fixed(zero.vat), zero.taxCode], ['0.00', 'zero']);
-    const stated = lineAmounts({ quantity: 1, unitPrice: 200, vatRate: 14 }, registered);
-    assert.equal(fixed(stated.vat), '28.00');
+    const stated = lineAmounts({ quantity: 1, unitPrice: 200, vatRate: 15 }, registered);
+    assert.deepEqual([fixed(stated.vat), stated.taxCode], ['30.00', 'standard']);
+    // 14% was the standard rate up to 2018-03-31 (s7(1)(a) before the 2018 amendment): 200 × 14% = 28.00
+    const old = lineAmounts(
+      { quantity: 1, unitPrice: 200, vatRate: 14 },
+      { ...registered, issueDate: '2018-03-15' },
+    );
+    assert.deepEqual([fixed(old.vat), old.taxCode], ['28.00', 'standard']);
+    // 14% in 2026, or 15% in March 2018, is no rate of its date: refused, naming the field.
+    assert.throws(() => lineTaxCode({ vatRate: 14 }, '2026-03-01', 'lines[0].vatRate'), {
+      status: 400,
+      extensions: { field: 'lines[0].vatRate' },
+    });
+    assert.throws(() => lineTaxCode({ vatRate: 15 }, '2018-03-15', 'lines[1].vatRate'), {
+      extensions: { field: 'lines[1].vatRate' },
+    });
+    assert.throws(() => lineTaxCode({ vatRate: 10 }, '2026-03-01'), { extensions: { field: 'vatRate' } });
+    // Both given: they must agree.
+    assert.equal(lineTaxCode({ taxCode: 'standard', vatRate: 15 }, '2026-03-01'), 'standard');
+    assert.equal(lineTaxCode({ taxCode: 'exempt', vatRate: 0 }, '2026-03-01'), 'exempt');
+    assert.throws(() => lineTaxCode({ taxCode: 'zero', vatRate: 15 }, '2026-03-01', 'lines[2].vatRate'), {
+      extensions: { field: 'lines[2].vatRate' },
+    });
+    assert.throws(() => lineTaxCode({ taxCode: 'standard', vatRate: 0 }, '2026-03-01'), { status: 400 });
+    // Neither: standard.
+    assert.equal(lineTaxCode({}, '2026-03-01'), 'standard');
+  });
+
+  test('the rate follows the code: standard 15% (s7(1)(a)), zero (s11(1)), zero_export (s11(1)(a)), exempt (s12), out_of_scope all 0%', () => {
+    const at = (taxCode: 'standard' | 'zero' | 'zero_export' | 'exempt' | 'out_of_scope') =>
+      lineAmounts({ quantity: 1, unitPrice: 1000, taxCode }, registered);
+    // 1,000 × 15% = 150.00
+    assert.deepEqual([fixed(at('standard').vat), at('standard').vatRate.toString()], ['150.00', '15']);
+    for (const code of ['zero', 'zero_export', 'exempt', 'out_of_scope'] as const) {
+      assert.deepEqual(
+        [fixed(at(code).vat), fixed(at(code).total), at(code).taxCode],
+        ['0.00', '1000.00', code],
+      );
+    }
+    // The same standard line in March 2018: 1,000 × 14% = 140.00
+    const old = lineAmounts(
+      { quantity: 1, unitPrice: 1000, taxCode: 'standard' },
+      { ...registered, issueDate: '2018-03-15' },
+    );
+    assert.equal(fixed(old.vat), '140.00');
+  });
+
+  test('a negative line (a discount) is negative net and VAT: 1,000 and −100 standard → 900 + 135 = 1,035', () => {
+    const sale = lineAmounts({ quantity: 1, unitPrice: 1000 }, registered);
+    const discount = lineAmounts({ quantity: 1, unitPrice: -100 }, registered);
+    // −100 × 15% = −15.00; 150.00 − 15.00 = 135.00
+    assert.deepEqual([fixed(discount.net), fixed(discount.vat)], ['-100.00', '-15.00']);
+    const t = documentTotals([sale, discount]);
+    assert.deepEqual([fixed(t.subtotal), fixed(t.vatTotal), fixed(t.total)], ['900.00', '135.00', '1035.00']);
   });
 
   test('half-up at the half cent: net 0.05 → VAT 0.0075 → 0.01; 10.10 → 1.515 → 1.52', () => {
