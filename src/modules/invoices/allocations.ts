@@ -41,6 +41,8 @@ export interface CreditInput {
    * note is being released, and its release announces it as it ends up.
    */
   upToDue?: boolean;
+  /** Issued by the void of the invoice, which sets the invoice's status and announces it. */
+  voiding?: boolean;
 }
 
 export async function allocateCredit(ctx: SalesCtx, invoiceId: string, input: CreditInput) {
@@ -105,7 +107,7 @@ export async function allocateCredit(ctx: SalesCtx, invoiceId: string, input: Cr
       entry_id: entryId,
     })
     .execute();
-  await settle(ctx, invoice, 'credit');
+  if (!input.voiding) await settle(ctx, invoice, 'credit');
   // What is left of the credit note to apply changed too: all of it applied, it is `applied`.
   await settleNote(ctx, note.id);
   if (!input.upToDue) await touchAndAnnounce(ctx, note.id);

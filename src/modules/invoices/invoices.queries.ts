@@ -182,6 +182,7 @@ export function toInvoice(
     templateId: row.template_id,
     entryId: row.entry_id,
     voidEntryId: row.void_entry_id,
+    voidedByCreditNoteId: row.voided_by_credit_note_id ?? null,
     releasedAt: row.released_at?.toISOString() ?? null,
     voidedAt: row.voided_at?.toISOString() ?? null,
     sentAt: row.sent_at?.toISOString() ?? null,

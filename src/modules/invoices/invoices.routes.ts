@@ -43,7 +43,12 @@ const write = { ...sales, access: 'write' as const, permission: ['invoices', 'wr
 
 const VoidQuery = Type.Object({
   date: Type.Optional(
-    Type.String({ format: 'date', description: "A released document's void date; default its issue date" }),
+    Type.String({
+      format: 'date',
+      description:
+        "The void date: a tax invoice's credit note is dated it (default today, UTC, or the invoice's issue " +
+        "date when later); any other released document's reversal too (default its issue date)",
+    }),
   ),
 });
 
@@ -131,12 +136,19 @@ export const invoiceRoutes: AnyRoute[] = [
     operationId: 'deleteInvoice',
     tag: 'Invoices',
     errors: ['ALREADY_VOID', 'HAS_PAYMENTS', 'PERIOD_LOCKED'],
-    summary: 'Delete a draft, or void a released document with a reversing entry',
+    summary: 'Delete a draft, or void a released document (a tax invoice by a credit note)',
     description:
       'A draft is marked deleted (204; it answers 404 from then on, and is listed only to updatedSince, with ' +
-      'deletedAt). A released document is voided (200 with ' +
-      'it, status void): its journal entry is reversed, dated its issue date unless `date` says otherwise. A ' +
-      'document with payments or allocations is 409 HAS_PAYMENTS (reverse them first); a second void is 409.',
+      'deletedAt). A released invoice or debit note is a tax invoice the customer may hold, so its void issues ' +
+      'a credit note for the whole of it (VAT Act s21(1), (3)) in the same transaction: numbered from the credit ' +
+      'note sequence, with its lines, tax codes and rates, naming it (creditedDocumentId), released (posted as ' +
+      'the mirror of its entry, dated `date`, default today (UTC) or its issue date when that is later) and ' +
+      'applied to it; printable and sendable as any credit note. The invoice answers 200, status void, with ' +
+      'voidedByCreditNoteId naming the credit note; its own entry stays (no reversal, voidEntryId null). Any ' +
+      'other released document (cash sale, deposit, credit note) is voided with a reversing entry, dated its ' +
+      'issue date unless `date` says otherwise. A document with payments or allocations (or, for a tax ' +
+      'invoice, credit notes already released against it) is 409 HAS_PAYMENTS (reverse them first, or credit ' +
+      'the rest); a second void is 409 ALREADY_VOID; a void date on or before the lock date is 409 PERIOD_LOCKED.',
     params: IdParams,
     query: VoidQuery,
     response: { 200: Invoice, 204: Type.Null() },

@@ -244,6 +244,14 @@ export const Invoice = named(
     templateId: nullable(Uuid),
     entryId: nullable(Type.String({ format: 'uuid', description: 'The journal entry its release posted' })),
     voidEntryId: nullable(Type.String({ format: 'uuid', description: 'The reversal its void posted' })),
+    voidedByCreditNoteId: nullable(
+      Type.String({
+        format: 'uuid',
+        description:
+          'A voided invoice or debit note: the credit note its void issued for what remained of it (VAT Act s21); ' +
+          'its void posts no reversal (voidEntryId null)',
+      }),
+    ),
     releasedAt: nullable(Type.String({ format: 'date-time' })),
     voidedAt: nullable(Type.String({ format: 'date-time' })),
     sentAt: nullable(Type.String({ format: 'date-time' })),

@@ -109,6 +109,8 @@ export interface InvoicesTable {
   template_id: string | null;
   entry_id: string | null;
   void_entry_id: string | null;
+  /** The credit note a void of a released tax invoice issued (migrations/0026_void_credit_note.sql). */
+  voided_by_credit_note_id: Generated<string | null>;
   released_at: Timestamp | null;
   voided_at: Timestamp | null;
   sent_at: Timestamp | null;

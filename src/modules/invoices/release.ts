@@ -5,8 +5,10 @@
 //   credit note          Dr income (net)  Dr VAT output (VAT)   Cr debtors control (total)
 //   cash sale            Dr bank (total)  Cr income (net)  Cr VAT output (VAT)
 //   deposit              Dr bank (total)  Cr customer deposits (total)
-// The debtors line names the contact and the document as its open item (aged debtors). A
-// void posts the reversal of that entry, dated the document's issue date unless told.
+// The debtors line names the contact and the document as its open item (aged debtors).
+// Voiding a released tax invoice (invoice, debit note: the customer may hold it) issues a credit
+// note for what remains of it (VAT Act s21(1), (3)); any other released document's void posts
+// the reversal of its entry, dated its issue date unless told (see deleteInvoice).
 import type { Decimal } from 'decimal.js';
 import { latestDay } from '../../platform/dates.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
@@ -32,8 +34,16 @@ import {
   POSTING_TYPES,
   settlements,
 } from './invoices.queries.ts';
-import { companyOf, deleteDraft, getInvoice, type SalesCtx } from './invoices.service.ts';
-import { assertReleasable, lockAdjustedFirst } from './notes.ts';
+import {
+  companyOf,
+  createDocument,
+  deleteDraft,
+  getInvoice,
+  type SalesCtx,
+  today,
+} from './invoices.service.ts';
+import { assertReleasable, lockAdjustedFirst, remainingToCredit } from './notes.ts';
+import type { SalesTaxCode } from './vat.ts';
 
 function label(row: InvoiceRow) {
   return `${row.document_type.replace('_', ' ')} ${row.number}`;
@@ -113,7 +123,11 @@ async function entryLines(ctx: SalesCtx, row: InvoiceRow, lines: LineRow[]): Pro
   return out;
 }
 
-export async function releaseInvoice(ctx: SalesCtx, id: string): Promise<Invoice> {
+export async function releaseInvoice(
+  ctx: SalesCtx,
+  id: string,
+  opts: { voiding?: boolean } = {},
+): Promise<Invoice> {
   const companyId = companyOf(ctx);
   await lockAdjustedFirst(ctx, id);
   const row = await lockInvoiceRow(ctx.db, ctx.tenantId, companyId, id);
@@ -169,6 +183,8 @@ export async function releaseInvoice(ctx: SalesCtx, id: string): Promise<Invoice
         creditNoteId: id,
         date: latestDay(credited.issue_date, row.issue_date),
         upToDue: true,
+        // Issued by a void: the void sets the credited document's status and announces it.
+        ...(opts.voiding ? { voiding: true } : {}),
       });
     }
   }
@@ -178,9 +194,16 @@ export async function releaseInvoice(ctx: SalesCtx, id: string): Promise<Invoice
   return released;
 }
 
+/** The tax invoices a customer may hold: voiding one, once released, issues a credit note (s21). */
+export const TAX_INVOICE_TYPES: ReadonlySet<string> = new Set(['invoice', 'debit_note']);
+
 /**
- * DELETE: a draft is marked deleted; a released document is voided with a reversing entry.
- * Voiding is refused while payments or allocations stand on it (reverse them first).
+ * DELETE: a draft is marked deleted. A released tax invoice (invoice, debit note) is voided by a
+ * credit note for what remains of it, issued and released in this transaction, dated `date`
+ * (default today, UTC, or the invoice's issue date when that is later), with the invoice's lines,
+ * codes and rates; it is applied to the invoice at once, so both open items close. Any other
+ * released document is voided with a reversing entry. Voiding is refused while payments or
+ * allocations stand on it (reverse them first).
  */
 export async function deleteInvoice(
   ctx: TenantCtx,
@@ -204,7 +227,10 @@ export async function deleteInvoice(
   if (date && date < row.issue_date) throw badRequest('date', 'must not be before the issue date');
   const now = ctx.deps.now();
   let voidEntryId: string | null = null;
-  if (row.entry_id) {
+  let creditNoteId: string | null = null;
+  if (row.entry_id && TAX_INVOICE_TYPES.has(row.document_type)) {
+    creditNoteId = await creditWhatRemains(ctx, row, date ?? latestDay(today(ctx), row.issue_date));
+  } else if (row.entry_id) {
     voidEntryId = await reverse(ledgerCtxOf(ctx), row.entry_id, {
       ...(date ? { date } : {}),
       description: `Void of ${label(row)}`,
@@ -213,11 +239,54 @@ export async function deleteInvoice(
   }
   await ctx.db
     .updateTable('invoices')
-    .set({ status: 'void', void_entry_id: voidEntryId, voided_at: now })
+    .set({
+      status: 'void',
+      void_entry_id: voidEntryId,
+      voided_by_credit_note_id: creditNoteId,
+      voided_at: now,
+    })
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', id)
     .execute();
   const voided = await getInvoice(ctx, id);
   await announce(ctx, 'invoice.voided', voided);
   return voided;
+}
+
+/**
+ * The credit note a void issues: the invoice's lines (its codes and rates, as any note against
+ * it takes, s21), released at once (numbered CN-…, posted as the mirror of the invoice's entry,
+ * dated `date`) and applied to the invoice. Announced as any credit note is: invoice.created,
+ * invoice.released. Only the whole of the invoice can be credited from its lines: when credit
+ * notes released earlier have credited part of it (not applied to it), the rest is 409.
+ */
+async function creditWhatRemains(ctx: TenantCtx, row: InvoiceRow, date: string): Promise<string> {
+  const remaining = await remainingToCredit(ctx, row);
+  if (!remaining.equals(money(row.total)))
+    throw conflict(
+      `Credit notes already credit ${money(row.total).minus(remaining).toFixed(2)} of this ${label(row)}; ` +
+        `credit the remaining ${remaining.toFixed(2)} with a credit note instead of voiding it`,
+      { code: 'HAS_PAYMENTS' },
+    );
+  const lines = (await linesOf(ctx.db, ctx.tenantId, [row.id])).get(row.id)!;
+  const { invoice: note } = await createDocument(ctx, {
+    documentType: 'credit_note',
+    contactId: row.contact_id,
+    issueDate: date,
+    dueDate: date,
+    currency: row.currency,
+    creditedDocumentId: row.id,
+    ...(row.reference ? { reference: row.reference } : {}),
+    ...(row.template_id ? { templateId: row.template_id } : {}),
+    lines: lines.map((l) => ({
+      description: l.description,
+      quantity: Number(l.quantity),
+      unitPrice: Number(l.unit_price),
+      discountRate: Number(l.discount_rate),
+      taxCode: l.tax_code as SalesTaxCode,
+      accountId: l.account_id,
+    })),
+  });
+  await releaseInvoice(ctx, note.id, { voiding: true });
+  return note.id;
 }
