@@ -152,10 +152,20 @@ describe('document events', () => {
     const voided = await s.api({ method: 'DELETE', url: `/api/invoices/${other.id}` });
     assert.equal(voided.statusCode, 200, voided.body);
     events = await take();
-    assert.deepEqual(summary(events), [`invoice.voided ${other.id}`]);
-    assert.deepEqual(events[0]!.data, voided.json());
-    assert.equal(events[0]!.data.status, 'void');
-    assert.equal(b.companyId, events[0]!.data.companyId);
+    // A released invoice is voided by a credit note (VAT Act s21): the credit note is created
+    // and released (as any credit note is announced), then the invoice is voided, naming it.
+    const note = voided.json().voidedByCreditNoteId;
+    assert.ok(note);
+    assert.deepEqual(summary(events), [
+      `invoice.created ${note}`,
+      `invoice.released ${note}`,
+      `invoice.voided ${other.id}`,
+    ]);
+    assert.equal(events[1]!.data.documentType, 'credit_note');
+    assert.equal(events[1]!.data.creditedDocumentId, other.id);
+    assert.deepEqual(events[2]!.data, voided.json());
+    assert.equal(events[2]!.data.status, 'void');
+    assert.equal(b.companyId, events[2]!.data.companyId);
   });
 
   test('quotes: accepted, declined and converted; a deleted draft; a send', async () => {

@@ -250,22 +250,31 @@ describe('the books after payment, credit note, deposit and void', () => {
     assert.equal(await balanceOf(s, '2200'), 0);
   });
 
-  test('void: the entry is reversed and the customer owes nothing; with a payment it is 409', async () => {
+  test('void: a credit note for the whole invoice, the mirror of its entry, applied; with a payment it is 409', async () => {
     const s = await setup();
     const inv = await released(s);
     const paid = await released(s);
     await pay(s, paid.id, 10);
     const voided = (await s.api({ method: 'DELETE', url: `/api/invoices/${inv.id}` })).json();
-    assert.deepEqual(await entry(s, voided.voidEntryId), [
+    // The invoice's own entry stays: its void is the credit note (VAT Act s21), not a reversal.
+    assert.equal(voided.status, 'void');
+    assert.equal(voided.voidEntryId, null);
+    const cn = (await s.api({ method: 'GET', url: `/api/invoices/${voided.voidedByCreditNoteId}` })).json();
+    // The whole invoice credited at its own rate: net 999.99, VAT 15% of it = 150.00 (the line's
+    // own rounding, as on the invoice), total 1,149.99; Dr sales, Dr VAT output, Cr debtors.
+    assert.deepEqual(await entry(s, cn.entryId), [
       ['1100', 0, 1149.99, null],
       ['4000', 999.99, 0, 'standard'],
       ['2100', 150, 0, 'standard'],
     ]);
+    // Debtors: two invoices of 1,149.99 = 2,299.98, less the credit note 1,149.99, less 10 paid
+    // = 1,139.99 (what the paid invoice still owes).
     assert.equal((await debtors(s)).total, 1139.99);
     assert.equal(
       assertProblem(await s.api({ method: 'DELETE', url: `/api/invoices/${paid.id}` }), 409).code,
       'HAS_PAYMENTS',
     );
+    // Sales: Cr 999.99 twice, Dr 999.99 once (the credit note) = a credit of 999.99.
     assert.equal(await balanceOf(s, '4000'), -999.99);
   });
 });

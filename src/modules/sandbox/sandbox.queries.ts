@@ -104,8 +104,8 @@ export async function blockingRecords(
      where s.tenant_id = ${tenantId} and s.company_id = ${sandboxId} and s.contact_id is not null)`;
   const out: BlockingRecord[] = [];
 
-  // Sales documents of another company, not void, for a sample customer, or crediting or
-  // converted from a document of the sandbox.
+  // Sales documents of another company, not void (nor the credit note a void issued), for a
+  // sample customer, or crediting or converted from a document of the sandbox.
   const documents = await sql<{
     id: string;
     label: string;
@@ -121,6 +121,9 @@ export async function blockingRecords(
       join contacts c on c.tenant_id = i.tenant_id and c.id = i.contact_id
      where i.tenant_id = ${tenantId} and i.company_id <> ${sandboxId}
        and i.deleted_at is null and i.status <> 'void'
+       -- the credit note a void issued is history with its void invoice
+       and not exists (select 1 from invoices v
+                        where v.tenant_id = i.tenant_id and v.voided_by_credit_note_id = i.id)
        and (i.contact_id in ${sampleContacts}
             or exists (select 1 from invoices si
                         where si.tenant_id = i.tenant_id and si.company_id = ${sandboxId}

@@ -616,6 +616,8 @@ describe('what may point into a sandbox', () => {
     'invoices(contact_id) → contacts': 'checked: a document of another company for a sample customer',
     'invoices(credited_invoice_id) → invoices': 'checked (and same company by the invoices rules)',
     'invoices(converted_from_id) → invoices': 'checked (and same company by the invoices rules)',
+    'invoices(voided_by_credit_note_id) → invoices':
+      'within one company: the credit note a void issued, history with its void invoice (not blocking)',
     'journal_lines(contact_id) → contacts': 'checked: a journal entry of another company naming one',
     'recurring_invoices(contact_id) → contacts':
       'checked: a recurring schedule of another company for a sample customer',
