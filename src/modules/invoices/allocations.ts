@@ -235,6 +235,12 @@ export async function reverseAllocation(ctx: TenantCtx, invoiceId: string, alloc
   if (!a) throw notFound('Allocation');
   if (a.reversed_at)
     throw conflict('This allocation has already been reversed', { code: 'ALREADY_REVERSED' });
+  // The credit note a void issued stays applied to its invoice: undoing it would make a void
+  // invoice owed again.
+  if (invoice.status === 'void')
+    throw conflict(`${invoice.number} is void; its credit note stays applied to it`, {
+      code: 'ALREADY_VOID',
+    });
   const reversal = await reverse(ledgerCtxOf(ctx), a.entry_id, { description: 'Allocation reversed' });
   await ctx.db
     .updateTable('invoice_allocations')

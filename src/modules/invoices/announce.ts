@@ -6,7 +6,8 @@
 //                     declined or converted, a payment or allocation (made or reversed) moving
 //                     what is paid and due, a send (sentAt), a draft deleted (deletedAt set)
 //   invoice.released  released (draft → open, posted)
-//   invoice.voided    voided with its reversing entry
+//   invoice.voided    voided: with its reversing entry, or (a released invoice or debit note) by the
+//                     credit note it names, which is announced first (invoice.created, invoice.released)
 //   invoice.paid      a payment settles the whole balance (besides invoice.updated)
 //   payment.recorded  a payment is recorded (besides invoice.updated)
 //

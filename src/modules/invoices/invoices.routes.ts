@@ -304,9 +304,11 @@ export const invoiceRoutes: AnyRoute[] = [
     path: '/api/invoices/{id}/allocations/{allocationId}',
     operationId: 'reverseInvoiceAllocation',
     tag: 'Invoices',
-    errors: ['ALREADY_REVERSED', 'PERIOD_LOCKED'],
+    errors: ['ALREADY_REVERSED', 'ALREADY_VOID', 'PERIOD_LOCKED'],
     summary: 'Undo an allocation: its entry is reversed',
-    description: 'The invoice owes that much again; an applied credit note becomes open again.',
+    description:
+      'The invoice owes that much again; an applied credit note becomes open again. The application of the ' +
+      'credit note a void issued is part of the void: 409 ALREADY_VOID.',
     params: AllocationParams,
     response: { 200: Invoice },
     handler: async ({ params }, ctx) => reverseAllocation(ctx, params.id, params.allocationId),

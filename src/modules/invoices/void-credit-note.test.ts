@@ -137,6 +137,14 @@ describe('voiding a released tax invoice issues a credit note (s21)', () => {
     const again = await s.api({ method: 'DELETE', url: `/api/invoices/${inv.id}` });
     assert.equal(assertProblem(again, 409).code, 'ALREADY_VOID');
     assert.equal((await creditNotes(s)).length, 1);
+    // Its application is part of the void: undoing it would make a void invoice owed again.
+    const applications = await get(s, `/api/invoices/${inv.id}/allocations`);
+    assert.equal(applications.length, 1);
+    const undo = await s.api({
+      method: 'DELETE',
+      url: `/api/invoices/${inv.id}/allocations/${applications[0].id}`,
+    });
+    assert.equal(assertProblem(undo, 409).code, 'ALREADY_VOID');
     // The credit note, applied, cannot itself be voided while it stands applied.
     const cnVoid = await s.api({ method: 'DELETE', url: `/api/invoices/${cn.id}` });
     assert.equal(assertProblem(cnVoid, 409).code, 'HAS_PAYMENTS');
