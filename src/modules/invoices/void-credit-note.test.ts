@@ -166,6 +166,10 @@ describe('voiding a released tax invoice issues a credit note (s21)', () => {
     const voided = await voidIt(s, inv.id, '2026-03-25');
     const cn = await get(s, `/api/invoices/${voided.voidedByCreditNoteId}`);
     assert.equal(cn.issueDate, '2026-03-25');
+    // An invoice dated after today (2026-03-20): the default is its issue date, never before it.
+    const ahead = await released(s, { issueDate: '2026-04-10', dueDate: '2026-05-10', lines: THOUSAND });
+    const aheadVoid = await voidIt(s, ahead.id);
+    assert.equal((await get(s, `/api/invoices/${aheadVoid.voidedByCreditNoteId}`)).issueDate, '2026-04-10');
   });
 
   test("the credit note takes the invoice's rate: a 14% invoice of 2018 voided in 2026", async () => {
