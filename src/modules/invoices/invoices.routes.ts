@@ -36,6 +36,8 @@ import {
 } from './payments.schemas.ts';
 import { listPayments, recordPayment, reversePayment } from './payments.ts';
 import { deleteInvoice, releaseInvoice } from './release.ts';
+import { WriteOff, WriteOffCreate } from './write-off.schemas.ts';
+import { writeOffInvoice } from './write-off.ts';
 
 const sales = { module: 'invoices', companyScoped: true } as const;
 const read = { ...sales, access: 'read' as const, permission: ['invoices', 'read'] as [Resource, Action] };
@@ -226,6 +228,27 @@ export const invoiceRoutes: AnyRoute[] = [
     body: PaymentCreate,
     response: { 201: Payment, 200: Payment },
     handler: async ({ params, body }, ctx) => recordPayment(ctx, params.id, body),
+  }),
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/invoices/{id}/write-off',
+    operationId: 'writeOffInvoice',
+    tag: 'Invoices',
+    errors: ['NOT_RECEIVABLE', 'NOT_OPEN', 'ALREADY_PAID', 'PERIOD_LOCKED'],
+    summary: 'Write off a bad debt: Cr debtors, Dr bad debts (net), Dr VAT input (VAT claimed back, s22(1))',
+    description:
+      'Writes off what is still due on a released invoice or debit note, or amount of it (VAT included; more ' +
+      "than is due is 400 naming amount). The VAT part is the document's own VAT in proportion to its total " +
+      '(amount × vatTotal / total, half-up to cents), claimed back as input tax under s22(1): the VAT report ' +
+      'shows it in VAT201 field 17. A document that charged no VAT claims none. The amount no longer counts as ' +
+      'due (amountWrittenOff); nothing left due makes the document written_off. A draft or a void document is ' +
+      '409 NOT_OPEN; a date before the issue date is 400 naming date; on or before the lock date 409 ' +
+      'PERIOD_LOCKED. Emits invoice.updated. 201 with the write-off.',
+    params: IdParams,
+    body: WriteOffCreate,
+    response: { 201: WriteOff },
+    handler: async ({ params, body }, ctx) => writeOffInvoice(ctx, params.id, body),
   }),
   defineRoute({
     ...read,

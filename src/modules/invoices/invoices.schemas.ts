@@ -229,6 +229,9 @@ export const Invoice = named(
     total: Type.Number(),
     amountPaid: Type.Number({ description: 'Payments, and deposits applied' }),
     amountCredited: Type.Number({ description: 'Credit notes applied' }),
+    amountWrittenOff: Type.Number({
+      description: 'Written off as a bad debt (POST /api/invoices/{id}/write-off)',
+    }),
     amountDue: Type.Number(),
     creditedDocumentId: nullable(
       Type.String({

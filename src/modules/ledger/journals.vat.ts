@@ -57,6 +57,12 @@ export function checkJournalVat(lines: TaggedLine[], date: string, registered: b
   const groups = new Map<string, { code: TaxCode; rate: Decimal; net: number[]; vat: number[] }>();
   for (const [i, l] of lines.entries()) {
     if (!l.taxCode) continue;
+    if (l.taxCode === 'input_bad_debt')
+      throw badRequest(
+        field(i, 'taxCode'),
+        'input_bad_debt is posted by writing off an invoice (POST /api/invoices/{id}/write-off), which ' +
+          'takes the VAT from the invoice itself (s22(1)), not by a manual journal',
+      );
     if (!registered)
       throw badRequest(
         field(i, 'taxCode'),

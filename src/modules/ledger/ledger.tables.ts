@@ -70,7 +70,9 @@ export type TaxCode =
   | 'input_capital'
   | 'input_zero'
   | 'input_exempt'
-  | 'input_import';
+  | 'input_import'
+  /** The VAT of a bad debt written off, claimed back as input tax (s22(1), VAT201 field 17). */
+  | 'input_bad_debt';
 
 export interface JournalLinesTable {
   tenant_id: string;

@@ -138,6 +138,7 @@ const LABELS: Record<string, string> = {
   input_zero: 'Zero-rated purchases',
   input_exempt: 'Exempt purchases',
   input_import: 'Imports',
+  input_bad_debt: 'Bad debts written off (VAT claimed back, s22(1))',
 };
 
 /** The VAT201 boxes from the lines by code (all rates of a code together). */
@@ -150,7 +151,8 @@ export function vat201Of(lines: VatLine[]) {
   const f14 = of('input_capital', 'vat');
   const f15 = of('input_standard', 'vat');
   const f15A = of('input_import', 'vat');
-  const f19 = f14.plus(f15).plus(f15A);
+  const f17 = of('input_bad_debt', 'vat');
+  const f19 = f14.plus(f15).plus(f15A).plus(f17);
   return {
     field1: of('standard', 'net').plus(f4),
     field1A: of('standard_capital', 'net').plus(f4A),
@@ -163,6 +165,7 @@ export function vat201Of(lines: VatLine[]) {
     field14: f14,
     field15: f15,
     field15A: f15A,
+    field17: f17,
     field19: f19,
     field20: f13.minus(f19),
   };
@@ -180,6 +183,7 @@ const BOX_LABELS: Record<keyof ReturnType<typeof vat201Of>, [string, string]> = 
   field14: ['14', 'Input tax on capital goods'],
   field15: ['15', 'Input tax on other goods and services'],
   field15A: ['15A', 'Input tax on imports'],
+  field17: ['17', 'Bad debts'],
   field19: ['19', 'Total input tax'],
   field20: ['20', 'VAT payable (negative: refundable)'],
 };
@@ -236,7 +240,7 @@ export async function vatReport(
         filename: `vat_${period.from}_${period.to}`,
         notes: [
           'Output: net = credits − debits of the sales lines, VAT = credits − debits of the VAT lines; ' +
-            'input the other way round. VAT201 fields 5–12 and 16–18 are not derived from the ledger.',
+            'input the other way round. VAT201 fields 5–12, 16 and 18 are not derived from the ledger.',
         ],
         tables: [
           {

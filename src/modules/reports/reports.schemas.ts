@@ -306,7 +306,10 @@ export const Vat201 = named(
     field14: box('Input VAT on capital goods (input_capital)'),
     field15: box('Input VAT on other goods and services (input_standard)'),
     field15A: box('Input VAT on imports (input_import)'),
-    field19: box('Total input tax: 14 + 15 + 15A'),
+    field17: box(
+      'Bad debts: the VAT of debts written off, claimed back as input tax (input_bad_debt, s22(1))',
+    ),
+    field19: box('Total input tax: 14 + 15 + 15A + 17'),
     field20: box('VAT payable: 13 − 19 (negative: refundable)'),
   }),
 );

@@ -196,6 +196,7 @@ describe('VAT report', () => {
       field14: 1500,
       field15: 220,
       field15A: 450,
+      field17: 0,
       field19: 2170,
       field20: -1610,
     });

@@ -1,0 +1,153 @@
+// Bad debts (VAT Act s22(1), SARS VAT 404): the open balance of a released invoice or debit
+// note, or part of it, written off. Posting, in one entry:
+//   Cr debtors control (the document's open item)  the amount written off, VAT included
+//   Dr bad debts (6800)                             its VAT-exclusive part
+//   Dr VAT input                                    its VAT part, claimed back as input tax
+// The VAT part is the document's own VAT in proportion: amount × vatTotal / total (for a
+// single-rate document rate/(100+rate), up to the per-line rounding of the document), half-up
+// to cents, taken on what has been written off so far so that parts add up to the whole
+// (575 + 575 of a 1,150 document claim 75 + 75 = 150). The VAT and bad-debts lines carry the
+// tax code input_bad_debt at the document's rate, which the VAT report puts in field 17. A
+// document that charged no VAT (not registered then, zero-rated, exempt) claims none.
+import { sql } from 'kysely';
+import type { TenantCtx } from '../../platform/http/context.ts';
+import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { cents, hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/money.ts';
+import { ledgerCtxOf, type PostingLine, post, systemAccount } from '../ledger/index.ts';
+import { amountDue, linesOf, lockInvoiceRow, RECEIVABLE_TYPES, settlements } from './invoices.queries.ts';
+import { companyOf } from './invoices.service.ts';
+import type { InvoiceWriteOffsTable } from './invoices.tables.ts';
+import { settle } from './settle.ts';
+
+export interface WriteOffInput {
+  date: string;
+  amount?: number | undefined;
+  reason: string;
+}
+
+type WriteOffRow = {
+  [K in keyof InvoiceWriteOffsTable]: K extends 'created_at' | 'updated_at' ? Date : string;
+};
+
+export function toWriteOff(r: WriteOffRow) {
+  return {
+    id: r.id,
+    invoiceId: r.invoice_id,
+    date: r.date,
+    amount: toNumber(r.amount),
+    vatAmount: toNumber(r.vat_amount),
+    netAmount: toNumber(money(r.amount).minus(r.vat_amount)),
+    reason: r.reason,
+    entryId: r.entry_id,
+    createdAt: r.created_at.toISOString(),
+  };
+}
+
+export async function writeOffInvoice(ctx: TenantCtx, invoiceId: string, input: WriteOffInput) {
+  const companyId = companyOf(ctx);
+  const invoice = await lockInvoiceRow(ctx.db, ctx.tenantId, companyId, invoiceId);
+  if (!invoice) throw notFound('Document');
+  if (!RECEIVABLE_TYPES.has(invoice.document_type))
+    throw conflict('Only an invoice or a debit note can be written off', { code: 'NOT_RECEIVABLE' });
+  if (invoice.status === 'draft')
+    throw conflict('A draft owes nothing: release it or delete it', { code: 'NOT_OPEN' });
+  if (invoice.status === 'void') throw conflict('The document is void', { code: 'NOT_OPEN' });
+  const s = (await settlements(ctx.db, ctx.tenantId, [invoiceId])).get(invoiceId)!;
+  const due = money(amountDue(invoice, s));
+  if (due.lessThanOrEqualTo(0)) throw conflict('Nothing is due on it to write off', { code: 'ALREADY_PAID' });
+  const amount = input.amount === undefined ? due : money(input.amount);
+  if (amount.lessThanOrEqualTo(0)) throw badRequest('amount', 'must be more than zero');
+  if (!hasAtMostDecimals(amount, 2)) throw badRequest('amount', 'must have at most two decimals');
+  if (amount.greaterThan(due))
+    throw badRequest('amount', `${amount.toFixed(2)} is more than the ${due.toFixed(2)} still due`);
+  if (input.date < invoice.issue_date)
+    throw badRequest('date', `must not be before the document's issue date ${invoice.issue_date}`);
+
+  // The VAT part: the document's VAT in proportion to its total, on what is written off so far.
+  const earlier = await ctx.db
+    .selectFrom('invoice_write_offs')
+    .select([
+      sql<string>`coalesce(sum(amount), 0)`.as('amount'),
+      sql<string>`coalesce(sum(vat_amount), 0)`.as('vat'),
+    ])
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('invoice_id', '=', invoiceId)
+    .executeTakeFirstOrThrow();
+  const total = money(invoice.total);
+  const vatTotal = money(invoice.vat_total);
+  const claims = invoice.vat_registered && vatTotal.greaterThan(0) && total.greaterThan(0);
+  const vat = claims
+    ? cents(money(earlier.amount).plus(amount).times(vatTotal).dividedBy(total)).minus(earlier.vat)
+    : money(0);
+  const net = amount.minus(vat);
+  // The rate the document charged (one standard rate per document: that of its date, or of the
+  // document a debit note adjusts).
+  const rates = (await linesOf(ctx.db, ctx.tenantId, [invoiceId]))
+    .get(invoiceId)!
+    .filter((l) => !money(l.vat_amount).isZero())
+    .map((l) => money(l.vat_rate));
+  const rate = rates.length ? rates.reduce((a, b) => (b.greaterThan(a) ? b : a)) : null;
+  const tag = claims && rate ? { taxCode: 'input_bad_debt' as const, taxRate: rate } : {};
+
+  const lctx = ledgerCtxOf(ctx);
+  const id = crypto.randomUUID();
+  const text = `Bad debt written off: ${invoice.number}`;
+  const lines: PostingLine[] = [];
+  if (net.greaterThan(0))
+    lines.push({
+      accountId: await systemAccount(lctx, companyId, 'bad_debts'),
+      debit: net,
+      description: `${text} (${input.reason})`,
+      contactId: invoice.contact_id,
+      ...tag,
+    });
+  if (vat.greaterThan(0))
+    lines.push({
+      accountId: await systemAccount(lctx, companyId, 'vat_input'),
+      debit: vat,
+      description: `${text}: VAT claimed back (s22(1))`,
+      ...tag,
+    });
+  lines.push({
+    accountId: await systemAccount(lctx, companyId, 'debtors_control'),
+    credit: amount,
+    description: text,
+    contactId: invoice.contact_id,
+    openItemId: invoice.id,
+    dueDate: invoice.due_date,
+  });
+  const entryId = await post(lctx, {
+    companyId,
+    date: input.date,
+    description: text,
+    reference: invoice.number,
+    source: { type: 'write_off', id },
+    lines,
+  });
+  await ctx.db
+    .insertInto('invoice_write_offs')
+    .values({
+      tenant_id: ctx.tenantId,
+      id,
+      company_id: companyId,
+      invoice_id: invoiceId,
+      date: input.date,
+      amount: toSql(amount),
+      vat_amount: toSql(vat),
+      reason: input.reason,
+      entry_id: entryId,
+    })
+    .execute();
+  await settle(ctx, invoice, 'write_off');
+  ctx.reply.code(201);
+  return toWriteOff(await findWriteOff(ctx, id));
+}
+
+async function findWriteOff(ctx: TenantCtx, id: string) {
+  return (await ctx.db
+    .selectFrom('invoice_write_offs')
+    .selectAll()
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()) as unknown as WriteOffRow;
+}
