@@ -36,8 +36,8 @@ import {
 } from './payments.schemas.ts';
 import { listPayments, recordPayment, reversePayment } from './payments.ts';
 import { deleteInvoice, releaseInvoice } from './release.ts';
-import { WriteOff, WriteOffCreate } from './write-off.schemas.ts';
-import { writeOffInvoice } from './write-off.ts';
+import { Recovery, RecoveryCreate, WriteOff, WriteOffCreate } from './write-off.schemas.ts';
+import { recoverBadDebt, writeOffInvoice } from './write-off.ts';
 
 const sales = { module: 'invoices', companyScoped: true } as const;
 const read = { ...sales, access: 'read' as const, permission: ['invoices', 'read'] as [Resource, Action] };
@@ -249,6 +249,25 @@ export const invoiceRoutes: AnyRoute[] = [
     body: WriteOffCreate,
     response: { 201: WriteOff },
     handler: async ({ params, body }, ctx) => writeOffInvoice(ctx, params.id, body),
+  }),
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/invoices/{id}/write-off/recover',
+    operationId: 'recoverBadDebt',
+    tag: 'Invoices',
+    errors: ['NOT_WRITTEN_OFF', 'PERIOD_LOCKED'],
+    summary: 'Money received on a debt written off: Dr bank, Cr bad debts recovered, Cr VAT output (s22(2))',
+    description:
+      'The VAT part is in the proportion the write-offs claimed (amount × VAT claimed / amount written off, ' +
+      'half-up to cents), declared as output tax again: the VAT report shows it in VAT201 field 12. The net ' +
+      'goes to 4950 Bad debts recovered (other income). At most what was written off and not yet recovered ' +
+      '(400 naming amount); a document with nothing written off left to recover is 409 NOT_WRITTEN_OFF. The ' +
+      'document itself does not change: it stays written off. 201 with the recovery.',
+    params: IdParams,
+    body: RecoveryCreate,
+    response: { 201: Recovery },
+    handler: async ({ params, body }, ctx) => recoverBadDebt(ctx, params.id, body),
   }),
   defineRoute({
     ...read,

@@ -189,6 +189,22 @@ export interface InvoiceWriteOffsTable {
   updated_at: DefaultTimestamp;
 }
 
+/** A bad debt recovered: money received after a write-off (migrations/0025, write-off.ts). */
+export interface InvoiceBadDebtRecoveriesTable {
+  tenant_id: string;
+  id: string;
+  company_id: string;
+  invoice_id: string;
+  date: DateString;
+  amount: Numeric;
+  vat_amount: Numeric;
+  bank_account_id: string;
+  reference: string | null;
+  entry_id: string;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
 declare module '../../platform/db/schema.ts' {
   interface DB {
     invoice_settings: InvoiceSettingsTable;
@@ -199,5 +215,6 @@ declare module '../../platform/db/schema.ts' {
     invoice_payments: InvoicePaymentsTable;
     invoice_allocations: InvoiceAllocationsTable;
     invoice_write_offs: InvoiceWriteOffsTable;
+    invoice_bad_debt_recoveries: InvoiceBadDebtRecoveriesTable;
   }
 }

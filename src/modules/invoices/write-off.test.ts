@@ -199,3 +199,65 @@ describe('writing off a bad debt', () => {
     assert.equal(assertProblem(res, 400).field, 'lines[0].taxCode');
   });
 });
+
+describe('recovering a bad debt (s22(2))', () => {
+  const recover = (s: Sales, id: string, payload: object) =>
+    s.api({ method: 'POST', url: `/api/invoices/${id}/write-off/recover`, payload });
+
+  test('575 of 1,150 written off comes back: Dr bank 575, Cr recovered 500, Cr VAT output 75; field 12', async () => {
+    const s = await setup();
+    const accounts = (await s.api({ method: 'GET', url: '/api/accounts' })).json();
+    const recoveredAccount = accounts.find((a: { code: string }) => a.code === '4950');
+    assert.deepEqual(
+      [recoveredAccount?.name, recoveredAccount?.type, recoveredAccount?.subtype],
+      ['Bad debts recovered', 'income', 'other_income'],
+    );
+    const inv = await released(s, INVOICE);
+    assert.equal(
+      assertProblem(await recover(s, inv.id, { date: '2026-04-18', amount: 10 }), 409).code,
+      'NOT_WRITTEN_OFF',
+    );
+    assert.equal((await writeOff(s, inv.id, { date: '2026-04-15', reason: 'Liquidated' })).statusCode, 201);
+
+    const res = await recover(s, inv.id, {
+      date: '2026-04-18',
+      amount: 575,
+      reference: 'Liquidation dividend',
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    // In the proportion claimed: 575 × 150 (VAT claimed) / 1,150 (written off) = 75; net 500.
+    assert.deepEqual([res.json().amount, res.json().vatAmount, res.json().netAmount], [575, 75, 500]);
+    assert.deepEqual(await entry(s, res.json().entryId), [
+      ['1000', 575, 0, null, null],
+      ['4950', 0, 500, 'bad_debt_recovered', 15],
+      ['2100', 0, 75, 'bad_debt_recovered', 15],
+    ]);
+    // Output: field 4 = 150 (the sale), field 12 = 75 (recovered), 13 = 4 + 4A + 12 = 225;
+    // input: 17 = 150 (written off), 19 = 150; 20 = 225 − 150 = 75.
+    const v = await vat201(s);
+    assert.deepEqual(
+      [v.field4, v.field12, v.field13, v.field17, v.field19, v.field20],
+      [150, 75, 225, 150, 150, 75],
+    );
+    // The document stays written off: nothing is due on it, and aged debtors show nothing.
+    const doc = await invoice(s, inv.id);
+    assert.deepEqual([doc.status, doc.amountDue], ['written_off', 0]);
+    assert.equal(await debtors(s, '2026-04-20'), 0);
+
+    // More than the 575 left: 400 naming amount. The rest: (575 + 575) × 150/1,150 − 75 = 75.
+    assert.equal(
+      assertProblem(await recover(s, inv.id, { date: '2026-04-19', amount: 575.01 }), 400).field,
+      'amount',
+    );
+    const rest = await recover(s, inv.id, { date: '2026-04-19', amount: 575 });
+    assert.equal(rest.statusCode, 201, rest.body);
+    assert.equal(rest.json().vatAmount, 75);
+    assert.equal(
+      assertProblem(await recover(s, inv.id, { date: '2026-04-19', amount: 1 }), 409).code,
+      'NOT_WRITTEN_OFF',
+    );
+    // All of it back: 12 = 150 = 17, so 20 = 150 + 150 − 150 = 150, as if it had been paid.
+    const all = await vat201(s);
+    assert.deepEqual([all.field12, all.field17, all.field20], [150, 150, 150]);
+  });
+});

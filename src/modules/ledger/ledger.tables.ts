@@ -66,6 +66,8 @@ export type TaxCode =
   | 'zero'
   | 'zero_export'
   | 'exempt'
+  /** The VAT on a bad debt recovered, output tax again (s22(2), VAT201 field 12). */
+  | 'bad_debt_recovered'
   | 'input_standard'
   | 'input_capital'
   | 'input_zero'

@@ -302,7 +302,10 @@ export const Vat201 = named(
     field3: box('Exempt supplies (exempt)'),
     field4: box('Output VAT on field 1'),
     field4A: box('Output VAT on field 1A'),
-    field13: box('Total output tax: 4 + 4A'),
+    field12: box(
+      'Other and imported services: here only the VAT on bad debts recovered (bad_debt_recovered, s22(2))',
+    ),
+    field13: box('Total output tax: 4 + 4A + 12'),
     field14: box('Input VAT on capital goods (input_capital)'),
     field15: box('Input VAT on other goods and services (input_standard)'),
     field15A: box('Input VAT on imports (input_import)'),

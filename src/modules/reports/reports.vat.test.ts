@@ -192,6 +192,7 @@ describe('VAT report', () => {
       field3: 300,
       field4: 410,
       field4A: 150,
+      field12: 0,
       field13: 560,
       field14: 1500,
       field15: 220,
