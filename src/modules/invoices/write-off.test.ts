@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { register, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { assertProblem } from '../../../test/support/problem.ts';
+import { withTenant } from '../../platform/db/tenant.ts';
 import { createDoc, pay, released, type Sales, salesSetup } from './invoices.factories.ts';
 
 let t: TestApp;
@@ -133,6 +134,29 @@ describe('writing off a bad debt', () => {
     assert.deepEqual([res.json().amount, res.json().vatAmount, res.json().netAmount], [750, 97.83, 652.17]);
     assert.equal((await invoice(s, inv.id)).status, 'written_off');
     assert.equal((await vat201(s)).field17, 97.83);
+  });
+
+  test('a write-off emits invoice.updated with the document written off, and no invoice.paid', async () => {
+    const b = await register(t.app);
+    const s = await salesSetup(t, b);
+    const inv = await released(s, INVOICE);
+    assert.equal((await writeOff(s, inv.id, { date: '2026-04-15', reason: 'Gone' })).statusCode, 201);
+    const events = await withTenant(t.database.db, b.tenantId, (tx) =>
+      tx
+        .selectFrom('events')
+        .select(['type', 'data'])
+        .where('tenant_id', '=', b.tenantId)
+        .where('type', 'in', ['invoice.updated', 'invoice.paid'])
+        .orderBy('created_at')
+        .execute(),
+    );
+    const last = events.at(-1)!;
+    const data = last.data as { id: string; status: string; amountDue: number; amountWrittenOff: number };
+    assert.deepEqual(
+      [last.type, data.id, data.status, data.amountDue, data.amountWrittenOff],
+      ['invoice.updated', inv.id, 'written_off', 0, 1150],
+    );
+    assert.ok(!events.some((e) => e.type === 'invoice.paid'));
   });
 
   test('a zero-rated invoice claims no VAT: the whole 1,000 to bad debts, untagged', async () => {
