@@ -3,8 +3,8 @@
 //
 //   invoice.created   a document is created (POST, a conversion's new document, a recurring run)
 //   invoice.updated   any later change that is not one of those below: an edit, a quote accepted,
-//                     declined or converted, a payment or allocation (made or reversed) moving
-//                     what is paid and due, a send (sentAt), a draft deleted (deletedAt set)
+//                     declined or converted, a payment or allocation (made or reversed) or a
+//                     bad debt written off moving what is paid and due, a send (sentAt), a draft deleted (deletedAt set)
 //   invoice.released  released (draft → open, posted)
 //   invoice.voided    voided: with its reversing entry, or (a released invoice or debit note) by the
 //                     credit note it names, which is announced first (invoice.created, invoice.released)

@@ -45,6 +45,8 @@ export interface Settlement {
   credited: string;
   /** For a credit note or deposit: how much of it has been applied elsewhere. */
   applied: string;
+  /** Written off as a bad debt (write-off.ts); absent means nothing. */
+  writtenOff?: string;
 }
 
 /** A document nothing has settled yet (a new one). */
@@ -89,6 +91,14 @@ export async function settlements(tx: Tx, tenantId: string, ids: string[]): Prom
     .groupBy('source_id')
     .execute();
   for (const a of given) out.get(a.source_id)!.applied = a.amount;
+  const writtenOff = await tx
+    .selectFrom('invoice_write_offs')
+    .select(['invoice_id', (eb) => eb.fn.sum<string>('amount').as('amount')])
+    .where('tenant_id', '=', tenantId)
+    .where('invoice_id', 'in', ids)
+    .groupBy('invoice_id')
+    .execute();
+  for (const w of writtenOff) out.get(w.invoice_id)!.writtenOff = w.amount;
   return out;
 }
 
@@ -116,7 +126,11 @@ export function amountDue(row: InvoiceRow, s: Settlement): string {
     return row.status === 'draft' ? total.toFixed(2) : total.minus(s.applied).toFixed(2);
   }
   if (row.document_type === 'cash_sale') return row.status === 'draft' ? total.toFixed(2) : '0.00';
-  return total.minus(s.paid).minus(s.credited).toFixed(2);
+  return total
+    .minus(s.paid)
+    .minus(s.credited)
+    .minus(s.writtenOff ?? 0)
+    .toFixed(2);
 }
 
 /** The status shown: overdue when a receivable is open past its due date. */
@@ -174,6 +188,7 @@ export function toInvoice(
     total: toNumber(row.total),
     amountPaid: toNumber(paid),
     amountCredited: toNumber(credited),
+    amountWrittenOff: toNumber(s.writtenOff ?? 0),
     amountDue: toNumber(amountDue(row, s)),
     creditedDocumentId: row.credited_invoice_id,
     creditedInvoiceId: row.credited_invoice_id,
@@ -272,6 +287,12 @@ export function withDetails<O>(q: SelectQueryBuilder<DB, 'invoices', O>) {
     sql<string>`${paymentsSum(eb)} + ${allocationsSum(eb, 'invoice_id', 'deposit')}`.as('settled_paid'),
     allocationsSum(eb, 'invoice_id', 'credit_note').as('settled_credited'),
     allocationsSum(eb, 'source_id').as('settled_applied'),
+    eb
+      .selectFrom('invoice_write_offs as w')
+      .select((e) => e.fn.coalesce(e.fn.sum<string>('w.amount'), sql<string>`0`).as('amount'))
+      .whereRef('w.tenant_id', '=', 'invoices.tenant_id')
+      .whereRef('w.invoice_id', '=', 'invoices.id')
+      .as('settled_written_off'),
   ]);
 }
 
@@ -281,6 +302,7 @@ export type DetailedRow = InvoiceRow & {
   settled_paid: string;
   settled_credited: string;
   settled_applied: string;
+  settled_written_off: string;
 };
 
 /** The live lines of the documents, as their answers show them, in line order: one query. */
@@ -347,7 +369,12 @@ export async function detailedInvoices(
     toInvoice(
       r,
       lines.get(r.id)!,
-      { paid: r.settled_paid, credited: r.settled_credited, applied: r.settled_applied },
+      {
+        paid: r.settled_paid,
+        credited: r.settled_credited,
+        applied: r.settled_applied,
+        writtenOff: r.settled_written_off,
+      },
       r.contact_name ?? '',
       today,
     ),

@@ -36,6 +36,8 @@ import {
 } from './payments.schemas.ts';
 import { listPayments, recordPayment, reversePayment } from './payments.ts';
 import { deleteInvoice, releaseInvoice } from './release.ts';
+import { Recovery, RecoveryCreate, WriteOff, WriteOffCreate } from './write-off.schemas.ts';
+import { recoverBadDebt, writeOffInvoice } from './write-off.ts';
 
 const sales = { module: 'invoices', companyScoped: true } as const;
 const read = { ...sales, access: 'read' as const, permission: ['invoices', 'read'] as [Resource, Action] };
@@ -238,6 +240,46 @@ export const invoiceRoutes: AnyRoute[] = [
     body: PaymentCreate,
     response: { 201: Payment, 200: Payment },
     handler: async ({ params, body }, ctx) => recordPayment(ctx, params.id, body),
+  }),
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/invoices/{id}/write-off',
+    operationId: 'writeOffInvoice',
+    tag: 'Invoices',
+    errors: ['NOT_RECEIVABLE', 'NOT_OPEN', 'ALREADY_PAID', 'PERIOD_LOCKED'],
+    summary: 'Write off a bad debt: Cr debtors, Dr bad debts (net), Dr VAT input (VAT claimed back, s22(1))',
+    description:
+      'Writes off what is still due on a released invoice or debit note, or amount of it (VAT included; more ' +
+      "than is due is 400 naming amount). The VAT part is the document's own VAT in proportion to its total " +
+      '(amount × vatTotal / total, half-up to cents), claimed back as input tax under s22(1): the VAT report ' +
+      'shows it in VAT201 field 17. A document that charged no VAT claims none. The amount no longer counts as ' +
+      'due (amountWrittenOff); nothing left due makes the document written_off. A draft or a void document is ' +
+      '409 NOT_OPEN; a date before the issue date is 400 naming date; on or before the lock date 409 ' +
+      'PERIOD_LOCKED. Emits invoice.updated. 201 with the write-off.',
+    params: IdParams,
+    body: WriteOffCreate,
+    response: { 201: WriteOff },
+    handler: async ({ params, body }, ctx) => writeOffInvoice(ctx, params.id, body),
+  }),
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/invoices/{id}/write-off/recover',
+    operationId: 'recoverBadDebt',
+    tag: 'Invoices',
+    errors: ['NOT_WRITTEN_OFF', 'PERIOD_LOCKED'],
+    summary: 'Money received on a debt written off: Dr bank, Cr bad debts recovered, Cr VAT output (s22(2))',
+    description:
+      'The VAT part is in the proportion the write-offs claimed (amount × VAT claimed / amount written off, ' +
+      'half-up to cents), declared as output tax again: the VAT report shows it in VAT201 field 12. The net ' +
+      'goes to 4950 Bad debts recovered (other income). At most what was written off and not yet recovered ' +
+      '(400 naming amount); a document with nothing written off left to recover is 409 NOT_WRITTEN_OFF. The ' +
+      'document itself does not change: it stays written off. 201 with the recovery.',
+    params: IdParams,
+    body: RecoveryCreate,
+    response: { 201: Recovery },
+    handler: async ({ params, body }, ctx) => recoverBadDebt(ctx, params.id, body),
   }),
   defineRoute({
     ...read,

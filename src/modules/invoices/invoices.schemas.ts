@@ -26,7 +26,9 @@ export const InvoiceStatus = named(
     description:
       'draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or ' +
       'partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has ' +
-      'been applied to invoices (open again when an allocation is reversed); void after a void; accepted, ' +
+      'been applied to invoices (open again when an allocation is reversed); written_off: an invoice or debit ' +
+      'note nothing is due on after a bad debt was written off (POST /api/invoices/{id}/write-off); void after ' +
+      'a void; accepted, ' +
       'declined and converted are what became of a quote or pro forma.',
   }),
 );
@@ -229,6 +231,9 @@ export const Invoice = named(
     total: Type.Number(),
     amountPaid: Type.Number({ description: 'Payments, and deposits applied' }),
     amountCredited: Type.Number({ description: 'Credit notes applied' }),
+    amountWrittenOff: Type.Number({
+      description: 'Written off as a bad debt (POST /api/invoices/{id}/write-off)',
+    }),
     amountDue: Type.Number(),
     creditedDocumentId: nullable(
       Type.String({

@@ -29,6 +29,8 @@ export const STORED_STATUSES = [
   'paid',
   /** A credit note whose whole amount has been applied to invoices (migrations/0023). */
   'applied',
+  /** A receivable whose whole remaining balance was written off as a bad debt (migrations/0025). */
+  'written_off',
   'void',
   'accepted',
   'declined',
@@ -174,6 +176,37 @@ export interface InvoiceAllocationsTable {
   updated_at: DefaultTimestamp;
 }
 
+/** A bad debt written off (migrations/0025, write-off.ts). */
+export interface InvoiceWriteOffsTable {
+  tenant_id: string;
+  id: string;
+  company_id: string;
+  invoice_id: string;
+  date: DateString;
+  amount: Numeric;
+  vat_amount: Numeric;
+  reason: string;
+  entry_id: string;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+/** A bad debt recovered: money received after a write-off (migrations/0025, write-off.ts). */
+export interface InvoiceBadDebtRecoveriesTable {
+  tenant_id: string;
+  id: string;
+  company_id: string;
+  invoice_id: string;
+  date: DateString;
+  amount: Numeric;
+  vat_amount: Numeric;
+  bank_account_id: string;
+  reference: string | null;
+  entry_id: string;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
 declare module '../../platform/db/schema.ts' {
   interface DB {
     invoice_settings: InvoiceSettingsTable;
@@ -183,5 +216,7 @@ declare module '../../platform/db/schema.ts' {
     invoice_lines: InvoiceLinesTable;
     invoice_payments: InvoicePaymentsTable;
     invoice_allocations: InvoiceAllocationsTable;
+    invoice_write_offs: InvoiceWriteOffsTable;
+    invoice_bad_debt_recoveries: InvoiceBadDebtRecoveriesTable;
   }
 }

@@ -219,7 +219,12 @@ export async function deleteInvoice(
   }
   if (row.status === 'void') throw conflict(`This ${label(row)} is already void`, { code: 'ALREADY_VOID' });
   const s = (await settlements(ctx.db, ctx.tenantId, [id])).get(id)!;
-  if (!money(s.paid).isZero() || !money(s.credited).isZero() || !money(s.applied).isZero()) {
+  if (
+    !money(s.paid).isZero() ||
+    !money(s.credited).isZero() ||
+    !money(s.applied).isZero() ||
+    !money(s.writtenOff ?? 0).isZero() // a bad debt written off: it stays, with its VAT claimed
+  ) {
     throw conflict(`This ${label(row)} has payments or allocations; reverse them before voiding it`, {
       code: 'HAS_PAYMENTS',
     });

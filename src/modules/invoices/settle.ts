@@ -9,12 +9,24 @@ import { announce } from './announce.ts';
 import { amountDue, type InvoiceRow, RECEIVABLE_TYPES, settlements } from './invoices.queries.ts';
 import { getInvoice, type SalesCtx } from './invoices.service.ts';
 
-export async function settle(ctx: SalesCtx, row: InvoiceRow, cause: 'payment' | 'credit' | 'reversal') {
+export async function settle(
+  ctx: SalesCtx,
+  row: InvoiceRow,
+  cause: 'payment' | 'credit' | 'reversal' | 'write_off',
+) {
   if (!RECEIVABLE_TYPES.has(row.document_type) || row.status === 'void' || row.status === 'draft') return;
   const s = (await settlements(ctx.db, ctx.tenantId, [row.id])).get(row.id)!;
   const due = money(amountDue(row, s));
   const moved = money(s.paid).plus(s.credited);
-  const status = due.lessThanOrEqualTo(0) ? 'paid' : moved.isZero() ? 'open' : 'partially_paid';
+  const writtenOff = money(s.writtenOff ?? 0);
+  // Nothing due: paid, or written off when a bad debt took (the rest of) it.
+  const status = due.lessThanOrEqualTo(0)
+    ? writtenOff.isZero()
+      ? 'paid'
+      : 'written_off'
+    : moved.isZero() // a part written off is not a payment: the rest is open as before
+      ? 'open'
+      : 'partially_paid';
   await ctx.db
     .updateTable('invoices')
     .set({ status })

@@ -12,11 +12,13 @@ export const TAX_CODES = [
   'zero',
   'zero_export',
   'exempt',
+  'bad_debt_recovered',
   'input_standard',
   'input_capital',
   'input_zero',
   'input_exempt',
   'input_import',
+  'input_bad_debt',
 ] as const;
 
 export const TaxCode = named(
@@ -25,7 +27,8 @@ export const TaxCode = named(
     description:
       'VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; ' +
       'on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, ' +
-      'exempt; input: input_standard, input_capital, input_zero, input_exempt, input_import.',
+      'exempt, bad_debt_recovered (the VAT on a bad debt recovered: VAT201 field 12; posted by a recovery only); input: input_standard, input_capital, input_zero, input_exempt, input_import, input_bad_debt ' +
+      '(the VAT of a bad debt written off, claimed back: VAT201 field 17; posted by an invoice write-off only).',
   }),
 );
 

@@ -57,6 +57,12 @@ export function checkJournalVat(lines: TaggedLine[], date: string, registered: b
   const groups = new Map<string, { code: TaxCode; rate: Decimal; net: number[]; vat: number[] }>();
   for (const [i, l] of lines.entries()) {
     if (!l.taxCode) continue;
+    if (l.taxCode === 'input_bad_debt' || l.taxCode === 'bad_debt_recovered')
+      throw badRequest(
+        field(i, 'taxCode'),
+        `${l.taxCode} is posted by writing off an invoice (POST /api/invoices/{id}/write-off) or recovering ` +
+          'it (…/write-off/recover), which take the VAT from the invoice itself (s22), not by a manual journal',
+      );
     if (!registered)
       throw badRequest(
         field(i, 'taxCode'),

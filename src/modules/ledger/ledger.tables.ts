@@ -66,11 +66,15 @@ export type TaxCode =
   | 'zero'
   | 'zero_export'
   | 'exempt'
+  /** The VAT on a bad debt recovered, output tax again (s22(2), VAT201 field 12). */
+  | 'bad_debt_recovered'
   | 'input_standard'
   | 'input_capital'
   | 'input_zero'
   | 'input_exempt'
-  | 'input_import';
+  | 'input_import'
+  /** The VAT of a bad debt written off, claimed back as input tax (s22(1), VAT201 field 17). */
+  | 'input_bad_debt';
 
 export interface JournalLinesTable {
   tenant_id: string;

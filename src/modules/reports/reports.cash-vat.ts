@@ -105,7 +105,14 @@ export async function cashFlow(
   };
 }
 
-const OUTPUT_CODES: readonly string[] = ['standard', 'standard_capital', 'zero', 'zero_export', 'exempt'];
+const OUTPUT_CODES: readonly string[] = [
+  'standard',
+  'standard_capital',
+  'zero',
+  'zero_export',
+  'exempt',
+  'bad_debt_recovered',
+];
 
 interface VatLine {
   taxCode: TaxCode;
@@ -133,11 +140,13 @@ const LABELS: Record<string, string> = {
   zero: 'Zero-rated supplies',
   zero_export: 'Zero-rated exports',
   exempt: 'Exempt supplies',
+  bad_debt_recovered: 'Bad debts recovered (VAT declared again, s22(2))',
   input_standard: 'Purchases of goods and services',
   input_capital: 'Purchases of capital goods',
   input_zero: 'Zero-rated purchases',
   input_exempt: 'Exempt purchases',
   input_import: 'Imports',
+  input_bad_debt: 'Bad debts written off (VAT claimed back, s22(1))',
 };
 
 /** The VAT201 boxes from the lines by code (all rates of a code together). */
@@ -146,11 +155,13 @@ export function vat201Of(lines: VatLine[]) {
     sum(lines.filter((l) => l.taxCode === code).map((l) => l[what]));
   const f4 = of('standard', 'vat');
   const f4A = of('standard_capital', 'vat');
-  const f13 = f4.plus(f4A);
+  const f12 = of('bad_debt_recovered', 'vat');
+  const f13 = f4.plus(f4A).plus(f12);
   const f14 = of('input_capital', 'vat');
   const f15 = of('input_standard', 'vat');
   const f15A = of('input_import', 'vat');
-  const f19 = f14.plus(f15).plus(f15A);
+  const f17 = of('input_bad_debt', 'vat');
+  const f19 = f14.plus(f15).plus(f15A).plus(f17);
   return {
     field1: of('standard', 'net').plus(f4),
     field1A: of('standard_capital', 'net').plus(f4A),
@@ -159,10 +170,12 @@ export function vat201Of(lines: VatLine[]) {
     field3: of('exempt', 'net'),
     field4: f4,
     field4A: f4A,
+    field12: f12,
     field13: f13,
     field14: f14,
     field15: f15,
     field15A: f15A,
+    field17: f17,
     field19: f19,
     field20: f13.minus(f19),
   };
@@ -176,10 +189,12 @@ const BOX_LABELS: Record<keyof ReturnType<typeof vat201Of>, [string, string]> = 
   field3: ['3', 'Exempt supplies'],
   field4: ['4', 'Output tax on standard-rated supplies'],
   field4A: ['4A', 'Output tax on capital goods supplied'],
+  field12: ['12', 'Other and imported services'],
   field13: ['13', 'Total output tax'],
   field14: ['14', 'Input tax on capital goods'],
   field15: ['15', 'Input tax on other goods and services'],
   field15A: ['15A', 'Input tax on imports'],
+  field17: ['17', 'Bad debts'],
   field19: ['19', 'Total input tax'],
   field20: ['20', 'VAT payable (negative: refundable)'],
 };
@@ -236,7 +251,7 @@ export async function vatReport(
         filename: `vat_${period.from}_${period.to}`,
         notes: [
           'Output: net = credits − debits of the sales lines, VAT = credits − debits of the VAT lines; ' +
-            'input the other way round. VAT201 fields 5–12 and 16–18 are not derived from the ledger.',
+            'input the other way round. VAT201 fields 5–11, 16 and 18 are not derived from the ledger; field 12 holds only the VAT on bad debts recovered.',
         ],
         tables: [
           {

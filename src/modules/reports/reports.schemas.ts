@@ -302,11 +302,17 @@ export const Vat201 = named(
     field3: box('Exempt supplies (exempt)'),
     field4: box('Output VAT on field 1'),
     field4A: box('Output VAT on field 1A'),
-    field13: box('Total output tax: 4 + 4A'),
+    field12: box(
+      'Other and imported services: here only the VAT on bad debts recovered (bad_debt_recovered, s22(2))',
+    ),
+    field13: box('Total output tax: 4 + 4A + 12'),
     field14: box('Input VAT on capital goods (input_capital)'),
     field15: box('Input VAT on other goods and services (input_standard)'),
     field15A: box('Input VAT on imports (input_import)'),
-    field19: box('Total input tax: 14 + 15 + 15A'),
+    field17: box(
+      'Bad debts: the VAT of debts written off, claimed back as input tax (input_bad_debt, s22(1))',
+    ),
+    field19: box('Total input tax: 14 + 15 + 15A + 17'),
     field20: box('VAT payable: 13 − 19 (negative: refundable)'),
   }),
 );

@@ -192,10 +192,12 @@ describe('VAT report', () => {
       field3: 300,
       field4: 410,
       field4A: 150,
+      field12: 0,
       field13: 560,
       field14: 1500,
       field15: 220,
       field15A: 450,
+      field17: 0,
       field19: 2170,
       field20: -1610,
     });

@@ -71,6 +71,7 @@ export const ERROR_CODES = {
   NOT_ANSWERABLE: { status: 409, meaning: 'The quote has been answered or converted already' },
   NOT_A_MANUAL_JOURNAL: { status: 409, meaning: 'Only a manual journal can be reversed this way' },
   ALREADY_PAID: { status: 409, meaning: 'The document is paid already' },
+  NOT_WRITTEN_OFF: { status: 409, meaning: 'Nothing written off on the document is left to recover' },
   ALREADY_VOID: { status: 409, meaning: 'The document is void already' },
   ALREADY_REVERSED: { status: 409, meaning: 'The payment, allocation or journal is reversed already' },
   ALREADY_APPLIED: { status: 409, meaning: 'The credit is applied already' },
