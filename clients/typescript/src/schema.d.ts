@@ -1328,8 +1328,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a draft, or void a released document with a reversing entry
-         * @description A draft is marked deleted (204; it answers 404 from then on, and is listed only to updatedSince, with deletedAt). A released document is voided (200 with it, status void): its journal entry is reversed, dated its issue date unless `date` says otherwise. A document with payments or allocations is 409 HAS_PAYMENTS (reverse them first); a second void is 409.
+         * Delete a draft, or void a released document (a tax invoice by a credit note)
+         * @description A draft is marked deleted (204; it answers 404 from then on, and is listed only to updatedSince, with deletedAt). A released invoice or debit note is a tax invoice the customer may hold, so its void issues a credit note for the whole of it (VAT Act s21(1), (3)) in the same transaction: numbered from the credit note sequence, with its lines, tax codes and rates, naming it (creditedDocumentId), released (posted as the mirror of its entry, dated `date`, default today (UTC) or its issue date when that is later) and applied to it; printable and sendable as any credit note. The invoice answers 200, status void, with voidedByCreditNoteId naming the credit note; its own entry stays (no reversal, voidEntryId null). Any other released document (cash sale, deposit, credit note) is voided with a reversing entry, dated its issue date unless `date` says otherwise. A document with payments or allocations (or, for a tax invoice, credit notes already released against it) is 409 HAS_PAYMENTS (reverse them first, or credit the rest); a second void is 409 ALREADY_VOID; a void date on or before the lock date is 409 PERIOD_LOCKED.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -1455,6 +1455,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/invoices/{id}/write-off": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Write off a bad debt: Cr debtors, Dr bad debts (net), Dr VAT input (VAT claimed back, s22(1))
+         * @description Writes off what is still due on a released invoice or debit note, or amount of it (VAT included; more than is due is 400 naming amount). The VAT part is the document's own VAT in proportion to its total (amount × vatTotal / total, half-up to cents), claimed back as input tax under s22(1): the VAT report shows it in VAT201 field 17. A document that charged no VAT claims none. The amount no longer counts as due (amountWrittenOff); nothing left due makes the document written_off. A draft or a void document is 409 NOT_OPEN; a date before the issue date is 400 naming date; on or before the lock date 409 PERIOD_LOCKED. Emits invoice.updated. 201 with the write-off.
+         *
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["writeOffInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{id}/write-off/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Money received on a debt written off: Dr bank, Cr bad debts recovered, Cr VAT output (s22(2))
+         * @description The VAT part is in the proportion the write-offs claimed (amount × VAT claimed / amount written off, half-up to cents), declared as output tax again: the VAT report shows it in VAT201 field 12. The net goes to 4950 Bad debts recovered (other income). At most what was written off and not yet recovered (400 naming amount); a document with nothing written off left to recover is 409 NOT_WRITTEN_OFF. The document itself does not change: it stays written off. 201 with the recovery.
+         *
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["recoverBadDebt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/invoices/{id}/payments/{paymentId}": {
         parameters: {
             query?: never;
@@ -1513,7 +1557,7 @@ export interface paths {
         post?: never;
         /**
          * Undo an allocation: its entry is reversed
-         * @description The invoice owes that much again; an applied credit note becomes open again.
+         * @description The invoice owes that much again; an applied credit note becomes open again. The application of the credit note a void issued is part of the void: 409 ALREADY_VOID.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -2248,6 +2292,7 @@ export interface components {
          *     - `NOT_ANSWERABLE` (409): The quote has been answered or converted already
          *     - `NOT_A_MANUAL_JOURNAL` (409): Only a manual journal can be reversed this way
          *     - `ALREADY_PAID` (409): The document is paid already
+         *     - `NOT_WRITTEN_OFF` (409): Nothing written off on the document is left to recover
          *     - `ALREADY_VOID` (409): The document is void already
          *     - `ALREADY_REVERSED` (409): The payment, allocation or journal is reversed already
          *     - `ALREADY_APPLIED` (409): The credit is applied already
@@ -2269,7 +2314,7 @@ export interface components {
          *     - `UNAVAILABLE` (503): A dependency is unavailable; retry with backoff
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "ALREADY_VOID" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "ALREADY_VOID" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         FieldError: {
             /** @description The field, parameter or header, e.g. lines[0].quantity */
             field: string;
@@ -3672,10 +3717,10 @@ export interface components {
             /** Format: uuid */
             sourceId: string | null;
             /**
-             * @description VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, exempt; input: input_standard, input_capital, input_zero, input_exempt, input_import.
+             * @description VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, exempt, bad_debt_recovered (the VAT on a bad debt recovered: VAT201 field 12; posted by a recovery only); input: input_standard, input_capital, input_zero, input_exempt, input_import, input_bad_debt (the VAT of a bad debt written off, claimed back: VAT201 field 17; posted by an invoice write-off only).
              * @enum {string|null}
              */
-            taxCode: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | null;
+            taxCode: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "bad_debt_recovered" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | "input_bad_debt" | null;
             taxRate: number | null;
             /**
              * Format: date-time
@@ -3709,10 +3754,10 @@ export interface components {
             /** Format: uuid */
             contactId?: string;
             /**
-             * @description VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, exempt; input: input_standard, input_capital, input_zero, input_exempt, input_import.
+             * @description VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, exempt, bad_debt_recovered (the VAT on a bad debt recovered: VAT201 field 12; posted by a recovery only); input: input_standard, input_capital, input_zero, input_exempt, input_import, input_bad_debt (the VAT of a bad debt written off, claimed back: VAT201 field 17; posted by an invoice write-off only).
              * @enum {string}
              */
-            taxCode?: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import";
+            taxCode?: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "bad_debt_recovered" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | "input_bad_debt";
             /** @description Percent, with taxCode: the code's rate on the journal's date (15%, 14% before 2018-04-01; 0 for zero, zero_export, exempt, input_zero, input_exempt) */
             taxRate?: number;
         };
@@ -3769,10 +3814,10 @@ export interface components {
             /** Format: date */
             dueDate: string | null;
             /**
-             * @description VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, exempt; input: input_standard, input_capital, input_zero, input_exempt, input_import.
+             * @description VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, exempt, bad_debt_recovered (the VAT on a bad debt recovered: VAT201 field 12; posted by a recovery only); input: input_standard, input_capital, input_zero, input_exempt, input_import, input_bad_debt (the VAT of a bad debt written off, claimed back: VAT201 field 17; posted by an invoice write-off only).
              * @enum {string|null}
              */
-            taxCode: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | null;
+            taxCode: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "bad_debt_recovered" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | "input_bad_debt" | null;
             taxRate: number | null;
         };
         Journal: {
@@ -3917,10 +3962,10 @@ export interface components {
             lines: components["schemas"]["InvoiceLineInput"][];
         };
         /**
-         * @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has been applied to invoices (open again when an allocation is reversed); void after a void; accepted, declined and converted are what became of a quote or pro forma.
+         * @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has been applied to invoices (open again when an allocation is reversed); written_off: an invoice or debit note nothing is due on after a bad debt was written off (POST /api/invoices/{id}/write-off); void after a void; accepted, declined and converted are what became of a quote or pro forma.
          * @enum {string}
          */
-        InvoiceStatus: "draft" | "open" | "partially_paid" | "paid" | "applied" | "void" | "accepted" | "declined" | "converted" | "overdue";
+        InvoiceStatus: "draft" | "open" | "partially_paid" | "paid" | "applied" | "written_off" | "void" | "accepted" | "declined" | "converted" | "overdue";
         /**
          * @description How a sales line is taxed; the rate follows from the code and the issue date. standard: 15% (14% before 2018-04-01), VAT Act s7(1)(a), VAT201 field 1; zero: zero-rated goods and services, s11(1), field 2; zero_export: zero-rated exports, s11(1)(a), field 2A; exempt: exempt supplies, s12, field 3; out_of_scope: not a supply for VAT, in no field. No VAT whatever the code when the company is not VAT-registered on the issue date.
          * @enum {string}
@@ -3976,6 +4021,8 @@ export interface components {
             amountPaid: number;
             /** @description Credit notes applied */
             amountCredited: number;
+            /** @description Written off as a bad debt (POST /api/invoices/{id}/write-off) */
+            amountWrittenOff: number;
             amountDue: number;
             /**
              * Format: uuid
@@ -4003,6 +4050,11 @@ export interface components {
              * @description The reversal its void posted
              */
             voidEntryId: string | null;
+            /**
+             * Format: uuid
+             * @description A voided invoice or debit note: the credit note its void issued for what remained of it (VAT Act s21); its void posts no reversal (voidEntryId null)
+             */
+            voidedByCreditNoteId: string | null;
             /** Format: date-time */
             releasedAt: string | null;
             /** Format: date-time */
@@ -4143,6 +4195,85 @@ export interface components {
              * @description Moves when the payment is reversed
              */
             updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "date": "2026-06-30",
+         *       "reason": "Customer liquidated; no dividend expected"
+         *     }
+         */
+        WriteOffCreate: {
+            /**
+             * Format: date
+             * @description Not before the issue date, and after the lock date
+             */
+            date: string;
+            /** @description VAT included; at most what is still due; default all of it. Two decimals */
+            amount?: number;
+            /** @description Why the debt is irrecoverable */
+            reason: string;
+        };
+        WriteOff: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            invoiceId: string;
+            /** Format: date */
+            date: string;
+            /** @description Written off, VAT included (credited to debtors) */
+            amount: number;
+            /** @description Its VAT, claimed back as input tax (VAT Act s22(1), VAT201 field 17) */
+            vatAmount: number;
+            /** @description amount − vatAmount, debited to bad debts */
+            netAmount: number;
+            reason: string;
+            /** Format: uuid */
+            entryId: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "date": "2026-09-30",
+         *       "amount": 575,
+         *       "reference": "Liquidation dividend"
+         *     }
+         */
+        BadDebtRecoveryCreate: {
+            /**
+             * Format: date
+             * @description Not before the issue date, and after the lock date
+             */
+            date: string;
+            /** @description Received, VAT included; at most what was written off and not yet recovered. Two decimals */
+            amount: number;
+            /**
+             * Format: uuid
+             * @description A bank account of the chart; default Bank (1000)
+             */
+            bankAccountId?: string;
+            reference?: string;
+        };
+        BadDebtRecovery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            invoiceId: string;
+            /** Format: date */
+            date: string;
+            /** @description Received, VAT included (debited to the bank account) */
+            amount: number;
+            /** @description Its VAT, declared as output tax again (VAT Act s22(2), VAT201 field 12) */
+            vatAmount: number;
+            /** @description amount − vatAmount, credited to bad debts recovered (4950) */
+            netAmount: number;
+            /** Format: uuid */
+            bankAccountId: string;
+            reference: string | null;
+            /** Format: uuid */
+            entryId: string;
+            /** Format: date-time */
+            createdAt: string;
         };
         /**
          * @example {
@@ -4914,10 +5045,10 @@ export interface components {
             reconciles: boolean;
         };
         /**
-         * @description VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, exempt; input: input_standard, input_capital, input_zero, input_exempt, input_import.
+         * @description VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, exempt, bad_debt_recovered (the VAT on a bad debt recovered: VAT201 field 12; posted by a recovery only); input: input_standard, input_capital, input_zero, input_exempt, input_import, input_bad_debt (the VAT of a bad debt written off, claimed back: VAT201 field 17; posted by an invoice write-off only).
          * @enum {string}
          */
-        TaxCode: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import";
+        TaxCode: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "bad_debt_recovered" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | "input_bad_debt";
         VatReportLine: {
             taxCode: components["schemas"]["TaxCode"];
             /** @description Percent */
@@ -4945,7 +5076,9 @@ export interface components {
             field4: number;
             /** @description Output VAT on field 1A */
             field4A: number;
-            /** @description Total output tax: 4 + 4A */
+            /** @description Other and imported services: here only the VAT on bad debts recovered (bad_debt_recovered, s22(2)) */
+            field12: number;
+            /** @description Total output tax: 4 + 4A + 12 */
             field13: number;
             /** @description Input VAT on capital goods (input_capital) */
             field14: number;
@@ -4953,7 +5086,9 @@ export interface components {
             field15: number;
             /** @description Input VAT on imports (input_import) */
             field15A: number;
-            /** @description Total input tax: 14 + 15 + 15A */
+            /** @description Bad debts: the VAT of debts written off, claimed back as input tax (input_bad_debt, s22(1)) */
+            field17: number;
+            /** @description Total input tax: 14 + 15 + 15A + 17 */
             field19: number;
             /** @description VAT payable: 13 − 19 (negative: refundable) */
             field20: number;
@@ -5182,8 +5317,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Conflict. `code`: `CONFLICT`, `ALREADY_REVERSED`, `PERIOD_LOCKED`. */
-        Conflict_adea29: {
+        /** @description Conflict. `code`: `CONFLICT`, `NOT_OPEN`, `NOT_RECEIVABLE`, `ALREADY_PAID`, `PERIOD_LOCKED`. */
+        Conflict_a87b7b: {
             headers: {
                 [name: string]: unknown;
             };
@@ -8279,8 +8414,8 @@ export interface operations {
                 sort?: "updatedAt" | "-updatedAt" | "createdAt" | "-createdAt" | "number" | "-number" | "date" | "-date";
                 /** @description Text search: the number, the reference or the customer's name contains it (any case) */
                 q?: string;
-                /** @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has been applied to invoices (open again when an allocation is reversed); void after a void; accepted, declined and converted are what became of a quote or pro forma. */
-                status?: "draft" | "open" | "partially_paid" | "paid" | "applied" | "void" | "accepted" | "declined" | "converted" | "overdue";
+                /** @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has been applied to invoices (open again when an allocation is reversed); written_off: an invoice or debit note nothing is due on after a bad debt was written off (POST /api/invoices/{id}/write-off); void after a void; accepted, declined and converted are what became of a quote or pro forma. */
+                status?: "draft" | "open" | "partially_paid" | "paid" | "applied" | "written_off" | "void" | "accepted" | "declined" | "converted" | "overdue";
                 /** @description The kind of sales document (lowercase). Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger. */
                 documentType?: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";
                 contactId?: string;
@@ -8425,7 +8560,7 @@ export interface operations {
     deleteInvoice: {
         parameters: {
             query?: {
-                /** @description A released document's void date; default its issue date */
+                /** @description The void date: a tax invoice's credit note is dated it (default today, UTC, or the invoice's issue date when later); any other released document's reversal too (default its issue date) */
                 date?: string;
             };
             header?: {
@@ -8800,7 +8935,99 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `NOT_OPEN`, `NOT_RECEIVABLE`, `ALREADY_PAID`, `PERIOD_LOCKED`. */
+            409: components["responses"]["Conflict_a87b7b"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    writeOffInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WriteOffCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WriteOff"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_a87b7b"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    recoverBadDebt: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BadDebtRecoveryCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadDebtRecovery"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `NOT_WRITTEN_OFF`, `PERIOD_LOCKED`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8847,7 +9074,15 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict_adea29"];
+            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_REVERSED`, `PERIOD_LOCKED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -8971,7 +9206,15 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict_adea29"];
+            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_VOID`, `ALREADY_REVERSED`, `PERIOD_LOCKED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };

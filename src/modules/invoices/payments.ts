@@ -59,7 +59,11 @@ export function toPayment(r: PaymentRow) {
   };
 }
 
-export async function bankAccount(ctx: TenantCtx, companyId: string, id: string | undefined): Promise<string> {
+export async function bankAccount(
+  ctx: TenantCtx,
+  companyId: string,
+  id: string | undefined,
+): Promise<string> {
   if (!id) return systemAccount(ledgerCtxOf(ctx), companyId, 'bank');
   const a = await ctx.db
     .selectFrom('accounts')
