@@ -625,6 +625,8 @@ describe('what may point into a sandbox', () => {
     'contact_consents(contact_id) → contacts': "part of the contact's own record",
     'invoice_lines(invoice_id) → invoices': "part of the document (the invoice's company)",
     'invoice_payments(invoice_id) → invoices': "part of the document (the invoice's company)",
+    'invoice_write_offs(invoice_id) → invoices': "part of the document (the invoice's company)",
+    'invoice_bad_debt_recoveries(invoice_id) → invoices': "part of the document (the invoice's company)",
     'invoice_allocations(source_id) → invoices': 'within one company (the invoices rules)',
     'invoice_allocations(invoice_id) → invoices': 'within one company (the invoices rules)',
     'sandbox_samples(contact_id) → contacts': "the sandbox's own record of its samples",
