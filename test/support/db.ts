@@ -131,3 +131,17 @@ export async function emptyPgDatabase(databaseUrl: string): Promise<{ url: strin
     drop: () => dropDatabase(databaseUrl, name),
   };
 }
+
+/**
+ * A database with nothing in it, for a test of one migration on data written before it: a
+ * fresh embedded database, or with DATABASE_URL a new PostgreSQL database. Closing it (and
+ * dropping the PostgreSQL one) is pushed onto `cleanups`, which the test file runs after its tests.
+ */
+export async function unmigratedDatabase(cleanups: Array<() => Promise<void>>): Promise<Database> {
+  const pgUrl = process.env.DATABASE_URL;
+  const empty = pgUrl ? await emptyPgDatabase(pgUrl) : undefined;
+  if (empty) cleanups.push(empty.drop);
+  const database = await connect({ databaseUrl: empty?.url, poolSize: 2 });
+  cleanups.push(() => database.close());
+  return database;
+}

@@ -3,8 +3,7 @@
 // (its own account untouched).
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { emptyPgDatabase } from '../../../test/support/db.ts';
-import { connect, type Database } from '../../platform/db/connect.ts';
+import { unmigratedDatabase } from '../../../test/support/db.ts';
 import { migrate, readMigrations } from '../../platform/db/migrate.ts';
 import { withTenant } from '../../platform/db/tenant.ts';
 import { seedDefaultChart } from '../ledger/index.ts';
@@ -14,17 +13,8 @@ after(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-async function emptyDatabase(): Promise<Database> {
-  const pg = process.env.DATABASE_URL;
-  const empty = pg ? await emptyPgDatabase(pg) : undefined;
-  if (empty) cleanups.push(empty.drop);
-  const database = await connect({ databaseUrl: empty?.url, poolSize: 2 });
-  cleanups.push(() => database.close());
-  return database;
-}
-
 test('0025 adds 4950 Bad debts recovered to every company made before it, once', async () => {
-  const database = await emptyDatabase();
+  const database = await unmigratedDatabase(cleanups);
   await migrate(
     database,
     readMigrations().filter((m) => m.version < 25),

@@ -5,9 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { as, type Registered, register, startTestApp, type TestApp } from '../../../test/support/app.ts';
-import { emptyPgDatabase } from '../../../test/support/db.ts';
+import { unmigratedDatabase } from '../../../test/support/db.ts';
 import { assertProblem } from '../../../test/support/problem.ts';
-import { connect, type Database } from '../../platform/db/connect.ts';
 import { migrate, readMigrations } from '../../platform/db/migrate.ts';
 import { withTenant } from '../../platform/db/tenant.ts';
 import { post, seedDefaultChart } from './index.ts';
@@ -199,11 +198,7 @@ describe('legal form and drawings', () => {
 });
 
 test('a company made before 0022 gets the new accounts; its Drawings become the system account, deactivated', async () => {
-  const pg = process.env.DATABASE_URL;
-  const empty = pg ? await emptyPgDatabase(pg) : undefined;
-  if (empty) cleanups.push(empty.drop);
-  const database: Database = await connect({ databaseUrl: empty?.url, poolSize: 2 });
-  cleanups.push(() => database.close());
+  const database = await unmigratedDatabase(cleanups);
   await migrate(
     database,
     readMigrations().filter((m) => m.version < 22),

@@ -4,8 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { sql } from 'kysely';
-import { emptyPgDatabase } from '../../../test/support/db.ts';
-import { connect, type Database } from '../../platform/db/connect.ts';
+import { unmigratedDatabase } from '../../../test/support/db.ts';
 import { migrate, readMigrations } from '../../platform/db/migrate.ts';
 import { withTenant } from '../../platform/db/tenant.ts';
 import { accountTotals, post, seedDefaultChart } from '../ledger/index.ts';
@@ -15,17 +14,8 @@ after(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-async function emptyDatabase(): Promise<Database> {
-  const pg = process.env.DATABASE_URL;
-  const empty = pg ? await emptyPgDatabase(pg) : undefined;
-  if (empty) cleanups.push(empty.drop);
-  const database = await connect({ databaseUrl: empty?.url, poolSize: 2 });
-  cleanups.push(() => database.close());
-  return database;
-}
-
 test('0011 rolls up the daily balances of earlier postings into months', async () => {
-  const database = await emptyDatabase();
+  const database = await unmigratedDatabase(cleanups);
   await migrate(
     database,
     readMigrations().filter((m) => m.version < 11),
