@@ -47,6 +47,20 @@ const NO_REAL_ID: Record<string, string> = {};
  * makes one for tenant A before the list is read. Say why, as for NO_REAL_ID.
  */
 const SEEDS: Record<string, (values: Record<string, string>) => Promise<void>> = {
+  // Money is recovered only on a debt written off: release, write off 10, recover 1.
+  'GET /api/invoices/{id}/write-off/recoveries': async (values) => {
+    await releaseOfA(values.id!);
+    const api = as(t.app, a.token, a.companyId);
+    const url = `/api/invoices/${values.id}/write-off`;
+    const w = await api({ method: 'POST', url, payload: { date: '2026-06-30', amount: 10, reason: 'Seed' } });
+    assert.equal(w.statusCode, 201, w.body);
+    const r = await api({
+      method: 'POST',
+      url: `${url}/recover`,
+      payload: { date: '2026-06-30', amount: 1 },
+    });
+    assert.equal(r.statusCode, 201, r.body);
+  },
   // A delivery exists once an event is sent to the webhook; the test event sends one. The
   // suite's job worker does not run, so nothing leaves the machine.
   'GET /api/webhooks/{id}/deliveries': async (values) => {
@@ -69,6 +83,11 @@ const PREPARE: Record<string, (values: Record<string, string>) => Promise<Record
   'POST /api/invoices/{id}/payments': async (values) => {
     await releaseOfA(values.id!);
     return {};
+  },
+  // A bad debt is written off a released invoice: 10 of it, so that more can be written off.
+  'POST /api/invoices/{id}/write-off': async (values) => {
+    await releaseOfA(values.id!);
+    return { amount: 10 };
   },
   // An allocation applies a released credit note of the same customer to a released invoice.
   'POST /api/invoices/{id}/allocations': async (values) => {

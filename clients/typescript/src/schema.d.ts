@@ -1462,11 +1462,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The document's bad-debt write-offs, undone ones included, oldest first (bare array)
+         * @description Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listInvoiceWriteOffs"];
         put?: never;
         /**
          * Write off a bad debt: Cr debtors, Dr bad debts (net), Dr VAT input (VAT claimed back, s22(1))
-         * @description Writes off what is still due on a released invoice or debit note, or amount of it (VAT included; more than is due is 400 naming amount). The VAT part is the document's own VAT in proportion to its total (amount × vatTotal / total, half-up to cents), claimed back as input tax under s22(1): the VAT report shows it in VAT201 field 17. A document that charged no VAT claims none. The amount no longer counts as due (amountWrittenOff); nothing left due makes the document written_off. A draft or a void document is 409 NOT_OPEN; a date before the issue date is 400 naming date; on or before the lock date 409 PERIOD_LOCKED. Emits invoice.updated. 201 with the write-off.
+         * @description Writes off what is still due on a released invoice or debit note, or amount of it (VAT included; more than is due is 400 naming amount). The VAT part is the document's own VAT in proportion to its total (amount × vatTotal / total, half-up to cents), claimed back as input tax under s22(1): the VAT report shows it in VAT201 field 17. A document that charged no VAT claims none, nor does a company not VAT-registered on the write-off date (only a vendor deducts input tax). The amount no longer counts as due (amountWrittenOff); nothing left due makes the document written_off. A draft or a void document is 409 NOT_OPEN; a date before the issue date is 400 naming date; on or before the lock date 409 PERIOD_LOCKED. Emits invoice.updated. 201 with the write-off; undone by DELETE …/write-off/{writeOffId}.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -1606,6 +1610,70 @@ export interface paths {
          */
         post: operations["sendInvoice"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{id}/write-off/recoveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Money recovered on the document's bad debt, undone recoveries included, oldest first (bare array)
+         * @description Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listBadDebtRecoveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{id}/write-off/{writeOffId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Undo a write-off: its entry is reversed, the amount is due again and its VAT claim cancelled
+         * @description The reversal is dated as the write-off was (its input tax claim, VAT201 field 17, is cancelled in that period; on or before the lock date: 409 PERIOD_LOCKED). The document is open or partially paid again. While money recovered on the document would be more than what stays written off: 409 WRITE_OFF_RECOVERED (undo the recovery first). Emits invoice.updated. 200 with the write-off, reversed.
+         *
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
+         */
+        delete: operations["reverseInvoiceWriteOff"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{id}/write-off/recoveries/{recoveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Undo a bad-debt recovery: its entry is reversed, and its output tax cancelled
+         * @description The reversal is dated as the recovery was (its output tax, VAT201 field 12, is cancelled in that period). The amount can be recovered again. 200 with the recovery, reversed.
+         *
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
+         */
+        delete: operations["reverseBadDebtRecovery"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2293,8 +2361,9 @@ export interface components {
          *     - `NOT_A_MANUAL_JOURNAL` (409): Only a manual journal can be reversed this way
          *     - `ALREADY_PAID` (409): The document is paid already
          *     - `NOT_WRITTEN_OFF` (409): Nothing written off on the document is left to recover
+         *     - `WRITE_OFF_RECOVERED` (409): Money was recovered on what was written off: reverse the recovery first
          *     - `ALREADY_VOID` (409): The document is void already
-         *     - `ALREADY_REVERSED` (409): The payment, allocation or journal is reversed already
+         *     - `ALREADY_REVERSED` (409): The payment, allocation, write-off, recovery or journal is reversed already
          *     - `ALREADY_APPLIED` (409): The credit is applied already
          *     - `DEPOSIT_ALREADY_APPLIED` (409): The deposit is applied to another invoice already
          *     - `DOCUMENT_VOID` (409): The document is void
@@ -2314,7 +2383,7 @@ export interface components {
          *     - `UNAVAILABLE` (503): A dependency is unavailable; retry with backoff
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "ALREADY_VOID" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         FieldError: {
             /** @description The field, parameter or header, e.g. lines[0].quantity */
             field: string;
@@ -4213,6 +4282,11 @@ export interface components {
             /** @description Why the debt is irrecoverable */
             reason: string;
         };
+        /**
+         * @description posted; reversed (undone: its entry was reversed on its own date, and it no longer counts)
+         * @enum {string}
+         */
+        BadDebtRowStatus: "posted" | "reversed";
         WriteOff: {
             /** Format: uuid */
             id: string;
@@ -4229,6 +4303,17 @@ export interface components {
             reason: string;
             /** Format: uuid */
             entryId: string;
+            status: components["schemas"]["BadDebtRowStatus"];
+            /**
+             * Format: date-time
+             * @description When the write-off was undone
+             */
+            reversedAt: string | null;
+            /**
+             * Format: uuid
+             * @description The entry that reversed it
+             */
+            reversalEntryId: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -4272,6 +4357,17 @@ export interface components {
             reference: string | null;
             /** Format: uuid */
             entryId: string;
+            status: components["schemas"]["BadDebtRowStatus"];
+            /**
+             * Format: date-time
+             * @description When the recovery was undone
+             */
+            reversedAt: string | null;
+            /**
+             * Format: uuid
+             * @description The entry that reversed it
+             */
+            reversalEntryId: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -5319,6 +5415,15 @@ export interface components {
         };
         /** @description Conflict. `code`: `CONFLICT`, `NOT_OPEN`, `NOT_RECEIVABLE`, `ALREADY_PAID`, `PERIOD_LOCKED`. */
         Conflict_a87b7b: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict. `code`: `CONFLICT`, `ALREADY_REVERSED`, `PERIOD_LOCKED`. */
+        Conflict_adea29: {
             headers: {
                 [name: string]: unknown;
             };
@@ -8943,6 +9048,40 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listInvoiceWriteOffs: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WriteOff"][];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     writeOffInvoice: {
         parameters: {
             query?: never;
@@ -9074,15 +9213,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_REVERSED`, `PERIOD_LOCKED`. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["Conflict_adea29"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -9298,6 +9429,120 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listBadDebtRecoveries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadDebtRecovery"][];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    reverseInvoiceWriteOff: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+                writeOffId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WriteOff"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `WRITE_OFF_RECOVERED`, `ALREADY_REVERSED`, `PERIOD_LOCKED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    reverseBadDebtRecovery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+                recoveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadDebtRecovery"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_adea29"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };

@@ -2,11 +2,15 @@
 // modules drive documents with (the sandbox's samples, recurring invoices), and the data
 // schema of each event it emits (the OpenAPI document's webhooks).
 import type { TSchema } from 'typebox';
+import type { AnyRoute } from '../../platform/http/catalogue.ts';
+import { invoiceRoutes as documentRoutes } from './invoices.routes.ts';
 import { Invoice } from './invoices.schemas.ts';
 import { Payment } from './payments.schemas.ts';
+import { writeOffRoutes } from './write-off.routes.ts';
 
 export type { Invoice } from './invoices.queries.ts';
-export { invoiceRoutes } from './invoices.routes.ts';
+/** The routes of sales documents and what is done to them. */
+export const invoiceRoutes: AnyRoute[] = [...documentRoutes, ...writeOffRoutes];
 export {
   createDocument,
   createInvoice,

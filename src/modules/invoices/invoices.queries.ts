@@ -96,6 +96,7 @@ export async function settlements(tx: Tx, tenantId: string, ids: string[]): Prom
     .select(['invoice_id', (eb) => eb.fn.sum<string>('amount').as('amount')])
     .where('tenant_id', '=', tenantId)
     .where('invoice_id', 'in', ids)
+    .where('reversed_at', 'is', null)
     .groupBy('invoice_id')
     .execute();
   for (const w of writtenOff) out.get(w.invoice_id)!.writtenOff = w.amount;
@@ -292,6 +293,7 @@ export function withDetails<O>(q: SelectQueryBuilder<DB, 'invoices', O>) {
       .select((e) => e.fn.coalesce(e.fn.sum<string>('w.amount'), sql<string>`0`).as('amount'))
       .whereRef('w.tenant_id', '=', 'invoices.tenant_id')
       .whereRef('w.invoice_id', '=', 'invoices.id')
+      .where('w.reversed_at', 'is', null)
       .as('settled_written_off'),
   ]);
 }

@@ -253,10 +253,11 @@ export const invoiceRoutes: AnyRoute[] = [
       'Writes off what is still due on a released invoice or debit note, or amount of it (VAT included; more ' +
       "than is due is 400 naming amount). The VAT part is the document's own VAT in proportion to its total " +
       '(amount × vatTotal / total, half-up to cents), claimed back as input tax under s22(1): the VAT report ' +
-      'shows it in VAT201 field 17. A document that charged no VAT claims none. The amount no longer counts as ' +
+      'shows it in VAT201 field 17. A document that charged no VAT claims none, nor does a company not ' +
+      'VAT-registered on the write-off date (only a vendor deducts input tax). The amount no longer counts as ' +
       'due (amountWrittenOff); nothing left due makes the document written_off. A draft or a void document is ' +
       '409 NOT_OPEN; a date before the issue date is 400 naming date; on or before the lock date 409 ' +
-      'PERIOD_LOCKED. Emits invoice.updated. 201 with the write-off.',
+      'PERIOD_LOCKED. Emits invoice.updated. 201 with the write-off; undone by DELETE …/write-off/{writeOffId}.',
     params: IdParams,
     body: WriteOffCreate,
     response: { 201: WriteOff },

@@ -187,6 +187,9 @@ export interface InvoiceWriteOffsTable {
   vat_amount: Numeric;
   reason: string;
   entry_id: string;
+  /** migrations/0034_write_off_undo.sql: an undone write-off stays, marked reversed. */
+  reversed_at: Timestamp | null;
+  reversal_entry_id: string | null;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
 }
@@ -203,6 +206,9 @@ export interface InvoiceBadDebtRecoveriesTable {
   bank_account_id: string;
   reference: string | null;
   entry_id: string;
+  /** migrations/0034_write_off_undo.sql: an undone recovery stays, marked reversed. */
+  reversed_at: Timestamp | null;
+  reversal_entry_id: string | null;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
 }

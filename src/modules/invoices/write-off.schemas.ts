@@ -1,6 +1,21 @@
 import { Type } from 'typebox';
+import { stringEnum } from '../../platform/http/enums.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { named } from '../../platform/http/schema-names.ts';
+
+export const BadDebtRowStatus = named(
+  'BadDebtRowStatus',
+  stringEnum(['posted', 'reversed'], {
+    description: 'posted; reversed (undone: its entry was reversed on its own date, and it no longer counts)',
+  }),
+);
+
+/** The fields an undoable write-off or recovery answers. */
+const undone = (what: string) => ({
+  status: BadDebtRowStatus,
+  reversedAt: nullable(Type.String({ format: 'date-time', description: `When the ${what} was undone` })),
+  reversalEntryId: nullable(Type.String({ format: 'uuid', description: 'The entry that reversed it' })),
+});
 
 export const WriteOffCreate = named(
   'WriteOffCreate',
@@ -38,6 +53,7 @@ export const WriteOff = named(
     netAmount: Type.Number({ description: 'amount − vatAmount, debited to bad debts' }),
     reason: Type.String(),
     entryId: Type.String({ format: 'uuid' }),
+    ...undone('write-off'),
     createdAt: Type.String({ format: 'date-time' }),
   }),
 );
@@ -81,6 +97,17 @@ export const Recovery = named(
     bankAccountId: Type.String({ format: 'uuid' }),
     reference: nullable(Type.String()),
     entryId: Type.String({ format: 'uuid' }),
+    ...undone('recovery'),
     createdAt: Type.String({ format: 'date-time' }),
   }),
 );
+
+export const WriteOffParams = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  writeOffId: Type.String({ format: 'uuid' }),
+});
+
+export const RecoveryParams = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  recoveryId: Type.String({ format: 'uuid' }),
+});

@@ -8,11 +8,16 @@
 // to cents, taken on what has been written off so far so that parts add up to the whole
 // (575 + 575 of a 1,150 document claim 75 + 75 = 150). The VAT and bad-debts lines carry the
 // tax code input_bad_debt at the document's rate, which the VAT report puts in field 17. A
-// document that charged no VAT (not registered then, zero-rated, exempt) claims none.
+// document that charged no VAT (not registered then, zero-rated, exempt) claims none, and neither
+// does a company not VAT-registered on the write-off date: only a vendor deducts input tax (s22(1)
+// "a vendor ... may make a deduction"; s16(3)), so the whole amount is then a bad debt expense.
+// A write-off or a recovery can be undone: its entry is reversed (on its own date, as a payment's
+// is) and the row stays, marked reversed.
 import { sql } from 'kysely';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { cents, hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/money.ts';
+import { vatRegisteredOn } from '../companies/index.ts';
 import { ledgerCtxOf, type PostingLine, post, systemAccount } from '../ledger/index.ts';
 import { amountDue, linesOf, lockInvoiceRow, RECEIVABLE_TYPES, settlements } from './invoices.queries.ts';
 import { companyOf } from './invoices.service.ts';
@@ -27,7 +32,13 @@ export interface WriteOffInput {
 }
 
 type WriteOffRow = {
-  [K in keyof InvoiceWriteOffsTable]: K extends 'created_at' | 'updated_at' ? Date : string;
+  [K in keyof InvoiceWriteOffsTable]: K extends 'created_at' | 'updated_at'
+    ? Date
+    : K extends 'reversed_at'
+      ? Date | null
+      : K extends 'reversal_entry_id'
+        ? string | null
+        : string;
 };
 
 export function toWriteOff(r: WriteOffRow) {
@@ -40,6 +51,9 @@ export function toWriteOff(r: WriteOffRow) {
     netAmount: toNumber(money(r.amount).minus(r.vat_amount)),
     reason: r.reason,
     entryId: r.entry_id,
+    status: r.reversed_at ? ('reversed' as const) : ('posted' as const),
+    reversedAt: r.reversed_at?.toISOString() ?? null,
+    reversalEntryId: r.reversal_entry_id,
     createdAt: r.created_at.toISOString(),
   };
 }
@@ -85,10 +99,15 @@ export async function writeOffInvoice(ctx: TenantCtx, invoiceId: string, input: 
     ])
     .where('tenant_id', '=', ctx.tenantId)
     .where('invoice_id', '=', invoiceId)
+    .where('reversed_at', 'is', null)
     .executeTakeFirstOrThrow();
   const total = money(invoice.total);
   const vatTotal = money(invoice.vat_total);
-  const claims = invoice.vat_registered && vatTotal.greaterThan(0) && total.greaterThan(0);
+  const claims =
+    invoice.vat_registered &&
+    vatTotal.greaterThan(0) &&
+    total.greaterThan(0) &&
+    (await vatRegisteredOn(ctx.db, ctx.tenantId, companyId, input.date));
   const vat = claims
     ? cents(money(earlier.amount).plus(amount).times(vatTotal).dividedBy(total)).minus(earlier.vat)
     : money(0);
@@ -150,7 +169,7 @@ export async function writeOffInvoice(ctx: TenantCtx, invoiceId: string, input: 
   return toWriteOff(await findWriteOff(ctx, id));
 }
 
-async function findWriteOff(ctx: TenantCtx, id: string) {
+export async function findWriteOff(ctx: TenantCtx, id: string) {
   return (await ctx.db
     .selectFrom('invoice_write_offs')
     .selectAll()
@@ -169,9 +188,11 @@ export interface RecoveryInput {
 type RecoveryRow = {
   [K in keyof InvoiceBadDebtRecoveriesTable]: K extends 'created_at' | 'updated_at'
     ? Date
-    : K extends 'reference'
-      ? string | null
-      : string;
+    : K extends 'reversed_at'
+      ? Date | null
+      : K extends 'reference' | 'reversal_entry_id'
+        ? string | null
+        : string;
 };
 
 export function toRecovery(r: RecoveryRow) {
@@ -185,6 +206,9 @@ export function toRecovery(r: RecoveryRow) {
     bankAccountId: r.bank_account_id,
     reference: r.reference,
     entryId: r.entry_id,
+    status: r.reversed_at ? ('reversed' as const) : ('posted' as const),
+    reversedAt: r.reversed_at?.toISOString() ?? null,
+    reversalEntryId: r.reversal_entry_id,
     createdAt: r.created_at.toISOString(),
   };
 }
@@ -214,6 +238,7 @@ export async function recoverBadDebt(ctx: TenantCtx, invoiceId: string, input: R
       ])
       .where('tenant_id', '=', ctx.tenantId)
       .where('invoice_id', '=', invoiceId)
+      .where('reversed_at', 'is', null)
       .executeTakeFirstOrThrow();
   const written = await sums('invoice_write_offs');
   const recovered = await sums('invoice_bad_debt_recoveries');
@@ -283,11 +308,14 @@ export async function recoverBadDebt(ctx: TenantCtx, invoiceId: string, input: R
     })
     .execute();
   ctx.reply.code(201);
-  const row = await ctx.db
+  return toRecovery(await findRecovery(ctx, id));
+}
+
+export async function findRecovery(ctx: TenantCtx, id: string) {
+  return (await ctx.db
     .selectFrom('invoice_bad_debt_recoveries')
     .selectAll()
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', id)
-    .executeTakeFirstOrThrow();
-  return toRecovery(row as unknown as RecoveryRow);
+    .executeTakeFirstOrThrow()) as unknown as RecoveryRow;
 }

@@ -72,8 +72,15 @@ export const ERROR_CODES = {
   NOT_A_MANUAL_JOURNAL: { status: 409, meaning: 'Only a manual journal can be reversed this way' },
   ALREADY_PAID: { status: 409, meaning: 'The document is paid already' },
   NOT_WRITTEN_OFF: { status: 409, meaning: 'Nothing written off on the document is left to recover' },
+  WRITE_OFF_RECOVERED: {
+    status: 409,
+    meaning: 'Money was recovered on what was written off: reverse the recovery first',
+  },
   ALREADY_VOID: { status: 409, meaning: 'The document is void already' },
-  ALREADY_REVERSED: { status: 409, meaning: 'The payment, allocation or journal is reversed already' },
+  ALREADY_REVERSED: {
+    status: 409,
+    meaning: 'The payment, allocation, write-off, recovery or journal is reversed already',
+  },
   ALREADY_APPLIED: { status: 409, meaning: 'The credit is applied already' },
   DEPOSIT_ALREADY_APPLIED: { status: 409, meaning: 'The deposit is applied to another invoice already' },
   DOCUMENT_VOID: { status: 409, meaning: 'The document is void' },
