@@ -184,6 +184,8 @@ function connectPg(url: string, max: number): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max,
+    // A database that does not answer fails the request (503) instead of holding it forever.
+    connectionTimeoutMillis: 5_000,
     Client: LastResultClient,
     types: {
       getTypeParser(oid: number, format?: 'text' | 'binary') {
@@ -193,8 +195,13 @@ function connectPg(url: string, max: number): Database {
       },
     } as pg.CustomTypesConfig,
   });
-  // An idle client losing its server must not crash the process.
+  // A client losing its server must not crash the process: idle ones are the pool's (and it
+  // drops them), a checked-out one reports it here and its next query fails, which answers 503
+  // (error-handler.ts); released, it is discarded, as it is no longer queryable.
   pool.on('error', () => {});
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   // Tenant-read mode ends with the checkout, before the client can serve anyone else.
   pool.on('release', (_err, client) => {
     (client as unknown as LastResultClient).tenantRead = undefined;

@@ -103,6 +103,28 @@ const PG_CLIENT_ERRORS: Record<string, [number, string]> = {
   '22001': [400, 'A value is too long'],
 };
 
+// Socket errors of a lost connection, and PostgreSQL's connection exceptions (class 08),
+// shutdowns (57P01–57P03) and too many connections (53300).
+const LOST_CONNECTION = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
+// node-postgres says so in words when the socket closes or a connect times out.
+const LOST_MESSAGE =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|not queryable|Client was closed/i;
+
+/** Whether the error means the database could not be reached, rather than a fault of ours. */
+export function databaseUnavailable(error: { code?: unknown; message?: unknown }): boolean {
+  const code = typeof error.code === 'string' ? error.code : '';
+  if (LOST_CONNECTION.has(code) || UNAVAILABLE_SQLSTATE.test(code)) return true;
+  return typeof error.message === 'string' && LOST_MESSAGE.test(error.message);
+}
+
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof PermissionDenied) {
     return reply.code(403).type('application/json').send({
@@ -152,6 +174,15 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
     // A framework status outside the closed list is answered as the 400 it amounts to.
     const known = ERROR_CODE_LIST.some((c) => ERROR_CODES[c].status === fe.statusCode);
     return sendProblem(request, reply, known ? fe.statusCode : 400, fe.message);
+  }
+  if (databaseUnavailable(fe)) {
+    // The database went away (restarted, unreachable): the request did not complete, a retry
+    // may. The pool drops the broken connections and opens new ones when it is back.
+    request.log.warn({ err: { message: fe.message, code: fe.code } }, 'database unavailable');
+    reply.header('retry-after', '5');
+    return sendProblem(request, reply, 503, 'The database is unavailable; retry shortly', {
+      code: 'UNAVAILABLE',
+    });
   }
   request.log.error({ err: error }, 'unhandled error');
   return sendProblem(request, reply, 500, 'An unexpected error occurred. It has been logged.');

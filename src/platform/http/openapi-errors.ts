@@ -7,7 +7,7 @@
 //   every write → 409 CONFLICT (a unique or reference constraint), plus the route's codes
 //   a body → 413, 415
 //   a key's metered call, or the per-address limit (/auth, /oauth, /external/leads) → 429
-//   every route → 500
+//   every route → 500, and 503 when the database cannot be reached (with Retry-After)
 //   the route's own `errors` → their statuses
 import { licensedModule } from '../auth/limits.ts';
 import type { AnyRoute } from './catalogue.ts';
@@ -52,7 +52,7 @@ export function errorCodesOf(
   if (hasParams || route.companyScoped) codes.add('NOT_FOUND');
   if (route.access === 'write' && route.method !== 'GET') codes.add('CONFLICT');
   if (metered(route)) codes.add('RATE_LIMITED');
-  codes.add('INTERNAL_ERROR');
+  codes.add('INTERNAL_ERROR').add('UNAVAILABLE');
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
     if (!codes.has(code)) continue;

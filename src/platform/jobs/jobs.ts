@@ -135,7 +135,10 @@ export function createJobs(options: JobsOptions): Jobs {
     // Monitoring warnings (slow queries, backlog) go to our log, not to stdout.
     persistWarnings: false,
   });
-  boss.on('error', (err) => log.error({ err }, 'job worker error'));
+  // The message and code only: pg's errors carry the whole client (connection settings included).
+  boss.on('error', (err: Error & { code?: string }) =>
+    log.error({ err: { message: err.message, code: err.code } }, 'job worker error'),
+  );
   boss.on('warning', (w) => log.warn({ warning: w.message, data: w.data }, 'job worker warning'));
 
   const registrations = new Map<string, Registration>();
