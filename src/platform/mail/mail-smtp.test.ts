@@ -10,6 +10,7 @@ import { TestClock } from 'pg-boss';
 import { Type } from 'typebox';
 import { as, type Registered, register, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { attachmentsOf, type SmtpReceiver, startSmtpReceiver } from '../../../test/support/smtp-receiver.ts';
+import { startTcpProxy, type TcpProxy } from '../../../test/support/tcp-proxy.ts';
 import { withTenant } from '../db/tenant.ts';
 import { type AnyRoute, defineRoute } from '../http/catalogue.ts';
 import { conflict } from '../http/problem.ts';
@@ -36,14 +37,22 @@ const mailRoute: AnyRoute = defineRoute({
 let t: TestApp;
 let clock: TestClock;
 let smtp: SmtpReceiver;
+/** The app reaches the mail server through it, so that a test can take the server away. */
+let line: TcpProxy;
 
 before(async () => {
   clock = new TestClock(new Date('2026-11-22T08:00:00Z'));
   smtp = await startSmtpReceiver();
-  t = await startTestApp({ config: { smtpUrl: smtp.url }, jobsClock: clock, extraRoutes: [mailRoute] });
+  line = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(smtp.url).port) });
+  t = await startTestApp({
+    config: { smtpUrl: `smtp://127.0.0.1:${line.port}` },
+    jobsClock: clock,
+    extraRoutes: [mailRoute],
+  });
 });
 after(async () => {
   await t.close();
+  await line.close();
   await smtp.close();
 });
 
@@ -90,6 +99,30 @@ function mail(b: Registered, message: Omit<MailMessage, 'kind' | 'subject' | 'te
 }
 
 describe('a slow mail server', () => {
+  test('unreachable: the message stays queued, and goes out once when the server is back (issue 15)', async () => {
+    const b = await register(t.app);
+    const to = address('outage');
+    line.cut();
+    await mail(b, { to });
+    // No connection is a transient failure: recorded, still queued, nothing lost.
+    const first = await eventually('the failed try recorded', async () => {
+      const r = await emailRow(b.tenantId, to);
+      return r?.attempts === 1 && r;
+    });
+    assert.equal(first.status, 'queued');
+    assert.ok(first.error, 'the reason is kept');
+    await sendsSettled();
+    line.restore();
+    // The retry, a minute later, reaches the server: sent, once.
+    await clock.setTime(clock.now() + EMAIL_RETRY_SCHEDULE[0]! * 1000);
+    const sent = await eventually('sent on the retry', async () => {
+      const r = await emailRow(b.tenantId, to);
+      return r?.status === 'sent' && r;
+    });
+    assert.deepEqual([sent.attempts, sent.error], [2, null]);
+    assert.equal(arrived(to).length, 1);
+  });
+
   test('holds no request: the invitation answers at once, the e-mail arrives when the server answers', async () => {
     const owner = await register(t.app);
     // The server now sits on every message for up to 5 s before taking it.
