@@ -108,3 +108,74 @@ test('two worker processes deliver 1,000 events: none lost, none twice, all sign
   assert.equal(list.status, 200, JSON.stringify(list.body));
   assert.equal(list.body.total, EVENTS);
 });
+
+test('a worker killed mid-delivery: the delivery is retried by another, under the same webhook-id', {
+  skip: PG
+    ? false
+    : 'needs DATABASE_URL: the delivery outlives the process that was running it (the embedded database dies with it)',
+}, async () => {
+  const database = await emptyPgDatabase(PG!);
+  cleanups.push(database.drop);
+  // The first arrival is held unanswered (the worker is killed while it waits); later ones 204.
+  let firstArrived: () => void = () => {};
+  const first = new Promise<void>((resolve) => {
+    firstArrived = resolve;
+  });
+  const receiver = await startReceiver((_req, res) => {
+    if (receiver.received.length === 1) firstArrived();
+    else res.writeHead(204).end();
+  });
+  cleanups.push(receiver.close);
+  const env = {
+    DATABASE_URL: database.url,
+    JWT_SECRET: 'webhook-workers-test-secret-0123456789abcdef',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
+    JOBS_WORKER: '1',
+    LOG_LEVEL: 'warn',
+  };
+  const doomed = await startMain({ ...env, PORT: String(await freePort()) });
+  const reg = await call(`${doomed.url}/auth/register`, {
+    body: {
+      tenantName: 'Hooks',
+      name: 'Owner',
+      email: 'hooks.kill@example.co.za',
+      password: sha256('Hooks password 1'),
+      plan: 'business',
+    },
+  });
+  assert.equal(reg.status, 201, JSON.stringify(reg.body));
+  const token = reg.body.accessToken as string;
+  const hook = await call(`${doomed.url}/api/webhooks`, {
+    token,
+    body: { url: `http://127.0.0.1:${receiver.port}/hooks`, eventTypes: ['invoice.paid'] },
+  });
+  assert.equal(hook.status, 201, JSON.stringify(hook.body));
+  const made = await call(`${doomed.url}/api/webhooks/${hook.body.id}/test`, { token, method: 'POST' });
+  assert.equal(made.status, 202, JSON.stringify(made.body));
+
+  // The worker has the delivery in hand and waits on the receiver: kill -9 it there.
+  await first;
+  doomed.child.kill('SIGKILL');
+  assert.equal((await doomed.stop()).signal, 'SIGKILL');
+
+  // Another process takes over: the job the dead one held expires (60 s) and is run again.
+  const heir = await startMain({ ...env, PORT: String(await freePort()) });
+  cleanups.push(heir.stop);
+  const deadline = Date.now() + 240_000;
+  while (receiver.received.length < 2) {
+    assert.ok(Date.now() < deadline, 'the delivery was not retried after the kill');
+    await sleep(500);
+  }
+  await sleep(2000);
+  const [held, retried] = receiver.received as [ReceivedRequest, ReceivedRequest];
+  assert.equal(receiver.received.length, 2, 'retried once, not more');
+  // The same message: the receiver can tell it is a retry and drop the duplicate.
+  assert.equal(retried.headers['webhook-id'], held.headers['webhook-id']);
+  assert.equal(retried.headers['webhook-id'], made.body.eventId);
+  assert.equal(retried.body, held.body);
+  const verifier = new Webhook(hook.body.secret);
+  verifier.verify(retried.body, retried.headers as Record<string, string>);
+  const list = await call(`${heir.url}/api/webhooks/${hook.body.id}/deliveries`, { token });
+  assert.equal(list.status, 200, JSON.stringify(list.body));
+  assert.equal(list.body.items[0].status, 'succeeded', JSON.stringify(list.body.items[0]));
+});
