@@ -150,7 +150,7 @@ export interface paths {
         put?: never;
         /**
          * Create a company within the plan's company allowance
-         * @description The sandbox does not count against the allowance. Over it: 403 COMPANY_LIMIT_REACHED. A VAT-registered company needs its VAT number; vatRegisteredFrom defaults to today. 201 on create; 200 with the existing company when clientId was already used; 409 when it was the id of a company since deleted.
+         * @description The sandbox does not count against the allowance. Over it: 403 COMPANY_LIMIT_REACHED. A VAT-registered company needs its VAT number; vatRegisteredFrom defaults to today. vatCategory (its VAT periods) defaults to B, two-monthly periods ending in the even months. 201 on create; 200 with the existing company when clientId was already used; 409 when it was the id of a company since deleted.
          *
          *     Needs the role permission `companies:write`. An API key or OAuth token needs the scope `companies:write`.
          */
@@ -180,7 +180,7 @@ export interface paths {
         head?: never;
         /**
          * Change a company; a VAT registration change takes effect from vatRegisteredFrom
-         * @description Changing vatRegistered (or vatRegisteredFrom) records a registration change effective from vatRegisteredFrom (default today). Documents use the registration in force on their issue date. The sandbox's name cannot be changed (400 naming name); while the plan lacks API access the sandbox is read-only and any change to it is 403 SANDBOX_READ_ONLY.
+         * @description Changing vatRegistered (or vatRegisteredFrom) records a registration change effective from vatRegisteredFrom (default today). Documents use the registration in force on their issue date. vatCategory sets the VAT periods from then on (GET /api/reports/vat/periods); periods already submitted keep their dates. The sandbox's name cannot be changed (400 naming name); while the plan lacks API access the sandbox is read-only and any change to it is 403 SANDBOX_READ_ONLY.
          *
          *     Needs the role permission `companies:write`. An API key or OAuth token needs the scope `companies:write`.
          */
@@ -1222,7 +1222,7 @@ export interface paths {
         put?: never;
         /**
          * Post a manual journal
-         * @description Debits must equal credits to the cent (400 on lines otherwise). Each line names its account by accountId or accountCode. Control accounts (debtors, creditors, inventory, customer deposits) are refused: only documents post to them. VAT tags (taxCode with taxRate) must be right on the journal’s date: the code’s rate (15%, 14% before 2018-04-01; 0 for zero-rated and exempt codes), the company VAT-registered on that date, an output code’s VAT on the VAT output account and an input code’s on VAT input, and per code and rate the VAT lines equal the rate times the tagged net lines within a cent per net line (input_import excepted: customs levies it); otherwise a 400 naming the line (lines[i].taxRate, lines[i].taxCode, lines[i].debit or credit). A date on or before the lock date is 409 PERIOD_LOCKED. Posted journals never change; DELETE voids one with a reversal. 201 on create; 200 with the journal when clientId was used.
+         * @description Debits must equal credits to the cent (400 on lines otherwise). Each line names its account by accountId or accountCode. Control accounts (debtors, creditors, inventory, customer deposits) are refused: only documents post to them. VAT tags (taxCode with taxRate) must be right on the journal’s date: the code’s rate (15%, 14% before 2018-04-01; 0 for zero-rated and exempt codes), the company VAT-registered on that date, an output code’s VAT on the VAT output account and an input code’s on VAT input, and per code and rate the VAT lines equal the rate times the tagged net lines within a cent per net line (accommodation_long: the rate of 60% of the net, s10(10); input_import, input_capital_import and imported_services excepted: their tax stands alone); otherwise a 400 naming the line (lines[i].taxRate, lines[i].taxCode, lines[i].debit or credit). A date on or before the lock date is 409 PERIOD_LOCKED. Posted journals never change; DELETE voids one with a reversal. 201 on create; 200 with the journal when clientId was used.
          *
          *     Needs the role permission `reports:write`. An API key or OAuth token needs the scope `reports:write`. Company-scoped: send `X-Company-Id`.
          */
