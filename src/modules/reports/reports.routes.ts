@@ -238,8 +238,8 @@ export const reportRoutes: AnyRoute[] = [
       '/api/reports/vat?period=<id> answers them, whatever is posted later; a posting dated in the period ' +
       'afterwards is reported by the next open period in field 12 or 18. Needs the reports:approve ' +
       'permission (owner, admin, accountant). An id that is no period of the company’s VAT category is a 404; ' +
-      'a period not yet ended (today on or before its last day) a 422; a period submitted already a 409 ' +
-      'VAT_PERIOD_SUBMITTED. Answers the period.',
+      'a period not yet ended (today on or before its last day) a 422; a period submitted already, or one ' +
+      'overlapping a period submitted under another VAT category, a 409 VAT_PERIOD_SUBMITTED. Answers the period.',
     params: VatPeriodParams,
     response: { 200: VatPeriod },
     handler: async ({ params }, ctx) => submitVatPeriod(await reportCtx(ctx), params.id),

@@ -249,6 +249,20 @@ describe('submitting a period freezes it; later postings go to the next open per
     assert.deepEqual(fields(august), { f4: 0, f12: 15, f13: 15, f15: 0, f18: 45, f19: 45, f20: -30 });
   });
 
+  test('a period overlapping one submitted under another category is refused', async () => {
+    // C (monthly): May 2018 is inside the submitted May-June (2018-06, category B).
+    await setCategory('C');
+    const res = await submit('2018-05');
+    assert.equal(assertProblem(res, 409).code, 'VAT_PERIOD_SUBMITTED');
+    // The list shows the submitted period with the dates it was submitted for.
+    const list = await periods('?from=2018-06-01&to=2018-06-30');
+    assert.deepEqual(
+      list.map((p) => [p.id, p.from, p.to, p.status]),
+      [['2018-06', '2018-05-01', '2018-06-30', 'submitted']],
+    );
+    await setCategory('B');
+  });
+
   test('another company of the tenant has its own periods', async () => {
     const res = await as(
       t.app,

@@ -145,7 +145,8 @@ export async function vatFigures(
 
 /**
  * Marks a period submitted: 404 when no period of the category ends in that month, 422 when it
- * has not ended (today is on or before its last day), 409 VAT_PERIOD_SUBMITTED when it already is.
+ * has not ended (today is on or before its last day), 409 VAT_PERIOD_SUBMITTED when it already is
+ * (or overlaps one that is, submitted under another VAT category).
  * Stores its totals and the adjustments it reports, exactly as its report showed them.
  */
 export async function submitVatPeriod(rc: ReportCtx, id: string): Promise<PeriodState> {
@@ -158,6 +159,15 @@ export async function submitVatPeriod(rc: ReportCtx, id: string): Promise<Period
       code: 'VAT_PERIOD_SUBMITTED',
     });
   if (subs.some((s) => s.periodId === id)) throw already();
+  // After a change of category a period may overlap one submitted under the old one: its days
+  // are reported already.
+  const overlapping = subs.find((s) => s.from <= p.to && p.from <= s.to);
+  if (overlapping)
+    throw conflict(
+      `VAT period ${id} (${p.from} to ${p.to}) overlaps period ${overlapping.periodId} (${overlapping.from} to ` +
+        `${overlapping.to}), submitted already`,
+      { code: 'VAT_PERIOD_SUBMITTED' },
+    );
   if (p.to >= rc.today)
     throw unprocessable(
       `VAT period ${id} (${p.from} to ${p.to}) has not ended: it can be submitted from ${addDays(p.to, 1)}`,
