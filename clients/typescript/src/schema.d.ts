@@ -2060,7 +2060,7 @@ export interface paths {
         put?: never;
         /**
          * Mark a VAT period submitted: its figures are frozen
-         * @description For a VAT return filed with SARS. Stores the totals by code and rate that the period’s report shows now (and the adjustments it reports for earlier submitted periods): from then on GET /api/reports/vat?period=<id> answers them, whatever is posted later; a posting dated in the period afterwards is reported by the next open period in field 12 or 18. Needs the reports:approve permission (owner, admin, accountant). An id that is no period of the company’s VAT category is a 404; a period not yet ended (today on or before its last day) a 422; a period submitted already a 409 VAT_PERIOD_SUBMITTED. Answers the period.
+         * @description For a VAT return filed with SARS. Stores the totals by code and rate that the period’s report shows now (and the adjustments it reports for earlier submitted periods): from then on GET /api/reports/vat?period=<id> answers them, whatever is posted later; a posting dated in the period afterwards is reported by the next open period in field 12 or 18. Needs the reports:approve permission (owner, admin, accountant). An id that is no period of the company’s VAT category is a 404; a period not yet ended (today on or before its last day) a 422; a period submitted already, or one overlapping a period submitted under another VAT category, a 409 VAT_PERIOD_SUBMITTED. Answers the period.
          *
          *     Needs the role permission `reports:approve`. An API key or OAuth token needs the scope `reports:write`. Company-scoped: send `X-Company-Id`.
          */
