@@ -150,7 +150,7 @@ export interface paths {
         put?: never;
         /**
          * Create a company within the plan's company allowance
-         * @description The sandbox does not count against the allowance. Over it: 403 COMPANY_LIMIT_REACHED. A VAT-registered company needs its VAT number; vatRegisteredFrom defaults to today. 201 on create; 200 with the existing company when clientId was already used; 409 when it was the id of a company since deleted.
+         * @description The sandbox does not count against the allowance. Over it: 403 COMPANY_LIMIT_REACHED. A VAT-registered company needs its VAT number; vatRegisteredFrom defaults to today. vatCategory (its VAT periods) defaults to B, two-monthly periods ending in the even months. 201 on create; 200 with the existing company when clientId was already used; 409 when it was the id of a company since deleted.
          *
          *     Needs the role permission `companies:write`. An API key or OAuth token needs the scope `companies:write`.
          */
@@ -180,7 +180,7 @@ export interface paths {
         head?: never;
         /**
          * Change a company; a VAT registration change takes effect from vatRegisteredFrom
-         * @description Changing vatRegistered (or vatRegisteredFrom) records a registration change effective from vatRegisteredFrom (default today). Documents use the registration in force on their issue date. The sandbox's name cannot be changed (400 naming name); while the plan lacks API access the sandbox is read-only and any change to it is 403 SANDBOX_READ_ONLY.
+         * @description Changing vatRegistered (or vatRegisteredFrom) records a registration change effective from vatRegisteredFrom (default today). Documents use the registration in force on their issue date. vatCategory sets the VAT periods from then on (GET /api/reports/vat/periods); periods already submitted keep their dates. The sandbox's name cannot be changed (400 naming name); while the plan lacks API access the sandbox is read-only and any change to it is 403 SANDBOX_READ_ONLY.
          *
          *     Needs the role permission `companies:write`. An API key or OAuth token needs the scope `companies:write`.
          */
@@ -1222,7 +1222,7 @@ export interface paths {
         put?: never;
         /**
          * Post a manual journal
-         * @description Debits must equal credits to the cent (400 on lines otherwise). Each line names its account by accountId or accountCode. Control accounts (debtors, creditors, inventory, customer deposits) are refused: only documents post to them. VAT tags (taxCode with taxRate) must be right on the journal’s date: the code’s rate (15%, 14% before 2018-04-01; 0 for zero-rated and exempt codes), the company VAT-registered on that date, an output code’s VAT on the VAT output account and an input code’s on VAT input, and per code and rate the VAT lines equal the rate times the tagged net lines within a cent per net line (input_import excepted: customs levies it); otherwise a 400 naming the line (lines[i].taxRate, lines[i].taxCode, lines[i].debit or credit). A date on or before the lock date is 409 PERIOD_LOCKED. Posted journals never change; DELETE voids one with a reversal. 201 on create; 200 with the journal when clientId was used.
+         * @description Debits must equal credits to the cent (400 on lines otherwise). Each line names its account by accountId or accountCode. Control accounts (debtors, creditors, inventory, customer deposits) are refused: only documents post to them. VAT tags (taxCode with taxRate) must be right on the journal’s date: the code’s rate (15%, 14% before 2018-04-01; 0 for zero-rated and exempt codes), the company VAT-registered on that date, an output code’s VAT on the VAT output account and an input code’s on VAT input, and per code and rate the VAT lines equal the rate times the tagged net lines within a cent per net line (accommodation_long: the rate of 60% of the net, s10(10); input_import, input_capital_import and imported_services excepted: their tax stands alone); otherwise a 400 naming the line (lines[i].taxRate, lines[i].taxCode, lines[i].debit or credit). A date on or before the lock date is 409 PERIOD_LOCKED. Posted journals never change; DELETE voids one with a reversal. 201 on create; 200 with the journal when clientId was used.
          *
          *     Needs the role permission `reports:write`. An API key or OAuth token needs the scope `reports:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -2081,14 +2081,58 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * VAT report: output and input VAT by code and rate, and the VAT201 fields
-         * @description From the VAT code and rate on the journal lines. Output codes (standard, standard_capital, zero, zero_export, exempt): net = credits − debits of the sales lines, VAT = credits − debits of the VAT account lines; input codes (input_standard, input_capital, input_zero, input_exempt, input_import) the other way round. VAT201: field1 = standard net + VAT, field4 = its VAT; field1A and field4A the same for standard_capital; field2 = zero net; field2A = zero_export net; field3 = exempt net; field13 = 4 + 4A; field14 = input_capital VAT; field15 = input_standard VAT; field15A = input_import VAT; field19 = 14 + 15 + 15A; field20 = 13 − 19 (payable; negative is refundable). Every rate of a code goes in its field (15%, and 14% before 2018-04-01). Fields 5–12 and 16–18 (adjustments) are not derived from the ledger. to defaults to today (UTC); from to the first day of the financial year that contains to (ledger settings: financialYearEndMonth, February by default). to before from is a 400 naming to. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format (or, without it, the Accept header: application/json, text/csv or application/pdf): json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
+         * VAT report: output and input VAT by code and rate, and every VAT201 field
+         * @description From the VAT code and rate on the journal lines (the TaxCode schema names each code and its field). Output codes: net = credits − debits of the sales lines, VAT = credits − debits of the VAT account lines; input codes the other way round. vat201 holds every field of the SARS VAT201 (GEN-ELEC-04-G01), fields lists them in SARS order with their numbers and labels: 1/4 standard (VAT included / its VAT, at the standard rate of the date: 15%, 14% before 2018-04-01), 1A/4A standard_capital, 2 zero, 2A zero_export, 3 exempt; 5 accommodation_long (excluding VAT), 6 = 60% of 5 (s10(10)), 7 accommodation_short, 8 = 6 + 7, 9 = the standard rate of 8 as SARS computes it; 10/11 change_in_use (s18(1)); 12 imported_services (s7(1)(c)) and the VAT of bad debts recovered (bad_debt_recovered, s22(2): SARS's placement of recovered bad debts is taken as field 12); 13 = 4 + 4A + 9 + 11 + 12; 14 input_capital, 14A input_capital_import, 15 input_standard, 15A input_import, 16 input_change_in_use (s18(4)), 17 input_bad_debt (s22(1)), 18 input_other; 19 = 14 + 14A + 15 + 15A + 16 + 17 + 18; 20 = 13 − 19 (negative: refundable). The 14%/15% transition: a standard-rated line at 14% dated from 2018-04-01 (a credit or debit note against a 14% supply, s21) is kept out of its field: a decrease of output tax goes to 18, an increase to 12; a decrease of input tax to 12, an increase to 18. period=<id> (GET /api/reports/vat/periods) asks for a VAT period instead of from and to (both is a 400 naming period; an id that is not a period of the company’s VAT category is a 400 naming it); from and to that are exactly a period count as it. A submitted period answers the figures frozen when it was submitted, whatever was posted later. An open period reports, for each submitted period it is the first open period after, what was posted dated in it since it was reported (adjustments): an increase of output tax or a decrease of input tax in field 12, a decrease of output tax or an increase of input tax in field 18. Without period: to defaults to today (UTC); from to the first day of the financial year that contains to (ledger settings: financialYearEndMonth, February by default). to before from is a 400 naming to. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format (or, without it, the Accept header: application/json, text/csv or application/pdf): json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
          *
          *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
         get: operations["getVatReport"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/vat/periods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's VAT periods, open or submitted
+         * @description The VAT periods of the company's VAT category (vatCategory on the company: A and B two-monthly, ending in the odd and the even months; C monthly; D six-monthly, ending at the end of February and of August; E twelve months ending at the financial year end) that overlap from..to, in date order; a bare array. from defaults to the first day of the financial year containing to, to to the last day of the financial year containing today; to before from is a 400 naming to, a range of more than 120 periods a 400 naming to. A period's id is its end month (YYYY-MM); status open or submitted (POST /api/reports/vat/periods/{id}/submit), with submittedAt; a submitted period keeps the dates it was submitted for.
+         *
+         *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listVatPeriods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/vat/periods/{id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a VAT period submitted: its figures are frozen
+         * @description For a VAT return filed with SARS. Stores the totals by code and rate that the period’s report shows now (and the adjustments it reports for earlier submitted periods): from then on GET /api/reports/vat?period=<id> answers them, whatever is posted later; a posting dated in the period afterwards is reported by the next open period in field 12 or 18. Needs the reports:approve permission (owner, admin, accountant). An id that is no period of the company’s VAT category is a 404; a period not yet ended (today on or before its last day) a 422; a period submitted already, or one overlapping a period submitted under another VAT category, a 409 VAT_PERIOD_SUBMITTED. Answers the period.
+         *
+         *     Needs the role permission `reports:approve`. An API key or OAuth token needs the scope `reports:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["submitVatPeriod"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2369,6 +2413,7 @@ export interface components {
          *     - `DOCUMENT_VOID` (409): The document is void
          *     - `HAS_PAYMENTS` (409): The document has payments or allocations: reverse them first
          *     - `PERIOD_LOCKED` (409): The date is on or before the lock date
+         *     - `VAT_PERIOD_SUBMITTED` (409): The VAT period is submitted already: its figures are frozen
          *     - `CONTACT_HAS_OPEN_ITEMS` (409): The contact has open documents
          *     - `SKU_TAKEN` (409): Another product has this SKU
          *     - `SANDBOX_IN_USE` (409): Records outside the sandbox point into it; `blocking` names them
@@ -2383,7 +2428,7 @@ export interface components {
          *     - `UNAVAILABLE` (503): A dependency is unavailable; retry with backoff
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         FieldError: {
             /** @description The field, parameter or header, e.g. lines[0].quantity */
             field: string;
@@ -2571,6 +2616,11 @@ export interface components {
          * @enum {string}
          */
         LegalForm: "pty_ltd" | "public_company" | "close_corporation" | "sole_proprietor" | "partnership" | "trust" | "npc";
+        /**
+         * @description The VAT category (VAT Act s27), which sets the VAT periods (GET /api/reports/vat/periods): A two months ending in the odd months (January, March, ...); B two months ending in the even months (February, April, ...); C one month; D six months ending at the end of February and of August; E twelve months ending at the financial year end (ledger settings). B, the two-monthly period SARS gives most small vendors, is the default
+         * @enum {string}
+         */
+        VatCategory: "A" | "B" | "C" | "D" | "E";
         Company: {
             /** Format: uuid */
             id: string;
@@ -2586,6 +2636,7 @@ export interface components {
             /** Format: date */
             vatRegisteredFrom: string | null;
             vatNumber: string | null;
+            vatCategory: components["schemas"]["VatCategory"];
             addressLine1: string | null;
             addressLine2: string | null;
             city: string | null;
@@ -2637,6 +2688,11 @@ export interface components {
             vatRegisteredFrom?: string;
             /** @description South African VAT number: ten digits starting with 4 */
             vatNumber?: string;
+            /**
+             * @description The VAT category (VAT Act s27), which sets the VAT periods (GET /api/reports/vat/periods): A two months ending in the odd months (January, March, ...); B two months ending in the even months (February, April, ...); C one month; D six months ending at the end of February and of August; E twelve months ending at the financial year end (ledger settings). B, the two-monthly period SARS gives most small vendors, is the default
+             * @enum {string}
+             */
+            vatCategory?: "A" | "B" | "C" | "D" | "E";
             /** @description Street address, printed on documents */
             addressLine1?: string;
             addressLine2?: string;
@@ -2669,6 +2725,11 @@ export interface components {
             vatRegisteredFrom?: string;
             /** @description South African VAT number: ten digits starting with 4 */
             vatNumber?: string | null;
+            /**
+             * @description The VAT category (VAT Act s27), which sets the VAT periods (GET /api/reports/vat/periods): A two months ending in the odd months (January, March, ...); B two months ending in the even months (February, April, ...); C one month; D six months ending at the end of February and of August; E twelve months ending at the financial year end (ledger settings). B, the two-monthly period SARS gives most small vendors, is the default
+             * @enum {string}
+             */
+            vatCategory?: "A" | "B" | "C" | "D" | "E";
             /** @description Street address, printed on documents */
             addressLine1?: string | null;
             addressLine2?: string | null;
@@ -3786,10 +3847,10 @@ export interface components {
             /** Format: uuid */
             sourceId: string | null;
             /**
-             * @description VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, exempt, bad_debt_recovered (the VAT on a bad debt recovered: VAT201 field 12; posted by a recovery only); input: input_standard, input_capital, input_zero, input_exempt, input_import, input_bad_debt (the VAT of a bad debt written off, claimed back: VAT201 field 17; posted by an invoice write-off only).
+             * @description VAT classification for the VAT report (VAT201 field in brackets): on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. The standard-rated codes take the standard rate of the date (15%, 14% before 2018-04-01), the others 0. Output: standard (1, 4); standard_capital (capital goods or services supplied: 1A, 4A); zero (zero-rated, s11: 2); zero_export (exports, s11(1)(a): 2A); exempt (s12: 3); accommodation_long (commercial accommodation of more than 28 days, s10(10): 5, the VAT is the rate of 60% of the net); accommodation_short (28 days or less: 7); change_in_use (output tax on goods or services taken out of taxable use, or second-hand goods exported, s18(1): 10, 11; tag the credit line of the goods); imported_services (VAT on imported services, s7(1)(c): 12; the tax alone, the value of the service is not paired); bad_debt_recovered (the VAT on a bad debt recovered, s22(2): 12; posted by a recovery only). Input: input_standard (15); input_capital (capital goods and services: 14); input_import (VAT paid to customs on imports: 15A) and input_capital_import (on capital goods imported: 14A), the tax alone as customs levied it (s13(2)), not paired with a net; input_change_in_use (goods or services taken into taxable use, s18(4): 16); input_bad_debt (the VAT of a bad debt written off, claimed back, s22(1): 17; posted by an invoice write-off only); input_other (other input tax adjustments: 18); input_zero, input_exempt (no VAT).
              * @enum {string|null}
              */
-            taxCode: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "bad_debt_recovered" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | "input_bad_debt" | null;
+            taxCode: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "bad_debt_recovered" | "accommodation_short" | "accommodation_long" | "change_in_use" | "imported_services" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | "input_capital_import" | "input_change_in_use" | "input_other" | "input_bad_debt" | null;
             taxRate: number | null;
             /**
              * Format: date-time
@@ -3823,10 +3884,10 @@ export interface components {
             /** Format: uuid */
             contactId?: string;
             /**
-             * @description VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, exempt, bad_debt_recovered (the VAT on a bad debt recovered: VAT201 field 12; posted by a recovery only); input: input_standard, input_capital, input_zero, input_exempt, input_import, input_bad_debt (the VAT of a bad debt written off, claimed back: VAT201 field 17; posted by an invoice write-off only).
+             * @description VAT classification for the VAT report (VAT201 field in brackets): on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. The standard-rated codes take the standard rate of the date (15%, 14% before 2018-04-01), the others 0. Output: standard (1, 4); standard_capital (capital goods or services supplied: 1A, 4A); zero (zero-rated, s11: 2); zero_export (exports, s11(1)(a): 2A); exempt (s12: 3); accommodation_long (commercial accommodation of more than 28 days, s10(10): 5, the VAT is the rate of 60% of the net); accommodation_short (28 days or less: 7); change_in_use (output tax on goods or services taken out of taxable use, or second-hand goods exported, s18(1): 10, 11; tag the credit line of the goods); imported_services (VAT on imported services, s7(1)(c): 12; the tax alone, the value of the service is not paired); bad_debt_recovered (the VAT on a bad debt recovered, s22(2): 12; posted by a recovery only). Input: input_standard (15); input_capital (capital goods and services: 14); input_import (VAT paid to customs on imports: 15A) and input_capital_import (on capital goods imported: 14A), the tax alone as customs levied it (s13(2)), not paired with a net; input_change_in_use (goods or services taken into taxable use, s18(4): 16); input_bad_debt (the VAT of a bad debt written off, claimed back, s22(1): 17; posted by an invoice write-off only); input_other (other input tax adjustments: 18); input_zero, input_exempt (no VAT).
              * @enum {string}
              */
-            taxCode?: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "bad_debt_recovered" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | "input_bad_debt";
+            taxCode?: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "bad_debt_recovered" | "accommodation_short" | "accommodation_long" | "change_in_use" | "imported_services" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | "input_capital_import" | "input_change_in_use" | "input_other" | "input_bad_debt";
             /** @description Percent, with taxCode: the code's rate on the journal's date (15%, 14% before 2018-04-01; 0 for zero, zero_export, exempt, input_zero, input_exempt) */
             taxRate?: number;
         };
@@ -3883,10 +3944,10 @@ export interface components {
             /** Format: date */
             dueDate: string | null;
             /**
-             * @description VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, exempt, bad_debt_recovered (the VAT on a bad debt recovered: VAT201 field 12; posted by a recovery only); input: input_standard, input_capital, input_zero, input_exempt, input_import, input_bad_debt (the VAT of a bad debt written off, claimed back: VAT201 field 17; posted by an invoice write-off only).
+             * @description VAT classification for the VAT report (VAT201 field in brackets): on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. The standard-rated codes take the standard rate of the date (15%, 14% before 2018-04-01), the others 0. Output: standard (1, 4); standard_capital (capital goods or services supplied: 1A, 4A); zero (zero-rated, s11: 2); zero_export (exports, s11(1)(a): 2A); exempt (s12: 3); accommodation_long (commercial accommodation of more than 28 days, s10(10): 5, the VAT is the rate of 60% of the net); accommodation_short (28 days or less: 7); change_in_use (output tax on goods or services taken out of taxable use, or second-hand goods exported, s18(1): 10, 11; tag the credit line of the goods); imported_services (VAT on imported services, s7(1)(c): 12; the tax alone, the value of the service is not paired); bad_debt_recovered (the VAT on a bad debt recovered, s22(2): 12; posted by a recovery only). Input: input_standard (15); input_capital (capital goods and services: 14); input_import (VAT paid to customs on imports: 15A) and input_capital_import (on capital goods imported: 14A), the tax alone as customs levied it (s13(2)), not paired with a net; input_change_in_use (goods or services taken into taxable use, s18(4): 16); input_bad_debt (the VAT of a bad debt written off, claimed back, s22(1): 17; posted by an invoice write-off only); input_other (other input tax adjustments: 18); input_zero, input_exempt (no VAT).
              * @enum {string|null}
              */
-            taxCode: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "bad_debt_recovered" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | "input_bad_debt" | null;
+            taxCode: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "bad_debt_recovered" | "accommodation_short" | "accommodation_long" | "change_in_use" | "imported_services" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | "input_capital_import" | "input_change_in_use" | "input_other" | "input_bad_debt" | null;
             taxRate: number | null;
         };
         Journal: {
@@ -3960,10 +4021,10 @@ export interface components {
             /** @description Percent off the line (10 = 10%) */
             discountRate?: number;
             /**
-             * @description How a sales line is taxed; the rate follows from the code and the issue date. standard: 15% (14% before 2018-04-01), VAT Act s7(1)(a), VAT201 field 1; zero: zero-rated goods and services, s11(1), field 2; zero_export: zero-rated exports, s11(1)(a), field 2A; exempt: exempt supplies, s12, field 3; out_of_scope: not a supply for VAT, in no field. No VAT whatever the code when the company is not VAT-registered on the issue date.
+             * @description How a sales line is taxed; the rate follows from the code and the issue date. standard: 15% (14% before 2018-04-01), VAT Act s7(1)(a), VAT201 field 1; zero: zero-rated goods and services, s11(1), field 2; zero_export: zero-rated exports, s11(1)(a), field 2A; exempt: exempt supplies, s12, field 3; accommodation_short: commercial accommodation of 28 days or less, the standard rate, field 7; accommodation_long: of more than 28 days, the standard rate on 60% of the value (s10(10)), VAT rounded half-up per line, field 5; out_of_scope: not a supply for VAT, in no field. No VAT whatever the code when the company is not VAT-registered on the issue date.
              * @enum {string}
              */
-            taxCode?: "standard" | "zero" | "zero_export" | "exempt" | "out_of_scope";
+            taxCode?: "standard" | "zero" | "zero_export" | "exempt" | "out_of_scope" | "accommodation_short" | "accommodation_long";
             /** @description Percent, instead of taxCode: 0 means zero, the standard rate on the issue date (15%, 14% before 2018-04-01) means standard; any other rate, or one that disagrees with taxCode, is refused. Neither given: standard. */
             vatRate?: number;
             /**
@@ -4036,10 +4097,10 @@ export interface components {
          */
         InvoiceStatus: "draft" | "open" | "partially_paid" | "paid" | "applied" | "written_off" | "void" | "accepted" | "declined" | "converted" | "overdue";
         /**
-         * @description How a sales line is taxed; the rate follows from the code and the issue date. standard: 15% (14% before 2018-04-01), VAT Act s7(1)(a), VAT201 field 1; zero: zero-rated goods and services, s11(1), field 2; zero_export: zero-rated exports, s11(1)(a), field 2A; exempt: exempt supplies, s12, field 3; out_of_scope: not a supply for VAT, in no field. No VAT whatever the code when the company is not VAT-registered on the issue date.
+         * @description How a sales line is taxed; the rate follows from the code and the issue date. standard: 15% (14% before 2018-04-01), VAT Act s7(1)(a), VAT201 field 1; zero: zero-rated goods and services, s11(1), field 2; zero_export: zero-rated exports, s11(1)(a), field 2A; exempt: exempt supplies, s12, field 3; accommodation_short: commercial accommodation of 28 days or less, the standard rate, field 7; accommodation_long: of more than 28 days, the standard rate on 60% of the value (s10(10)), VAT rounded half-up per line, field 5; out_of_scope: not a supply for VAT, in no field. No VAT whatever the code when the company is not VAT-registered on the issue date.
          * @enum {string}
          */
-        SalesTaxCode: "standard" | "zero" | "zero_export" | "exempt" | "out_of_scope";
+        SalesTaxCode: "standard" | "zero" | "zero_export" | "exempt" | "out_of_scope" | "accommodation_short" | "accommodation_long";
         InvoiceLine: {
             /** Format: uuid */
             id: string;
@@ -4549,6 +4610,7 @@ export interface components {
             /** Format: date */
             vatRegisteredFrom: string | null;
             vatNumber: string | null;
+            vatCategory: components["schemas"]["VatCategory"];
             addressLine1: string | null;
             addressLine2: string | null;
             city: string | null;
@@ -4658,7 +4720,7 @@ export interface components {
              * @description null: from vatRate (0: zero), or standard; the rate follows each document’s issue date
              * @enum {string|null}
              */
-            taxCode: "standard" | "zero" | "zero_export" | "exempt" | "out_of_scope" | null;
+            taxCode: "standard" | "zero" | "zero_export" | "exempt" | "out_of_scope" | "accommodation_short" | "accommodation_long" | null;
             /** @description As sent; null: the rate of the tax code on each document’s issue date */
             vatRate: number | null;
             /**
@@ -5141,14 +5203,44 @@ export interface components {
             reconciles: boolean;
         };
         /**
-         * @description VAT classification for the VAT report: on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. Output: standard, standard_capital, zero, zero_export, exempt, bad_debt_recovered (the VAT on a bad debt recovered: VAT201 field 12; posted by a recovery only); input: input_standard, input_capital, input_zero, input_exempt, input_import, input_bad_debt (the VAT of a bad debt written off, claimed back: VAT201 field 17; posted by an invoice write-off only).
+         * @description open: its report follows the ledger; submitted: its report answers the figures frozen at submission
          * @enum {string}
          */
-        TaxCode: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "bad_debt_recovered" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | "input_bad_debt";
+        VatPeriodStatus: "open" | "submitted";
+        VatPeriod: {
+            /** @description A VAT period's id: its end month, YYYY-MM (e.g. 2026-02) */
+            id: string;
+            /**
+             * Format: date
+             * @description First day
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description Last day
+             */
+            to: string;
+            status: components["schemas"]["VatPeriodStatus"];
+            /**
+             * Format: date-time
+             * @description When marked submitted
+             */
+            submittedAt: string | null;
+        };
+        /**
+         * @description VAT classification for the VAT report (VAT201 field in brackets): on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. The standard-rated codes take the standard rate of the date (15%, 14% before 2018-04-01), the others 0. Output: standard (1, 4); standard_capital (capital goods or services supplied: 1A, 4A); zero (zero-rated, s11: 2); zero_export (exports, s11(1)(a): 2A); exempt (s12: 3); accommodation_long (commercial accommodation of more than 28 days, s10(10): 5, the VAT is the rate of 60% of the net); accommodation_short (28 days or less: 7); change_in_use (output tax on goods or services taken out of taxable use, or second-hand goods exported, s18(1): 10, 11; tag the credit line of the goods); imported_services (VAT on imported services, s7(1)(c): 12; the tax alone, the value of the service is not paired); bad_debt_recovered (the VAT on a bad debt recovered, s22(2): 12; posted by a recovery only). Input: input_standard (15); input_capital (capital goods and services: 14); input_import (VAT paid to customs on imports: 15A) and input_capital_import (on capital goods imported: 14A), the tax alone as customs levied it (s13(2)), not paired with a net; input_change_in_use (goods or services taken into taxable use, s18(4): 16); input_bad_debt (the VAT of a bad debt written off, claimed back, s22(1): 17; posted by an invoice write-off only); input_other (other input tax adjustments: 18); input_zero, input_exempt (no VAT).
+         * @enum {string}
+         */
+        TaxCode: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "bad_debt_recovered" | "accommodation_short" | "accommodation_long" | "change_in_use" | "imported_services" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | "input_capital_import" | "input_change_in_use" | "input_other" | "input_bad_debt";
         VatReportLine: {
             taxCode: components["schemas"]["TaxCode"];
             /** @description Percent */
             rate: number;
+            /**
+             * @description Present (true) on a standard-rated code at a rate other than the standard rate of its date (a credit or debit note from 2018-04-01 against a 14% supply): kept out of its own field, in field 12 or 18
+             * @constant
+             */
+            transition?: true;
             net: number;
             vat: number;
         };
@@ -5157,37 +5249,72 @@ export interface components {
             totalNet: number;
             totalVat: number;
         };
+        VatReportAdjustment: {
+            /** @description A VAT period's id: its end month, YYYY-MM (e.g. 2026-02) */
+            periodId: string;
+            /** @description Output tax posted in that submitted period since it was reported (negative: less) */
+            outputTax: number;
+            /** @description Input tax posted in that submitted period since it was reported (negative: less) */
+            inputTax: number;
+        };
         Vat201: {
-            /** @description Standard-rated supplies, VAT included (code standard: net + VAT) */
+            /** @description Standard rate (excluding capital goods and/or services and accommodation), VAT included: code standard at the standard rate of its date, net + VAT */
             field1: number;
-            /** @description Standard-rated supplies of capital goods, VAT included (standard_capital) */
+            /** @description Standard rate (only capital goods and/or services), VAT included: standard_capital */
             field1A: number;
-            /** @description Zero-rated supplies (zero) */
+            /** @description Zero rate (excluding goods exported): zero */
             field2: number;
-            /** @description Zero-rated exports (zero_export) */
+            /** @description Zero rate (only exported goods): zero_export */
             field2A: number;
-            /** @description Exempt supplies (exempt) */
+            /** @description Exempt and non-supplies: exempt */
             field3: number;
-            /** @description Output VAT on field 1 */
+            /** @description Output tax on field 1 */
             field4: number;
-            /** @description Output VAT on field 1A */
+            /** @description Output tax on field 1A */
             field4A: number;
-            /** @description Other and imported services: here only the VAT on bad debts recovered (bad_debt_recovered, s22(2)) */
+            /** @description Supply of accommodation exceeding 28 days, excluding VAT: accommodation_long net */
+            field5: number;
+            /** @description 60% of field 5 (s10(10)), per rate */
+            field6: number;
+            /** @description Supply of accommodation not exceeding 28 days, excluding VAT: accommodation_short net */
+            field7: number;
+            /** @description 6 + 7 */
+            field8: number;
+            /** @description Output tax on field 8: the standard rate of 8, per rate, as SARS computes it (it may differ from the VAT posted on the lines, rounded per line, by cents) */
+            field9: number;
+            /** @description Change in use and export of second-hand goods (s18(1)), VAT included: change_in_use */
+            field10: number;
+            /** @description Output tax on field 10 */
+            field11: number;
+            /** @description Other and imported services: the VAT of imported_services (s7(1)(c)) and of bad debts recovered (bad_debt_recovered, s22(2): SARS places recovered bad debts here), plus increases of output tax and decreases of input tax from the 14%/15% transition and from postings dated in submitted periods */
             field12: number;
-            /** @description Total output tax: 4 + 4A + 12 */
+            /** @description Total output tax: 4 + 4A + 9 + 11 + 12 */
             field13: number;
-            /** @description Input VAT on capital goods (input_capital) */
+            /** @description Capital goods and/or services supplied to you: input_capital VAT */
             field14: number;
-            /** @description Input VAT on other goods and services (input_standard) */
+            /** @description Capital goods imported: input_capital_import VAT */
+            field14A: number;
+            /** @description Other goods and/or services supplied to you (not capital goods): input_standard VAT */
             field15: number;
-            /** @description Input VAT on imports (input_import) */
+            /** @description Other goods imported (not capital goods): input_import VAT */
             field15A: number;
-            /** @description Bad debts: the VAT of debts written off, claimed back as input tax (input_bad_debt, s22(1)) */
+            /** @description Change in use (s18(4)): input_change_in_use VAT */
+            field16: number;
+            /** @description Bad debts: the VAT of debts written off, claimed back (input_bad_debt, s22(1)) */
             field17: number;
-            /** @description Total input tax: 14 + 15 + 15A + 17 */
+            /** @description Other: input_other VAT, plus decreases of output tax and increases of input tax from the 14%/15% transition and from postings dated in submitted periods */
+            field18: number;
+            /** @description Total input tax: 14 + 14A + 15 + 15A + 16 + 17 + 18 */
             field19: number;
             /** @description VAT payable: 13 − 19 (negative: refundable) */
             field20: number;
+        };
+        Vat201Field: {
+            /** @description The SARS field number: 1, 1A, 2, ... 20 */
+            field: string;
+            /** @description The SARS label of the field */
+            label: string;
+            amount: number;
         };
         VatReport: {
             /** Format: uuid */
@@ -5199,9 +5326,15 @@ export interface components {
             from: string;
             /** Format: date */
             to: string;
+            /** @description The VAT period when from and to are exactly one (asked by period or by its dates), else null */
+            period: components["schemas"]["VatPeriod"] | null;
             output: components["schemas"]["VatReportSide"];
             input: components["schemas"]["VatReportSide"];
+            /** @description An open period: for each submitted period it is the first open period after, what was posted dated in it since it was reported; a submitted period: what it reported so. Each is in fields 12 and 18 */
+            adjustments: components["schemas"]["VatReportAdjustment"][];
             vat201: components["schemas"]["Vat201"];
+            /** @description Every VAT201 field in SARS order (25), with its number and label */
+            fields: components["schemas"]["Vat201Field"][];
         };
     };
     responses: {
@@ -10824,6 +10957,8 @@ export interface operations {
                 from?: string;
                 /** @description Last day (inclusive); default today (UTC) */
                 to?: string;
+                /** @description A VAT period of the company (its id, the end month YYYY-MM, from GET /api/reports/vat/periods), instead of from and to */
+                period?: string;
                 /** @description json (default, unless the Accept header asks for text/csv or application/pdf); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the printed report (company, title, period, rows and totals, page breaks) */
                 format?: "json" | "csv" | "pdf";
             };
@@ -10854,6 +10989,91 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_d4d3ce"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listVatPeriods: {
+        parameters: {
+            query?: {
+                /** @description The periods overlapping [from, to]; default the start of the financial year containing to */
+                from?: string;
+                /** @description Default the end of the financial year containing today */
+                to?: string;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VatPeriod"][];
+                    "text/csv": string;
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    submitVatPeriod: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VatPeriod"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `VAT_PERIOD_SUBMITTED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

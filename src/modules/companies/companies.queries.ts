@@ -2,7 +2,7 @@
 import type { Selectable } from 'kysely';
 import type { CompaniesTable } from '../../platform/db/schema.ts';
 import type { Tx } from '../../platform/db/tenant.ts';
-import type { LegalForm } from './companies.schemas.ts';
+import type { LegalForm, VatCategory } from './companies.schemas.ts';
 
 export type CompanyRow = Selectable<CompaniesTable>;
 
@@ -18,6 +18,7 @@ export function toCompany(row: CompanyRow, today: string) {
     vatRegistered: row.vat_registered && row.vat_registered_from !== null && row.vat_registered_from <= today,
     vatRegisteredFrom: row.vat_registered_from,
     vatNumber: row.vat_number,
+    vatCategory: row.vat_category as VatCategory,
     addressLine1: row.address_line1,
     addressLine2: row.address_line2,
     city: row.city,

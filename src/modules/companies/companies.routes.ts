@@ -44,7 +44,8 @@ export const companyRoutes: AnyRoute[] = [
     summary: "Create a company within the plan's company allowance",
     description:
       'The sandbox does not count against the allowance. Over it: 403 COMPANY_LIMIT_REACHED. ' +
-      'A VAT-registered company needs its VAT number; vatRegisteredFrom defaults to today. ' +
+      'A VAT-registered company needs its VAT number; vatRegisteredFrom defaults to today. vatCategory (its ' +
+      'VAT periods) defaults to B, two-monthly periods ending in the even months. ' +
       '201 on create; 200 with the existing company when clientId was already used; 409 when it was the id ' +
       'of a company since deleted.',
     body: CompanyCreate,
@@ -64,6 +65,8 @@ export const companyRoutes: AnyRoute[] = [
     description:
       'Changing vatRegistered (or vatRegisteredFrom) records a registration change effective from ' +
       'vatRegisteredFrom (default today). Documents use the registration in force on their issue date. ' +
+      'vatCategory sets the VAT periods from then on (GET /api/reports/vat/periods); periods already ' +
+      'submitted keep their dates. ' +
       "The sandbox's name cannot be changed (400 naming name); while the plan lacks API access the sandbox " +
       'is read-only and any change to it is 403 SANDBOX_READ_ONLY.',
     params: IdParams,

@@ -33,6 +33,22 @@ export const LegalFormSchema = named(
   }),
 );
 
+/** The VAT categories of VAT Act s27: which tax periods the company files VAT201 returns for. */
+export const VAT_CATEGORIES = ['A', 'B', 'C', 'D', 'E'] as const;
+export type VatCategory = (typeof VAT_CATEGORIES)[number];
+
+export const VatCategorySchema = named(
+  'VatCategory',
+  stringEnum(VAT_CATEGORIES, {
+    description:
+      'The VAT category (VAT Act s27), which sets the VAT periods (GET /api/reports/vat/periods): A two ' +
+      'months ending in the odd months (January, March, ...); B two months ending in the even months ' +
+      '(February, April, ...); C one month; D six months ending at the end of February and of August; E ' +
+      'twelve months ending at the financial year end (ledger settings). B, the two-monthly period SARS ' +
+      'gives most small vendors, is the default',
+  }),
+);
+
 /** What documents print under the company's name (a tax invoice must show the address). */
 export const CONTACT_COLUMNS = {
   addressLine1: 'address_line1',
@@ -69,6 +85,7 @@ export const Company = named(
     vatRegistered: Type.Boolean({ description: 'Registered for VAT today' }),
     vatRegisteredFrom: nullable(DateString),
     vatNumber: nullable(Type.String()),
+    vatCategory: VatCategorySchema,
     addressLine1: NullableText,
     addressLine2: NullableText,
     city: NullableText,
@@ -99,6 +116,7 @@ export const CompanyCreate = named(
       vatRegistered: Type.Optional(Type.Boolean()),
       vatRegisteredFrom: Type.Optional(DateString),
       vatNumber: Type.Optional(VatNumber),
+      vatCategory: Type.Optional(VatCategorySchema),
       addressLine1: Type.Optional(AddressLine1),
       addressLine2: Type.Optional(Line(200)),
       city: Type.Optional(Line(100)),
@@ -139,6 +157,7 @@ export const CompanyUpdate = named(
       vatRegistered: Type.Optional(Type.Boolean()),
       vatRegisteredFrom: Type.Optional(DateString),
       vatNumber: Type.Optional(nullable(VatNumber)),
+      vatCategory: Type.Optional(VatCategorySchema),
       addressLine1: Type.Optional(OrNull(AddressLine1)),
       addressLine2: Type.Optional(OrNull(Line(200))),
       city: Type.Optional(OrNull(Line(100))),

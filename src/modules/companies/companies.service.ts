@@ -21,6 +21,7 @@ import {
   type CompanyCreate,
   type CompanyUpdate,
   type LegalForm,
+  type VatCategory,
 } from './companies.schemas.ts';
 
 export type Company = ReturnType<typeof toCompany>;
@@ -41,6 +42,8 @@ export interface NewCompany {
   vatRegistered: boolean;
   vatRegisteredFrom?: string | null | undefined;
   vatNumber?: string | null | undefined;
+  /** Default B (two-monthly, ending in the even months). */
+  vatCategory?: VatCategory | undefined;
   isSandbox?: boolean;
   /** Address, registration number, e-mail and telephone (printed on documents). */
   contact?: Partial<Record<keyof typeof CONTACT_COLUMNS, string | undefined>>;
@@ -80,6 +83,7 @@ export async function insertCompany(
       vat_registered: c.vatRegistered,
       vat_registered_from: from,
       vat_number: c.vatNumber ?? null,
+      vat_category: c.vatCategory ?? 'B',
       is_sandbox: c.isSandbox ?? false,
       ...contactValues(c.contact ?? {}),
     })
@@ -160,6 +164,7 @@ export async function createCompany(ctx: TenantCtx, input: Static<typeof Company
           vatRegistered: input.vatRegistered ?? false,
           vatRegisteredFrom: input.vatRegisteredFrom,
           vatNumber: input.vatNumber,
+          vatCategory: input.vatCategory,
           contact: input,
         },
         today(ctx),
@@ -198,6 +203,7 @@ export async function updateCompany(
   if (input.ownershipPercent !== undefined) set.ownership_percent = input.ownershipPercent;
   if (input.isActive !== undefined) set.is_active = input.isActive;
   if (input.vatNumber !== undefined) set.vat_number = input.vatNumber;
+  if (input.vatCategory !== undefined) set.vat_category = input.vatCategory;
   Object.assign(set, contactValues(input));
 
   const vatChanges = input.vatRegistered !== undefined || input.vatRegisteredFrom !== undefined;

@@ -88,6 +88,34 @@ describe('companies', () => {
     assert.match(missing.json().detail, /vatNumber/);
   });
 
+  test('the VAT category: B by default (two-monthly), set on create and by PATCH, A-E only', async () => {
+    const a = await register(t.app, { plan: 'business' });
+    const api = as(t.app, a.token);
+    const first = (await api({ method: 'GET', url: `/api/companies/${a.companyId}` })).json();
+    assert.equal(first.vatCategory, 'B');
+    const monthly = await api({
+      method: 'POST',
+      url: '/api/companies',
+      payload: { name: 'Monthly', vatCategory: 'C' },
+    });
+    assert.equal(monthly.statusCode, 201, monthly.body);
+    assert.equal(monthly.json().vatCategory, 'C');
+    const patched = await api({
+      method: 'PATCH',
+      url: `/api/companies/${monthly.json().id}`,
+      payload: { vatCategory: 'E' },
+    });
+    assert.equal(patched.statusCode, 200, patched.body);
+    assert.equal(patched.json().vatCategory, 'E');
+    const bad = await api({
+      method: 'POST',
+      url: '/api/companies',
+      payload: { name: 'Bad', vatCategory: 'Z' },
+    });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json().field, 'vatCategory');
+  });
+
   test('the address, registration number, e-mail and telephone printed on documents: set, trimmed, cleared', async () => {
     const a = await register(t.app, { plan: 'business' });
     const api = as(t.app, a.token);

@@ -285,7 +285,15 @@ export interface VatBand {
 }
 
 /** The order bands print in: standard first, then zero-rated, exempt, out of scope. */
-const CODE_ORDER: PaperTaxCode[] = ['standard', 'zero', 'zero_export', 'exempt', 'out_of_scope'];
+const CODE_ORDER: PaperTaxCode[] = [
+  'standard',
+  'accommodation_short',
+  'accommodation_long',
+  'zero',
+  'zero_export',
+  'exempt',
+  'out_of_scope',
+];
 
 /**
  * The lines summed per tax code and rate, when a document mixes them (15% and 0%, or standard
@@ -332,6 +340,11 @@ function bandLabel(band: VatBand): string {
       return 'Exempt';
     case 'out_of_scope':
       return 'Out of scope';
+    case 'accommodation_short':
+      return `Accommodation ${percent(band.rate)}`;
+    case 'accommodation_long':
+      // s10(10): the rate applies to 60% of the value of a stay of more than 28 days.
+      return `Accommodation over 28 days ${percent(band.rate)} on 60%`;
   }
 }
 

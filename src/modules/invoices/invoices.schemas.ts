@@ -45,7 +45,9 @@ export const SalesTaxCode = named(
       'How a sales line is taxed; the rate follows from the code and the issue date. standard: 15% ' +
       '(14% before 2018-04-01), VAT Act s7(1)(a), VAT201 field 1; zero: zero-rated goods and services, ' +
       's11(1), field 2; zero_export: zero-rated exports, s11(1)(a), field 2A; exempt: exempt supplies, ' +
-      's12, field 3; out_of_scope: not a supply for VAT, in no field. No VAT whatever the code when the ' +
+      's12, field 3; accommodation_short: commercial accommodation of 28 days or less, the standard rate, ' +
+      'field 7; accommodation_long: of more than 28 days, the standard rate on 60% of the value (s10(10)), VAT ' +
+      'rounded half-up per line, field 5; out_of_scope: not a supply for VAT, in no field. No VAT whatever the code when the ' +
       'company is not VAT-registered on the issue date.',
   }),
 );

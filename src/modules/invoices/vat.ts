@@ -1,7 +1,10 @@
 // The VAT and rounding rules of a sales document (DECISIONS.md, "Money and VAT"):
 //   * a line carries a tax code; the rate follows from the code and the issue date:
 //     standard 15% (14% before 2018-04-01, VAT Act s7(1)(a)); zero (s11(1)), zero_export
-//     (s11(1)(a)), exempt (s12) and out_of_scope carry no VAT;
+//     (s11(1)(a)), exempt (s12) and out_of_scope carry no VAT; commercial accommodation is
+//     standard-rated, accommodation_short (28 days or less) on its whole value and
+//     accommodation_long (more than 28 days, s10(10)) on 60% of it: its VAT is the standard rate
+//     × 60% × net, rounded half-up per line (VAT201 fields 5-9);
 //   * a line may give vatRate instead: 0 means zero, the standard rate of the date means
 //     standard, any other rate is refused; neither given: standard;
 //   * a company not VAT-registered on the issue date charges no VAT, whatever a line says;
@@ -9,17 +12,25 @@
 import type { Decimal } from 'decimal.js';
 import { badRequest } from '../../platform/http/problem.ts';
 import { cents, Money, type MoneyInput, money, sum } from '../../platform/money/money.ts';
+import { LONG_STAY_SHARE, standardRate } from '../../platform/money/vat-rate.ts';
 
-/** The day the standard rate went from 14% to 15%. */
-export const RATE_CHANGE_DATE = '2018-04-01';
-
-export function standardRate(issueDate: string): Decimal {
-  return new Money(issueDate < RATE_CHANGE_DATE ? 14 : 15);
-}
+// The rate rule has one home (platform/money/vat-rate.ts); re-exported for this module's callers.
+export { RATE_CHANGE_DATE, standardRate } from '../../platform/money/vat-rate.ts';
 
 /** The tax codes of a sales document's line. */
-export const SALES_TAX_CODES = ['standard', 'zero', 'zero_export', 'exempt', 'out_of_scope'] as const;
+export const SALES_TAX_CODES = [
+  'standard',
+  'zero',
+  'zero_export',
+  'exempt',
+  'out_of_scope',
+  'accommodation_short',
+  'accommodation_long',
+] as const;
 export type SalesTaxCode = (typeof SALES_TAX_CODES)[number];
+
+/** The codes charged at the standard rate of the date (accommodation_long on 60% of its value). */
+const STANDARD_RATED: readonly SalesTaxCode[] = ['standard', 'accommodation_short', 'accommodation_long'];
 
 export interface LineInput {
   quantity: MoneyInput;
@@ -64,9 +75,18 @@ export function lineTaxCode(
   return line.taxCode;
 }
 
-/** The rate a code charges on the date: the standard rate for standard, else 0; 0 when not registered. */
+/**
+ * The rate a code charges on the date: the standard rate for standard and the accommodation
+ * codes, else 0; 0 when not registered.
+ */
 export function rateOfCode(code: SalesTaxCode, ctx: { vatRegistered: boolean; issueDate: string }): Decimal {
-  return ctx.vatRegistered && code === 'standard' ? standardRate(ctx.issueDate) : new Money(0);
+  return ctx.vatRegistered && STANDARD_RATED.includes(code) ? standardRate(ctx.issueDate) : new Money(0);
+}
+
+/** The VAT of a line's net at `rate`: on 60% of it for accommodation_long (s10(10)), half-up to cents. */
+export function lineVat(code: SalesTaxCode, net: Decimal, rate: Decimal): Decimal {
+  const taxed = code === 'accommodation_long' ? net.times(LONG_STAY_SHARE) : net;
+  return cents(taxed.times(rate).dividedBy(100));
 }
 
 export interface LineAmounts {
@@ -91,7 +111,7 @@ export function lineAmounts(
   const gross = money(line.quantity).times(money(line.unitPrice));
   const net = cents(gross.times(new Money(100).minus(money(line.discountRate))).dividedBy(100));
   const rate = rateOfCode(taxCode, ctx);
-  const vat = cents(net.times(rate).dividedBy(100));
+  const vat = lineVat(taxCode, net, rate);
   const grossCents = cents(gross);
   return {
     taxCode,

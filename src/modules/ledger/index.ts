@@ -12,6 +12,11 @@ export {
 } from './balances.ts';
 export { journalRoutes } from './journals.routes.ts';
 export { TaxCode as TaxCodeSchema } from './journals.schemas.ts';
+export {
+  isOutputTaxCode,
+  OUTPUT_TAX_CODES,
+  STANDARD_CODES as STANDARD_RATED_TAX_CODES,
+} from './journals.vat.ts';
 export type { AccountSubtype, AccountType, TaxCode } from './ledger.tables.ts';
 export {
   applyLegalForm,

@@ -3,38 +3,64 @@
 // lines on the VAT input and output accounts (the tax) with every other line of that code and rate
 // (the net it taxes). A manual journal is checked the same way, inside itself:
 //   * a tagged line's rate is its code's rate on the journal's date: the standard rate (15%, 14%
-//     before 2018-04-01, VAT Act s7(1)) for standard, standard_capital, input_standard,
-//     input_capital and input_import; 0 for zero, zero_export, exempt, input_zero, input_exempt;
+//     before 2018-04-01, VAT Act s7(1); platform/money/vat-rate.ts) for the STANDARD_CODES below;
+//     0 for zero, zero_export, exempt, input_zero, input_exempt;
 //   * nothing is tagged when the company is not VAT-registered on that date (no output tax to
 //     charge, no input tax to claim: s16(2), s20);
 //   * an output code's tax sits on the VAT output account, an input code's on VAT input;
 //   * per code and rate, the tax equals the rate times the tagged net, within a cent per net
 //     line (each net line's VAT rounded half-up on its own document, DECISIONS.md "Money and
-//     VAT"); a zero or exempt code carries no tax. input_import is left out of the pairing: import
-//     VAT is levied by customs on the customs value plus 10% (s13(2)), which is not a net line of
-//     the journal.
+//     VAT"); accommodation_long's tax is the rate of 60% of the net (s10(10)); a zero or exempt
+//     code carries no tax. input_import and input_capital_import are left out of the pairing:
+//     import VAT is levied by customs on the customs value plus 10% (s13(2)), which is not a net
+//     line of the journal; so is imported_services, whose value was paid to a supplier abroad
+//     with no VAT (s7(1)(c)): the recipient declares the tax alone.
 import type { Decimal } from 'decimal.js';
 import type { Tx } from '../../platform/db/tenant.ts';
 import { badRequest } from '../../platform/http/problem.ts';
 import { cents, Money, money, ZERO } from '../../platform/money/money.ts';
+import { LONG_STAY_SHARE, standardRate } from '../../platform/money/vat-rate.ts';
 import type { TaxCode } from './ledger.tables.ts';
 
-/** The day the standard rate went from 14% to 15% (VAT Act s7(1), as amended in 2018). */
-const RATE_CHANGE_DATE = '2018-04-01';
-
-const OUTPUT_CODES: readonly TaxCode[] = ['standard', 'standard_capital', 'zero', 'zero_export', 'exempt'];
-const STANDARD_CODES: readonly TaxCode[] = [
+/** The output tax codes (VAT201 fields 1-13); every other code is input tax (fields 14-19). */
+export const OUTPUT_TAX_CODES: readonly TaxCode[] = [
   'standard',
   'standard_capital',
+  'zero',
+  'zero_export',
+  'exempt',
+  'bad_debt_recovered',
+  'accommodation_short',
+  'accommodation_long',
+  'change_in_use',
+  'imported_services',
+];
+
+/** The codes charged at the standard rate of the date. */
+export const STANDARD_CODES: readonly TaxCode[] = [
+  'standard',
+  'standard_capital',
+  'accommodation_short',
+  'accommodation_long',
+  'change_in_use',
+  'imported_services',
   'input_standard',
   'input_capital',
   'input_import',
+  'input_capital_import',
+  'input_change_in_use',
+  'input_other',
 ];
+
+/** Codes whose tax is not paired with a net line of the journal (see the head of this file). */
+const UNPAIRED: readonly TaxCode[] = ['input_import', 'input_capital_import', 'imported_services'];
+
+export const isOutputTaxCode = (code: TaxCode) => OUTPUT_TAX_CODES.includes(code);
 
 /** The rate (percent) a tax code has on a date. */
 export function taxCodeRate(code: TaxCode, date: string): Decimal {
   if (!STANDARD_CODES.includes(code)) return ZERO;
-  return new Money(date < RATE_CHANGE_DATE ? 14 : 15);
+  return standardRate(date);
 }
 
 export interface TaggedLine {
@@ -75,7 +101,7 @@ export function checkJournalVat(lines: TaggedLine[], date: string, registered: b
         `${l.taxCode} is ${pct(rate)} on ${date}` +
           (STANDARD_CODES.includes(l.taxCode) ? ' (15% from 2018-04-01, 14% before)' : ''),
       );
-    const output = OUTPUT_CODES.includes(l.taxCode);
+    const output = isOutputTaxCode(l.taxCode);
     if (l.vatAccount && l.vatAccount !== (output ? 'vat_output' : 'vat_input'))
       throw badRequest(
         field(i, 'taxCode'),
@@ -87,8 +113,8 @@ export function checkJournalVat(lines: TaggedLine[], date: string, registered: b
     groups.set(key, g);
   }
   for (const g of groups.values()) {
-    if (g.code === 'input_import') continue;
-    const output = OUTPUT_CODES.includes(g.code);
+    if (UNPAIRED.includes(g.code)) continue;
+    const output = isOutputTaxCode(g.code);
     // Output: credit − debit; input: debit − credit (as the VAT report reads them).
     const signed = (i: number) => {
       const l = lines[i]!;
@@ -97,9 +123,11 @@ export function checkJournalVat(lines: TaggedLine[], date: string, registered: b
     };
     const net = g.net.reduce((s, i) => s.plus(signed(i)), ZERO);
     const vat = g.vat.reduce((s, i) => s.plus(signed(i)), ZERO);
-    const expected = cents(net.times(g.rate).dividedBy(100));
+    const taxed = g.code === 'accommodation_long' ? net.times(LONG_STAY_SHARE) : net;
+    const expected = cents(taxed.times(g.rate).dividedBy(100));
     const tolerance = new Money('0.01').times(Math.max(1, g.net.length));
     if (vat.minus(expected).abs().lessThanOrEqualTo(tolerance)) continue;
+    const share = g.code === 'accommodation_long' ? '60% of ' : '';
     const label = `${g.code} at ${pct(g.rate)}`;
     if (g.rate.isZero()) {
       const i = g.vat[0]!;
@@ -121,7 +149,7 @@ export function checkJournalVat(lines: TaggedLine[], date: string, registered: b
     throw badRequest(
       field(i, g.net.length ? side : 'taxCode'),
       g.net.length
-        ? `the VAT tagged ${label} is ${vat.toFixed(2)}, but ${pct(g.rate)} of the net ${net.toFixed(2)} tagged ` +
+        ? `the VAT tagged ${label} is ${vat.toFixed(2)}, but ${pct(g.rate)} of ${share}the net ${net.toFixed(2)} tagged ` +
             `the same is ${expected.toFixed(2)} (within a cent per net line)`
         : `no net line of this journal is tagged ${label}: VAT is ${pct(g.rate)} of the net it taxes, tagged ` +
             'with the same code and rate',

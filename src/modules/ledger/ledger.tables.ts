@@ -68,11 +68,24 @@ export type TaxCode =
   | 'exempt'
   /** The VAT on a bad debt recovered, output tax again (s22(2), VAT201 field 12). */
   | 'bad_debt_recovered'
+  /** Commercial accommodation of 28 days or less (VAT201 field 7), and of more (field 5, s10(10)). */
+  | 'accommodation_short'
+  | 'accommodation_long'
+  /** Output tax on a change in use or a second-hand export (s18(1), fields 10 and 11). */
+  | 'change_in_use'
+  /** Output tax on imported services (s7(1)(c), field 12). */
+  | 'imported_services'
   | 'input_standard'
   | 'input_capital'
   | 'input_zero'
   | 'input_exempt'
   | 'input_import'
+  /** Input tax on capital goods imported (field 14A). */
+  | 'input_capital_import'
+  /** Input tax on a change in use into taxable use (s18(4), field 16). */
+  | 'input_change_in_use'
+  /** Other input tax adjustments (field 18). */
+  | 'input_other'
   /** The VAT of a bad debt written off, claimed back as input tax (s22(1), VAT201 field 17). */
   | 'input_bad_debt';
 

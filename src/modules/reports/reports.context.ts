@@ -5,6 +5,7 @@ import { calendarDay, financialYearStart, todayOf } from '../../platform/dates/d
 import { type FileDocument, longDate, type Table } from '../../platform/files/table.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, notFound } from '../../platform/http/problem.ts';
+import type { VatCategory } from '../companies/index.ts';
 
 export interface ReportCtx {
   ctx: TenantCtx;
@@ -14,14 +15,16 @@ export interface ReportCtx {
   currency: string;
   /** The month the financial year ends in (1-12). */
   yearEndMonth: number;
+  /** The company's VAT category (A-E), which sets its VAT periods. */
+  vatCategory: VatCategory;
   today: string;
 }
 
 export async function reportCtx(ctx: TenantCtx): Promise<ReportCtx> {
   const companyId = ctx.companyId;
   if (!companyId) throw new Error('reports are company-scoped');
-  const r = await sql<{ name: string; base_currency: string; year_end: number | null }>`
-    select c.name, c.base_currency, s.financial_year_end_month as year_end
+  const r = await sql<{ name: string; base_currency: string; year_end: number | null; vat_category: string }>`
+    select c.name, c.base_currency, s.financial_year_end_month as year_end, c.vat_category
       from companies c
       left join ledger_settings s on s.tenant_id = c.tenant_id and s.company_id = c.id
      where c.tenant_id = ${ctx.tenantId} and c.id = ${companyId}`.execute(ctx.db);
@@ -34,6 +37,7 @@ export async function reportCtx(ctx: TenantCtx): Promise<ReportCtx> {
     companyName: row.name,
     currency: row.base_currency,
     yearEndMonth: row.year_end ?? 2,
+    vatCategory: row.vat_category as VatCategory,
     today: todayOf(ctx.deps.now()),
   };
 }

@@ -148,7 +148,12 @@ describe('CSV', () => {
     const at = vat.findIndex((r) => r[0] === 'Field');
     assert.ok(at > 0);
     assert.deepEqual(vat[at - 1], ['']);
-    assert.deepEqual(vat[at + 1], ['1', 'Standard-rated supplies (VAT included)', '1150.00']);
+    // SARS's label of field 1 (GEN-ELEC-04-G01).
+    assert.deepEqual(vat[at + 1], [
+      '1',
+      'Standard rate (excluding capital goods and/or services and accommodation): consideration including VAT',
+      '1150.00',
+    ]);
 
     const aged = csvOf(await get('/api/reports/aged-debtors?format=csv'), /aged-debtors_2026-05-15/);
     assert.deepEqual(aged[0], [

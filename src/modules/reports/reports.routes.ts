@@ -8,7 +8,7 @@ import {
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { AgedRow } from '../contacts/index.ts';
 import { aged } from './reports.aged.ts';
-import { cashFlow, vatReport } from './reports.cash-vat.ts';
+import { cashFlow } from './reports.cash-flow.ts';
 import { asOfOf, periodOf, type Report, reportCtx } from './reports.context.ts';
 import { generalLedger, trialBalance } from './reports.ledger.ts';
 import {
@@ -22,9 +22,12 @@ import {
   PeriodQuery,
   TrialBalance,
   TrialBalanceQuery,
-  VatReport,
 } from './reports.schemas.ts';
 import { balanceSheet, incomeStatement } from './reports.statements.ts';
+import { VatPeriod, VatPeriodParams, VatPeriodsQuery, VatQuery, VatReport } from './reports.vat.schemas.ts';
+import { vatReport } from './reports.vat.ts';
+import { vatPeriodsRange, vatReportRange } from './vat-query.ts';
+import { submitVatPeriod, vatPeriods } from './vat-state.ts';
 
 const report = {
   module: 'reports' as const,
@@ -164,23 +167,82 @@ export const reportRoutes: AnyRoute[] = [
     path: '/api/reports/vat',
     operationId: 'getVatReport',
     tag: 'Reports',
-    summary: 'VAT report: output and input VAT by code and rate, and the VAT201 fields',
+    summary: 'VAT report: output and input VAT by code and rate, and every VAT201 field',
     description:
-      'From the VAT code and rate on the journal lines. Output codes (standard, standard_capital, zero, ' +
-      'zero_export, exempt): net = credits − debits of the sales lines, VAT = credits − debits of the VAT ' +
-      'account lines; input codes (input_standard, input_capital, input_zero, input_exempt, input_import) the ' +
-      'other way round. VAT201: field1 = standard net + VAT, field4 = its VAT; field1A and field4A the same ' +
-      'for standard_capital; field2 = zero net; field2A = zero_export net; field3 = exempt net; field13 = 4 + ' +
-      '4A; field14 = input_capital VAT; field15 = input_standard VAT; field15A = input_import VAT; field19 = ' +
-      '14 + 15 + 15A; field20 = 13 − 19 (payable; negative is refundable). Every rate of a code goes in its ' +
-      'field (15%, and 14% before 2018-04-01). Fields 5–12 and 16–18 (adjustments) are not derived from the ' +
-      `ledger. ${PERIOD} ${COMMON}`,
-    query: PeriodQuery,
+      'From the VAT code and rate on the journal lines (the TaxCode schema names each code and its field). ' +
+      'Output codes: net = credits − debits of the sales lines, VAT = credits − debits of the VAT account ' +
+      'lines; input codes the other way round. vat201 holds every field of the SARS VAT201 (GEN-ELEC-04-G01), ' +
+      'fields lists them in SARS order with their numbers and labels: 1/4 standard (VAT included / its VAT, ' +
+      'at the standard rate of the date: 15%, 14% before 2018-04-01), 1A/4A standard_capital, 2 zero, 2A ' +
+      'zero_export, 3 exempt; 5 accommodation_long (excluding VAT), 6 = 60% of 5 (s10(10)), 7 ' +
+      'accommodation_short, 8 = 6 + 7, 9 = the standard rate of 8 as SARS computes it; 10/11 change_in_use ' +
+      '(s18(1)); 12 imported_services (s7(1)(c)) and the VAT of bad debts recovered (bad_debt_recovered, ' +
+      "s22(2): SARS's placement of recovered bad debts is taken as field 12); 13 = 4 + 4A + 9 + 11 + 12; 14 " +
+      'input_capital, 14A input_capital_import, 15 input_standard, 15A input_import, 16 input_change_in_use ' +
+      '(s18(4)), 17 input_bad_debt (s22(1)), 18 input_other; 19 = 14 + 14A + 15 + 15A + 16 + 17 + 18; 20 = 13 ' +
+      '− 19 (negative: refundable). The 14%/15% transition: a standard-rated line at 14% dated from ' +
+      '2018-04-01 (a credit or debit note against a 14% supply, s21) is kept out of its field: a decrease of ' +
+      'output tax goes to 18, an increase to 12; a decrease of input tax to 12, an increase to 18. ' +
+      'period=<id> (GET /api/reports/vat/periods) asks for a VAT period instead of from and to (both is a 400 ' +
+      'naming period; an id that is not a period of the company’s VAT category is a 400 naming it); from and ' +
+      'to that are exactly a period count as it. A submitted period answers the figures frozen when it was ' +
+      'submitted, whatever was posted later. An open period reports, for each submitted period it is the ' +
+      'first open period after, what was posted dated in it since it was reported (adjustments): an increase ' +
+      'of output tax or a decrease of input tax in field 12, a decrease of output tax or an increase of input ' +
+      `tax in field 18. Without period: ${PERIOD} ${COMMON}`,
+    query: VatQuery,
     response: { 200: VatReport },
     handler: async ({ query, headers }, ctx) => {
       const rc = await reportCtx(ctx);
-      return answer(negotiatedFormat(query.format, headers.accept), await vatReport(rc, periodOf(rc, query)));
+      const { range, period } = await vatReportRange(rc, query);
+      return answer(negotiatedFormat(query.format, headers.accept), await vatReport(rc, range, period));
     },
+  }),
+  defineRoute({
+    ...report,
+    method: 'GET',
+    path: '/api/reports/vat/periods',
+    operationId: 'listVatPeriods',
+    tag: 'Reports',
+    summary: "The company's VAT periods, open or submitted",
+    description:
+      "The VAT periods of the company's VAT category (vatCategory on the company: A and B two-monthly, " +
+      'ending in the odd and the even months; C monthly; D six-monthly, ending at the end of February and of ' +
+      'August; E twelve months ending at the financial year end) that overlap from..to, in date order; a bare ' +
+      'array. from defaults to the first day of the financial year containing to, to to the last day of the ' +
+      'financial year containing today; to before from is a 400 naming to, a range of more than 120 periods a ' +
+      "400 naming to. A period's id is its end month (YYYY-MM); status open or submitted (POST " +
+      '/api/reports/vat/periods/{id}/submit), with submittedAt; a submitted period keeps the dates it was ' +
+      'submitted for.',
+    query: VatPeriodsQuery,
+    response: { 200: Type.Array(VatPeriod) },
+    handler: async ({ query }, ctx) => {
+      const rc = await reportCtx(ctx);
+      return vatPeriods(rc, vatPeriodsRange(rc, query));
+    },
+  }),
+  defineRoute({
+    module: 'reports',
+    companyScoped: true,
+    access: 'write',
+    permission: ['reports', 'approve'],
+    method: 'POST',
+    path: '/api/reports/vat/periods/{id}/submit',
+    operationId: 'submitVatPeriod',
+    tag: 'Reports',
+    errors: ['VAT_PERIOD_SUBMITTED', 'UNPROCESSABLE'],
+    summary: 'Mark a VAT period submitted: its figures are frozen',
+    description:
+      'For a VAT return filed with SARS. Stores the totals by code and rate that the period’s report shows ' +
+      'now (and the adjustments it reports for earlier submitted periods): from then on GET ' +
+      '/api/reports/vat?period=<id> answers them, whatever is posted later; a posting dated in the period ' +
+      'afterwards is reported by the next open period in field 12 or 18. Needs the reports:approve ' +
+      'permission (owner, admin, accountant). An id that is no period of the company’s VAT category is a 404; ' +
+      'a period not yet ended (today on or before its last day) a 422; a period submitted already, or one ' +
+      'overlapping a period submitted under another VAT category, a 409 VAT_PERIOD_SUBMITTED. Answers the period.',
+    params: VatPeriodParams,
+    response: { 200: VatPeriod },
+    handler: async ({ params }, ctx) => submitVatPeriod(await reportCtx(ctx), params.id),
   }),
   defineRoute({
     ...report,

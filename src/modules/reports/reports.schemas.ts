@@ -4,7 +4,6 @@ import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { named } from '../../platform/http/schema-names.ts';
-import { TaxCodeSchema as TaxCode } from '../ledger/index.ts';
 
 const Day = (description: string) => Type.String({ format: 'date', description });
 const Amount = (description?: string) => Type.Number(description ? { description } : {});
@@ -23,15 +22,15 @@ export const ReportFormat = named(
   }),
 );
 
-const format = Type.Optional(ReportFormat);
+export const format = Type.Optional(ReportFormat);
 
-const from = Type.Optional(
+export const from = Type.Optional(
   Day('First day (inclusive); default the start of the financial year that contains `to`'),
 );
-const to = Type.Optional(Day('Last day (inclusive); default today (UTC)'));
+export const to = Type.Optional(Day('Last day (inclusive); default today (UTC)'));
 const asOf = Type.Optional(Day('The position at the end of this day; default today (UTC)'));
 
-const strict = { additionalProperties: false } as const;
+export const strict = { additionalProperties: false } as const;
 
 export const PeriodQuery = Type.Object({ from, to, format }, strict);
 export const AsOfQuery = Type.Object({ asOf, format }, strict);
@@ -65,13 +64,13 @@ export const GeneralLedgerQuery = Type.Object(
   strict,
 );
 
-const Company = {
+export const CompanyFields = {
   companyId: Type.String({ format: 'uuid' }),
   companyName: Type.String(),
   currency: Type.String({ description: "The company's base currency (ZAR unless set otherwise)" }),
 };
 
-const Period = {
+export const PeriodFields = {
   from: Type.String({ format: 'date' }),
   to: Type.String({ format: 'date' }),
 };
@@ -97,8 +96,8 @@ export const Section = named(
 export const IncomeStatement = named(
   'IncomeStatement',
   Type.Object({
-    ...Company,
-    ...Period,
+    ...CompanyFields,
+    ...PeriodFields,
     revenue: Section,
     costOfSales: Section,
     grossProfit: Amount('revenue − cost of sales'),
@@ -137,7 +136,7 @@ const BalanceSheetSide = named('BalanceSheetSide', Type.Object(Side));
 export const BalanceSheet = named(
   'BalanceSheet',
   Type.Object({
-    ...Company,
+    ...CompanyFields,
     asOf: Type.String({ format: 'date' }),
     financialYearStart: Type.String({ format: 'date' }),
     assets: BalanceSheetSide,
@@ -180,7 +179,7 @@ export const TrialBalanceBasis = named(
 export const TrialBalance = named(
   'TrialBalance',
   Type.Object({
-    ...Company,
+    ...CompanyFields,
     basis: TrialBalanceBasis,
     asOf: nullable(Type.String({ format: 'date' })),
     from: nullable(Type.String({ format: 'date' })),
@@ -238,8 +237,8 @@ export const GeneralLedgerAccount = named(
 export const GeneralLedger = named(
   'GeneralLedger',
   Type.Object({
-    ...Company,
-    ...Period,
+    ...CompanyFields,
+    ...PeriodFields,
     accounts: Type.Array(GeneralLedgerAccount),
   }),
 );
@@ -258,8 +257,8 @@ const CashAccount = named(
 export const CashFlow = named(
   'CashFlow',
   Type.Object({
-    ...Company,
-    ...Period,
+    ...CompanyFields,
+    ...PeriodFields,
     openingCash: Amount('The bank accounts’ balance at the end of the day before `from`'),
     operating: Section,
     investing: Section,
@@ -268,62 +267,5 @@ export const CashFlow = named(
     closingCash: Amount('The bank accounts’ balance at the end of `to`'),
     cashAccounts: Type.Array(CashAccount),
     reconciles: Type.Boolean({ description: 'openingCash + netChange = closingCash, to the cent' }),
-  }),
-);
-
-const VatLine = named(
-  'VatReportLine',
-  Type.Object({
-    taxCode: TaxCode,
-    rate: Type.Number({ description: 'Percent' }),
-    net: Amount(),
-    vat: Amount(),
-  }),
-);
-
-const VatSide = named(
-  'VatReportSide',
-  Type.Object({
-    lines: Type.Array(VatLine),
-    totalNet: Amount(),
-    totalVat: Amount(),
-  }),
-);
-
-const box = (description: string) => Amount(description);
-
-export const Vat201 = named(
-  'Vat201',
-  Type.Object({
-    field1: box('Standard-rated supplies, VAT included (code standard: net + VAT)'),
-    field1A: box('Standard-rated supplies of capital goods, VAT included (standard_capital)'),
-    field2: box('Zero-rated supplies (zero)'),
-    field2A: box('Zero-rated exports (zero_export)'),
-    field3: box('Exempt supplies (exempt)'),
-    field4: box('Output VAT on field 1'),
-    field4A: box('Output VAT on field 1A'),
-    field12: box(
-      'Other and imported services: here only the VAT on bad debts recovered (bad_debt_recovered, s22(2))',
-    ),
-    field13: box('Total output tax: 4 + 4A + 12'),
-    field14: box('Input VAT on capital goods (input_capital)'),
-    field15: box('Input VAT on other goods and services (input_standard)'),
-    field15A: box('Input VAT on imports (input_import)'),
-    field17: box(
-      'Bad debts: the VAT of debts written off, claimed back as input tax (input_bad_debt, s22(1))',
-    ),
-    field19: box('Total input tax: 14 + 15 + 15A + 17'),
-    field20: box('VAT payable: 13 − 19 (negative: refundable)'),
-  }),
-);
-
-export const VatReport = named(
-  'VatReport',
-  Type.Object({
-    ...Company,
-    ...Period,
-    output: VatSide,
-    input: VatSide,
-    vat201: Vat201,
   }),
 );

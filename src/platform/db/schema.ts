@@ -113,6 +113,8 @@ export interface CompaniesTable {
   vat_registered: Generated<boolean>;
   vat_registered_from: DateString | null;
   vat_number: string | null;
+  /** The VAT category, A-E (migrations/0030_vat201.sql); B by default. */
+  vat_category: Generated<string>;
   /** Printed on documents (migrations/0016_documents.sql). */
   address_line1: string | null;
   address_line2: string | null;

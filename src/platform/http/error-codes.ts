@@ -86,6 +86,10 @@ export const ERROR_CODES = {
   DOCUMENT_VOID: { status: 409, meaning: 'The document is void' },
   HAS_PAYMENTS: { status: 409, meaning: 'The document has payments or allocations: reverse them first' },
   PERIOD_LOCKED: { status: 409, meaning: 'The date is on or before the lock date' },
+  VAT_PERIOD_SUBMITTED: {
+    status: 409,
+    meaning: 'The VAT period is submitted already: its figures are frozen',
+  },
   CONTACT_HAS_OPEN_ITEMS: { status: 409, meaning: 'The contact has open documents' },
   SKU_TAKEN: { status: 409, meaning: 'Another product has this SKU' },
   SANDBOX_IN_USE: {
