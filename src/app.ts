@@ -15,6 +15,7 @@ import { type AnyRoute, registerRoutes } from './platform/http/catalogue.ts';
 import type { AppDeps } from './platform/http/context.ts';
 import { registerCors } from './platform/http/cors.ts';
 import { installErrorHandling } from './platform/http/error-handler.ts';
+import { installInputRules, withInputRules } from './platform/http/input-rules.ts';
 import { observeResponses } from './platform/http/observed-responses.ts';
 import { registerPlayground } from './platform/http/playground.ts';
 import { createRateLimiter } from './platform/http/rate-limit.ts';
@@ -53,14 +54,20 @@ export function wireDeps(deps: DepsWithoutWiring): AppDeps {
 function strictBodies(): AjvCompiler.ValidatorFactory {
   const pool = AjvCompiler();
   const factory: AjvCompiler.BuildCompilerFromPool = (externalSchemas, options) => {
-    const coercing = pool(externalSchemas, options);
+    // Both validators know the rules every input string follows (input-rules.ts).
+    const withRules = { ...options, onCreate: installInputRules } as typeof options;
+    const coercing = pool(externalSchemas, withRules);
     const strict = pool(externalSchemas, {
-      ...options,
+      ...withRules,
       customOptions: { ...(options?.customOptions as object), coerceTypes: false },
     } as typeof options);
-    // Fastify calls the compiler with the route's definition, httpPart included.
-    return ((route: { httpPart?: string }) =>
-      (route.httpPart === 'body' ? strict : coercing)(route as never)) as unknown as typeof coercing;
+    // Fastify calls the compiler with the route's definition, httpPart included; each schema
+    // is compiled as a copy that carries the input rules on every string.
+    return ((route: { httpPart?: string; schema: unknown }) =>
+      (route.httpPart === 'body' ? strict : coercing)({
+        ...route,
+        schema: withInputRules(route.schema),
+      } as never)) as unknown as typeof coercing;
   };
   return factory;
 }

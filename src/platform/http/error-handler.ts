@@ -2,6 +2,7 @@
 // stack trace, SQL or an internal message.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODE_LIST, ERROR_CODES } from './error-codes.ts';
+import { FIRST_DAY, LAST_DAY } from './input-rules.ts';
 import { HttpError, PermissionDenied, PROBLEM_CONTENT_TYPE, problem } from './problem.ts';
 
 /**
@@ -52,7 +53,14 @@ export function fieldOf(issue: ValidationIssue, context: string | undefined): st
 function messageOf(issue: ValidationIssue): string {
   if (issue.keyword === 'required') return 'is required';
   if (issue.keyword === 'additionalProperties') return 'is not an accepted field';
-  if (issue.keyword === 'format') return `must be a valid ${String(issue.params?.format)}`;
+  if (issue.keyword === 'format') {
+    const format = String(issue.params?.format);
+    // A date is refused for its form or for its range (input-rules.ts): one message says both.
+    if (format === 'date') return `must be a valid date (YYYY-MM-DD) from ${FIRST_DAY} to ${LAST_DAY}`;
+    if (format === 'date-time')
+      return `must be a valid date-time (RFC 3339) from ${FIRST_DAY} to ${LAST_DAY}`;
+    return `must be a valid ${format}`;
+  }
   if (issue.keyword === 'enum' || issue.keyword === 'const' || issue.keyword === 'anyOf') {
     const allowed = issue.params?.allowedValues;
     return Array.isArray(allowed) ? `must be one of ${allowed.join(', ')}` : 'is not an accepted value';
@@ -68,7 +76,8 @@ export interface FieldError {
 /**
  * Every failing field, once each, in the order validation found them; `detail` and `field`
  * name the first (as before the list existed). An anyOf/oneOf failure also reports each
- * branch's own failure, which says nothing more to a caller: only the union's line is kept.
+ * branch's own failure, which says nothing more to a caller: only the union's line is kept
+ * (and a branch's control character, which does say more).
  */
 export function validationErrors(error: FastifyError): FieldError[] {
   const issues = (error.validation ?? []) as ValidationIssue[];
@@ -79,7 +88,13 @@ export function validationErrors(error: FastifyError): FieldError[] {
   const seen = new Set<string>();
   for (const issue of issues) {
     const branch = /\/(anyOf|oneOf)\/\d+\//.test(issue.schemaPath ?? '');
-    if (branch && unions.some((at) => (issue.instancePath ?? '').startsWith(at))) continue;
+    // A control character is the reason whatever the branch (input-rules.ts): it is kept.
+    if (
+      branch &&
+      issue.keyword !== 'plainText' &&
+      unions.some((at) => (issue.instancePath ?? '').startsWith(at))
+    )
+      continue;
     const field = fieldOf(issue, error.validationContext);
     const message = messageOf(issue);
     const key = `${field}\u0000${message}`;
