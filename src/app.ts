@@ -14,7 +14,7 @@ import { openApiDocument } from './openapi-document.ts';
 import { type AnyRoute, registerRoutes } from './platform/http/catalogue.ts';
 import type { AppDeps } from './platform/http/context.ts';
 import { registerCors } from './platform/http/cors.ts';
-import { installErrorHandling } from './platform/http/error-handler.ts';
+import { installErrorHandling, MAX_PARAM_LENGTH, sendFrameworkError } from './platform/http/error-handler.ts';
 import { installInputRules, withInputRules } from './platform/http/input-rules.ts';
 import { observeResponses } from './platform/http/observed-responses.ts';
 import { registerPlayground } from './platform/http/playground.ts';
@@ -108,6 +108,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     // refused, not silently removed (strict-input.ts closes the schemas).
     ajv: { customOptions: { allErrors: true, removeAdditional: false } },
     logController: new OneLinePerRequest(),
+    // The router's own refusals (a bad % escape, a parameter too long) are problems too.
+    maxParamLength: MAX_PARAM_LENGTH,
+    frameworkErrors: sendFrameworkError,
     schemaController: { compilersFactory: { buildValidator: strictBodies() } },
   });
   app.addHook('onSend', async (request, reply) => {

@@ -3,7 +3,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODE_LIST, ERROR_CODES } from './error-codes.ts';
 import { FIRST_DAY, LAST_DAY } from './input-rules.ts';
-import { HttpError, PermissionDenied, PROBLEM_CONTENT_TYPE, problem } from './problem.ts';
+import { badRequest, HttpError, PermissionDenied, PROBLEM_CONTENT_TYPE, problem } from './problem.ts';
 
 /**
  * RFC 6750: a 401 names the scheme. A request that sent a token learns it was not accepted
@@ -14,6 +14,23 @@ function wwwAuthenticate(request: FastifyRequest): string {
   return sent ? 'Bearer realm="api", error="invalid_token"' : 'Bearer realm="api"';
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route answers its 4xx as OAuth's error body (catalogue.ts, `oauthErrors`). */
+    oauthErrors?: boolean;
+  }
+}
+
+/**
+ * RFC 6749 §5.2: a 4xx of OAuth's token endpoint is `{ error, error_description }` as
+ * application/json, whatever refused it (validation, the body's size or media type), with the
+ * problem's members beside them. The client's credentials are `invalid_client`; the rest of
+ * the request, `invalid_request`. (429 and 5xx come from the platform, as problems.)
+ */
+function oauthShaped(request: FastifyRequest, status: number): boolean {
+  return request.routeOptions?.config?.oauthErrors === true && status < 500 && status !== 429;
+}
+
 function sendProblem(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -21,14 +38,18 @@ function sendProblem(
   detail: string,
   extensions: Record<string, unknown> = {},
 ) {
-  const instance = request.url.split('?')[0] ?? request.url;
   if (status === 401 && !reply.hasHeader('www-authenticate')) {
     reply.header('www-authenticate', wwwAuthenticate(request));
   }
-  return reply
-    .code(status)
-    .type(PROBLEM_CONTENT_TYPE)
-    .send(problem(status, detail, instance, extensions));
+  const body = problem(status, detail, request.url.split('?')[0] ?? request.url, extensions);
+  if (oauthShaped(request, status)) {
+    const error = status === 401 ? 'invalid_client' : 'invalid_request';
+    return reply
+      .code(status)
+      .type('application/json')
+      .send({ error, error_description: detail, ...body });
+  }
+  return reply.code(status).type(PROBLEM_CONTENT_TYPE).send(body);
 }
 
 interface ValidationIssue {
@@ -171,6 +192,25 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
   request.log.error({ err: error }, 'unhandled error');
   return sendProblem(request, reply, 500, 'An unexpected error occurred. It has been logged.');
 }
+
+/**
+ * Fastify's `frameworkErrors`: the router's own refusals, before any route is found, answered
+ * as problems like every other error: a `%` that starts no valid escape (400, naming the path)
+ * and a path parameter longer than the router reads (414, `maxParamLength`, 100 characters).
+ */
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return sendError(badRequest('path', 'has a % that starts no valid escape'), request, reply);
+  }
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    const detail = `A path parameter is longer than the ${MAX_PARAM_LENGTH} characters the service reads`;
+    return sendError(new HttpError(414, detail, { code: 'URI_TOO_LONG' }), request, reply);
+  }
+  return sendError(error, request, reply);
+}
+
+/** The longest path parameter the router reads (Fastify's default, stated so the 414 can say it). */
+export const MAX_PARAM_LENGTH = 100;
 
 export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
