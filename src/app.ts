@@ -10,6 +10,7 @@ import Fastify, {
 } from 'fastify';
 import { catalogue } from './catalogue.ts';
 import { insertCompany } from './modules/companies/index.ts';
+import { contactName } from './modules/contacts/index.ts';
 import { openApiDocument } from './openapi-document.ts';
 import { type AnyRoute, registerRoutes } from './platform/http/catalogue.ts';
 import type { AppDeps } from './platform/http/context.ts';
@@ -28,7 +29,10 @@ export const OPENAPI_PATH = '/api-docs/openapi.json';
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
-export type DepsWithoutWiring = Omit<AppDeps, 'createFirstCompany' | 'rateLimiter' | 'meterKeyCall'>;
+export type DepsWithoutWiring = Omit<
+  AppDeps,
+  'createFirstCompany' | 'isContact' | 'rateLimiter' | 'meterKeyCall'
+>;
 
 /** Wires the cross-module hooks the platform calls without importing modules. */
 export function wireDeps(deps: DepsWithoutWiring): AppDeps {
@@ -43,6 +47,8 @@ export function wireDeps(deps: DepsWithoutWiring): AppDeps {
       await insertCompany(tx, tenantId, { id, ...c }, deps.now().toISOString().slice(0, 10));
       return id;
     },
+    isContact: async (tx, tenantId, contactId) =>
+      (await contactName({ db: tx, tenantId }, contactId)) !== undefined,
   };
 }
 
