@@ -115,7 +115,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     ajv: { customOptions: { allErrors: true, removeAdditional: false } },
     logController: new OneLinePerRequest(),
     // The router's own refusals (a bad % escape, a parameter too long) are problems too.
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: sendFrameworkError,
     schemaController: { compilersFactory: { buildValidator: strictBodies() } },
   });
