@@ -10,11 +10,13 @@ import Fastify, {
 } from 'fastify';
 import { catalogue } from './catalogue.ts';
 import { insertCompany } from './modules/companies/index.ts';
+import { contactName } from './modules/contacts/index.ts';
 import { openApiDocument } from './openapi-document.ts';
 import { type AnyRoute, registerRoutes } from './platform/http/catalogue.ts';
 import type { AppDeps } from './platform/http/context.ts';
 import { registerCors } from './platform/http/cors.ts';
-import { installErrorHandling } from './platform/http/error-handler.ts';
+import { installErrorHandling, MAX_PARAM_LENGTH, sendFrameworkError } from './platform/http/error-handler.ts';
+import { installInputRules, withInputRules } from './platform/http/input-rules.ts';
 import { observeResponses } from './platform/http/observed-responses.ts';
 import { registerPlayground } from './platform/http/playground.ts';
 import { createRateLimiter } from './platform/http/rate-limit.ts';
@@ -27,7 +29,10 @@ export const OPENAPI_PATH = '/api-docs/openapi.json';
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
-export type DepsWithoutWiring = Omit<AppDeps, 'createFirstCompany' | 'rateLimiter' | 'meterKeyCall'>;
+export type DepsWithoutWiring = Omit<
+  AppDeps,
+  'createFirstCompany' | 'isContact' | 'rateLimiter' | 'meterKeyCall'
+>;
 
 /** Wires the cross-module hooks the platform calls without importing modules. */
 export function wireDeps(deps: DepsWithoutWiring): AppDeps {
@@ -42,6 +47,8 @@ export function wireDeps(deps: DepsWithoutWiring): AppDeps {
       await insertCompany(tx, tenantId, { id, ...c }, deps.now().toISOString().slice(0, 10));
       return id;
     },
+    isContact: async (tx, tenantId, contactId) =>
+      (await contactName({ db: tx, tenantId }, contactId)) !== undefined,
   };
 }
 
@@ -53,14 +60,20 @@ export function wireDeps(deps: DepsWithoutWiring): AppDeps {
 function strictBodies(): AjvCompiler.ValidatorFactory {
   const pool = AjvCompiler();
   const factory: AjvCompiler.BuildCompilerFromPool = (externalSchemas, options) => {
-    const coercing = pool(externalSchemas, options);
+    // Both validators know the rules every input string follows (input-rules.ts).
+    const withRules = { ...options, onCreate: installInputRules } as typeof options;
+    const coercing = pool(externalSchemas, withRules);
     const strict = pool(externalSchemas, {
-      ...options,
+      ...withRules,
       customOptions: { ...(options?.customOptions as object), coerceTypes: false },
     } as typeof options);
-    // Fastify calls the compiler with the route's definition, httpPart included.
-    return ((route: { httpPart?: string }) =>
-      (route.httpPart === 'body' ? strict : coercing)(route as never)) as unknown as typeof coercing;
+    // Fastify calls the compiler with the route's definition, httpPart included; each schema
+    // is compiled as a copy that carries the input rules on every string.
+    return ((route: { httpPart?: string; schema: unknown }) =>
+      (route.httpPart === 'body' ? strict : coercing)({
+        ...route,
+        schema: withInputRules(route.schema),
+      } as never)) as unknown as typeof coercing;
   };
   return factory;
 }
@@ -101,6 +114,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     // refused, not silently removed (strict-input.ts closes the schemas).
     ajv: { customOptions: { allErrors: true, removeAdditional: false } },
     logController: new OneLinePerRequest(),
+    // The router's own refusals (a bad % escape, a parameter too long) are problems too.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: sendFrameworkError,
     schemaController: { compilersFactory: { buildValidator: strictBodies() } },
   });
   app.addHook('onSend', async (request, reply) => {

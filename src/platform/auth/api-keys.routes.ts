@@ -50,7 +50,8 @@ export const apiKeyRoutes: AnyRoute[] = [
       "the creator's role narrows the key at the next request, so it never does more than the person who " +
       'made it; when the creator is deactivated it keeps working with the role their record last had. ' +
       '`scopes`: `<module>:read`, `<module>:write` (includes read) or `full` (GET /api-scopes). Whatever ' +
-      'the scopes, the key never does more than its role.\n\n' +
+      'the scopes, the key never does more than its role. `contactId`, when given, names one of the ' +
+      "business's contacts (the integration partner the key is for); any other id is a 404.\n\n" +
       '**Test keys.** Sent with `X-Company-Id` naming the sandbox company (POST /api/sandbox), the key is a ' +
       `test key (\`${KEY_PREFIXES.test}...\`, \`mode: "test"\`): its tokens act on the sandbox company only. A ` +
       "company-scoped call naming another company, and a write to the business's shared records (contacts, " +

@@ -177,6 +177,10 @@ export async function createApiKey(
     );
   }
   const mode = await modeOfCompany(ctx, companyHeader);
+  // The contact the key is for is one of the tenant's: another tenant's id is a 404, as everywhere.
+  if (input.contactId !== undefined && !(await ctx.deps.isContact(ctx.db, ctx.tenantId, input.contactId))) {
+    throw notFound('Contact');
+  }
   await assertRoomForAKey(ctx);
   const id = crypto.randomUUID();
   const { key, hash } = newApiKey(ctx.tenantId, id, mode);

@@ -127,6 +127,65 @@ describe('creating a key', () => {
     assert.equal(assertProblem(denied, 403).code, 'PERMISSION_NOT_HELD');
   });
 
+  test("contactId names one of the tenant's contacts: another tenant's, or none, is a 404 (issue 15)", async () => {
+    const a = await register(t.app, { plan: 'business' });
+    const b = await register(t.app, { plan: 'business' });
+    const contactOf = async (r: typeof a) => {
+      const res = await as(
+        t.app,
+        r.token,
+      )({ method: 'POST', url: '/api/contacts', payload: { name: 'Partner' } });
+      assert.equal(res.statusCode, 201, res.body);
+      return res.json().id as string;
+    };
+    const [mine, theirs] = [await contactOf(a), await contactOf(b)];
+    const create = (contactId: string) =>
+      as(
+        t.app,
+        a.token,
+      )({
+        method: 'POST',
+        url: '/api/api-keys',
+        payload: { name: 'Partner feed', owner: 'business', scopes: ['contacts:read'], contactId },
+      });
+    for (const other of [theirs, crypto.randomUUID()]) {
+      const refused = assertProblem(await create(other), 404);
+      assert.match(String(refused.detail), /Contact/);
+    }
+    const list = await as(t.app, a.token)({ method: 'GET', url: '/api/api-keys' });
+    assert.equal(list.json().length, 0, 'a refused key was kept');
+    const made = await create(mine.toUpperCase());
+    assert.equal(made.statusCode, 201, made.body);
+    assert.equal(made.json().contactId, mine);
+  });
+
+  test("the database refuses a key naming another tenant's contact (api_keys_contact_fk)", async () => {
+    const a = await register(t.app, { plan: 'business' });
+    const b = await register(t.app, { plan: 'business' });
+    const theirs = await as(t.app, b.token)({ method: 'POST', url: '/api/contacts', payload: { name: 'X' } });
+    await assert.rejects(
+      withTenant(t.database.db, a.tenantId, (tx) =>
+        tx
+          .insertInto('api_keys')
+          .values({
+            tenant_id: a.tenantId,
+            id: crypto.randomUUID(),
+            name: 'Direct',
+            owner_type: 'business',
+            role: 'admin',
+            created_by: a.userId,
+            scopes: ['contacts:read'],
+            contact_id: theirs.json().id,
+            display_prefix: 'bpk_live_',
+            last_four: 'abcd',
+            secret_hash: '0'.repeat(64),
+          })
+          .execute(),
+      ),
+      /api_keys_contact_fk/,
+    );
+  });
+
   test("only an owner gives a key the owner role; a key's token cannot make keys", async () => {
     const a = await register(t.app, { plan: 'business' });
     const admin = await addMember(t, a, 'admin');

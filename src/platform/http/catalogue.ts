@@ -442,6 +442,7 @@ function addRoute(app: FastifyInstance, route: AnyRoute, deps: AppDeps, conventi
       response,
     },
     onRequest,
+    ...(route.oauthErrors ? { config: { oauthErrors: true } } : {}),
     ...(conventions.onSend.length ? { onSend: conventions.onSend } : {}),
     handler: async (request, reply) => {
       reply.code(status);

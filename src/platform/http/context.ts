@@ -26,6 +26,8 @@ export interface AppDeps {
   now: () => Date;
   /** Creates a tenant's first company at registration (wired by app.ts to the companies module). */
   createFirstCompany(tx: Tx, tenantId: string, input: FirstCompany): Promise<string>;
+  /** Whether the id names a live contact of the tenant (wired by app.ts to the contacts module). */
+  isContact(tx: Tx, tenantId: string, contactId: string): Promise<boolean>;
   /** Resolves webhook host names (A and AAAA); the system's name servers when absent. */
   resolveHost?: ResolveAddresses;
   /** The rate limits' store and limiters (wired by app.ts, installed on the app by buildApp). */

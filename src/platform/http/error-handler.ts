@@ -2,7 +2,8 @@
 // stack trace, SQL or an internal message.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODE_LIST, ERROR_CODES } from './error-codes.ts';
-import { HttpError, PermissionDenied, PROBLEM_CONTENT_TYPE, problem } from './problem.ts';
+import { FIRST_DAY, LAST_DAY } from './input-rules.ts';
+import { badRequest, HttpError, PermissionDenied, PROBLEM_CONTENT_TYPE, problem } from './problem.ts';
 
 /**
  * RFC 6750: a 401 names the scheme. A request that sent a token learns it was not accepted
@@ -13,6 +14,23 @@ function wwwAuthenticate(request: FastifyRequest): string {
   return sent ? 'Bearer realm="api", error="invalid_token"' : 'Bearer realm="api"';
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route answers its 4xx as OAuth's error body (catalogue.ts, `oauthErrors`). */
+    oauthErrors?: boolean;
+  }
+}
+
+/**
+ * RFC 6749 §5.2: a 4xx of OAuth's token endpoint is `{ error, error_description }` as
+ * application/json, whatever refused it (validation, the body's size or media type), with the
+ * problem's members beside them. The client's credentials are `invalid_client`; the rest of
+ * the request, `invalid_request`. (429 and 5xx come from the platform, as problems.)
+ */
+function oauthShaped(request: FastifyRequest, status: number): boolean {
+  return request.routeOptions?.config?.oauthErrors === true && status < 500 && status !== 429;
+}
+
 function sendProblem(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -20,14 +38,18 @@ function sendProblem(
   detail: string,
   extensions: Record<string, unknown> = {},
 ) {
-  const instance = request.url.split('?')[0] ?? request.url;
   if (status === 401 && !reply.hasHeader('www-authenticate')) {
     reply.header('www-authenticate', wwwAuthenticate(request));
   }
-  return reply
-    .code(status)
-    .type(PROBLEM_CONTENT_TYPE)
-    .send(problem(status, detail, instance, extensions));
+  const body = problem(status, detail, request.url.split('?')[0] ?? request.url, extensions);
+  if (oauthShaped(request, status)) {
+    const error = status === 401 ? 'invalid_client' : 'invalid_request';
+    return reply
+      .code(status)
+      .type('application/json')
+      .send({ error, error_description: detail, ...body });
+  }
+  return reply.code(status).type(PROBLEM_CONTENT_TYPE).send(body);
 }
 
 interface ValidationIssue {
@@ -52,7 +74,14 @@ export function fieldOf(issue: ValidationIssue, context: string | undefined): st
 function messageOf(issue: ValidationIssue): string {
   if (issue.keyword === 'required') return 'is required';
   if (issue.keyword === 'additionalProperties') return 'is not an accepted field';
-  if (issue.keyword === 'format') return `must be a valid ${String(issue.params?.format)}`;
+  if (issue.keyword === 'format') {
+    const format = String(issue.params?.format);
+    // A date is refused for its form or for its range (input-rules.ts): one message says both.
+    if (format === 'date') return `must be a valid date (YYYY-MM-DD) from ${FIRST_DAY} to ${LAST_DAY}`;
+    if (format === 'date-time')
+      return `must be a valid date-time (RFC 3339) from ${FIRST_DAY} to ${LAST_DAY}`;
+    return `must be a valid ${format}`;
+  }
   if (issue.keyword === 'enum' || issue.keyword === 'const' || issue.keyword === 'anyOf') {
     const allowed = issue.params?.allowedValues;
     return Array.isArray(allowed) ? `must be one of ${allowed.join(', ')}` : 'is not an accepted value';
@@ -68,7 +97,8 @@ export interface FieldError {
 /**
  * Every failing field, once each, in the order validation found them; `detail` and `field`
  * name the first (as before the list existed). An anyOf/oneOf failure also reports each
- * branch's own failure, which says nothing more to a caller: only the union's line is kept.
+ * branch's own failure, which says nothing more to a caller: only the union's line is kept
+ * (and a branch's control character, which does say more).
  */
 export function validationErrors(error: FastifyError): FieldError[] {
   const issues = (error.validation ?? []) as ValidationIssue[];
@@ -79,7 +109,13 @@ export function validationErrors(error: FastifyError): FieldError[] {
   const seen = new Set<string>();
   for (const issue of issues) {
     const branch = /\/(anyOf|oneOf)\/\d+\//.test(issue.schemaPath ?? '');
-    if (branch && unions.some((at) => (issue.instancePath ?? '').startsWith(at))) continue;
+    // A control character is the reason whatever the branch (input-rules.ts): it is kept.
+    if (
+      branch &&
+      issue.keyword !== 'plainText' &&
+      unions.some((at) => (issue.instancePath ?? '').startsWith(at))
+    )
+      continue;
     const field = fieldOf(issue, error.validationContext);
     const message = messageOf(issue);
     const key = `${field}\u0000${message}`;
@@ -187,6 +223,25 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
   request.log.error({ err: error }, 'unhandled error');
   return sendProblem(request, reply, 500, 'An unexpected error occurred. It has been logged.');
 }
+
+/**
+ * Fastify's `frameworkErrors`: the router's own refusals, before any route is found, answered
+ * as problems like every other error: a `%` that starts no valid escape (400, naming the path)
+ * and a path parameter longer than the router reads (414, `maxParamLength`, 100 characters).
+ */
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return sendError(badRequest('path', 'has a % that starts no valid escape'), request, reply);
+  }
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    const detail = `A path parameter is longer than the ${MAX_PARAM_LENGTH} characters the service reads`;
+    return sendError(new HttpError(414, detail, { code: 'URI_TOO_LONG' }), request, reply);
+  }
+  return sendError(error, request, reply);
+}
+
+/** The longest path parameter the router reads (Fastify's default, stated so the 414 can say it). */
+export const MAX_PARAM_LENGTH = 100;
 
 export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));

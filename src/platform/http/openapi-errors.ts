@@ -3,7 +3,7 @@
 //
 //   input (a body, a query, path ids, X-Company-Id, a strict path) → 400
 //   a signed-in route → 401, 403 (role, scope, plan, a key on a person's own route)
-//   a path id or X-Company-Id → 404
+//   a path id or X-Company-Id → 404; a path parameter over 100 characters → 414
 //   every write → 409 CONFLICT (a unique or reference constraint), plus the route's codes
 //   a body → 413, 415
 //   a key's metered call, or the per-address limit (/auth, /oauth, /external/leads) → 429
@@ -50,6 +50,8 @@ export function errorCodesOf(
     if (route.access === 'write' && route.companyScoped) codes.add('SANDBOX_READ_ONLY');
   }
   if (hasParams || route.companyScoped) codes.add('NOT_FOUND');
+  // The router refuses a path parameter longer than it reads (error-handler.ts).
+  if (hasParams) codes.add('URI_TOO_LONG');
   if (route.access === 'write' && route.method !== 'GET') codes.add('CONFLICT');
   if (metered(route)) codes.add('RATE_LIMITED');
   codes.add('INTERNAL_ERROR').add('UNAVAILABLE');

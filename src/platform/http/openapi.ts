@@ -1,5 +1,6 @@
 // The OpenAPI 3.1 description, generated from the route catalogue: the same objects that
 // validate requests describe them, so the document cannot drift from the service.
+
 import { createHash } from 'node:crypto';
 import type { TSchema } from 'typebox';
 import { licensedModule } from '../auth/limits.ts';
@@ -8,6 +9,7 @@ import { type AnyRoute, COMPANY_HEADER_REQUIRED, successStatus } from './catalog
 import { ERROR_CODE_LIST, ERROR_CODES } from './error-codes.ts';
 import { conditional } from './etag.ts';
 import { IDEMPOTENCY_KEY_HEADER, idempotencyApplies, REPLAYED_HEADER } from './idempotency-key.ts';
+import { FIRST_DAY, FREE_TEXT_OVER, LAST_DAY } from './input-rules.ts';
 import { locationTemplate } from './location.ts';
 import { errorCodesOf, metered, roleDenial } from './openapi-errors.ts';
 import { type Json, ref, SchemaComponents } from './openapi-schemas.ts';
@@ -557,6 +559,11 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string, extras: Open
         'Every /api call needs a bearer token; company-scoped calls also need X-Company-Id. ' +
         'Errors are RFC 7807 problem details (`application/problem+json`) with a `code` from a closed list, ' +
         'except a role denial, which answers { error, resource, action }.\n\n' +
+        'Rules every input follows, whatever its schema says: text never holds NUL (U+0000); a string of ' +
+        `up to ${FREE_TEXT_OVER} characters (a name, a number, a code, an e-mail) holds no other control character ` +
+        '(U+0001–U+001F but tab, CR and LF, nor U+007F); a date or date-time is a day from ' +
+        `${FIRST_DAY} to ${LAST_DAY}; an id (a UUID) may be sent in capitals and is answered in lower case. ` +
+        'Otherwise the answer is a 400 naming the field.\n\n' +
         `To try calls from the playground, [sign in](${PLAYGROUND_PATH}/sign-in) (or paste an access token ` +
         'under Authentication): calls then run as that user, in that tenant, with that role. ' +
         'A POST creates a real record and a DELETE really voids one.',
