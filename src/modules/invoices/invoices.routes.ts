@@ -4,6 +4,7 @@ import { FileResponse, PDF_CONTENT_TYPE } from '../../platform/files/response.ts
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { allocate, listAllocations, reverseAllocation } from './allocations.ts';
+import { creditRoutes } from './credits.routes.ts';
 import { loadPaper } from './document-paper.ts';
 import { documentFilename, renderPaper } from './document-pdf.ts';
 import { sendDocument } from './document-send.ts';
@@ -55,6 +56,8 @@ const VoidQuery = Type.Object({
 });
 
 export const invoiceRoutes: AnyRoute[] = [
+  // Before /api/invoices/{id}: the customer-credits paths are read as paths, not as an id.
+  ...creditRoutes,
   defineRoute({
     ...write,
     method: 'POST',
@@ -233,7 +236,11 @@ export const invoiceRoutes: AnyRoute[] = [
     errors: ['NOT_RECEIVABLE', 'NOT_OPEN', 'ALREADY_PAID', 'PERIOD_LOCKED', 'CONFLICT'],
     summary: 'Record a payment (partial or full): Dr bank, Cr debtors',
     description:
-      'More than is still due is 400 naming amount (no overpayments); two payments at once are checked one after ' +
+      "Settles up to what is still due; more than that is accepted, and the excess becomes the customer's " +
+      'credit (an overpayment, GET /api/invoices/customer-credits): the entry is Dr bank (the whole amount), Cr ' +
+      "debtors on the invoice's item (what was due), Cr debtors on the credit's own item (the excess), so debtors " +
+      'and aged debtors show it as a credit of the contact. A paid invoice is 409 ALREADY_PAID (record an advance ' +
+      'payment instead). Two payments at once are checked one after ' +
       'the other. The payment that settles the whole balance emits invoice.paid in the same transaction. ' +
       '201; 200 with the payment when clientId was already used.',
     params: IdParams,
@@ -298,8 +305,11 @@ export const invoiceRoutes: AnyRoute[] = [
     path: '/api/invoices/{id}/payments/{paymentId}',
     operationId: 'reverseInvoicePayment',
     tag: 'Invoices',
-    errors: ['ALREADY_REVERSED', 'PERIOD_LOCKED'],
+    errors: ['ALREADY_REVERSED', 'CREDIT_IN_USE', 'PERIOD_LOCKED'],
     summary: 'Reverse a payment: its entry is reversed and the amount is due again',
+    description:
+      'The credit its excess left (an overpayment) is reversed with it (status reversed); when some of that ' +
+      'credit was applied or refunded, 409 CREDIT_IN_USE: reverse those first.',
     params: PaymentParams,
     response: { 200: Payment },
     handler: async ({ params }, ctx) => reversePayment(ctx, params.id, params.paymentId),
@@ -315,14 +325,21 @@ export const invoiceRoutes: AnyRoute[] = [
       'NOT_OPEN',
       'ALREADY_APPLIED',
       'DEPOSIT_ALREADY_APPLIED',
+      'NO_CREDIT_LEFT',
       'ALREADY_PAID',
       'PERIOD_LOCKED',
       'CONFLICT',
     ],
     summary: 'Apply a released credit note or deposit of the same customer to this invoice',
     description:
-      'A credit note: `amount` or as much as fits. A deposit: applied whole, once (a second application is ' +
-      '409 DEPOSIT_ALREADY_APPLIED); more than is due is 400. Posts an entry moving the amount to this invoice.',
+      'A credit note or a customer credit (an overpayment, a deposit excess, an advance payment: see GET ' +
+      '/api/invoices/customer-credits): `amount` or as much as fits; more than remains or than is due is 400 ' +
+      "naming amount; another customer's is 400 naming sourceId; nothing left is 409 NO_CREDIT_LEFT. An advance " +
+      "payment's application also reverses its output VAT in proportion (Dr income received in advance, net, Dr " +
+      'VAT output, tagged standard / Cr debtors), so VAT counts once, in the period it was received. A deposit: ' +
+      'applied once, whole (what remains of it; a second application is 409 DEPOSIT_ALREADY_APPLIED); more than ' +
+      "is due leaves the excess as the customer's credit (deposit_excess). The source is locked while it is " +
+      'checked, so two applications at once cannot over-apply it. Posts an entry moving the amount to this invoice.',
     params: IdParams,
     body: AllocationCreate,
     response: { 201: Allocation },
@@ -346,10 +363,12 @@ export const invoiceRoutes: AnyRoute[] = [
     path: '/api/invoices/{id}/allocations/{allocationId}',
     operationId: 'reverseInvoiceAllocation',
     tag: 'Invoices',
-    errors: ['ALREADY_REVERSED', 'ALREADY_VOID', 'PERIOD_LOCKED'],
+    errors: ['ALREADY_REVERSED', 'ALREADY_VOID', 'CREDIT_IN_USE', 'PERIOD_LOCKED'],
     summary: 'Undo an allocation: its entry is reversed',
     description:
-      'The invoice owes that much again; an applied credit note becomes open again. The application of the ' +
+      'The invoice owes that much again; an applied credit note or customer credit becomes open again. A ' +
+      "deposit's application that left an excess as customer credit takes that credit back (409 CREDIT_IN_USE " +
+      'when some of it was applied or refunded). The application of the ' +
       'credit note a void issued is part of the void: 409 ALREADY_VOID.',
     params: AllocationParams,
     response: { 200: Invoice },

@@ -11,7 +11,10 @@ export const PaymentCreate = named(
   Type.Object(
     {
       clientId: clientIdProperty,
-      amount: Type.Number({ exclusiveMinimum: 0, description: 'At most what is still due; two decimals' }),
+      amount: Type.Number({
+        exclusiveMinimum: 0,
+        description: "Two decimals. More than is still due leaves the excess as the customer's credit",
+      }),
       date: Type.String({ format: 'date', description: 'Not before the issue date' }),
       method: Type.Optional(
         Type.String({
@@ -63,12 +66,14 @@ export const AllocationCreate = named(
     {
       sourceId: Type.String({
         format: 'uuid',
-        description: 'A released credit note or deposit of the same customer',
+        description:
+          'A released credit note or deposit, or a customer credit (GET /api/invoices/customer-credits), of the same customer',
       }),
       amount: Type.Optional(
         Type.Number({
           exclusiveMinimum: 0,
-          description: 'A credit note: default as much as fits. A deposit is always applied whole.',
+          description:
+            'A credit note or a customer credit: default as much as fits. A deposit is applied whole (what remains of it): leave it out.',
         }),
       ),
       date: Type.Optional(
@@ -81,7 +86,9 @@ export const AllocationCreate = named(
 
 export const AllocationSourceType = named(
   'AllocationSourceType',
-  stringEnum(['credit_note', 'deposit'], { description: 'What was applied to the invoice' }),
+  stringEnum(['credit_note', 'deposit', 'customer_credit'], {
+    description: 'What was applied to the invoice (customer_credit: see GET /api/invoices/customer-credits)',
+  }),
 );
 
 export const Allocation = named(
@@ -90,9 +97,15 @@ export const Allocation = named(
     id: Type.String({ format: 'uuid' }),
     sourceId: Type.String({ format: 'uuid' }),
     sourceType: AllocationSourceType,
-    sourceNumber: Type.String(),
+    sourceNumber: Type.String({
+      description:
+        "The document's number; a customer credit's kind and date (e.g. Overpayment of 2026-03-10)",
+    }),
     invoiceId: Type.String({ format: 'uuid' }),
     amount: Type.Number(),
+    vatAmount: Type.Number({
+      description: 'An advance payment applied: the output VAT on receipt that it reverses (0 otherwise)',
+    }),
     date: Type.String({ format: 'date' }),
     entryId: Type.String({ format: 'uuid' }),
     reversedAt: nullable(Timestamp),

@@ -75,6 +75,11 @@ export const ERROR_CODES = {
   ALREADY_VOID: { status: 409, meaning: 'The document is void already' },
   ALREADY_REVERSED: { status: 409, meaning: 'The payment, allocation or journal is reversed already' },
   ALREADY_APPLIED: { status: 409, meaning: 'The credit is applied already' },
+  NO_CREDIT_LEFT: { status: 409, meaning: 'Nothing is left of the credit to apply, refund or forfeit' },
+  CREDIT_IN_USE: {
+    status: 409,
+    meaning: 'The credit a payment left has been applied or refunded: undo that first',
+  },
   DEPOSIT_ALREADY_APPLIED: { status: 409, meaning: 'The deposit is applied to another invoice already' },
   DOCUMENT_VOID: { status: 409, meaning: 'The document is void' },
   HAS_PAYMENTS: { status: 409, meaning: 'The document has payments or allocations: reverse them first' },

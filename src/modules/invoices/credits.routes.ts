@@ -1,0 +1,132 @@
+// Routes of customer credit and refunds (issue 14, items 7 and 8), part of the Invoices tag.
+import { Type } from 'typebox';
+import type { Action, Resource } from '../../platform/auth/permissions.ts';
+import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
+import { Paged } from '../../platform/http/paging.ts';
+import {
+  CreditIdParams,
+  CustomerCredit,
+  CustomerCreditListQuery,
+  Refund,
+  RefundCreate,
+  RefundParams,
+} from './customer-credits.schemas.ts';
+import { getCredit, listCredits } from './customer-credits.ts';
+import { listRefunds, recordRefund, reverseRefund } from './refunds.ts';
+
+const sales = { module: 'invoices', companyScoped: true, tag: 'Invoices' } as const;
+const read = { ...sales, access: 'read' as const, permission: ['invoices', 'read'] as [Resource, Action] };
+const write = { ...sales, access: 'write' as const, permission: ['invoices', 'write'] as [Resource, Action] };
+
+const REFUND_POSTING =
+  'Posts Dr the account the credit sits on, on its own open item (debtors control: an overpayment or a credit ' +
+  'note; customer deposits: a deposit or its excess; income received in advance: an advance payment, net, with ' +
+  'Dr VAT output for its VAT in proportion, both tagged standard at the rate of receipt, a reduction of output ' +
+  'tax in the refund period as a credit note is, VAT Act s21) / Cr bank (bankAccountId, default Bank 1000). ' +
+  'amount: at most what remains (400 naming amount), default all of it; a date before the credit arose is 400 ' +
+  'naming date; on or before the lock date 409 PERIOD_LOCKED. Nothing left is 409 NO_CREDIT_LEFT. Two refunds ' +
+  'at once take turns on the credit. 201 with the refund.';
+
+const errorsOfRefund = ['NOT_OPEN', 'NO_CREDIT_LEFT', 'PERIOD_LOCKED'] as const;
+
+export const creditRoutes: AnyRoute[] = [
+  defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/api/invoices/customer-credits',
+    operationId: 'listCustomerCredits',
+    summary:
+      "Customers' unapplied credit: overpayments, deposits' excess, advance payments, credit notes, deposits",
+    description:
+      'Every credit a customer has, in one list, oldest first, paged: the customer credits (an overpayment, the ' +
+      'excess of a deposit applied to a smaller invoice, an advance payment) and the released credit notes and ' +
+      'deposits (their remaining amount is credit too). remaining is what is left to apply to an invoice ' +
+      '(POST /api/invoices/{id}/allocations with sourceId) or to refund. Filters: contactId, status (open: ' +
+      'something remains; applied; refunded; reversed: the payment it came from was reversed; forfeited: a ' +
+      'deposit), updatedSince.',
+    query: CustomerCreditListQuery,
+    response: { 200: Paged(CustomerCredit) },
+    handler: async ({ query }, ctx) => listCredits(ctx, query),
+  }),
+  defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/api/invoices/customer-credits/{id}',
+    operationId: 'getCustomerCredit',
+    summary: 'One customer credit (or a credit note or deposit as credit) with what remains of it',
+    params: CreditIdParams,
+    response: { 200: CustomerCredit },
+    handler: async ({ params }, ctx) => getCredit(ctx, params.id),
+  }),
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/invoices/customer-credits/{id}/refunds',
+    operationId: 'refundCustomerCredit',
+    errors: [...errorsOfRefund],
+    summary: 'Refund a customer credit (an overpayment, a deposit excess, an advance payment): a payment out',
+    description: `${REFUND_POSTING} A credit nothing remains of after a refund is refunded.`,
+    params: CreditIdParams,
+    body: RefundCreate,
+    response: { 201: Refund },
+    handler: async ({ params, body }, ctx) => recordRefund(ctx, params.id, 'credit', body),
+  }),
+  defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/api/invoices/customer-credits/{id}/refunds',
+    operationId: 'listCustomerCreditRefunds',
+    summary: "A customer credit's refunds, reversed ones included (bare array)",
+    params: CreditIdParams,
+    response: { 200: Type.Array(Refund) },
+    handler: async ({ params }, ctx) => listRefunds(ctx, params.id, 'credit'),
+  }),
+  defineRoute({
+    ...write,
+    method: 'DELETE',
+    path: '/api/invoices/customer-credits/{id}/refunds/{refundId}',
+    operationId: 'reverseCustomerCreditRefund',
+    errors: ['ALREADY_REVERSED', 'PERIOD_LOCKED'],
+    summary: 'Reverse a refund: its entry is reversed (reversalEntryId) and the amount remains again',
+    params: RefundParams,
+    response: { 200: Refund },
+    handler: async ({ params }, ctx) => reverseRefund(ctx, params.id, 'credit', params.refundId),
+  }),
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/invoices/{id}/refunds',
+    operationId: 'refundDocument',
+    errors: [...errorsOfRefund],
+    summary: 'Refund what remains of a released credit note or deposit: a payment out',
+    description:
+      `${REFUND_POSTING} Any other document is 404; a draft or void one is 409 NOT_OPEN, a forfeited deposit too. ` +
+      'A credit note or deposit nothing remains of after a refund is refunded (invoice.updated).',
+    params: CreditIdParams,
+    body: RefundCreate,
+    response: { 201: Refund },
+    handler: async ({ params, body }, ctx) => recordRefund(ctx, params.id, 'document', body),
+  }),
+  defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/api/invoices/{id}/refunds',
+    operationId: 'listDocumentRefunds',
+    summary: "A credit note's or deposit's refunds, reversed ones included (bare array)",
+    params: CreditIdParams,
+    response: { 200: Type.Array(Refund) },
+    handler: async ({ params }, ctx) => listRefunds(ctx, params.id, 'document'),
+  }),
+  defineRoute({
+    ...write,
+    method: 'DELETE',
+    path: '/api/invoices/{id}/refunds/{refundId}',
+    operationId: 'reverseDocumentRefund',
+    errors: ['ALREADY_REVERSED', 'PERIOD_LOCKED'],
+    summary:
+      'Reverse a refund of a credit note or deposit: its entry is reversed and the amount remains again',
+    params: RefundParams,
+    response: { 200: Refund },
+    handler: async ({ params }, ctx) => reverseRefund(ctx, params.id, 'document', params.refundId),
+  }),
+];
