@@ -3,15 +3,20 @@ import { Type } from 'typebox';
 import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { recordAdvancePayment } from './advance-payments.ts';
 import {
+  AdvancePaymentCreate,
   CreditIdParams,
   CustomerCredit,
   CustomerCreditListQuery,
+  DepositForfeit,
+  ForfeitCreate,
   Refund,
   RefundCreate,
   RefundParams,
 } from './customer-credits.schemas.ts';
 import { getCredit, listCredits } from './customer-credits.ts';
+import { forfeitDeposit } from './deposits.ts';
 import { listRefunds, recordRefund, reverseRefund } from './refunds.ts';
 
 const sales = { module: 'invoices', companyScoped: true, tag: 'Invoices' } as const;
@@ -128,5 +133,49 @@ export const creditRoutes: AnyRoute[] = [
     params: RefundParams,
     response: { 200: Refund },
     handler: async ({ params }, ctx) => reverseRefund(ctx, params.id, 'document', params.refundId),
+  }),
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/invoices/{id}/forfeit',
+    operationId: 'forfeitDeposit',
+    errors: ['NOT_A_DEPOSIT', 'NOT_OPEN', 'NO_CREDIT_LEFT', 'PERIOD_LOCKED'],
+    summary:
+      'A deposit forfeited by the customer: Dr customer deposits, Cr forfeited deposits (net), Cr VAT output',
+    description:
+      'A deposit is no supply until applied or forfeited (VAT Act s1, "consideration"); forfeited, what remains ' +
+      'of it becomes income: Dr customer deposits (what remains) / Cr 4960 Forfeited deposits (the net) / Cr VAT ' +
+      'output (the tax fraction of what remains, 15/115, 14/114 before 2018-04-01, half-up to cents, when the ' +
+      'company is VAT-registered on the forfeit date), the two credits tagged standard so that the VAT report ' +
+      'counts them in VAT201 fields 1 and 4. Not registered: all of it is income, no VAT. The deposit becomes ' +
+      'forfeited (invoice.updated). Not a deposit: 409 NOT_A_DEPOSIT; a draft, refunded or forfeited deposit: 409 ' +
+      'NOT_OPEN; nothing left of it (applied): 409 NO_CREDIT_LEFT; a date before the deposit: 400 naming date. ' +
+      '201 with the forfeit.',
+    params: CreditIdParams,
+    body: ForfeitCreate,
+    response: { 201: DepositForfeit },
+    handler: async ({ params, body }, ctx) => forfeitDeposit(ctx, params.id, body),
+  }),
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/invoices/advance-payments',
+    operationId: 'recordAdvancePayment',
+    errors: ['PERIOD_LOCKED', 'CONFLICT'],
+    summary: 'Money received on account before any invoice: a customer credit with its VAT accounted (s9(1))',
+    description:
+      'The time of supply is the receipt (VAT Act s9(1)), so the VAT is output tax at once: Dr bank (amount) / Cr ' +
+      '2420 Income received in advance (the net, the customer and the credit as its open item) / Cr VAT output ' +
+      '(15/115 of the amount, 14/114 before 2018-04-01, half-up to cents), both credits tagged standard (VAT201 ' +
+      'fields 1 and 4 of the period received). Not VAT-registered on the date: no VAT part. It is a customer ' +
+      "credit (kind advance_payment): apply it to the customer's invoices through POST " +
+      '/api/invoices/{id}/allocations (each application draws its VAT out in proportion: Dr income received in ' +
+      "advance (net) and Dr VAT output (VAT), tagged standard / Cr debtors, cancelling the invoice's own VAT so " +
+      'VAT counts once, in the period received) or refund it (POST /api/invoices/customer-credits/{id}/refunds: the ' +
+      'same reversal against bank, a reduction of output tax as a credit note is, s21). An unknown contactId is ' +
+      '400. 201 with the credit; 200 with it when clientId was already used.',
+    body: AdvancePaymentCreate,
+    response: { 201: CustomerCredit, 200: CustomerCredit },
+    handler: async ({ body }, ctx) => recordAdvancePayment(ctx, body),
   }),
 ];

@@ -174,3 +174,21 @@ export const ForfeitCreate = named(
     },
   ),
 );
+
+export const DepositForfeit = named(
+  'DepositForfeit',
+  Type.Object({
+    id: Uuid,
+    depositId: Uuid,
+    date: Day,
+    amount: Type.Number({ description: 'What remained of the deposit, VAT included (Dr customer deposits)' }),
+    vatAmount: Type.Number({
+      description:
+        'Output VAT: the tax fraction (15/115; 14/114 before 2018-04-01) when registered on the date',
+    }),
+    netAmount: Type.Number({ description: 'amount − vatAmount, to 4960 Forfeited deposits' }),
+    reason: Type.String(),
+    entryId: Uuid,
+    createdAt: Timestamp,
+  }),
+);

@@ -152,7 +152,7 @@ interface ListFilter {
 /**
  * Customer credits, released credit notes and deposits, each with what remains of it, in one
  * statement. What has been drawn from each: live applications and refunds, a deposit's excess
- * turned into a credit, a deposit forfeited.
+ * turned into a credit, a deposit forfeited (deposit_forfeits).
  */
 async function listed(ctx: SalesCtx, f: ListFilter): Promise<ListedRow[]> {
   const t = ctx.tenantId;
@@ -172,6 +172,8 @@ async function listed(ctx: SalesCtx, f: ListFilter): Promise<ListedRow[]> {
         union all
         select document_id, amount, false from customer_credits
          where tenant_id = ${t} and kind = 'deposit_excess' and reversed_at is null
+        union all
+        select deposit_id, amount, false from deposit_forfeits where tenant_id = ${t}
       ) d group by source_id
     ), sources as (
       select c.id, 'customer_credit' as source_type, c.kind, c.contact_id, null::text as number, c.date,

@@ -133,6 +133,13 @@ export async function settlements(tx: Tx, tenantId: string, ids: string[]): Prom
     .groupBy('source_id')
     .execute();
   for (const r of refunded) out.get(r.source_id)!.refunded = r.amount;
+  const forfeited = await tx
+    .selectFrom('deposit_forfeits')
+    .select(['deposit_id', 'amount'])
+    .where('tenant_id', '=', tenantId)
+    .where('deposit_id', 'in', ids)
+    .execute();
+  for (const f of forfeited) out.get(f.deposit_id)!.forfeited = f.amount;
   const writtenOff = await tx
     .selectFrom('invoice_write_offs')
     .select(['invoice_id', (eb) => eb.fn.sum<string>('amount').as('amount')])
@@ -363,6 +370,12 @@ export function withDetails<O>(q: SelectQueryBuilder<DB, 'invoices', O>) {
     ),
     refundsSum(eb).as('settled_refunded'),
     eb
+      .selectFrom('deposit_forfeits as f')
+      .select((e) => e.fn.coalesce(e.fn.sum<string>('f.amount'), sql<string>`0`).as('amount'))
+      .whereRef('f.tenant_id', '=', 'invoices.tenant_id')
+      .whereRef('f.deposit_id', '=', 'invoices.id')
+      .as('settled_forfeited'),
+    eb
       .selectFrom('invoice_write_offs as w')
       .select((e) => e.fn.coalesce(e.fn.sum<string>('w.amount'), sql<string>`0`).as('amount'))
       .whereRef('w.tenant_id', '=', 'invoices.tenant_id')
@@ -379,6 +392,7 @@ export type DetailedRow = InvoiceRow & {
   settled_applied: string;
   settled_written_off: string;
   settled_refunded: string;
+  settled_forfeited: string;
 };
 
 /** The live lines of the documents, as their answers show them, in line order: one query. */
@@ -451,6 +465,7 @@ export async function detailedInvoices(
         applied: r.settled_applied,
         writtenOff: r.settled_written_off,
         refunded: r.settled_refunded,
+        forfeited: r.settled_forfeited,
       },
       r.contact_name ?? '',
       today,

@@ -268,6 +268,22 @@ export interface CustomerRefundsTable {
   updated_at: DefaultTimestamp;
 }
 
+/** A deposit the customer forfeited, with the VAT on it (migrations/0028, deposits.ts). */
+export interface DepositForfeitsTable {
+  tenant_id: string;
+  id: string;
+  company_id: string;
+  deposit_id: string;
+  date: DateString;
+  amount: Numeric;
+  vat_amount: Numeric;
+  vat_rate: Numeric | null;
+  reason: string;
+  entry_id: string;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
 declare module '../../platform/db/schema.ts' {
   interface DB {
     invoice_settings: InvoiceSettingsTable;
@@ -281,5 +297,6 @@ declare module '../../platform/db/schema.ts' {
     invoice_bad_debt_recoveries: InvoiceBadDebtRecoveriesTable;
     customer_credits: CustomerCreditsTable;
     customer_refunds: CustomerRefundsTable;
+    deposit_forfeits: DepositForfeitsTable;
   }
 }

@@ -75,6 +75,7 @@ export const ERROR_CODES = {
   ALREADY_VOID: { status: 409, meaning: 'The document is void already' },
   ALREADY_REVERSED: { status: 409, meaning: 'The payment, allocation or journal is reversed already' },
   ALREADY_APPLIED: { status: 409, meaning: 'The credit is applied already' },
+  NOT_A_DEPOSIT: { status: 409, meaning: 'Only a deposit can be forfeited' },
   NO_CREDIT_LEFT: { status: 409, meaning: 'Nothing is left of the credit to apply, refund or forfeit' },
   CREDIT_IN_USE: {
     status: 409,
