@@ -1285,6 +1285,184 @@ export interface paths {
         patch: operations["updateLedgerSettings"];
         trace?: never;
     };
+    "/api/customer-credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customers' unapplied credit: overpayments, deposits' excess, advance payments, credit notes, deposits
+         * @description Every credit a customer has, in one list, oldest first, paged: the customer credits (an overpayment, the excess of a deposit applied to a smaller invoice, an advance payment) and the released credit notes and deposits (their remaining amount is credit too). remaining is what is left to apply to an invoice (POST /api/invoices/{id}/allocations with sourceId) or to refund. Filters: contactId, status (open: something remains; applied; refunded; reversed: the payment it came from was reversed; forfeited: a deposit), updatedSince.
+         *
+         *     Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listCustomerCredits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-credits/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One customer credit (or a credit note or deposit as credit) with what remains of it
+         * @description Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getCustomerCredit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-credits/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A customer credit's refunds, reversed ones included (bare array)
+         * @description Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listCustomerCreditRefunds"];
+        put?: never;
+        /**
+         * Refund a customer credit (an overpayment, a deposit excess, an advance payment): a payment out
+         * @description Posts Dr the account the credit sits on, on its own open item (debtors control: an overpayment or a credit note; customer deposits: a deposit or its excess; income received in advance: an advance payment, net, with Dr VAT output for its VAT in proportion, both tagged standard at the rate of receipt, a reduction of output tax in the refund period as a credit note is, VAT Act s21) / Cr bank (bankAccountId, default Bank 1000). amount: at most what remains (400 naming amount), default all of it; a date before the credit arose is 400 naming date; on or before the lock date 409 PERIOD_LOCKED. Nothing left is 409 NO_CREDIT_LEFT. Two refunds at once take turns on the credit. 201 with the refund. A credit nothing remains of after a refund is refunded.
+         *
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["refundCustomerCredit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-credits/{id}/refunds/{refundId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Reverse a refund: its entry is reversed (reversalEntryId) and the amount remains again
+         * @description Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
+         */
+        delete: operations["reverseCustomerCreditRefund"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A credit note's or deposit's refunds, reversed ones included (bare array)
+         * @description Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listDocumentRefunds"];
+        put?: never;
+        /**
+         * Refund what remains of a released credit note or deposit: a payment out
+         * @description Posts Dr the account the credit sits on, on its own open item (debtors control: an overpayment or a credit note; customer deposits: a deposit or its excess; income received in advance: an advance payment, net, with Dr VAT output for its VAT in proportion, both tagged standard at the rate of receipt, a reduction of output tax in the refund period as a credit note is, VAT Act s21) / Cr bank (bankAccountId, default Bank 1000). amount: at most what remains (400 naming amount), default all of it; a date before the credit arose is 400 naming date; on or before the lock date 409 PERIOD_LOCKED. Nothing left is 409 NO_CREDIT_LEFT. Two refunds at once take turns on the credit. 201 with the refund. Any other document is 404; a draft or void one is 409 NOT_OPEN, a forfeited deposit too. A credit note or deposit nothing remains of after a refund is refunded (invoice.updated).
+         *
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["refundDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{id}/refunds/{refundId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Reverse a refund of a credit note or deposit: its entry is reversed and the amount remains again
+         * @description Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
+         */
+        delete: operations["reverseDocumentRefund"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{id}/forfeit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A deposit forfeited by the customer: Dr customer deposits, Cr forfeited deposits (net), Cr VAT output
+         * @description A deposit is no supply until applied or forfeited (VAT Act s1, "consideration"); forfeited, what remains of it becomes income: Dr customer deposits (what remains) / Cr 4960 Forfeited deposits (the net) / Cr VAT output (the tax fraction of what remains, 15/115, 14/114 before 2018-04-01, half-up to cents, when the company is VAT-registered on the forfeit date), the two credits tagged standard so that the VAT report counts them in VAT201 fields 1 and 4. Not registered: all of it is income, no VAT. The deposit becomes forfeited (invoice.updated). Not a deposit: 409 NOT_A_DEPOSIT; a draft, refunded or forfeited deposit: 409 NOT_OPEN; nothing left of it (applied): 409 NO_CREDIT_LEFT; a date before the deposit: 400 naming date. 201 with the forfeit.
+         *
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["forfeitDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/advance-payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Money received on account before any invoice: a customer credit with its VAT accounted (s9(1))
+         * @description The time of supply is the receipt (VAT Act s9(1)), so the VAT is output tax at once: Dr bank (amount) / Cr 2420 Income received in advance (the net, the customer and the credit as its open item) / Cr VAT output (15/115 of the amount, 14/114 before 2018-04-01, half-up to cents), both credits tagged standard (VAT201 fields 1 and 4 of the period received). Not VAT-registered on the date: no VAT part. It is a customer credit (kind advance_payment): apply it to the customer's invoices through POST /api/invoices/{id}/allocations (each application draws its VAT out in proportion: Dr income received in advance (net) and Dr VAT output (VAT), tagged standard / Cr debtors, cancelling the invoice's own VAT so VAT counts once, in the period received) or refund it (POST /api/customer-credits/{id}/refunds: the same reversal against bank, a reduction of output tax as a credit note is, s21). An unknown contactId is 400. 201 with the credit; 200 with it when clientId was already used.
+         *
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["recordAdvancePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/invoices": {
         parameters: {
             query?: never;
@@ -1444,7 +1622,7 @@ export interface paths {
         put?: never;
         /**
          * Record a payment (partial or full): Dr bank, Cr debtors
-         * @description More than is still due is 400 naming amount (no overpayments); two payments at once are checked one after the other. The payment that settles the whole balance emits invoice.paid in the same transaction. 201; 200 with the payment when clientId was already used.
+         * @description Settles up to what is still due; more than that is accepted, and the excess becomes the customer's credit (an overpayment, GET /api/customer-credits): the entry is Dr bank (the whole amount), Cr debtors on the invoice's item (what was due), Cr debtors on the credit's own item (the excess), so debtors and aged debtors show it as a credit of the contact. A paid invoice is 409 ALREADY_PAID (record an advance payment instead). Two payments at once are checked one after the other. The payment that settles the whole balance emits invoice.paid in the same transaction. 201; 200 with the payment when clientId was already used.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -1511,7 +1689,9 @@ export interface paths {
         post?: never;
         /**
          * Reverse a payment: its entry is reversed and the amount is due again
-         * @description Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
+         * @description The credit its excess left (an overpayment) is reversed with it (status reversed); when some of that credit was applied or refunded, 409 CREDIT_IN_USE: reverse those first.
+         *
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
         delete: operations["reverseInvoicePayment"];
         options?: never;
@@ -1534,7 +1714,7 @@ export interface paths {
         put?: never;
         /**
          * Apply a released credit note or deposit of the same customer to this invoice
-         * @description A credit note: `amount` or as much as fits. A deposit: applied whole, once (a second application is 409 DEPOSIT_ALREADY_APPLIED); more than is due is 400. Posts an entry moving the amount to this invoice.
+         * @description A credit note or a customer credit (an overpayment, a deposit excess, an advance payment: see GET /api/customer-credits): `amount` or as much as fits; more than remains or than is due is 400 naming amount; another customer's is 400 naming sourceId; nothing left is 409 NO_CREDIT_LEFT. An advance payment's application also reverses its output VAT in proportion (Dr income received in advance, net, Dr VAT output, tagged standard / Cr debtors), so VAT counts once, in the period it was received. A deposit: applied once, whole (what remains of it; a second application is 409 DEPOSIT_ALREADY_APPLIED); more than is due leaves the excess as the customer's credit (deposit_excess). The source is locked while it is checked, so two applications at once cannot over-apply it. Posts an entry moving the amount to this invoice.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -1557,7 +1737,7 @@ export interface paths {
         post?: never;
         /**
          * Undo an allocation: its entry is reversed
-         * @description The invoice owes that much again; an applied credit note becomes open again. The application of the credit note a void issued is part of the void: 409 ALREADY_VOID.
+         * @description The invoice owes that much again; an applied credit note or customer credit becomes open again. A deposit's application that left an excess as customer credit takes that credit back (409 CREDIT_IN_USE when some of it was applied or refunded). The application of the credit note a void issued is part of the void: 409 ALREADY_VOID.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -2296,6 +2476,9 @@ export interface components {
          *     - `ALREADY_VOID` (409): The document is void already
          *     - `ALREADY_REVERSED` (409): The payment, allocation or journal is reversed already
          *     - `ALREADY_APPLIED` (409): The credit is applied already
+         *     - `NOT_A_DEPOSIT` (409): Only a deposit can be forfeited
+         *     - `NO_CREDIT_LEFT` (409): Nothing is left of the credit to apply, refund or forfeit
+         *     - `CREDIT_IN_USE` (409): The credit a payment left has been applied or refunded: undo that first
          *     - `DEPOSIT_ALREADY_APPLIED` (409): The deposit is applied to another invoice already
          *     - `DOCUMENT_VOID` (409): The document is void
          *     - `HAS_PAYMENTS` (409): The document has payments or allocations: reverse them first
@@ -2314,7 +2497,7 @@ export interface components {
          *     - `UNAVAILABLE` (503): A dependency is unavailable; retry with backoff
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "ALREADY_VOID" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "ALREADY_VOID" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         FieldError: {
             /** @description The field, parameter or header, e.g. lines[0].quantity */
             field: string;
@@ -3877,6 +4060,202 @@ export interface components {
             financialYearEndMonth?: number;
         };
         /**
+         * @description customer_credit: a credit of its own (an overpayment, a deposit excess, an advance payment); credit_note, deposit: what remains of a released credit note or deposit
+         * @enum {string}
+         */
+        CustomerCreditSourceType: "customer_credit" | "credit_note" | "deposit";
+        /**
+         * @description overpayment: the excess of a payment over what was due; deposit_excess: what was left of a deposit applied to a smaller invoice; advance_payment: a payment on account before any invoice (its VAT accounted on receipt); credit_note, deposit: the document itself
+         * @enum {string}
+         */
+        CustomerCreditKind: "overpayment" | "deposit_excess" | "advance_payment" | "credit_note" | "deposit";
+        /**
+         * @description open: something remains; applied: nothing remains and none of it was refunded; refunded: nothing remains and some of it was refunded; reversed: the payment it came from was reversed; forfeited: a deposit the customer forfeited
+         * @enum {string}
+         */
+        CustomerCreditStatus: "open" | "applied" | "refunded" | "reversed" | "forfeited";
+        CustomerCredit: {
+            /**
+             * Format: uuid
+             * @description The credit, or the credit note or deposit
+             */
+            id: string;
+            sourceType: components["schemas"]["CustomerCreditSourceType"];
+            kind: components["schemas"]["CustomerCreditKind"];
+            /** Format: uuid */
+            contactId: string;
+            contactName: string;
+            /** @description The credit note's or deposit's number */
+            number: string | null;
+            /** Format: date */
+            date: string;
+            /** @description What the credit was when it arose, VAT included */
+            amount: number;
+            /** @description An advance payment: the output VAT accounted on receipt */
+            vatAmount: number;
+            /** @description What is left to apply or refund */
+            remaining: number;
+            status: components["schemas"]["CustomerCreditStatus"];
+            /**
+             * Format: uuid
+             * @description An overpayment: the payment
+             */
+            paymentId: string | null;
+            /**
+             * Format: uuid
+             * @description An overpayment: the invoice paid; a deposit excess: the deposit
+             */
+            documentId: string | null;
+            /** Format: uuid */
+            bankAccountId: string | null;
+            reference: string | null;
+            /**
+             * Format: uuid
+             * @description The entry it arose in
+             */
+            entryId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Moves when it is drawn on or given back
+             */
+            updatedAt: string;
+        };
+        CustomerCreditPage: {
+            items: components["schemas"]["CustomerCredit"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        /**
+         * @example {
+         *       "amount": 150,
+         *       "date": "2026-04-20",
+         *       "reference": "EFT refund"
+         *     }
+         */
+        RefundCreate: {
+            /** @description At most what remains; default all of it. Two decimals */
+            amount?: number;
+            /**
+             * Format: date
+             * @description Not before the credit arose; after the lock date
+             */
+            date: string;
+            /**
+             * Format: uuid
+             * @description A bank account of the chart; default Bank (1000)
+             */
+            bankAccountId?: string;
+            reference?: string;
+        };
+        /**
+         * @description reversed: its entry was reversed; it no longer counts
+         * @enum {string}
+         */
+        RefundStatus: "paid" | "reversed";
+        Refund: {
+            /** Format: uuid */
+            id: string;
+            sourceType: components["schemas"]["CustomerCreditSourceType"];
+            /** Format: uuid */
+            sourceId: string;
+            /** Format: uuid */
+            contactId: string;
+            /** Format: date */
+            date: string;
+            /** @description Paid out to the customer */
+            amount: number;
+            /** @description An advance payment refunded: the output VAT it reverses (s21); else 0 */
+            vatAmount: number;
+            /** Format: uuid */
+            bankAccountId: string;
+            reference: string | null;
+            /** Format: uuid */
+            entryId: string;
+            status: components["schemas"]["RefundStatus"];
+            /** Format: date-time */
+            reversedAt: string | null;
+            /** Format: uuid */
+            reversalEntryId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "date": "2026-04-30",
+         *       "reason": "Booking cancelled by the customer"
+         *     }
+         */
+        DepositForfeitCreate: {
+            /**
+             * Format: date
+             * @description Not before the deposit; after the lock date
+             */
+            date: string;
+            /** @description Why the deposit is forfeited */
+            reason: string;
+        };
+        DepositForfeit: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            depositId: string;
+            /** Format: date */
+            date: string;
+            /** @description What remained of the deposit, VAT included (Dr customer deposits) */
+            amount: number;
+            /** @description Output VAT: the tax fraction (15/115; 14/114 before 2018-04-01) when registered on the date */
+            vatAmount: number;
+            /** @description amount − vatAmount, to 4960 Forfeited deposits */
+            netAmount: number;
+            reason: string;
+            /** Format: uuid */
+            entryId: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "contactId": "6b1f3c2e-8d4a-4f1b-9c3e-2a5d7e9f0b1c",
+         *       "date": "2026-03-20",
+         *       "amount": 1150,
+         *       "reference": "EFT 991"
+         *     }
+         */
+        AdvancePaymentCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /**
+             * Format: uuid
+             * @description The customer
+             */
+            contactId: string;
+            /**
+             * Format: date
+             * @description The day the money was received; after the lock date
+             */
+            date: string;
+            /** @description Received, VAT included. Two decimals */
+            amount: number;
+            /**
+             * Format: uuid
+             * @description A bank account of the chart; default Bank (1000)
+             */
+            bankAccountId?: string;
+            reference?: string;
+        };
+        /**
          * @description The kind of sales document (lowercase). Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger.
          * @enum {string}
          */
@@ -3962,10 +4341,10 @@ export interface components {
             lines: components["schemas"]["InvoiceLineInput"][];
         };
         /**
-         * @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has been applied to invoices (open again when an allocation is reversed); written_off: an invoice or debit note nothing is due on after a bad debt was written off (POST /api/invoices/{id}/write-off); void after a void; accepted, declined and converted are what became of a quote or pro forma.
+         * @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has been applied to invoices (open again when an allocation is reversed); written_off: an invoice or debit note nothing is due on after a bad debt was written off (POST /api/invoices/{id}/write-off); refunded: a credit note or deposit nothing remains of after some of it was refunded (POST /api/invoices/{id}/refunds); forfeited: a deposit the customer forfeited (POST /api/invoices/{id}/forfeit); void after a void; accepted, declined and converted are what became of a quote or pro forma.
          * @enum {string}
          */
-        InvoiceStatus: "draft" | "open" | "partially_paid" | "paid" | "applied" | "written_off" | "void" | "accepted" | "declined" | "converted" | "overdue";
+        InvoiceStatus: "draft" | "open" | "partially_paid" | "paid" | "applied" | "written_off" | "refunded" | "forfeited" | "void" | "accepted" | "declined" | "converted" | "overdue";
         /**
          * @description How a sales line is taxed; the rate follows from the code and the issue date. standard: 15% (14% before 2018-04-01), VAT Act s7(1)(a), VAT201 field 1; zero: zero-rated goods and services, s11(1), field 2; zero_export: zero-rated exports, s11(1)(a), field 2A; exempt: exempt supplies, s12, field 3; out_of_scope: not a supply for VAT, in no field. No VAT whatever the code when the company is not VAT-registered on the issue date.
          * @enum {string}
@@ -4148,7 +4527,7 @@ export interface components {
              * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
              */
             clientId?: string;
-            /** @description At most what is still due; two decimals */
+            /** @description Two decimals. More than is still due leaves the excess as the customer's credit */
             amount: number;
             /**
              * Format: date
@@ -4283,10 +4662,10 @@ export interface components {
         AllocationCreate: {
             /**
              * Format: uuid
-             * @description A released credit note or deposit of the same customer
+             * @description A released credit note or deposit, or a customer credit (GET /api/customer-credits), of the same customer
              */
             sourceId: string;
-            /** @description A credit note: default as much as fits. A deposit is always applied whole. */
+            /** @description A credit note or a customer credit: default as much as fits. A deposit is applied whole (what remains of it): leave it out. */
             amount?: number;
             /**
              * Format: date
@@ -4295,20 +4674,23 @@ export interface components {
             date?: string;
         };
         /**
-         * @description What was applied to the invoice
+         * @description What was applied to the invoice (customer_credit: see GET /api/customer-credits)
          * @enum {string}
          */
-        AllocationSourceType: "credit_note" | "deposit";
+        AllocationSourceType: "credit_note" | "deposit" | "customer_credit";
         Allocation: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
             sourceId: string;
             sourceType: components["schemas"]["AllocationSourceType"];
+            /** @description The document's number; a customer credit's kind and date (e.g. Overpayment of 2026-03-10) */
             sourceNumber: string;
             /** Format: uuid */
             invoiceId: string;
             amount: number;
+            /** @description An advance payment applied: the output VAT on receipt that it reverses (0 otherwise) */
+            vatAmount: number;
             /** Format: date */
             date: string;
             /** Format: uuid */
@@ -5292,6 +5674,33 @@ export interface components {
         };
         /** @description Bad Request. `code`: `VALIDATION_FAILED`, `MALFORMED_BODY`, `COMPANY_HEADER_REQUIRED`. */
         BadRequest_516a2e: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict. `code`: `CONFLICT`, `PERIOD_LOCKED`. */
+        Conflict_60bfff: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict. `code`: `CONFLICT`, `NOT_OPEN`, `NO_CREDIT_LEFT`, `PERIOD_LOCKED`. */
+        Conflict_fb86d4: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict. `code`: `CONFLICT`, `ALREADY_REVERSED`, `PERIOD_LOCKED`. */
+        Conflict_adea29: {
             headers: {
                 [name: string]: unknown;
             };
@@ -8220,15 +8629,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `PERIOD_LOCKED`. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["Conflict_60bfff"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
@@ -8401,6 +8802,436 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listCustomerCredits: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                contactId?: string;
+                /** @description open: something remains; applied: nothing remains and none of it was refunded; refunded: nothing remains and some of it was refunded; reversed: the payment it came from was reversed; forfeited: a deposit the customer forfeited */
+                status?: "open" | "applied" | "refunded" | "reversed" | "forfeited";
+                /** @description Only credits changed at or after this instant */
+                updatedSince?: string;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerCreditPage"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCustomerCredit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerCredit"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCustomerCreditRefunds: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"][];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    refundCustomerCredit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_fb86d4"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    reverseCustomerCreditRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_adea29"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listDocumentRefunds: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"][];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    refundDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_fb86d4"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    reverseDocumentRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_adea29"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    forfeitDeposit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepositForfeitCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DepositForfeit"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `NOT_OPEN`, `NOT_A_DEPOSIT`, `NO_CREDIT_LEFT`, `PERIOD_LOCKED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    recordAdvancePayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdvancePaymentCreate"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerCredit"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerCredit"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_60bfff"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listInvoices: {
         parameters: {
             query?: {
@@ -8414,8 +9245,8 @@ export interface operations {
                 sort?: "updatedAt" | "-updatedAt" | "createdAt" | "-createdAt" | "number" | "-number" | "date" | "-date";
                 /** @description Text search: the number, the reference or the customer's name contains it (any case) */
                 q?: string;
-                /** @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has been applied to invoices (open again when an allocation is reversed); written_off: an invoice or debit note nothing is due on after a bad debt was written off (POST /api/invoices/{id}/write-off); void after a void; accepted, declined and converted are what became of a quote or pro forma. */
-                status?: "draft" | "open" | "partially_paid" | "paid" | "applied" | "written_off" | "void" | "accepted" | "declined" | "converted" | "overdue";
+                /** @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has been applied to invoices (open again when an allocation is reversed); written_off: an invoice or debit note nothing is due on after a bad debt was written off (POST /api/invoices/{id}/write-off); refunded: a credit note or deposit nothing remains of after some of it was refunded (POST /api/invoices/{id}/refunds); forfeited: a deposit the customer forfeited (POST /api/invoices/{id}/forfeit); void after a void; accepted, declined and converted are what became of a quote or pro forma. */
+                status?: "draft" | "open" | "partially_paid" | "paid" | "applied" | "written_off" | "refunded" | "forfeited" | "void" | "accepted" | "declined" | "converted" | "overdue";
                 /** @description The kind of sales document (lowercase). Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger. */
                 documentType?: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";
                 contactId?: string;
@@ -9074,7 +9905,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_REVERSED`, `PERIOD_LOCKED`. */
+            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_REVERSED`, `CREDIT_IN_USE`, `PERIOD_LOCKED`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9159,7 +9990,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `NOT_OPEN`, `NOT_RECEIVABLE`, `ALREADY_PAID`, `ALREADY_APPLIED`, `DEPOSIT_ALREADY_APPLIED`, `PERIOD_LOCKED`. */
+            /** @description Conflict. `code`: `CONFLICT`, `NOT_OPEN`, `NOT_RECEIVABLE`, `ALREADY_PAID`, `ALREADY_APPLIED`, `NO_CREDIT_LEFT`, `DEPOSIT_ALREADY_APPLIED`, `PERIOD_LOCKED`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9206,7 +10037,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_VOID`, `ALREADY_REVERSED`, `PERIOD_LOCKED`. */
+            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_VOID`, `ALREADY_REVERSED`, `CREDIT_IN_USE`, `PERIOD_LOCKED`. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -38,7 +38,7 @@ export const creditRoutes: AnyRoute[] = [
   defineRoute({
     ...read,
     method: 'GET',
-    path: '/api/invoices/customer-credits',
+    path: '/api/customer-credits',
     operationId: 'listCustomerCredits',
     summary:
       "Customers' unapplied credit: overpayments, deposits' excess, advance payments, credit notes, deposits",
@@ -56,7 +56,7 @@ export const creditRoutes: AnyRoute[] = [
   defineRoute({
     ...read,
     method: 'GET',
-    path: '/api/invoices/customer-credits/{id}',
+    path: '/api/customer-credits/{id}',
     operationId: 'getCustomerCredit',
     summary: 'One customer credit (or a credit note or deposit as credit) with what remains of it',
     params: CreditIdParams,
@@ -66,7 +66,7 @@ export const creditRoutes: AnyRoute[] = [
   defineRoute({
     ...write,
     method: 'POST',
-    path: '/api/invoices/customer-credits/{id}/refunds',
+    path: '/api/customer-credits/{id}/refunds',
     operationId: 'refundCustomerCredit',
     errors: [...errorsOfRefund],
     summary: 'Refund a customer credit (an overpayment, a deposit excess, an advance payment): a payment out',
@@ -79,7 +79,7 @@ export const creditRoutes: AnyRoute[] = [
   defineRoute({
     ...read,
     method: 'GET',
-    path: '/api/invoices/customer-credits/{id}/refunds',
+    path: '/api/customer-credits/{id}/refunds',
     operationId: 'listCustomerCreditRefunds',
     summary: "A customer credit's refunds, reversed ones included (bare array)",
     params: CreditIdParams,
@@ -89,7 +89,7 @@ export const creditRoutes: AnyRoute[] = [
   defineRoute({
     ...write,
     method: 'DELETE',
-    path: '/api/invoices/customer-credits/{id}/refunds/{refundId}',
+    path: '/api/customer-credits/{id}/refunds/{refundId}',
     operationId: 'reverseCustomerCreditRefund',
     errors: ['ALREADY_REVERSED', 'PERIOD_LOCKED'],
     summary: 'Reverse a refund: its entry is reversed (reversalEntryId) and the amount remains again',
@@ -171,7 +171,7 @@ export const creditRoutes: AnyRoute[] = [
       "credit (kind advance_payment): apply it to the customer's invoices through POST " +
       '/api/invoices/{id}/allocations (each application draws its VAT out in proportion: Dr income received in ' +
       "advance (net) and Dr VAT output (VAT), tagged standard / Cr debtors, cancelling the invoice's own VAT so " +
-      'VAT counts once, in the period received) or refund it (POST /api/invoices/customer-credits/{id}/refunds: the ' +
+      'VAT counts once, in the period received) or refund it (POST /api/customer-credits/{id}/refunds: the ' +
       'same reversal against bank, a reduction of output tax as a credit note is, s21). An unknown contactId is ' +
       '400. 201 with the credit; 200 with it when clientId was already used.',
     body: AdvancePaymentCreate,

@@ -64,7 +64,7 @@ async function overpaid(s: Sales) {
   const inv = await released(s, INVOICE);
   const res = await pay(s, inv.id, 1500, '2026-03-10');
   assert.equal(res.statusCode, 201, res.body);
-  const list = await get(s, `/api/invoices/customer-credits?contactId=${s.customerId}`);
+  const list = await get(s, `/api/customer-credits?contactId=${s.customerId}`);
   const credit = list.items.find((c: { kind: string }) => c.kind === 'overpayment');
   return { inv, payment: res.json(), credit };
 }
@@ -118,14 +118,14 @@ describe('an overpayment becomes customer credit', () => {
     const inv2 = await get(s, `/api/invoices/${later.id}`);
     // 230 − 200 = 30 due, partly paid.
     assert.deepEqual([inv2.status, inv2.amountPaid, inv2.amountDue], ['partially_paid', 200, 30]);
-    let c = await get(s, `/api/invoices/customer-credits/${credit.id}`);
+    let c = await get(s, `/api/customer-credits/${credit.id}`);
     assert.deepEqual([c.remaining, c.status], [150, 'open']);
     // Aged debtors: −350 + 230 (the later invoice) = −120 (30 owed on it, 150 credit left).
     assert.equal(await agedTotal(s, '2026-04-30'), -120);
 
     // Over-refund: 200 of the 150 left is 400 naming amount.
     const refund = (payload: object) =>
-      s.api({ method: 'POST', url: `/api/invoices/customer-credits/${credit.id}/refunds`, payload });
+      s.api({ method: 'POST', url: `/api/customer-credits/${credit.id}/refunds`, payload });
     refused(await refund({ amount: 200, date: '2026-04-10' }), 400, { field: 'amount' });
     const r = await refund({ date: '2026-04-10', reference: 'EFT refund' });
     assert.equal(r.statusCode, 201, r.body);
@@ -134,7 +134,7 @@ describe('an overpayment becomes customer credit', () => {
       ['1100', 150, 0],
       ['1000', 0, 150],
     ]);
-    c = await get(s, `/api/invoices/customer-credits/${credit.id}`);
+    c = await get(s, `/api/customer-credits/${credit.id}`);
     assert.deepEqual([c.remaining, c.status], [0, 'refunded']);
     // −120 + 150 refunded = 30, what the later invoice still owes.
     assert.equal(await agedTotal(s, '2026-04-30'), 30);
@@ -143,7 +143,7 @@ describe('an overpayment becomes customer credit', () => {
     // Reversing the refund gives the 150 back.
     const undo = await s.api({
       method: 'DELETE',
-      url: `/api/invoices/customer-credits/${credit.id}/refunds/${r.json().id}`,
+      url: `/api/customer-credits/${credit.id}/refunds/${r.json().id}`,
     });
     assert.equal(undo.statusCode, 200, undo.body);
     assert.equal(undo.json().status, 'reversed');
@@ -151,7 +151,7 @@ describe('an overpayment becomes customer credit', () => {
       ['1100', 0, 150],
       ['1000', 150, 0],
     ]);
-    c = await get(s, `/api/invoices/customer-credits/${credit.id}`);
+    c = await get(s, `/api/customer-credits/${credit.id}`);
     assert.deepEqual([c.remaining, c.status], [150, 'open']);
   });
 
@@ -165,10 +165,10 @@ describe('an overpayment becomes customer credit', () => {
     refused(await reversePayment(), 409, { code: 'CREDIT_IN_USE' });
     const undo = await s.api({ method: 'DELETE', url: `/api/invoices/${later.id}/allocations/${a.id}` });
     assert.equal(undo.statusCode, 200, undo.body);
-    assert.equal((await get(s, `/api/invoices/customer-credits/${credit.id}`)).remaining, 350);
+    assert.equal((await get(s, `/api/customer-credits/${credit.id}`)).remaining, 350);
     const res = await reversePayment();
     assert.equal(res.statusCode, 200, res.body);
-    const c = await get(s, `/api/invoices/customer-credits/${credit.id}`);
+    const c = await get(s, `/api/customer-credits/${credit.id}`);
     assert.deepEqual([c.status, c.remaining], ['reversed', 0]);
     const i = await get(s, `/api/invoices/${inv.id}`);
     assert.deepEqual([i.status, i.amountDue], ['overdue', 1150]);
@@ -195,21 +195,18 @@ describe('an overpayment becomes customer credit', () => {
       apply(s, two.id, { sourceId: credit.id, amount: 230, date: '2026-04-02' }),
     ]);
     assert.deepEqual(answers.map((r) => r.statusCode).sort(), [201, 400]);
-    assert.equal((await get(s, `/api/invoices/customer-credits/${credit.id}`)).remaining, 120);
+    assert.equal((await get(s, `/api/customer-credits/${credit.id}`)).remaining, 120);
   });
 
   test("another tenant's credit id is 404", async () => {
     const s = await setup();
     const { credit } = await overpaid(s);
     const stranger = await setup();
-    assertProblem(
-      await stranger.api({ method: 'GET', url: `/api/invoices/customer-credits/${credit.id}` }),
-      404,
-    );
+    assertProblem(await stranger.api({ method: 'GET', url: `/api/customer-credits/${credit.id}` }), 404);
     assertProblem(
       await stranger.api({
         method: 'POST',
-        url: `/api/invoices/customer-credits/${credit.id}/refunds`,
+        url: `/api/customer-credits/${credit.id}/refunds`,
         payload: { date: '2026-04-10' },
       }),
       404,

@@ -76,7 +76,7 @@ describe('a deposit larger than its invoice', () => {
     const i = await fetched(s, `/api/invoices/${inv.id}`);
     assert.deepEqual([i.status, i.amountPaid, i.amountDue], ['paid', 1150, 0]);
     assert.equal((await fetched(s, `/api/invoices/${dep.id}`)).amountDue, 0);
-    const credits = await fetched(s, `/api/invoices/customer-credits?contactId=${s.customerId}&status=open`);
+    const credits = await fetched(s, `/api/customer-credits?contactId=${s.customerId}&status=open`);
     assert.deepEqual(
       credits.items.map((c: { kind: string; remaining: number; documentId: string }) => [
         c.kind,
@@ -87,13 +87,13 @@ describe('a deposit larger than its invoice', () => {
     );
     const credit = credits.items[0];
     // Refunded: Dr deposits 850 (the credit's item) / Cr bank 850; customer deposits back to 0.
-    const r = await post(s, `/api/invoices/customer-credits/${credit.id}/refunds`, { date: '2026-03-10' });
+    const r = await post(s, `/api/customer-credits/${credit.id}/refunds`, { date: '2026-03-10' });
     assert.equal(r.statusCode, 201, r.body);
     assert.deepEqual(await entryLines(s, r.json().entryId), [
       ['2200', 850, 0, null, null],
       ['1000', 0, 850, null, null],
     ]);
-    assert.equal((await fetched(s, `/api/invoices/customer-credits/${credit.id}`)).status, 'refunded');
+    assert.equal((await fetched(s, `/api/customer-credits/${credit.id}`)).status, 'refunded');
   });
 });
 

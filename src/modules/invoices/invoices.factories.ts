@@ -94,3 +94,12 @@ export async function fetched(s: Sales, url: string) {
   assert.equal(res.statusCode, 200, res.body);
   return res.json();
 }
+
+/** An account's balance (debits less credits) from its ledger lines, by code. */
+export async function balanceOfCode(s: Sales, code: string): Promise<number> {
+  const accounts = await fetched(s, '/api/accounts');
+  const account = accounts.find((a: { code: string }) => a.code === code);
+  const lines = await fetched(s, `/api/ledger?accountId=${account.id}&limit=200`);
+  type Line = { debit: number; credit: number };
+  return Math.round(lines.items.reduce((n: number, l: Line) => n + l.debit * 100 - l.credit * 100, 0)) / 100;
+}

@@ -333,7 +333,7 @@ describe('concurrency', () => {
     assert.deepEqual([now.status, now.amountPaid, now.amountDue], ['paid', 1149.99, 0]);
     assert.equal(await balanceOf(s, '1000'), 1400);
     const credits = (
-      await s.api({ method: 'GET', url: `/api/invoices/customer-credits?contactId=${s.customerId}` })
+      await s.api({ method: 'GET', url: `/api/customer-credits?contactId=${s.customerId}` })
     ).json();
     assert.deepEqual(
       credits.items.map((c: { kind: string; remaining: number }) => [c.kind, c.remaining]),

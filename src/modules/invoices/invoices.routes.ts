@@ -56,7 +56,7 @@ const VoidQuery = Type.Object({
 });
 
 export const invoiceRoutes: AnyRoute[] = [
-  // Before /api/invoices/{id}: the customer-credits paths are read as paths, not as an id.
+  // Customer credit, refunds, advance payments and forfeits (credits.routes.ts).
   ...creditRoutes,
   defineRoute({
     ...write,
@@ -237,7 +237,7 @@ export const invoiceRoutes: AnyRoute[] = [
     summary: 'Record a payment (partial or full): Dr bank, Cr debtors',
     description:
       "Settles up to what is still due; more than that is accepted, and the excess becomes the customer's " +
-      'credit (an overpayment, GET /api/invoices/customer-credits): the entry is Dr bank (the whole amount), Cr ' +
+      'credit (an overpayment, GET /api/customer-credits): the entry is Dr bank (the whole amount), Cr ' +
       "debtors on the invoice's item (what was due), Cr debtors on the credit's own item (the excess), so debtors " +
       'and aged debtors show it as a credit of the contact. A paid invoice is 409 ALREADY_PAID (record an advance ' +
       'payment instead). Two payments at once are checked one after ' +
@@ -333,7 +333,7 @@ export const invoiceRoutes: AnyRoute[] = [
     summary: 'Apply a released credit note or deposit of the same customer to this invoice',
     description:
       'A credit note or a customer credit (an overpayment, a deposit excess, an advance payment: see GET ' +
-      '/api/invoices/customer-credits): `amount` or as much as fits; more than remains or than is due is 400 ' +
+      '/api/customer-credits): `amount` or as much as fits; more than remains or than is due is 400 ' +
       "naming amount; another customer's is 400 naming sourceId; nothing left is 409 NO_CREDIT_LEFT. An advance " +
       "payment's application also reverses its output VAT in proportion (Dr income received in advance, net, Dr " +
       'VAT output, tagged standard / Cr debtors), so VAT counts once, in the period it was received. A deposit: ' +

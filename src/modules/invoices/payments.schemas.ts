@@ -67,7 +67,7 @@ export const AllocationCreate = named(
       sourceId: Type.String({
         format: 'uuid',
         description:
-          'A released credit note or deposit, or a customer credit (GET /api/invoices/customer-credits), of the same customer',
+          'A released credit note or deposit, or a customer credit (GET /api/customer-credits), of the same customer',
       }),
       amount: Type.Optional(
         Type.Number({
@@ -87,7 +87,7 @@ export const AllocationCreate = named(
 export const AllocationSourceType = named(
   'AllocationSourceType',
   stringEnum(['credit_note', 'deposit', 'customer_credit'], {
-    description: 'What was applied to the invoice (customer_credit: see GET /api/invoices/customer-credits)',
+    description: 'What was applied to the invoice (customer_credit: see GET /api/customer-credits)',
   }),
 );
 
