@@ -1335,14 +1335,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A customer credit's refunds, reversed ones included (bare array)
+         * A credit's refunds (a customer credit, credit note or deposit), reversed ones included (bare array)
          * @description Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
          */
         get: operations["listCustomerCreditRefunds"];
         put?: never;
         /**
-         * Refund a customer credit (an overpayment, a deposit excess, an advance payment): a payment out
-         * @description Posts Dr the account the credit sits on, on its own open item (debtors control: an overpayment or a credit note; customer deposits: a deposit or its excess; income received in advance: an advance payment, net, with Dr VAT output for its VAT in proportion, both tagged standard at the rate of receipt, a reduction of output tax in the refund period as a credit note is, VAT Act s21) / Cr bank (bankAccountId, default Bank 1000). amount: at most what remains (400 naming amount), default all of it; a date before the credit arose is 400 naming date; on or before the lock date 409 PERIOD_LOCKED. Nothing left is 409 NO_CREDIT_LEFT. Two refunds at once take turns on the credit. 201 with the refund. A credit nothing remains of after a refund is refunded.
+         * Refund a credit (an overpayment, a deposit excess, an advance payment, a credit note, a deposit)
+         * @description A payment out of what remains of any credit GET /api/customer-credits lists (id: the credit's). Posts Dr the account the credit sits on, on its own open item (debtors control: an overpayment or a credit note; customer deposits: a deposit or its excess; income received in advance: an advance payment, net, with Dr VAT output for its VAT in proportion, both tagged standard at the rate of receipt, a reduction of output tax in the refund period as a credit note is, VAT Act s21) / Cr bank (bankAccountId, default Bank 1000). amount: at most what remains (400 naming amount), default all of it; a date before the credit arose is 400 naming date; on or before the lock date 409 PERIOD_LOCKED. Nothing left is 409 NO_CREDIT_LEFT. Two refunds at once take turns on the credit. 201 with the refund. A credit nothing remains of after a refund is refunded (a credit note or deposit too: invoice.updated).
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -1365,7 +1365,9 @@ export interface paths {
         post?: never;
         /**
          * Reverse a refund: its entry is reversed (reversalEntryId) and the amount remains again
-         * @description Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
+         * @description Any credit's refund, a credit note's or deposit's included (id: the credit note or deposit). The answer is the refund with status reversed and reversalEntryId, the entry that undid it.
+         *
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
         delete: operations["reverseCustomerCreditRefund"];
         options?: never;
@@ -1388,32 +1390,12 @@ export interface paths {
         put?: never;
         /**
          * Refund what remains of a released credit note or deposit: a payment out
-         * @description Posts Dr the account the credit sits on, on its own open item (debtors control: an overpayment or a credit note; customer deposits: a deposit or its excess; income received in advance: an advance payment, net, with Dr VAT output for its VAT in proportion, both tagged standard at the rate of receipt, a reduction of output tax in the refund period as a credit note is, VAT Act s21) / Cr bank (bankAccountId, default Bank 1000). amount: at most what remains (400 naming amount), default all of it; a date before the credit arose is 400 naming date; on or before the lock date 409 PERIOD_LOCKED. Nothing left is 409 NO_CREDIT_LEFT. Two refunds at once take turns on the credit. 201 with the refund. Any other document is 404; a draft or void one is 409 NOT_OPEN, a forfeited deposit too. A credit note or deposit nothing remains of after a refund is refunded (invoice.updated).
+         * @description Posts Dr the account the credit sits on, on its own open item (debtors control: an overpayment or a credit note; customer deposits: a deposit or its excess; income received in advance: an advance payment, net, with Dr VAT output for its VAT in proportion, both tagged standard at the rate of receipt, a reduction of output tax in the refund period as a credit note is, VAT Act s21) / Cr bank (bankAccountId, default Bank 1000). amount: at most what remains (400 naming amount), default all of it; a date before the credit arose is 400 naming date; on or before the lock date 409 PERIOD_LOCKED. Nothing left is 409 NO_CREDIT_LEFT. Two refunds at once take turns on the credit. 201 with the refund. Any other document is 404; a draft or void one is 409 NOT_OPEN, a forfeited deposit too. A credit note or deposit nothing remains of after a refund is refunded (invoice.updated). The same as POST /api/customer-credits/{id}/refunds with the document as the credit; a refund is reversed there.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
         post: operations["refundDocument"];
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/invoices/{id}/refunds/{refundId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Reverse a refund of a credit note or deposit: its entry is reversed and the amount remains again
-         * @description Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
-         */
-        delete: operations["reverseDocumentRefund"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5699,15 +5681,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Conflict. `code`: `CONFLICT`, `ALREADY_REVERSED`, `PERIOD_LOCKED`. */
-        Conflict_adea29: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
         /** @description Unprocessable Content. `code`: `UNPROCESSABLE`. */
         Unprocessable: {
             headers: {
@@ -9000,7 +8973,15 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict_adea29"];
+            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_REVERSED`, `PERIOD_LOCKED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -9081,42 +9062,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    reverseDocumentRefund: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
-                "X-Company-Id"?: string;
-            };
-            path: {
-                id: string;
-                refundId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Refund"];
-                };
-            };
-            400: components["responses"]["BadRequest_9185f5"];
-            401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden_fa2e59"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict_adea29"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };

@@ -12,7 +12,7 @@ import type { Decimal } from 'decimal.js';
 import { type Selectable, sql } from 'kysely';
 import { money } from '../../platform/money/money.ts';
 import { type LedgerCtx, type PostingLine, systemAccount } from '../ledger/index.ts';
-import { amountDue, lockInvoiceRow, settlements } from './invoices.queries.ts';
+import { amountDue, findInvoiceRow, lockInvoiceRow, settlements } from './invoices.queries.ts';
 import { companyOf, type SalesCtx } from './invoices.service.ts';
 import type { CreditKind, CustomerCreditsTable, RefundSourceType } from './invoices.tables.ts';
 
@@ -90,11 +90,15 @@ export function creditRemaining(row: CreditRow, drawn: { amount: Decimal; vat: D
 }
 
 /**
- * The source named `id`, its row locked until commit: a customer credit of the company, or a
+ * The source named `id`, its row locked until commit (unless `lock` is false: a read): a customer credit of the company, or a
  * credit note or deposit. Undefined when there is none (the caller says 404 or 400).
  */
-export async function lockCreditSource(ctx: SalesCtx, id: string): Promise<CreditSource | undefined> {
-  const credit = await findCreditRow(ctx, id, true);
+export async function lockCreditSource(
+  ctx: SalesCtx,
+  id: string,
+  lock = true,
+): Promise<CreditSource | undefined> {
+  const credit = await findCreditRow(ctx, id, lock);
   if (credit) {
     const drawn = (await drawnFromCredits(ctx, [id])).get(id)!;
     const { remaining, vatRemaining } = creditRemaining(credit, drawn);
@@ -117,7 +121,7 @@ export async function lockCreditSource(ctx: SalesCtx, id: string): Promise<Credi
       vatRate: credit.vat_rate === null ? null : money(credit.vat_rate),
     };
   }
-  const doc = await lockInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), id);
+  const doc = await (lock ? lockInvoiceRow : findInvoiceRow)(ctx.db, ctx.tenantId, companyOf(ctx), id);
   if (doc?.document_type !== 'credit_note' && doc?.document_type !== 'deposit') return undefined;
   const s = (await settlements(ctx.db, ctx.tenantId, [id])).get(id)!;
   const key = doc.document_type === 'deposit' ? 'customer_deposits' : 'debtors_control';

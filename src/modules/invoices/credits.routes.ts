@@ -69,8 +69,11 @@ export const creditRoutes: AnyRoute[] = [
     path: '/api/customer-credits/{id}/refunds',
     operationId: 'refundCustomerCredit',
     errors: [...errorsOfRefund],
-    summary: 'Refund a customer credit (an overpayment, a deposit excess, an advance payment): a payment out',
-    description: `${REFUND_POSTING} A credit nothing remains of after a refund is refunded.`,
+    summary:
+      'Refund a credit (an overpayment, a deposit excess, an advance payment, a credit note, a deposit)',
+    description:
+      `A payment out of what remains of any credit GET /api/customer-credits lists (id: the credit's). ${REFUND_POSTING} ` +
+      'A credit nothing remains of after a refund is refunded (a credit note or deposit too: invoice.updated).',
     params: CreditIdParams,
     body: RefundCreate,
     response: { 201: Refund },
@@ -81,7 +84,8 @@ export const creditRoutes: AnyRoute[] = [
     method: 'GET',
     path: '/api/customer-credits/{id}/refunds',
     operationId: 'listCustomerCreditRefunds',
-    summary: "A customer credit's refunds, reversed ones included (bare array)",
+    summary:
+      "A credit's refunds (a customer credit, credit note or deposit), reversed ones included (bare array)",
     params: CreditIdParams,
     response: { 200: Type.Array(Refund) },
     handler: async ({ params }, ctx) => listRefunds(ctx, params.id, 'credit'),
@@ -93,6 +97,9 @@ export const creditRoutes: AnyRoute[] = [
     operationId: 'reverseCustomerCreditRefund',
     errors: ['ALREADY_REVERSED', 'PERIOD_LOCKED'],
     summary: 'Reverse a refund: its entry is reversed (reversalEntryId) and the amount remains again',
+    description:
+      "Any credit's refund, a credit note's or deposit's included (id: the credit note or deposit). The " +
+      'answer is the refund with status reversed and reversalEntryId, the entry that undid it.',
     params: RefundParams,
     response: { 200: Refund },
     handler: async ({ params }, ctx) => reverseRefund(ctx, params.id, 'credit', params.refundId),
@@ -106,7 +113,8 @@ export const creditRoutes: AnyRoute[] = [
     summary: 'Refund what remains of a released credit note or deposit: a payment out',
     description:
       `${REFUND_POSTING} Any other document is 404; a draft or void one is 409 NOT_OPEN, a forfeited deposit too. ` +
-      'A credit note or deposit nothing remains of after a refund is refunded (invoice.updated).',
+      'A credit note or deposit nothing remains of after a refund is refunded (invoice.updated). The same as ' +
+      'POST /api/customer-credits/{id}/refunds with the document as the credit; a refund is reversed there.',
     params: CreditIdParams,
     body: RefundCreate,
     response: { 201: Refund },
@@ -121,18 +129,6 @@ export const creditRoutes: AnyRoute[] = [
     params: CreditIdParams,
     response: { 200: Type.Array(Refund) },
     handler: async ({ params }, ctx) => listRefunds(ctx, params.id, 'document'),
-  }),
-  defineRoute({
-    ...write,
-    method: 'DELETE',
-    path: '/api/invoices/{id}/refunds/{refundId}',
-    operationId: 'reverseDocumentRefund',
-    errors: ['ALREADY_REVERSED', 'PERIOD_LOCKED'],
-    summary:
-      'Reverse a refund of a credit note or deposit: its entry is reversed and the amount remains again',
-    params: RefundParams,
-    response: { 200: Refund },
-    handler: async ({ params }, ctx) => reverseRefund(ctx, params.id, 'document', params.refundId),
   }),
   defineRoute({
     ...write,

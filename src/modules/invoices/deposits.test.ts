@@ -118,8 +118,20 @@ describe('refunding a deposit', () => {
     d = await fetched(s, `/api/invoices/${dep.id}`);
     assert.deepEqual([d.status, d.amountDue], ['refunded', 0]);
     refused(await post(s, url, { date: '2026-03-12' }), 409, { code: 'NO_CREDIT_LEFT' });
-    // Reversing the second refund: 300 is a deposit again.
-    const undo = await s.api({ method: 'DELETE', url: `${url}/${rest.json().id}` });
+    // Listed with the deposit's refunds; reversed (through the credits' route, where every
+    // refund is reversed): 300 is a deposit again.
+    const listed = await fetched(s, url);
+    assert.deepEqual(
+      listed.map((r: { amount: number; status: string }) => [r.amount, r.status]),
+      [
+        [200, 'paid'],
+        [300, 'paid'],
+      ],
+    );
+    const undo = await s.api({
+      method: 'DELETE',
+      url: `/api/customer-credits/${dep.id}/refunds/${rest.json().id}`,
+    });
     assert.equal(undo.statusCode, 200, undo.body);
     d = await fetched(s, `/api/invoices/${dep.id}`);
     assert.deepEqual([d.status, d.amountDue], ['paid', 300]);
@@ -136,13 +148,14 @@ describe('refunding a deposit', () => {
     assertProblem(await post(s, `/api/invoices/${inv.id}/refunds`, { date: '2026-03-10' }), 404);
   });
 
-  test('a credit note of 115 that credits no invoice: refunded, Dr debtors 115 / Cr bank 115', async () => {
+  test('a credit note of 115 (100 + 15% VAT) that credits no invoice: refunded, Dr debtors 115 / Cr bank 115', async () => {
     const s = await setup();
     const cn = await released(s, {
       documentType: 'credit_note',
       lines: [{ description: 'Returned goods', quantity: 1, unitPrice: 100 }],
     });
-    const r = await post(s, `/api/invoices/${cn.id}/refunds`, { date: '2026-03-10' });
+    // Through the credits' route: a credit note is a credit the list shows.
+    const r = await post(s, `/api/customer-credits/${cn.id}/refunds`, { date: '2026-03-10' });
     assert.equal(r.statusCode, 201, r.body);
     assert.deepEqual(await entryLines(s, r.json().entryId), [
       ['1100', 115, 0, null, null],

@@ -26,7 +26,10 @@ export interface RefundInput {
   reference?: string | undefined;
 }
 
-/** Which route names the source: a customer credit's, or a document's (credit note, deposit). */
+/**
+ * Which route names the source: /api/customer-credits/{id} (any credit the list shows: a customer
+ * credit, a credit note, a deposit), or /api/invoices/{id} (a credit note or deposit only).
+ */
 export type RefundRoute = 'credit' | 'document';
 
 function toRefund(r: Selectable<CustomerRefundsTable>) {
@@ -50,9 +53,9 @@ function toRefund(r: Selectable<CustomerRefundsTable>) {
 }
 
 /** The source a route names, locked; another company's or tenant's, or the wrong kind, is 404. */
-async function sourceOf(ctx: TenantCtx, id: string, route: RefundRoute): Promise<CreditSource> {
-  const source = await lockCreditSource(ctx, id);
-  if (!source || (route === 'credit') !== (source.type === 'customer_credit'))
+async function sourceOf(ctx: TenantCtx, id: string, route: RefundRoute, lock = true): Promise<CreditSource> {
+  const source = await lockCreditSource(ctx, id, lock);
+  if (!source || (route === 'document' && source.type === 'customer_credit'))
     throw notFound(route === 'credit' ? 'Customer credit' : 'Credit note or deposit');
   return source;
 }
@@ -135,7 +138,7 @@ function findRefund(ctx: TenantCtx, sourceId: string, id: string) {
 }
 
 export async function listRefunds(ctx: TenantCtx, sourceId: string, route: RefundRoute) {
-  await sourceOf(ctx, sourceId, route);
+  await sourceOf(ctx, sourceId, route, false);
   const rows = await ctx.db
     .selectFrom('customer_refunds')
     .selectAll()
