@@ -212,4 +212,46 @@ describe('an overpayment becomes customer credit', () => {
       404,
     );
   });
+
+  test('a credit note beyond what is open on its invoice is credit; updatedSince and status filter the list', async () => {
+    const s = await setup();
+    const inv = await released(s, INVOICE);
+    assert.equal((await pay(s, inv.id, 1150, '2026-03-10')).statusCode, 201);
+    // The invoice is paid; a credit note of 100 + 15 = 115 against it finds nothing open to
+    // settle, so all 115 stays on its own item: the customer's credit.
+    const cn = await released(s, {
+      documentType: 'credit_note',
+      creditedDocumentId: inv.id,
+      issueDate: '2026-03-15',
+      dueDate: '2026-03-15',
+      lines: [{ description: 'Damaged shelf', quantity: 1, unitPrice: 100 }],
+    });
+    assert.deepEqual([cn.status, cn.amountDue], ['open', 115]);
+    const since = new Date().toISOString();
+    let list = await get(s, `/api/customer-credits?contactId=${s.customerId}&status=open`);
+    assert.deepEqual(
+      list.items.map((c: { id: string; sourceType: string; number: string; remaining: number }) => [
+        c.id,
+        c.sourceType,
+        c.number,
+        c.remaining,
+      ]),
+      [[cn.id, 'credit_note', cn.number, 115]],
+    );
+    assert.equal(await agedTotal(s, '2026-03-31'), -115);
+    // Refunded in full: nothing changed before `since` is listed after it but the credit note.
+    const r = await s.api({
+      method: 'POST',
+      url: `/api/invoices/${cn.id}/refunds`,
+      payload: { date: '2026-03-20' },
+    });
+    assert.equal(r.statusCode, 201, r.body);
+    list = await get(s, `/api/customer-credits?updatedSince=${encodeURIComponent(since)}`);
+    assert.deepEqual(
+      list.items.map((c: { id: string; status: string; remaining: number }) => [c.id, c.status, c.remaining]),
+      [[cn.id, 'refunded', 0]],
+    );
+    assert.equal((await get(s, `/api/customer-credits?status=open`)).total, 0);
+    assert.equal(await agedTotal(s, '2026-03-31'), 0);
+  });
 });

@@ -95,8 +95,10 @@ export const invoiceRoutes: AnyRoute[] = [
     tag: 'Invoices',
     summary: 'Sales documents, newest first, paged',
     description:
-      'Filters (applied before paging): status (draft, open, partially_paid, paid, applied, overdue, void, ' +
-      'accepted, declined, converted; applied is a credit note wholly applied to invoices; overdue is an open or partly paid invoice or debit note past its due date, and such ' +
+      'Filters (applied before paging): status (draft, open, partially_paid, paid, applied, written_off, refunded, ' +
+      'forfeited, overdue, void, accepted, declined, converted; applied is a credit note wholly applied to ' +
+      'invoices; refunded a credit note or deposit nothing remains of after a refund; forfeited a deposit ' +
+      'forfeited; overdue is an open or partly paid invoice or debit note past its due date, and such ' +
       'a document is listed under overdue, not open), documentType, contactId, from/to (issue date), dueFrom/dueTo, ' +
       "q (the number, the reference or the customer's name contains it, any case). An unknown status or " +
       'documentType is 400. sort: date (issue date, then creation), number, createdAt or updatedAt, `-` for ' +
