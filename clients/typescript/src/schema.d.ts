@@ -4378,12 +4378,17 @@ export interface components {
             discountTotal: number;
             vatTotal: number;
             total: number;
-            /** @description Payments, and deposits applied */
+            /** @description Payments (less an overpayment's excess, which is the customer's credit), deposits and customer credits applied */
             amountPaid: number;
             /** @description Credit notes applied */
             amountCredited: number;
             /** @description Written off as a bad debt (POST /api/invoices/{id}/write-off) */
             amountWrittenOff: number;
+            /** @description A credit note or deposit: refunded to the customer (POST /api/invoices/{id}/refunds) */
+            amountRefunded: number;
+            /** @description A deposit: forfeited by the customer (POST /api/invoices/{id}/forfeit) */
+            amountForfeited: number;
+            /** @description What is still owed; for a credit note or deposit, what remains to apply or refund */
             amountDue: number;
             /**
              * Format: uuid

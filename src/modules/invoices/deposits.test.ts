@@ -116,8 +116,10 @@ describe('refunding a deposit', () => {
     const rest = await post(s, url, { date: '2026-03-11' });
     assert.equal(rest.json().amount, 300);
     d = await fetched(s, `/api/invoices/${dep.id}`);
-    assert.deepEqual([d.status, d.amountDue], ['refunded', 0]);
+    assert.deepEqual([d.status, d.amountDue, d.amountRefunded], ['refunded', 0, 500]);
     refused(await post(s, url, { date: '2026-03-12' }), 409, { code: 'NO_CREDIT_LEFT' });
+    // Refunds stand on it: voiding it is refused until they are reversed.
+    refused(await s.api({ method: 'DELETE', url: `/api/invoices/${dep.id}` }), 409, { code: 'HAS_PAYMENTS' });
     // Listed with the deposit's refunds; reversed (through the credits' route, where every
     // refund is reversed): 300 is a deposit again.
     const listed = await fetched(s, url);
@@ -183,7 +185,16 @@ describe('forfeiting a deposit', () => {
       ['2100', 0, 150, 'standard', 15],
     ]);
     const d = await fetched(s, `/api/invoices/${dep.id}`);
-    assert.deepEqual([d.status, d.amountDue], ['forfeited', 0]);
+    assert.deepEqual([d.status, d.amountDue, d.amountForfeited], ['forfeited', 0, 1150]);
+    const listed = await fetched(s, `/api/customer-credits?contactId=${s.customerId}`);
+    assert.deepEqual(
+      listed.items.map((c: { id: string; status: string; remaining: number }) => [
+        c.id,
+        c.status,
+        c.remaining,
+      ]),
+      [[dep.id, 'forfeited', 0]],
+    );
     // The deposit itself posted no VAT; the forfeit is the supply. VAT201 field 1 is the
     // consideration VAT included (net 1,000 + VAT 150 = 1,150), field 4 its output tax, 150.
     const vat = (await fetched(s, '/api/reports/vat?from=2026-03-01&to=2026-03-31')).vat201;

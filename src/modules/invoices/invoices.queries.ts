@@ -243,6 +243,8 @@ export function toInvoice(
     amountPaid: toNumber(paid),
     amountCredited: toNumber(credited),
     amountWrittenOff: toNumber(s.writtenOff ?? 0),
+    amountRefunded: toNumber(s.refunded ?? 0),
+    amountForfeited: toNumber(s.forfeited ?? 0),
     amountDue: toNumber(amountDue(row, s)),
     creditedDocumentId: row.credited_invoice_id,
     creditedInvoiceId: row.credited_invoice_id,

@@ -231,12 +231,23 @@ export const Invoice = named(
     discountTotal: Type.Number(),
     vatTotal: Type.Number(),
     total: Type.Number(),
-    amountPaid: Type.Number({ description: 'Payments, and deposits applied' }),
+    amountPaid: Type.Number({
+      description:
+        "Payments (less an overpayment's excess, which is the customer's credit), deposits and customer credits applied",
+    }),
     amountCredited: Type.Number({ description: 'Credit notes applied' }),
     amountWrittenOff: Type.Number({
       description: 'Written off as a bad debt (POST /api/invoices/{id}/write-off)',
     }),
-    amountDue: Type.Number(),
+    amountRefunded: Type.Number({
+      description: 'A credit note or deposit: refunded to the customer (POST /api/invoices/{id}/refunds)',
+    }),
+    amountForfeited: Type.Number({
+      description: 'A deposit: forfeited by the customer (POST /api/invoices/{id}/forfeit)',
+    }),
+    amountDue: Type.Number({
+      description: 'What is still owed; for a credit note or deposit, what remains to apply or refund',
+    }),
     creditedDocumentId: nullable(
       Type.String({
         format: 'uuid',
