@@ -2355,6 +2355,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "customer_credit.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer credit arises: an overpayment, a deposit applied to a smaller invoice, an advance payment (data: the credit as GET /api/customer-credits/{id} answers it)
+         * @description A customer credit arises: an overpayment, a deposit applied to a smaller invoice, an advance payment (data: the credit as GET /api/customer-credits/{id} answers it). A subscriber needs `invoices:read`. Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`); a 2xx within 10 seconds counts as delivered.
+         */
+        post: operations["onCustomerCreditCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.recorded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Money is paid back out of a customer credit, credit note or deposit (data: the refund, with sourceId)
+         * @description Money is paid back out of a customer credit, credit note or deposit (data: the refund, with sourceId). A subscriber needs `invoices:read`. Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`); a 2xx within 10 seconds counts as delivered.
+         */
+        post: operations["onRefundRecorded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "contact.created": {
         parameters: {
             query?: never;
@@ -3629,10 +3669,10 @@ export interface components {
             scopes_supported: string[];
         };
         /**
-         * @description An event a webhook can receive: `logistics.stop.status_changed` (A driver sets off for or arrives at a stop, a proof records its outcome, or a cancelled trip releases it); `logistics.proof.recorded` (A proof of delivery is recorded (once per proof)); `logistics.trip.dispatched` (A trip is handed to the driver); `logistics.trip.completed` (A trip is closed); `invoice.paid` (A payment settles the invoice's whole balance); `invoice.created` (A sales document is created (a draft): typed in, converted from another, or made by a recurring schedule); `invoice.updated` (A sales document changes otherwise than by its creation, release or void: an edit, a quote accepted, declined or converted, a payment or allocation made or reversed, a send, a draft deleted (deletedAt set)); `invoice.released` (A sales document is released (numbered draft to open, posted to the ledger where its type posts)); `invoice.voided` (A released sales document is voided (its entry reversed)); `payment.recorded` (A payment is recorded against an invoice or debit note (data: the payment, with invoiceId)); `payroll.run.paid` (A pay run is marked paid); `bill.rejected` (An approver rejects a supplier bill); `expense.rejected` (An approver rejects an expense claim); `contact.created` (A contact is created); `contact.updated` (A contact is changed, deactivated (isActive false) or deleted (deletedAt set); data is the contact after the change).
+         * @description An event a webhook can receive: `logistics.stop.status_changed` (A driver sets off for or arrives at a stop, a proof records its outcome, or a cancelled trip releases it); `logistics.proof.recorded` (A proof of delivery is recorded (once per proof)); `logistics.trip.dispatched` (A trip is handed to the driver); `logistics.trip.completed` (A trip is closed); `invoice.paid` (A payment settles the invoice's whole balance); `invoice.created` (A sales document is created (a draft): typed in, converted from another, or made by a recurring schedule); `invoice.updated` (A sales document changes otherwise than by its creation, release or void: an edit, a quote accepted, declined or converted, a payment or allocation made or reversed, a send, a draft deleted (deletedAt set)); `invoice.released` (A sales document is released (numbered draft to open, posted to the ledger where its type posts)); `invoice.voided` (A released sales document is voided (its entry reversed)); `payment.recorded` (A payment is recorded against an invoice or debit note (data: the payment, with invoiceId)); `customer_credit.created` (A customer credit arises: an overpayment, a deposit applied to a smaller invoice, an advance payment (data: the credit as GET /api/customer-credits/{id} answers it)); `refund.recorded` (Money is paid back out of a customer credit, credit note or deposit (data: the refund, with sourceId)); `payroll.run.paid` (A pay run is marked paid); `bill.rejected` (An approver rejects a supplier bill); `expense.rejected` (An approver rejects an expense claim); `contact.created` (A contact is created); `contact.updated` (A contact is changed, deactivated (isActive false) or deleted (deletedAt set); data is the contact after the change).
          * @enum {string}
          */
-        EventType: "logistics.stop.status_changed" | "logistics.proof.recorded" | "logistics.trip.dispatched" | "logistics.trip.completed" | "invoice.paid" | "invoice.created" | "invoice.updated" | "invoice.released" | "invoice.voided" | "payment.recorded" | "payroll.run.paid" | "bill.rejected" | "expense.rejected" | "contact.created" | "contact.updated";
+        EventType: "logistics.stop.status_changed" | "logistics.proof.recorded" | "logistics.trip.dispatched" | "logistics.trip.completed" | "invoice.paid" | "invoice.created" | "invoice.updated" | "invoice.released" | "invoice.voided" | "payment.recorded" | "customer_credit.created" | "refund.recorded" | "payroll.run.paid" | "bill.rejected" | "expense.rejected" | "contact.created" | "contact.updated";
         /**
          * @example {
          *       "url": "https://hooks.example.com/business-platform",
@@ -3727,7 +3767,7 @@ export interface components {
          * @description The event type delivered: one a webhook subscribes to, or `webhook.test`
          * @enum {string}
          */
-        WebhookDeliveryEventType: "logistics.stop.status_changed" | "logistics.proof.recorded" | "logistics.trip.dispatched" | "logistics.trip.completed" | "invoice.paid" | "invoice.created" | "invoice.updated" | "invoice.released" | "invoice.voided" | "payment.recorded" | "payroll.run.paid" | "bill.rejected" | "expense.rejected" | "contact.created" | "contact.updated" | "webhook.test";
+        WebhookDeliveryEventType: "logistics.stop.status_changed" | "logistics.proof.recorded" | "logistics.trip.dispatched" | "logistics.trip.completed" | "invoice.paid" | "invoice.created" | "invoice.updated" | "invoice.released" | "invoice.voided" | "payment.recorded" | "customer_credit.created" | "refund.recorded" | "payroll.run.paid" | "bill.rejected" | "expense.rejected" | "contact.created" | "contact.updated" | "webhook.test";
         /**
          * @description `pending` while being attempted; `succeeded`, `failed` (every attempt failed, or the receiver answered 410) or `cancelled` (the webhook was switched off or deleted, or its key revoked, before an attempt) once finished
          * @enum {string}
@@ -11568,6 +11608,90 @@ export interface operations {
                     /** Format: uuid */
                     companyId: string | null;
                     data: components["schemas"]["Payment"];
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: retries stop at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCustomerCreditCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; the same on every retry
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "customer_credit.created";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: uuid */
+                    companyId: string | null;
+                    data: components["schemas"]["CustomerCredit"];
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: retries stop at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRefundRecorded: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; the same on every retry
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "refund.recorded";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: uuid */
+                    companyId: string | null;
+                    data: components["schemas"]["Refund"];
                 };
             };
         };

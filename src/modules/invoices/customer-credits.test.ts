@@ -17,6 +17,11 @@ export function refused(
   if (what.code) assert.equal(body.code, what.code, String(body.detail));
 }
 
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { withTenant } from '../../platform/db/tenant.ts';
+import { eventTypeInfo } from '../../platform/events/event-types.ts';
+import { invoiceEventSchemas } from './index.ts';
 import { pay, released, type Sales, salesSetup } from './invoices.factories.ts';
 
 let t: TestApp;
@@ -253,5 +258,44 @@ describe('an overpayment becomes customer credit', () => {
     );
     assert.equal((await get(s, `/api/customer-credits?status=open`)).total, 0);
     assert.equal(await agedTotal(s, '2026-03-31'), 0);
+  });
+
+  test('customer_credit.created and refund.recorded are announced, their data as GET answers', async () => {
+    const b = await register(t.app);
+    const s = await salesSetup(t, b);
+    const { credit } = await overpaid(s);
+    const r = await s.api({
+      method: 'POST',
+      url: `/api/customer-credits/${credit.id}/refunds`,
+      payload: { amount: 50, date: '2026-03-12' },
+    });
+    assert.equal(r.statusCode, 201, r.body);
+    const rows = await withTenant(t.database.db, b.tenantId, (tx) =>
+      tx
+        .selectFrom('events')
+        .select(['type', 'company_id', 'data'])
+        .where('tenant_id', '=', b.tenantId)
+        .where('type', 'in', ['customer_credit.created', 'refund.recorded'])
+        .execute(),
+    );
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    (addFormats as unknown as (a: Ajv) => void)(ajv);
+    for (const e of rows) {
+      assert.equal(eventTypeInfo(e.type)?.module, 'invoices');
+      assert.equal(e.company_id, b.companyId);
+      const valid = ajv.compile(invoiceEventSchemas[e.type]!);
+      assert.ok(valid(e.data), `${e.type}: ${JSON.stringify(valid.errors)}`);
+    }
+    const data = (type: string) =>
+      rows.filter((e) => e.type === type).map((e) => e.data as Record<string, unknown>);
+    // The credit as it arose (350 left), and the refund of 50 out of it.
+    assert.deepEqual(
+      data('customer_credit.created').map((d) => [d.id, d.kind, d.remaining]),
+      [[credit.id, 'overpayment', 350]],
+    );
+    assert.deepEqual(
+      data('refund.recorded').map((d) => [d.sourceId, d.amount]),
+      [[credit.id, 50]],
+    );
   });
 });

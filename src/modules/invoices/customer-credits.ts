@@ -5,13 +5,14 @@
 // status follows what remains: open; applied (nothing left, none refunded); refunded (nothing
 // left, some refunded); reversed (the payment it came from was reversed).
 //
-// No event of its own yet: the platform's event list (platform/events/event-types.ts) has none
-// for credits; the documents a credit moves announce invoice.updated.
+// A new credit is announced (customer_credit.created, the credit as GET answers it); later changes
+// show in the list's updatedSince, and the documents a credit moves announce invoice.updated.
 //
 // The list answers every credit a customer has in one place: these rows, and the remaining
 // amounts of released credit notes and deposits (which are credit too, on their own open items).
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
+import { emit } from '../../platform/events/outbox.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { pageOf, paging } from '../../platform/http/paging.ts';
 import { notFound } from '../../platform/http/problem.ts';
@@ -62,7 +63,9 @@ export async function insertCredit(ctx: SalesCtx, id: string, c: NewCredit) {
       entry_id: c.entryId,
     })
     .execute();
-  return getCredit(ctx, id);
+  const credit = await getCredit(ctx, id);
+  await emit(ctx, 'customer_credit.created', credit, c.companyId);
+  return credit;
 }
 
 /**

@@ -2,6 +2,7 @@
 // modules drive documents with (the sandbox's samples, recurring invoices), and the data
 // schema of each event it emits (the OpenAPI document's webhooks).
 import type { TSchema } from 'typebox';
+import { CustomerCredit, Refund } from './customer-credits.schemas.ts';
 import { Invoice } from './invoices.schemas.ts';
 import { Payment } from './payments.schemas.ts';
 
@@ -35,4 +36,6 @@ export const invoiceEventSchemas: Record<string, TSchema> = {
   'invoice.voided': Invoice,
   'invoice.paid': Invoice,
   'payment.recorded': Payment,
+  'customer_credit.created': CustomerCredit,
+  'refund.recorded': Refund,
 };

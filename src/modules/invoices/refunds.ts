@@ -8,7 +8,9 @@
 //   Cr bank
 // The source is locked while what remains is checked, so two refunds (or a refund and an
 // application) cannot together draw more than remains. A refund reversed gives the amount back.
+// A refund is announced (refund.recorded, besides invoice.updated on a credit note or deposit).
 import type { Selectable } from 'kysely';
+import { emit } from '../../platform/events/outbox.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/money.ts';
@@ -123,7 +125,9 @@ export async function recordRefund(ctx: TenantCtx, sourceId: string, route: Refu
     .execute();
   await settleSource(ctx, source);
   ctx.reply.code(201);
-  return toRefund((await findRefund(ctx, source.id, id))!);
+  const refund = toRefund((await findRefund(ctx, source.id, id))!);
+  await emit(ctx, 'refund.recorded', refund, companyId);
+  return refund;
 }
 
 function findRefund(ctx: TenantCtx, sourceId: string, id: string) {
