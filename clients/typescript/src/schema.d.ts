@@ -1294,7 +1294,7 @@ export interface paths {
         };
         /**
          * Customers' unapplied credit: overpayments, deposits' excess, advance payments, credit notes, deposits
-         * @description Every credit a customer has, in one list, oldest first, paged: the customer credits (an overpayment, the excess of a deposit applied to a smaller invoice, an advance payment) and the released credit notes and deposits (their remaining amount is credit too). remaining is what is left to apply to an invoice (POST /api/invoices/{id}/allocations with sourceId) or to refund. Filters: contactId, status (open: something remains; applied; refunded; reversed: the payment it came from was reversed; forfeited: a deposit), updatedSince.
+         * @description Every credit a customer has, oldest first: customer credits (overpayment, deposit_excess, advance_payment) and released credit notes and deposits. remaining is what is left to apply (sourceId of POST /api/invoices/{id}/allocations) or to refund. Filters: contactId, status, updatedSince.
          *
          *     Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
          */
@@ -1342,7 +1342,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a credit (an overpayment, a deposit excess, an advance payment, a credit note, a deposit)
-         * @description A payment out of what remains of any credit GET /api/customer-credits lists (id: the credit's). Posts Dr the account the credit sits on, on its own open item (debtors control: an overpayment or a credit note; customer deposits: a deposit or its excess; income received in advance: an advance payment, net, with Dr VAT output for its VAT in proportion, both tagged standard at the rate of receipt, a reduction of output tax in the refund period as a credit note is, VAT Act s21) / Cr bank (bankAccountId, default Bank 1000). amount: at most what remains (400 naming amount), default all of it; a date before the credit arose is 400 naming date; on or before the lock date 409 PERIOD_LOCKED. Nothing left is 409 NO_CREDIT_LEFT. Two refunds at once take turns on the credit. 201 with the refund. A credit nothing remains of after a refund is refunded (a credit note or deposit too: invoice.updated).
+         * @description Pays back out of any credit the list shows (a credit note or deposit too). Dr the credit's account on its own item (debtors: an overpayment or credit note; customer deposits: a deposit or its excess; income received in advance: an advance payment, net, plus Dr VAT output for its VAT in proportion, tagged standard: a reduction of output tax, s21) / Cr bank. amount: at most what remains (400), default all; nothing left: 409 NO_CREDIT_LEFT; a draft, void or forfeited source: 409 NOT_OPEN. Nothing left after it: refunded. 201.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -1365,37 +1365,11 @@ export interface paths {
         post?: never;
         /**
          * Reverse a refund: its entry is reversed (reversalEntryId) and the amount remains again
-         * @description Any credit's refund, a credit note's or deposit's included (id: the credit note or deposit). The answer is the refund with status reversed and reversalEntryId, the entry that undid it.
+         * @description Answers the refund, status reversed, with reversalEntryId.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
         delete: operations["reverseCustomerCreditRefund"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/invoices/{id}/refunds": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A credit note's or deposit's refunds, reversed ones included (bare array)
-         * @description Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
-         */
-        get: operations["listDocumentRefunds"];
-        put?: never;
-        /**
-         * Refund what remains of a released credit note or deposit: a payment out
-         * @description Posts Dr the account the credit sits on, on its own open item (debtors control: an overpayment or a credit note; customer deposits: a deposit or its excess; income received in advance: an advance payment, net, with Dr VAT output for its VAT in proportion, both tagged standard at the rate of receipt, a reduction of output tax in the refund period as a credit note is, VAT Act s21) / Cr bank (bankAccountId, default Bank 1000). amount: at most what remains (400 naming amount), default all of it; a date before the credit arose is 400 naming date; on or before the lock date 409 PERIOD_LOCKED. Nothing left is 409 NO_CREDIT_LEFT. Two refunds at once take turns on the credit. 201 with the refund. Any other document is 404; a draft or void one is 409 NOT_OPEN, a forfeited deposit too. A credit note or deposit nothing remains of after a refund is refunded (invoice.updated). The same as POST /api/customer-credits/{id}/refunds with the document as the credit; a refund is reversed there.
-         *
-         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
-         */
-        post: operations["refundDocument"];
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1412,7 +1386,7 @@ export interface paths {
         put?: never;
         /**
          * A deposit forfeited by the customer: Dr customer deposits, Cr forfeited deposits (net), Cr VAT output
-         * @description A deposit is no supply until applied or forfeited (VAT Act s1, "consideration"); forfeited, what remains of it becomes income: Dr customer deposits (what remains) / Cr 4960 Forfeited deposits (the net) / Cr VAT output (the tax fraction of what remains, 15/115, 14/114 before 2018-04-01, half-up to cents, when the company is VAT-registered on the forfeit date), the two credits tagged standard so that the VAT report counts them in VAT201 fields 1 and 4. Not registered: all of it is income, no VAT. The deposit becomes forfeited (invoice.updated). Not a deposit: 409 NOT_A_DEPOSIT; a draft, refunded or forfeited deposit: 409 NOT_OPEN; nothing left of it (applied): 409 NO_CREDIT_LEFT; a date before the deposit: 400 naming date. 201 with the forfeit.
+         * @description What remains of a deposit becomes a supply (VAT Act s1): Dr customer deposits / Cr 4960 Forfeited deposits (net) / Cr VAT output (15/115, 14/114 before 2018-04-01, if registered on the date), tagged standard (VAT201 fields 1, 4). The deposit is forfeited. Not a deposit: 409 NOT_A_DEPOSIT; draft, refunded or forfeited: 409 NOT_OPEN; all applied: 409 NO_CREDIT_LEFT.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -1434,7 +1408,7 @@ export interface paths {
         put?: never;
         /**
          * Money received on account before any invoice: a customer credit with its VAT accounted (s9(1))
-         * @description The time of supply is the receipt (VAT Act s9(1)), so the VAT is output tax at once: Dr bank (amount) / Cr 2420 Income received in advance (the net, the customer and the credit as its open item) / Cr VAT output (15/115 of the amount, 14/114 before 2018-04-01, half-up to cents), both credits tagged standard (VAT201 fields 1 and 4 of the period received). Not VAT-registered on the date: no VAT part. It is a customer credit (kind advance_payment): apply it to the customer's invoices through POST /api/invoices/{id}/allocations (each application draws its VAT out in proportion: Dr income received in advance (net) and Dr VAT output (VAT), tagged standard / Cr debtors, cancelling the invoice's own VAT so VAT counts once, in the period received) or refund it (POST /api/customer-credits/{id}/refunds: the same reversal against bank, a reduction of output tax as a credit note is, s21). An unknown contactId is 400. 201 with the credit; 200 with it when clientId was already used.
+         * @description Time of supply on receipt (VAT Act s9(1)): Dr bank / Cr 2420 Income received in advance (net) / Cr VAT output (15/115; none when not registered), tagged standard. A customer credit (advance_payment): applying or refunding it draws its VAT back out in proportion, so VAT counts once, when received. 201; 200 when clientId was used.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -1604,7 +1578,7 @@ export interface paths {
         put?: never;
         /**
          * Record a payment (partial or full): Dr bank, Cr debtors
-         * @description Settles up to what is still due; more than that is accepted, and the excess becomes the customer's credit (an overpayment, GET /api/customer-credits): the entry is Dr bank (the whole amount), Cr debtors on the invoice's item (what was due), Cr debtors on the credit's own item (the excess), so debtors and aged debtors show it as a credit of the contact. A paid invoice is 409 ALREADY_PAID (record an advance payment instead). Two payments at once are checked one after the other. The payment that settles the whole balance emits invoice.paid in the same transaction. 201; 200 with the payment when clientId was already used.
+         * @description More than is due leaves the excess as the customer's credit (GET /api/customer-credits): Dr bank / Cr debtors, the invoice's item (what was due) and the credit's own item (the excess). A paid invoice is 409 ALREADY_PAID. Two payments at once are checked one after the other. The payment that settles the whole balance emits invoice.paid in the same transaction. 201; 200 with the payment when clientId was already used.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -1671,7 +1645,7 @@ export interface paths {
         post?: never;
         /**
          * Reverse a payment: its entry is reversed and the amount is due again
-         * @description The credit its excess left (an overpayment) is reversed with it (status reversed); when some of that credit was applied or refunded, 409 CREDIT_IN_USE: reverse those first.
+         * @description Its overpayment credit goes with it; 409 CREDIT_IN_USE if that was applied or refunded.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -1696,7 +1670,7 @@ export interface paths {
         put?: never;
         /**
          * Apply a released credit note or deposit of the same customer to this invoice
-         * @description A credit note or a customer credit (an overpayment, a deposit excess, an advance payment: see GET /api/customer-credits): `amount` or as much as fits; more than remains or than is due is 400 naming amount; another customer's is 400 naming sourceId; nothing left is 409 NO_CREDIT_LEFT. An advance payment's application also reverses its output VAT in proportion (Dr income received in advance, net, Dr VAT output, tagged standard / Cr debtors), so VAT counts once, in the period it was received. A deposit: applied once, whole (what remains of it; a second application is 409 DEPOSIT_ALREADY_APPLIED); more than is due leaves the excess as the customer's credit (deposit_excess). The source is locked while it is checked, so two applications at once cannot over-apply it. Posts an entry moving the amount to this invoice.
+         * @description A credit note or customer credit (GET /api/customer-credits): `amount` or as much as fits (400 beyond what remains or is due; another customer's: 400 sourceId). An advance payment also draws its output VAT out in proportion (Dr income in advance, Dr VAT output, tagged standard), so VAT counts once. A deposit: applied once, whole (409 DEPOSIT_ALREADY_APPLIED), its excess over what is due left as customer credit. The source is locked, so two applications cannot over-apply it.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -1719,7 +1693,7 @@ export interface paths {
         post?: never;
         /**
          * Undo an allocation: its entry is reversed
-         * @description The invoice owes that much again; an applied credit note or customer credit becomes open again. A deposit's application that left an excess as customer credit takes that credit back (409 CREDIT_IN_USE when some of it was applied or refunded). The application of the credit note a void issued is part of the void: 409 ALREADY_VOID.
+         * @description The invoice owes that much again; the credit is open again (a deposit excess it left goes too: 409 CREDIT_IN_USE if used). The application of the credit note a void issued is part of the void: 409 ALREADY_VOID.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -4082,66 +4056,52 @@ export interface components {
             financialYearEndMonth?: number;
         };
         /**
-         * @description customer_credit: a credit of its own (an overpayment, a deposit excess, an advance payment); credit_note, deposit: what remains of a released credit note or deposit
+         * @description customer_credit: a credit row of its own; credit_note, deposit: the document
          * @enum {string}
          */
         CustomerCreditSourceType: "customer_credit" | "credit_note" | "deposit";
         /**
-         * @description overpayment: the excess of a payment over what was due; deposit_excess: what was left of a deposit applied to a smaller invoice; advance_payment: a payment on account before any invoice (its VAT accounted on receipt); credit_note, deposit: the document itself
+         * @description overpayment: a payment beyond what was due; deposit_excess: a deposit beyond its invoice; advance_payment: paid before any invoice (VAT on receipt)
          * @enum {string}
          */
         CustomerCreditKind: "overpayment" | "deposit_excess" | "advance_payment" | "credit_note" | "deposit";
         /**
-         * @description open: something remains; applied: nothing remains and none of it was refunded; refunded: nothing remains and some of it was refunded; reversed: the payment it came from was reversed; forfeited: a deposit the customer forfeited
+         * @description open: something remains; applied or refunded: nothing remains (refunded: some was refunded); reversed: its payment was reversed; forfeited: a deposit
          * @enum {string}
          */
         CustomerCreditStatus: "open" | "applied" | "refunded" | "reversed" | "forfeited";
         CustomerCredit: {
-            /**
-             * Format: uuid
-             * @description The credit, or the credit note or deposit
-             */
+            /** Format: uuid */
             id: string;
             sourceType: components["schemas"]["CustomerCreditSourceType"];
             kind: components["schemas"]["CustomerCreditKind"];
             /** Format: uuid */
             contactId: string;
             contactName: string;
-            /** @description The credit note's or deposit's number */
             number: string | null;
             /** Format: date */
             date: string;
-            /** @description What the credit was when it arose, VAT included */
             amount: number;
-            /** @description An advance payment: the output VAT accounted on receipt */
+            /** @description An advance payment: its output VAT */
             vatAmount: number;
-            /** @description What is left to apply or refund */
+            /** @description Left to apply or refund */
             remaining: number;
             status: components["schemas"]["CustomerCreditStatus"];
-            /**
-             * Format: uuid
-             * @description An overpayment: the payment
-             */
+            /** Format: uuid */
             paymentId: string | null;
             /**
              * Format: uuid
-             * @description An overpayment: the invoice paid; a deposit excess: the deposit
+             * @description The invoice overpaid, or the deposit
              */
             documentId: string | null;
             /** Format: uuid */
             bankAccountId: string | null;
             reference: string | null;
-            /**
-             * Format: uuid
-             * @description The entry it arose in
-             */
+            /** Format: uuid */
             entryId: string | null;
             /** Format: date-time */
             createdAt: string;
-            /**
-             * Format: date-time
-             * @description Moves when it is drawn on or given back
-             */
+            /** Format: date-time */
             updatedAt: string;
         };
         CustomerCreditPage: {
@@ -4162,16 +4122,13 @@ export interface components {
          *     }
          */
         RefundCreate: {
-            /** @description At most what remains; default all of it. Two decimals */
+            /** @description At most what remains; default all */
             amount?: number;
-            /**
-             * Format: date
-             * @description Not before the credit arose; after the lock date
-             */
+            /** Format: date */
             date: string;
             /**
              * Format: uuid
-             * @description A bank account of the chart; default Bank (1000)
+             * @description Default Bank (1000)
              */
             bankAccountId?: string;
             reference?: string;
@@ -4191,9 +4148,8 @@ export interface components {
             contactId: string;
             /** Format: date */
             date: string;
-            /** @description Paid out to the customer */
             amount: number;
-            /** @description An advance payment refunded: the output VAT it reverses (s21); else 0 */
+            /** @description An advance payment: the output VAT reversed */
             vatAmount: number;
             /** Format: uuid */
             bankAccountId: string;
@@ -4217,12 +4173,8 @@ export interface components {
          *     }
          */
         DepositForfeitCreate: {
-            /**
-             * Format: date
-             * @description Not before the deposit; after the lock date
-             */
+            /** Format: date */
             date: string;
-            /** @description Why the deposit is forfeited */
             reason: string;
         };
         DepositForfeit: {
@@ -4232,11 +4184,8 @@ export interface components {
             depositId: string;
             /** Format: date */
             date: string;
-            /** @description What remained of the deposit, VAT included (Dr customer deposits) */
             amount: number;
-            /** @description Output VAT: the tax fraction (15/115; 14/114 before 2018-04-01) when registered on the date */
             vatAmount: number;
-            /** @description amount − vatAmount, to 4960 Forfeited deposits */
             netAmount: number;
             reason: string;
             /** Format: uuid */
@@ -4258,21 +4207,15 @@ export interface components {
              * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
              */
             clientId?: string;
-            /**
-             * Format: uuid
-             * @description The customer
-             */
+            /** Format: uuid */
             contactId: string;
-            /**
-             * Format: date
-             * @description The day the money was received; after the lock date
-             */
+            /** Format: date */
             date: string;
-            /** @description Received, VAT included. Two decimals */
+            /** @description VAT included */
             amount: number;
             /**
              * Format: uuid
-             * @description A bank account of the chart; default Bank (1000)
+             * @description Default Bank (1000)
              */
             bankAccountId?: string;
             reference?: string;
@@ -4363,7 +4306,7 @@ export interface components {
             lines: components["schemas"]["InvoiceLineInput"][];
         };
         /**
-         * @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has been applied to invoices (open again when an allocation is reversed); written_off: an invoice or debit note nothing is due on after a bad debt was written off (POST /api/invoices/{id}/write-off); refunded: a credit note or deposit nothing remains of after some of it was refunded (POST /api/invoices/{id}/refunds); forfeited: a deposit the customer forfeited (POST /api/invoices/{id}/forfeit); void after a void; accepted, declined and converted are what became of a quote or pro forma.
+         * @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has been applied to invoices (open again when an allocation is reversed); written_off: an invoice or debit note nothing is due on after a bad debt was written off (POST /api/invoices/{id}/write-off); refunded: a credit note or deposit nothing remains of after some of it was refunded (POST /api/customer-credits/{id}/refunds); forfeited: a deposit the customer forfeited (POST /api/invoices/{id}/forfeit); void after a void; accepted, declined and converted are what became of a quote or pro forma.
          * @enum {string}
          */
         InvoiceStatus: "draft" | "open" | "partially_paid" | "paid" | "applied" | "written_off" | "refunded" | "forfeited" | "void" | "accepted" | "declined" | "converted" | "overdue";
@@ -4418,17 +4361,16 @@ export interface components {
             discountTotal: number;
             vatTotal: number;
             total: number;
-            /** @description Payments (less an overpayment's excess, which is the customer's credit), deposits and customer credits applied */
+            /** @description Payments (less any excess), deposits and customer credits applied */
             amountPaid: number;
             /** @description Credit notes applied */
             amountCredited: number;
             /** @description Written off as a bad debt (POST /api/invoices/{id}/write-off) */
             amountWrittenOff: number;
-            /** @description A credit note or deposit: refunded to the customer (POST /api/invoices/{id}/refunds) */
+            /** @description A credit note or deposit: refunded */
             amountRefunded: number;
-            /** @description A deposit: forfeited by the customer (POST /api/invoices/{id}/forfeit) */
+            /** @description A deposit: forfeited */
             amountForfeited: number;
-            /** @description What is still owed; for a credit note or deposit, what remains to apply or refund */
             amountDue: number;
             /**
              * Format: uuid
@@ -4554,7 +4496,7 @@ export interface components {
              * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
              */
             clientId?: string;
-            /** @description Two decimals. More than is still due leaves the excess as the customer's credit */
+            /** @description Beyond what is due: the customer's credit */
             amount: number;
             /**
              * Format: date
@@ -4689,10 +4631,10 @@ export interface components {
         AllocationCreate: {
             /**
              * Format: uuid
-             * @description A released credit note or deposit, or a customer credit (GET /api/customer-credits), of the same customer
+             * @description A released credit note or deposit, or a customer credit, of the same customer
              */
             sourceId: string;
-            /** @description A credit note or a customer credit: default as much as fits. A deposit is applied whole (what remains of it): leave it out. */
+            /** @description Default as much as fits. Not for a deposit (applied whole) */
             amount?: number;
             /**
              * Format: date
@@ -4701,7 +4643,7 @@ export interface components {
             date?: string;
         };
         /**
-         * @description What was applied to the invoice (customer_credit: see GET /api/customer-credits)
+         * @description What was applied to the invoice
          * @enum {string}
          */
         AllocationSourceType: "credit_note" | "deposit" | "customer_credit";
@@ -4711,12 +4653,12 @@ export interface components {
             /** Format: uuid */
             sourceId: string;
             sourceType: components["schemas"]["AllocationSourceType"];
-            /** @description The document's number; a customer credit's kind and date (e.g. Overpayment of 2026-03-10) */
+            /** @description A customer credit's: its kind and date */
             sourceNumber: string;
             /** Format: uuid */
             invoiceId: string;
             amount: number;
-            /** @description An advance payment applied: the output VAT on receipt that it reverses (0 otherwise) */
+            /** @description An advance payment: the output VAT reversed */
             vatAmount: number;
             /** Format: date */
             date: string;
@@ -5710,15 +5652,6 @@ export interface components {
         };
         /** @description Conflict. `code`: `CONFLICT`, `PERIOD_LOCKED`. */
         Conflict_60bfff: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Conflict. `code`: `CONFLICT`, `NOT_OPEN`, `NO_CREDIT_LEFT`, `PERIOD_LOCKED`. */
-        Conflict_fb86d4: {
             headers: {
                 [name: string]: unknown;
             };
@@ -8828,9 +8761,8 @@ export interface operations {
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
                 contactId?: string;
-                /** @description open: something remains; applied: nothing remains and none of it was refunded; refunded: nothing remains and some of it was refunded; reversed: the payment it came from was reversed; forfeited: a deposit the customer forfeited */
+                /** @description open: something remains; applied or refunded: nothing remains (refunded: some was refunded); reversed: its payment was reversed; forfeited: a deposit */
                 status?: "open" | "applied" | "refunded" | "reversed" | "forfeited";
-                /** @description Only credits changed at or after this instant */
                 updatedSince?: string;
             };
             header?: {
@@ -8979,7 +8911,15 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict_fb86d4"];
+            /** @description Conflict. `code`: `CONFLICT`, `NOT_OPEN`, `NO_CREDIT_LEFT`, `PERIOD_LOCKED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
@@ -9027,86 +8967,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    listDocumentRefunds: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
-                "X-Company-Id"?: string;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Refund"][];
-                };
-            };
-            400: components["responses"]["BadRequest_9185f5"];
-            401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden_d4d3ce"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    refundDocument: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
-                "Idempotency-Key"?: string;
-                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
-                "X-Company-Id"?: string;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RefundCreate"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Location: components["headers"]["Location"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Refund"];
-                };
-            };
-            400: components["responses"]["BadRequest_516a2e"];
-            401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden_fa2e59"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict_fb86d4"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -9235,7 +9095,7 @@ export interface operations {
                 sort?: "updatedAt" | "-updatedAt" | "createdAt" | "-createdAt" | "number" | "-number" | "date" | "-date";
                 /** @description Text search: the number, the reference or the customer's name contains it (any case) */
                 q?: string;
-                /** @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has been applied to invoices (open again when an allocation is reversed); written_off: an invoice or debit note nothing is due on after a bad debt was written off (POST /api/invoices/{id}/write-off); refunded: a credit note or deposit nothing remains of after some of it was refunded (POST /api/invoices/{id}/refunds); forfeited: a deposit the customer forfeited (POST /api/invoices/{id}/forfeit); void after a void; accepted, declined and converted are what became of a quote or pro forma. */
+                /** @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has been applied to invoices (open again when an allocation is reversed); written_off: an invoice or debit note nothing is due on after a bad debt was written off (POST /api/invoices/{id}/write-off); refunded: a credit note or deposit nothing remains of after some of it was refunded (POST /api/customer-credits/{id}/refunds); forfeited: a deposit the customer forfeited (POST /api/invoices/{id}/forfeit); void after a void; accepted, declined and converted are what became of a quote or pro forma. */
                 status?: "draft" | "open" | "partially_paid" | "paid" | "applied" | "written_off" | "refunded" | "forfeited" | "void" | "accepted" | "declined" | "converted" | "overdue";
                 /** @description The kind of sales document (lowercase). Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger. */
                 documentType?: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";

@@ -13,9 +13,7 @@ const Day = Type.String({ format: 'date' });
 export const CreditSourceType = named(
   'CustomerCreditSourceType',
   stringEnum(['customer_credit', 'credit_note', 'deposit'], {
-    description:
-      'customer_credit: a credit of its own (an overpayment, a deposit excess, an advance payment); ' +
-      'credit_note, deposit: what remains of a released credit note or deposit',
+    description: 'customer_credit: a credit row of its own; credit_note, deposit: the document',
   }),
 );
 
@@ -23,9 +21,8 @@ export const CreditKind = named(
   'CustomerCreditKind',
   stringEnum(['overpayment', 'deposit_excess', 'advance_payment', 'credit_note', 'deposit'], {
     description:
-      'overpayment: the excess of a payment over what was due; deposit_excess: what was left of a deposit ' +
-      'applied to a smaller invoice; advance_payment: a payment on account before any invoice (its VAT ' +
-      'accounted on receipt); credit_note, deposit: the document itself',
+      'overpayment: a payment beyond what was due; deposit_excess: a deposit beyond its invoice; ' +
+      'advance_payment: paid before any invoice (VAT on receipt)',
   }),
 );
 
@@ -33,38 +30,34 @@ export const CreditStatus = named(
   'CustomerCreditStatus',
   stringEnum(['open', 'applied', 'refunded', 'reversed', 'forfeited'], {
     description:
-      'open: something remains; applied: nothing remains and none of it was refunded; refunded: nothing ' +
-      'remains and some of it was refunded; reversed: the payment it came from was reversed; forfeited: a ' +
-      'deposit the customer forfeited',
+      'open: something remains; applied or refunded: nothing remains (refunded: some was refunded); ' +
+      'reversed: its payment was reversed; forfeited: a deposit',
   }),
 );
 
 export const CustomerCredit = named(
   'CustomerCredit',
   Type.Object({
-    id: Type.String({ format: 'uuid', description: 'The credit, or the credit note or deposit' }),
+    id: Uuid,
     sourceType: CreditSourceType,
     kind: CreditKind,
     contactId: Uuid,
     contactName: Type.String(),
-    number: nullable(Type.String({ description: "The credit note's or deposit's number" })),
+    number: nullable(Type.String()),
     date: Day,
-    amount: Type.Number({ description: 'What the credit was when it arose, VAT included' }),
-    vatAmount: Type.Number({ description: 'An advance payment: the output VAT accounted on receipt' }),
-    remaining: Type.Number({ description: 'What is left to apply or refund' }),
+    amount: Type.Number(),
+    vatAmount: Type.Number({ description: 'An advance payment: its output VAT' }),
+    remaining: Type.Number({ description: 'Left to apply or refund' }),
     status: CreditStatus,
-    paymentId: nullable(Type.String({ format: 'uuid', description: 'An overpayment: the payment' })),
+    paymentId: nullable(Uuid),
     documentId: nullable(
-      Type.String({
-        format: 'uuid',
-        description: 'An overpayment: the invoice paid; a deposit excess: the deposit',
-      }),
+      Type.String({ format: 'uuid', description: 'The invoice overpaid, or the deposit' }),
     ),
     bankAccountId: nullable(Uuid),
     reference: nullable(Type.String()),
-    entryId: nullable(Type.String({ format: 'uuid', description: 'The entry it arose in' })),
+    entryId: nullable(Uuid),
     createdAt: Timestamp,
-    updatedAt: Type.String({ format: 'date-time', description: 'Moves when it is drawn on or given back' }),
+    updatedAt: Timestamp,
   }),
 );
 
@@ -73,9 +66,7 @@ export const CustomerCreditListQuery = Type.Object(
     ...pageQueryProperties,
     contactId: Type.Optional(Uuid),
     status: Type.Optional(CreditStatus),
-    updatedSince: Type.Optional(
-      Type.String({ format: 'date-time', description: 'Only credits changed at or after this instant' }),
-    ),
+    updatedSince: Type.Optional(Timestamp),
   },
   { additionalProperties: false },
 );
@@ -87,13 +78,11 @@ export const RefundCreate = named(
       amount: Type.Optional(
         Type.Number({
           exclusiveMinimum: 0,
-          description: 'At most what remains; default all of it. Two decimals',
+          description: 'At most what remains; default all',
         }),
       ),
-      date: Type.String({ format: 'date', description: 'Not before the credit arose; after the lock date' }),
-      bankAccountId: Type.Optional(
-        Type.String({ format: 'uuid', description: 'A bank account of the chart; default Bank (1000)' }),
-      ),
+      date: Day,
+      bankAccountId: Type.Optional(Type.String({ format: 'uuid', description: 'Default Bank (1000)' })),
       reference: Type.Optional(Type.String({ maxLength: 200 })),
     },
     { additionalProperties: false, examples: [{ amount: 150, date: '2026-04-20', reference: 'EFT refund' }] },
@@ -113,10 +102,8 @@ export const Refund = named(
     sourceId: Uuid,
     contactId: Uuid,
     date: Day,
-    amount: Type.Number({ description: 'Paid out to the customer' }),
-    vatAmount: Type.Number({
-      description: 'An advance payment refunded: the output VAT it reverses (s21); else 0',
-    }),
+    amount: Type.Number(),
+    vatAmount: Type.Number({ description: 'An advance payment: the output VAT reversed' }),
     bankAccountId: Uuid,
     reference: nullable(Type.String()),
     entryId: Uuid,
@@ -136,15 +123,10 @@ export const AdvancePaymentCreate = named(
   Type.Object(
     {
       clientId: clientIdProperty,
-      contactId: Type.String({ format: 'uuid', description: 'The customer' }),
-      date: Type.String({
-        format: 'date',
-        description: 'The day the money was received; after the lock date',
-      }),
-      amount: Type.Number({ exclusiveMinimum: 0, description: 'Received, VAT included. Two decimals' }),
-      bankAccountId: Type.Optional(
-        Type.String({ format: 'uuid', description: 'A bank account of the chart; default Bank (1000)' }),
-      ),
+      contactId: Uuid,
+      date: Day,
+      amount: Type.Number({ exclusiveMinimum: 0, description: 'VAT included' }),
+      bankAccountId: Type.Optional(Type.String({ format: 'uuid', description: 'Default Bank (1000)' })),
       reference: Type.Optional(Type.String({ maxLength: 200 })),
     },
     {
@@ -165,8 +147,8 @@ export const ForfeitCreate = named(
   'DepositForfeitCreate',
   Type.Object(
     {
-      date: Type.String({ format: 'date', description: 'Not before the deposit; after the lock date' }),
-      reason: Type.String({ minLength: 1, maxLength: 500, description: 'Why the deposit is forfeited' }),
+      date: Day,
+      reason: Type.String({ minLength: 1, maxLength: 500 }),
     },
     {
       additionalProperties: false,
@@ -181,12 +163,9 @@ export const DepositForfeit = named(
     id: Uuid,
     depositId: Uuid,
     date: Day,
-    amount: Type.Number({ description: 'What remained of the deposit, VAT included (Dr customer deposits)' }),
-    vatAmount: Type.Number({
-      description:
-        'Output VAT: the tax fraction (15/115; 14/114 before 2018-04-01) when registered on the date',
-    }),
-    netAmount: Type.Number({ description: 'amount − vatAmount, to 4960 Forfeited deposits' }),
+    amount: Type.Number(),
+    vatAmount: Type.Number(),
+    netAmount: Type.Number(),
     reason: Type.String(),
     entryId: Uuid,
     createdAt: Timestamp,

@@ -247,7 +247,7 @@ describe('an overpayment becomes customer credit', () => {
     // Refunded in full: nothing changed before `since` is listed after it but the credit note.
     const r = await s.api({
       method: 'POST',
-      url: `/api/invoices/${cn.id}/refunds`,
+      url: `/api/customer-credits/${cn.id}/refunds`,
       payload: { date: '2026-03-20' },
     });
     assert.equal(r.statusCode, 201, r.body);

@@ -101,7 +101,7 @@ describe('refunding a deposit', () => {
   test('500: 200 then 300 back; over-refund 400; a draft 409; status refunded', async () => {
     const s = await setup();
     const dep = await deposit(s, 500);
-    const url = `/api/invoices/${dep.id}/refunds`;
+    const url = `/api/customer-credits/${dep.id}/refunds`;
     refused(await post(s, url, { amount: 600, date: '2026-03-10' }), 400, { field: 'amount' });
     refused(await post(s, url, { amount: 200, date: '2026-02-28' }), 400, { field: 'date' });
     const first = await post(s, url, { amount: 200, date: '2026-03-10' });
@@ -120,8 +120,7 @@ describe('refunding a deposit', () => {
     refused(await post(s, url, { date: '2026-03-12' }), 409, { code: 'NO_CREDIT_LEFT' });
     // Refunds stand on it: voiding it is refused until they are reversed.
     refused(await s.api({ method: 'DELETE', url: `/api/invoices/${dep.id}` }), 409, { code: 'HAS_PAYMENTS' });
-    // Listed with the deposit's refunds; reversed (through the credits' route, where every
-    // refund is reversed): 300 is a deposit again.
+    // Listed with the deposit's refunds; the second reversed: 300 is a deposit again.
     const listed = await fetched(s, url);
     assert.deepEqual(
       listed.map((r: { amount: number; status: string }) => [r.amount, r.status]),
@@ -132,7 +131,7 @@ describe('refunding a deposit', () => {
     );
     const undo = await s.api({
       method: 'DELETE',
-      url: `/api/customer-credits/${dep.id}/refunds/${rest.json().id}`,
+      url: `${url}/${rest.json().id}`,
     });
     assert.equal(undo.statusCode, 200, undo.body);
     d = await fetched(s, `/api/invoices/${dep.id}`);
@@ -142,12 +141,12 @@ describe('refunding a deposit', () => {
       documentType: 'deposit',
       lines: [{ description: 'Deposit', quantity: 1, unitPrice: 100 }],
     });
-    refused(await post(s, `/api/invoices/${draft.id}/refunds`, { date: '2026-03-10' }), 409, {
+    refused(await post(s, `/api/customer-credits/${draft.id}/refunds`, { date: '2026-03-10' }), 409, {
       code: 'NOT_OPEN',
     });
-    // An invoice is neither a credit note nor a deposit: 404.
+    // An invoice is no credit: 404.
     const inv = await released(s);
-    assertProblem(await post(s, `/api/invoices/${inv.id}/refunds`, { date: '2026-03-10' }), 404);
+    assertProblem(await post(s, `/api/customer-credits/${inv.id}/refunds`, { date: '2026-03-10' }), 404);
   });
 
   test('a credit note of 115 (100 + 15% VAT) that credits no invoice: refunded, Dr debtors 115 / Cr bank 115', async () => {
@@ -156,7 +155,7 @@ describe('refunding a deposit', () => {
       documentType: 'credit_note',
       lines: [{ description: 'Returned goods', quantity: 1, unitPrice: 100 }],
     });
-    // Through the credits' route: a credit note is a credit the list shows.
+    // A credit note is a credit the list shows: refunded through the same route.
     const r = await post(s, `/api/customer-credits/${cn.id}/refunds`, { date: '2026-03-10' });
     assert.equal(r.statusCode, 201, r.body);
     assert.deepEqual(await entryLines(s, r.json().entryId), [
@@ -203,7 +202,9 @@ describe('forfeiting a deposit', () => {
     refused(await post(s, `${url}/forfeit`, { date: '2026-03-21', reason: 'again' }), 409, {
       code: 'NOT_OPEN',
     });
-    refused(await post(s, `${url}/refunds`, { date: '2026-03-21' }), 409, { code: 'NOT_OPEN' });
+    refused(await post(s, `/api/customer-credits/${dep.id}/refunds`, { date: '2026-03-21' }), 409, {
+      code: 'NOT_OPEN',
+    });
     const inv = await released(s);
     refused(await post(s, `/api/invoices/${inv.id}/allocations`, { sourceId: dep.id }), 409, {
       code: 'NOT_OPEN',

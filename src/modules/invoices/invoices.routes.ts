@@ -238,11 +238,9 @@ export const invoiceRoutes: AnyRoute[] = [
     errors: ['NOT_RECEIVABLE', 'NOT_OPEN', 'ALREADY_PAID', 'PERIOD_LOCKED', 'CONFLICT'],
     summary: 'Record a payment (partial or full): Dr bank, Cr debtors',
     description:
-      "Settles up to what is still due; more than that is accepted, and the excess becomes the customer's " +
-      'credit (an overpayment, GET /api/customer-credits): the entry is Dr bank (the whole amount), Cr ' +
-      "debtors on the invoice's item (what was due), Cr debtors on the credit's own item (the excess), so debtors " +
-      'and aged debtors show it as a credit of the contact. A paid invoice is 409 ALREADY_PAID (record an advance ' +
-      'payment instead). Two payments at once are checked one after ' +
+      "More than is due leaves the excess as the customer's credit (GET /api/customer-credits): Dr bank / Cr " +
+      "debtors, the invoice's item (what was due) and the credit's own item (the excess). A paid invoice is 409 " +
+      'ALREADY_PAID. Two payments at once are checked one after ' +
       'the other. The payment that settles the whole balance emits invoice.paid in the same transaction. ' +
       '201; 200 with the payment when clientId was already used.',
     params: IdParams,
@@ -309,9 +307,7 @@ export const invoiceRoutes: AnyRoute[] = [
     tag: 'Invoices',
     errors: ['ALREADY_REVERSED', 'CREDIT_IN_USE', 'PERIOD_LOCKED'],
     summary: 'Reverse a payment: its entry is reversed and the amount is due again',
-    description:
-      'The credit its excess left (an overpayment) is reversed with it (status reversed); when some of that ' +
-      'credit was applied or refunded, 409 CREDIT_IN_USE: reverse those first.',
+    description: 'Its overpayment credit goes with it; 409 CREDIT_IN_USE if that was applied or refunded.',
     params: PaymentParams,
     response: { 200: Payment },
     handler: async ({ params }, ctx) => reversePayment(ctx, params.id, params.paymentId),
@@ -334,14 +330,11 @@ export const invoiceRoutes: AnyRoute[] = [
     ],
     summary: 'Apply a released credit note or deposit of the same customer to this invoice',
     description:
-      'A credit note or a customer credit (an overpayment, a deposit excess, an advance payment: see GET ' +
-      '/api/customer-credits): `amount` or as much as fits; more than remains or than is due is 400 ' +
-      "naming amount; another customer's is 400 naming sourceId; nothing left is 409 NO_CREDIT_LEFT. An advance " +
-      "payment's application also reverses its output VAT in proportion (Dr income received in advance, net, Dr " +
-      'VAT output, tagged standard / Cr debtors), so VAT counts once, in the period it was received. A deposit: ' +
-      'applied once, whole (what remains of it; a second application is 409 DEPOSIT_ALREADY_APPLIED); more than ' +
-      "is due leaves the excess as the customer's credit (deposit_excess). The source is locked while it is " +
-      'checked, so two applications at once cannot over-apply it. Posts an entry moving the amount to this invoice.',
+      'A credit note or customer credit (GET /api/customer-credits): `amount` or as much as fits (400 beyond ' +
+      "what remains or is due; another customer's: 400 sourceId). An advance payment also draws its output VAT " +
+      'out in proportion (Dr income in advance, Dr VAT output, tagged standard), so VAT counts once. A deposit: ' +
+      'applied once, whole (409 DEPOSIT_ALREADY_APPLIED), its excess over what is due left as customer credit. ' +
+      'The source is locked, so two applications cannot over-apply it.',
     params: IdParams,
     body: AllocationCreate,
     response: { 201: Allocation },
@@ -368,9 +361,8 @@ export const invoiceRoutes: AnyRoute[] = [
     errors: ['ALREADY_REVERSED', 'ALREADY_VOID', 'CREDIT_IN_USE', 'PERIOD_LOCKED'],
     summary: 'Undo an allocation: its entry is reversed',
     description:
-      'The invoice owes that much again; an applied credit note or customer credit becomes open again. A ' +
-      "deposit's application that left an excess as customer credit takes that credit back (409 CREDIT_IN_USE " +
-      'when some of it was applied or refunded). The application of the ' +
+      'The invoice owes that much again; the credit is open again (a deposit excess it left goes too: 409 ' +
+      'CREDIT_IN_USE if used). The application of the ' +
       'credit note a void issued is part of the void: 409 ALREADY_VOID.',
     params: AllocationParams,
     response: { 200: Invoice },

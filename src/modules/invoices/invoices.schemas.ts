@@ -28,7 +28,7 @@ export const InvoiceStatus = named(
       'partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has ' +
       'been applied to invoices (open again when an allocation is reversed); written_off: an invoice or debit ' +
       'note nothing is due on after a bad debt was written off (POST /api/invoices/{id}/write-off); refunded: a credit note or deposit ' +
-      'nothing remains of after some of it was refunded (POST /api/invoices/{id}/refunds); forfeited: a deposit ' +
+      'nothing remains of after some of it was refunded (POST /api/customer-credits/{id}/refunds); forfeited: a deposit ' +
       'the customer forfeited (POST /api/invoices/{id}/forfeit); void after ' +
       'a void; accepted, ' +
       'declined and converted are what became of a quote or pro forma.',
@@ -232,22 +232,15 @@ export const Invoice = named(
     vatTotal: Type.Number(),
     total: Type.Number(),
     amountPaid: Type.Number({
-      description:
-        "Payments (less an overpayment's excess, which is the customer's credit), deposits and customer credits applied",
+      description: 'Payments (less any excess), deposits and customer credits applied',
     }),
     amountCredited: Type.Number({ description: 'Credit notes applied' }),
     amountWrittenOff: Type.Number({
       description: 'Written off as a bad debt (POST /api/invoices/{id}/write-off)',
     }),
-    amountRefunded: Type.Number({
-      description: 'A credit note or deposit: refunded to the customer (POST /api/invoices/{id}/refunds)',
-    }),
-    amountForfeited: Type.Number({
-      description: 'A deposit: forfeited by the customer (POST /api/invoices/{id}/forfeit)',
-    }),
-    amountDue: Type.Number({
-      description: 'What is still owed; for a credit note or deposit, what remains to apply or refund',
-    }),
+    amountRefunded: Type.Number({ description: 'A credit note or deposit: refunded' }),
+    amountForfeited: Type.Number({ description: 'A deposit: forfeited' }),
+    amountDue: Type.Number({}),
     creditedDocumentId: nullable(
       Type.String({
         format: 'uuid',

@@ -11,10 +11,7 @@ export const PaymentCreate = named(
   Type.Object(
     {
       clientId: clientIdProperty,
-      amount: Type.Number({
-        exclusiveMinimum: 0,
-        description: "Two decimals. More than is still due leaves the excess as the customer's credit",
-      }),
+      amount: Type.Number({ exclusiveMinimum: 0, description: "Beyond what is due: the customer's credit" }),
       date: Type.String({ format: 'date', description: 'Not before the issue date' }),
       method: Type.Optional(
         Type.String({
@@ -66,14 +63,12 @@ export const AllocationCreate = named(
     {
       sourceId: Type.String({
         format: 'uuid',
-        description:
-          'A released credit note or deposit, or a customer credit (GET /api/customer-credits), of the same customer',
+        description: 'A released credit note or deposit, or a customer credit, of the same customer',
       }),
       amount: Type.Optional(
         Type.Number({
           exclusiveMinimum: 0,
-          description:
-            'A credit note or a customer credit: default as much as fits. A deposit is applied whole (what remains of it): leave it out.',
+          description: 'Default as much as fits. Not for a deposit (applied whole)',
         }),
       ),
       date: Type.Optional(
@@ -87,7 +82,7 @@ export const AllocationCreate = named(
 export const AllocationSourceType = named(
   'AllocationSourceType',
   stringEnum(['credit_note', 'deposit', 'customer_credit'], {
-    description: 'What was applied to the invoice (customer_credit: see GET /api/customer-credits)',
+    description: 'What was applied to the invoice',
   }),
 );
 
@@ -97,15 +92,10 @@ export const Allocation = named(
     id: Type.String({ format: 'uuid' }),
     sourceId: Type.String({ format: 'uuid' }),
     sourceType: AllocationSourceType,
-    sourceNumber: Type.String({
-      description:
-        "The document's number; a customer credit's kind and date (e.g. Overpayment of 2026-03-10)",
-    }),
+    sourceNumber: Type.String({ description: "A customer credit's: its kind and date" }),
     invoiceId: Type.String({ format: 'uuid' }),
     amount: Type.Number(),
-    vatAmount: Type.Number({
-      description: 'An advance payment applied: the output VAT on receipt that it reverses (0 otherwise)',
-    }),
+    vatAmount: Type.Number({ description: 'An advance payment: the output VAT reversed' }),
     date: Type.String({ format: 'date' }),
     entryId: Type.String({ format: 'uuid' }),
     reversedAt: nullable(Timestamp),

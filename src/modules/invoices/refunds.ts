@@ -28,12 +28,6 @@ export interface RefundInput {
   reference?: string | undefined;
 }
 
-/**
- * Which route names the source: /api/customer-credits/{id} (any credit the list shows: a customer
- * credit, a credit note, a deposit), or /api/invoices/{id} (a credit note or deposit only).
- */
-export type RefundRoute = 'credit' | 'document';
-
 function toRefund(r: Selectable<CustomerRefundsTable>) {
   return {
     id: r.id,
@@ -54,11 +48,10 @@ function toRefund(r: Selectable<CustomerRefundsTable>) {
   };
 }
 
-/** The source a route names, locked; another company's or tenant's, or the wrong kind, is 404. */
-async function sourceOf(ctx: TenantCtx, id: string, route: RefundRoute, lock = true): Promise<CreditSource> {
+/** The source, locked unless a read; another company's or tenant's, or no credit at all, is 404. */
+async function sourceOf(ctx: TenantCtx, id: string, lock = true): Promise<CreditSource> {
   const source = await lockCreditSource(ctx, id, lock);
-  if (!source || (route === 'document' && source.type === 'customer_credit'))
-    throw notFound(route === 'credit' ? 'Customer credit' : 'Credit note or deposit');
+  if (!source) throw notFound('Customer credit');
   return source;
 }
 
@@ -77,8 +70,8 @@ export function assertDrawable(source: CreditSource): void {
     throw conflict(`Nothing is left of the ${source.label} to apply or refund`, { code: 'NO_CREDIT_LEFT' });
 }
 
-export async function recordRefund(ctx: TenantCtx, sourceId: string, route: RefundRoute, input: RefundInput) {
-  const source = await sourceOf(ctx, sourceId, route);
+export async function recordRefund(ctx: TenantCtx, sourceId: string, input: RefundInput) {
+  const source = await sourceOf(ctx, sourceId);
   assertDrawable(source);
   const amount = input.amount === undefined ? source.remaining : money(input.amount);
   if (!hasAtMostDecimals(amount, 2)) throw badRequest('amount', 'must have at most two decimals');
@@ -141,8 +134,8 @@ function findRefund(ctx: TenantCtx, sourceId: string, id: string) {
     .executeTakeFirst();
 }
 
-export async function listRefunds(ctx: TenantCtx, sourceId: string, route: RefundRoute) {
-  await sourceOf(ctx, sourceId, route, false);
+export async function listRefunds(ctx: TenantCtx, sourceId: string) {
+  await sourceOf(ctx, sourceId, false);
   const rows = await ctx.db
     .selectFrom('customer_refunds')
     .selectAll()
@@ -155,8 +148,8 @@ export async function listRefunds(ctx: TenantCtx, sourceId: string, route: Refun
 }
 
 /** Reverses a refund: its entry is reversed (on the refund's date) and the amount remains again. */
-export async function reverseRefund(ctx: TenantCtx, sourceId: string, route: RefundRoute, refundId: string) {
-  const source = await sourceOf(ctx, sourceId, route);
+export async function reverseRefund(ctx: TenantCtx, sourceId: string, refundId: string) {
+  const source = await sourceOf(ctx, sourceId);
   const refund = await findRefund(ctx, sourceId, refundId);
   if (!refund) throw notFound('Refund');
   if (refund.reversed_at)

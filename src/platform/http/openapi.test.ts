@@ -178,8 +178,9 @@ describe('OpenAPI document', () => {
     }
     const get = doc.paths['/api/invoices/{id}']!.get!.responses['200'] as { content: Record<string, Json> };
     assert.deepEqual(get.content['application/json']!.schema, { $ref: '#/components/schemas/Invoice' });
-    // The whole document stays small enough to read and to generate from.
-    assert.ok(JSON.stringify(doc).length < 450_000, `document is ${JSON.stringify(doc).length} bytes`);
+    // The whole document stays small enough to read and to generate from (460 kB since customer
+    // credit, refunds, advance payments and forfeits added eight operations, issue 14).
+    assert.ok(JSON.stringify(doc).length < 460_000, `document is ${JSON.stringify(doc).length} bytes`);
   });
 
   test("a create's 201 is listed before its 200", async () => {
