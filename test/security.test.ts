@@ -77,7 +77,25 @@ const SEEDS: Record<string, (values: Record<string, string>) => Promise<void>> =
     const res = await as(t.app, a.token)({ method: 'POST', url: fill('/api/webhooks/{id}/test', values) });
     assert.equal(res.statusCode, 202, res.body);
   },
+  // A customer credit arises from money received: an advance payment makes one. Dated before
+  // anything else tenant A has, so that it is the list's first (oldest first) and the refund
+  // creator's example (150) fits in it.
+  'GET /api/customer-credits': async () => {
+    if (advanceOfA) return;
+    const res = await as(
+      t.app,
+      a.token,
+      a.companyId,
+    )({
+      method: 'POST',
+      url: '/api/invoices/advance-payments',
+      payload: { contactId: await contactOfA(), date: '2020-01-02', amount: 1000 },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    advanceOfA = res.json().id as string;
+  },
 };
+let advanceOfA: string | undefined;
 
 /**
  * Creators whose example body names other records, or which need their parent in a state:

@@ -1285,6 +1285,140 @@ export interface paths {
         patch: operations["updateLedgerSettings"];
         trace?: never;
     };
+    "/api/customer-credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customers' unapplied credit: overpayments, deposits' excess, advance payments, credit notes, deposits
+         * @description Every credit a customer has, oldest first: customer credits (overpayment, deposit_excess, advance_payment) and released credit notes and deposits. remaining is what is left to apply (sourceId of POST /api/invoices/{id}/allocations) or to refund. Filters: contactId, status, updatedSince.
+         *
+         *     Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listCustomerCredits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-credits/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One customer credit (or a credit note or deposit as credit) with what remains of it
+         * @description Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getCustomerCredit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-credits/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A credit's refunds (a customer credit, credit note or deposit), reversed ones included (bare array)
+         * @description Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listCustomerCreditRefunds"];
+        put?: never;
+        /**
+         * Refund a credit (an overpayment, a deposit excess, an advance payment, a credit note, a deposit)
+         * @description Pays back out of any credit the list shows (a credit note or deposit too). Dr the credit's account on its own item (debtors: an overpayment or credit note; customer deposits: a deposit or its excess; income received in advance: an advance payment, net, plus Dr VAT output for its VAT in proportion, tagged standard: a reduction of output tax, s21) / Cr bank. amount: at most what remains (400), default all; nothing left: 409 NO_CREDIT_LEFT; a draft, void or forfeited source: 409 NOT_OPEN. Nothing left after it: refunded. 201.
+         *
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["refundCustomerCredit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-credits/{id}/refunds/{refundId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Reverse a refund: its entry is reversed (reversalEntryId) and the amount remains again
+         * @description Answers the refund, status reversed, with reversalEntryId.
+         *
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
+         */
+        delete: operations["reverseCustomerCreditRefund"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{id}/forfeit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A deposit forfeited by the customer: Dr customer deposits, Cr forfeited deposits (net), Cr VAT output
+         * @description What remains of a deposit becomes a supply (VAT Act s1): Dr customer deposits / Cr 4960 Forfeited deposits (net) / Cr VAT output (15/115, 14/114 before 2018-04-01, if registered on the date), tagged standard (VAT201 fields 1, 4). The deposit is forfeited. Not a deposit: 409 NOT_A_DEPOSIT; draft, refunded or forfeited: 409 NOT_OPEN; all applied: 409 NO_CREDIT_LEFT.
+         *
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["forfeitDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/advance-payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Money received on account before any invoice: a customer credit with its VAT accounted (s9(1))
+         * @description Time of supply on receipt (VAT Act s9(1)): Dr bank / Cr 2420 Income received in advance (net) / Cr VAT output (15/115; none when not registered), tagged standard. A customer credit (advance_payment): applying or refunding it draws its VAT back out in proportion, so VAT counts once, when received. 201; 200 when clientId was used.
+         *
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["recordAdvancePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/invoices": {
         parameters: {
             query?: never;
@@ -1294,7 +1428,7 @@ export interface paths {
         };
         /**
          * Sales documents, newest first, paged
-         * @description Filters (applied before paging): status (draft, open, partially_paid, paid, applied, overdue, void, accepted, declined, converted; applied is a credit note wholly applied to invoices; overdue is an open or partly paid invoice or debit note past its due date, and such a document is listed under overdue, not open), documentType, contactId, from/to (issue date), dueFrom/dueTo, q (the number, the reference or the customer's name contains it, any case). An unknown status or documentType is 400. sort: date (issue date, then creation), number, createdAt or updatedAt, `-` for descending; default -date (newest first); ties by id. updatedSince: documents changed at or after the instant, voided ones included, and deleted drafts too (deletedAt set; they are listed nowhere else).
+         * @description Filters (applied before paging): status (draft, open, partially_paid, paid, applied, written_off, refunded, forfeited, overdue, void, accepted, declined, converted; applied is a credit note wholly applied to invoices; refunded a credit note or deposit nothing remains of after a refund; forfeited a deposit forfeited; overdue is an open or partly paid invoice or debit note past its due date, and such a document is listed under overdue, not open), documentType, contactId, from/to (issue date), dueFrom/dueTo, q (the number, the reference or the customer's name contains it, any case). An unknown status or documentType is 400. sort: date (issue date, then creation), number, createdAt or updatedAt, `-` for descending; default -date (newest first); ties by id. updatedSince: documents changed at or after the instant, voided ones included, and deleted drafts too (deletedAt set; they are listed nowhere else).
          *
          *     Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
          */
@@ -1444,7 +1578,7 @@ export interface paths {
         put?: never;
         /**
          * Record a payment (partial or full): Dr bank, Cr debtors
-         * @description More than is still due is 400 naming amount (no overpayments); two payments at once are checked one after the other. The payment that settles the whole balance emits invoice.paid in the same transaction. 201; 200 with the payment when clientId was already used.
+         * @description More than is due leaves the excess as the customer's credit (GET /api/customer-credits): Dr bank / Cr debtors, the invoice's item (what was due) and the credit's own item (the excess). A paid invoice is 409 ALREADY_PAID. Two payments at once are checked one after the other. The payment that settles the whole balance emits invoice.paid in the same transaction. 201; 200 with the payment when clientId was already used.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -1515,7 +1649,9 @@ export interface paths {
         post?: never;
         /**
          * Reverse a payment: its entry is reversed and the amount is due again
-         * @description Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
+         * @description Its overpayment credit goes with it; 409 CREDIT_IN_USE if that was applied or refunded.
+         *
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
         delete: operations["reverseInvoicePayment"];
         options?: never;
@@ -1538,7 +1674,7 @@ export interface paths {
         put?: never;
         /**
          * Apply a released credit note or deposit of the same customer to this invoice
-         * @description A credit note: `amount` or as much as fits. A deposit: applied whole, once (a second application is 409 DEPOSIT_ALREADY_APPLIED); more than is due is 400. Posts an entry moving the amount to this invoice.
+         * @description A credit note or customer credit (GET /api/customer-credits): `amount` or as much as fits (400 beyond what remains or is due; another customer's: 400 sourceId). An advance payment also draws its output VAT out in proportion (Dr income in advance, Dr VAT output, tagged standard), so VAT counts once. A deposit: applied once, whole (409 DEPOSIT_ALREADY_APPLIED), its excess over what is due left as customer credit. The source is locked, so two applications cannot over-apply it.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -1561,7 +1697,7 @@ export interface paths {
         post?: never;
         /**
          * Undo an allocation: its entry is reversed
-         * @description The invoice owes that much again; an applied credit note becomes open again. The application of the credit note a void issued is part of the void: 409 ALREADY_VOID.
+         * @description The invoice owes that much again; the credit is open again (a deposit excess it left goes too: 409 CREDIT_IN_USE if used). The application of the credit note a void issued is part of the void: 409 ALREADY_VOID.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -2305,6 +2441,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "customer_credit.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer credit arises: an overpayment, a deposit applied to a smaller invoice, an advance payment (data: the credit as GET /api/customer-credits/{id} answers it)
+         * @description A customer credit arises: an overpayment, a deposit applied to a smaller invoice, an advance payment (data: the credit as GET /api/customer-credits/{id} answers it). A subscriber needs `invoices:read`. Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`); a 2xx within 10 seconds counts as delivered.
+         */
+        post: operations["onCustomerCreditCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.recorded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Money is paid back out of a customer credit, credit note or deposit (data: the refund, with sourceId)
+         * @description Money is paid back out of a customer credit, credit note or deposit (data: the refund, with sourceId). A subscriber needs `invoices:read`. Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`); a 2xx within 10 seconds counts as delivered.
+         */
+        post: operations["onRefundRecorded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "contact.created": {
         parameters: {
             query?: never;
@@ -2409,6 +2585,9 @@ export interface components {
          *     - `ALREADY_VOID` (409): The document is void already
          *     - `ALREADY_REVERSED` (409): The payment, allocation, write-off, recovery or journal is reversed already
          *     - `ALREADY_APPLIED` (409): The credit is applied already
+         *     - `NOT_A_DEPOSIT` (409): Only a deposit can be forfeited
+         *     - `NO_CREDIT_LEFT` (409): Nothing is left of the credit to apply, refund or forfeit
+         *     - `CREDIT_IN_USE` (409): The credit a payment left has been applied or refunded: undo that first
          *     - `DEPOSIT_ALREADY_APPLIED` (409): The deposit is applied to another invoice already
          *     - `DOCUMENT_VOID` (409): The document is void
          *     - `HAS_PAYMENTS` (409): The document has payments or allocations: reverse them first
@@ -2428,7 +2607,7 @@ export interface components {
          *     - `UNAVAILABLE` (503): A dependency is unavailable; retry with backoff
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         FieldError: {
             /** @description The field, parameter or header, e.g. lines[0].quantity */
             field: string;
@@ -3594,10 +3773,10 @@ export interface components {
             scopes_supported: string[];
         };
         /**
-         * @description An event a webhook can receive: `logistics.stop.status_changed` (A driver sets off for or arrives at a stop, a proof records its outcome, or a cancelled trip releases it); `logistics.proof.recorded` (A proof of delivery is recorded (once per proof)); `logistics.trip.dispatched` (A trip is handed to the driver); `logistics.trip.completed` (A trip is closed); `invoice.paid` (A payment settles the invoice's whole balance); `invoice.created` (A sales document is created (a draft): typed in, converted from another, or made by a recurring schedule); `invoice.updated` (A sales document changes otherwise than by its creation, release or void: an edit, a quote accepted, declined or converted, a payment or allocation made or reversed, a send, a draft deleted (deletedAt set)); `invoice.released` (A sales document is released (numbered draft to open, posted to the ledger where its type posts)); `invoice.voided` (A released sales document is voided (its entry reversed)); `payment.recorded` (A payment is recorded against an invoice or debit note (data: the payment, with invoiceId)); `payroll.run.paid` (A pay run is marked paid); `bill.rejected` (An approver rejects a supplier bill); `expense.rejected` (An approver rejects an expense claim); `contact.created` (A contact is created); `contact.updated` (A contact is changed, deactivated (isActive false) or deleted (deletedAt set); data is the contact after the change).
+         * @description An event a webhook can receive: `logistics.stop.status_changed` (A driver sets off for or arrives at a stop, a proof records its outcome, or a cancelled trip releases it); `logistics.proof.recorded` (A proof of delivery is recorded (once per proof)); `logistics.trip.dispatched` (A trip is handed to the driver); `logistics.trip.completed` (A trip is closed); `invoice.paid` (A payment settles the invoice's whole balance); `invoice.created` (A sales document is created (a draft): typed in, converted from another, or made by a recurring schedule); `invoice.updated` (A sales document changes otherwise than by its creation, release or void: an edit, a quote accepted, declined or converted, a payment or allocation made or reversed, a send, a draft deleted (deletedAt set)); `invoice.released` (A sales document is released (numbered draft to open, posted to the ledger where its type posts)); `invoice.voided` (A released sales document is voided (its entry reversed)); `payment.recorded` (A payment is recorded against an invoice or debit note (data: the payment, with invoiceId)); `customer_credit.created` (A customer credit arises: an overpayment, a deposit applied to a smaller invoice, an advance payment (data: the credit as GET /api/customer-credits/{id} answers it)); `refund.recorded` (Money is paid back out of a customer credit, credit note or deposit (data: the refund, with sourceId)); `payroll.run.paid` (A pay run is marked paid); `bill.rejected` (An approver rejects a supplier bill); `expense.rejected` (An approver rejects an expense claim); `contact.created` (A contact is created); `contact.updated` (A contact is changed, deactivated (isActive false) or deleted (deletedAt set); data is the contact after the change).
          * @enum {string}
          */
-        EventType: "logistics.stop.status_changed" | "logistics.proof.recorded" | "logistics.trip.dispatched" | "logistics.trip.completed" | "invoice.paid" | "invoice.created" | "invoice.updated" | "invoice.released" | "invoice.voided" | "payment.recorded" | "payroll.run.paid" | "bill.rejected" | "expense.rejected" | "contact.created" | "contact.updated";
+        EventType: "logistics.stop.status_changed" | "logistics.proof.recorded" | "logistics.trip.dispatched" | "logistics.trip.completed" | "invoice.paid" | "invoice.created" | "invoice.updated" | "invoice.released" | "invoice.voided" | "payment.recorded" | "customer_credit.created" | "refund.recorded" | "payroll.run.paid" | "bill.rejected" | "expense.rejected" | "contact.created" | "contact.updated";
         /**
          * @example {
          *       "url": "https://hooks.example.com/business-platform",
@@ -3692,7 +3871,7 @@ export interface components {
          * @description The event type delivered: one a webhook subscribes to, or `webhook.test`
          * @enum {string}
          */
-        WebhookDeliveryEventType: "logistics.stop.status_changed" | "logistics.proof.recorded" | "logistics.trip.dispatched" | "logistics.trip.completed" | "invoice.paid" | "invoice.created" | "invoice.updated" | "invoice.released" | "invoice.voided" | "payment.recorded" | "payroll.run.paid" | "bill.rejected" | "expense.rejected" | "contact.created" | "contact.updated" | "webhook.test";
+        WebhookDeliveryEventType: "logistics.stop.status_changed" | "logistics.proof.recorded" | "logistics.trip.dispatched" | "logistics.trip.completed" | "invoice.paid" | "invoice.created" | "invoice.updated" | "invoice.released" | "invoice.voided" | "payment.recorded" | "customer_credit.created" | "refund.recorded" | "payroll.run.paid" | "bill.rejected" | "expense.rejected" | "contact.created" | "contact.updated" | "webhook.test";
         /**
          * @description `pending` while being attempted; `succeeded`, `failed` (every attempt failed, or the receiver answered 410) or `cancelled` (the webhook was switched off or deleted, or its key revoked, before an attempt) once finished
          * @enum {string}
@@ -4007,6 +4186,171 @@ export interface components {
             financialYearEndMonth?: number;
         };
         /**
+         * @description customer_credit: a credit row of its own; credit_note, deposit: the document
+         * @enum {string}
+         */
+        CustomerCreditSourceType: "customer_credit" | "credit_note" | "deposit";
+        /**
+         * @description overpayment: a payment beyond what was due; deposit_excess: a deposit beyond its invoice; advance_payment: paid before any invoice (VAT on receipt)
+         * @enum {string}
+         */
+        CustomerCreditKind: "overpayment" | "deposit_excess" | "advance_payment" | "credit_note" | "deposit";
+        /**
+         * @description open: something remains; applied or refunded: nothing remains (refunded: some was refunded); reversed: its payment was reversed; forfeited: a deposit
+         * @enum {string}
+         */
+        CustomerCreditStatus: "open" | "applied" | "refunded" | "reversed" | "forfeited";
+        CustomerCredit: {
+            /** Format: uuid */
+            id: string;
+            sourceType: components["schemas"]["CustomerCreditSourceType"];
+            kind: components["schemas"]["CustomerCreditKind"];
+            /** Format: uuid */
+            contactId: string;
+            contactName: string;
+            number: string | null;
+            /** Format: date */
+            date: string;
+            amount: number;
+            /** @description An advance payment: its output VAT */
+            vatAmount: number;
+            /** @description Left to apply or refund */
+            remaining: number;
+            status: components["schemas"]["CustomerCreditStatus"];
+            /** Format: uuid */
+            paymentId: string | null;
+            /**
+             * Format: uuid
+             * @description The invoice overpaid, or the deposit
+             */
+            documentId: string | null;
+            /** Format: uuid */
+            bankAccountId: string | null;
+            reference: string | null;
+            /** Format: uuid */
+            entryId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        CustomerCreditPage: {
+            items: components["schemas"]["CustomerCredit"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        /**
+         * @example {
+         *       "amount": 150,
+         *       "date": "2026-04-20",
+         *       "reference": "EFT refund"
+         *     }
+         */
+        RefundCreate: {
+            /** @description At most what remains; default all */
+            amount?: number;
+            /** Format: date */
+            date: string;
+            /**
+             * Format: uuid
+             * @description Default Bank (1000)
+             */
+            bankAccountId?: string;
+            reference?: string;
+        };
+        /**
+         * @description reversed: its entry was reversed; it no longer counts
+         * @enum {string}
+         */
+        RefundStatus: "paid" | "reversed";
+        Refund: {
+            /** Format: uuid */
+            id: string;
+            sourceType: components["schemas"]["CustomerCreditSourceType"];
+            /** Format: uuid */
+            sourceId: string;
+            /** Format: uuid */
+            contactId: string;
+            /** Format: date */
+            date: string;
+            amount: number;
+            /** @description An advance payment: the output VAT reversed */
+            vatAmount: number;
+            /** Format: uuid */
+            bankAccountId: string;
+            reference: string | null;
+            /** Format: uuid */
+            entryId: string;
+            status: components["schemas"]["RefundStatus"];
+            /** Format: date-time */
+            reversedAt: string | null;
+            /** Format: uuid */
+            reversalEntryId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "date": "2026-04-30",
+         *       "reason": "Booking cancelled by the customer"
+         *     }
+         */
+        DepositForfeitCreate: {
+            /** Format: date */
+            date: string;
+            reason: string;
+        };
+        DepositForfeit: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            depositId: string;
+            /** Format: date */
+            date: string;
+            amount: number;
+            vatAmount: number;
+            netAmount: number;
+            reason: string;
+            /** Format: uuid */
+            entryId: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "contactId": "6b1f3c2e-8d4a-4f1b-9c3e-2a5d7e9f0b1c",
+         *       "date": "2026-03-20",
+         *       "amount": 1150,
+         *       "reference": "EFT 991"
+         *     }
+         */
+        AdvancePaymentCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /** Format: uuid */
+            contactId: string;
+            /** Format: date */
+            date: string;
+            /** @description VAT included */
+            amount: number;
+            /**
+             * Format: uuid
+             * @description Default Bank (1000)
+             */
+            bankAccountId?: string;
+            reference?: string;
+        };
+        /**
          * @description The kind of sales document (lowercase). Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger.
          * @enum {string}
          */
@@ -4092,10 +4436,10 @@ export interface components {
             lines: components["schemas"]["InvoiceLineInput"][];
         };
         /**
-         * @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has been applied to invoices (open again when an allocation is reversed); written_off: an invoice or debit note nothing is due on after a bad debt was written off (POST /api/invoices/{id}/write-off); void after a void; accepted, declined and converted are what became of a quote or pro forma.
+         * @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has been applied to invoices (open again when an allocation is reversed); written_off: an invoice or debit note nothing is due on after a bad debt was written off (POST /api/invoices/{id}/write-off); refunded: a credit note or deposit nothing remains of after some of it was refunded (POST /api/customer-credits/{id}/refunds); forfeited: a deposit the customer forfeited (POST /api/invoices/{id}/forfeit); void after a void; accepted, declined and converted are what became of a quote or pro forma.
          * @enum {string}
          */
-        InvoiceStatus: "draft" | "open" | "partially_paid" | "paid" | "applied" | "written_off" | "void" | "accepted" | "declined" | "converted" | "overdue";
+        InvoiceStatus: "draft" | "open" | "partially_paid" | "paid" | "applied" | "written_off" | "refunded" | "forfeited" | "void" | "accepted" | "declined" | "converted" | "overdue";
         /**
          * @description How a sales line is taxed; the rate follows from the code and the issue date. standard: 15% (14% before 2018-04-01), VAT Act s7(1)(a), VAT201 field 1; zero: zero-rated goods and services, s11(1), field 2; zero_export: zero-rated exports, s11(1)(a), field 2A; exempt: exempt supplies, s12, field 3; accommodation_short: commercial accommodation of 28 days or less, the standard rate, field 7; accommodation_long: of more than 28 days, the standard rate on 60% of the value (s10(10)), VAT rounded half-up per line, field 5; out_of_scope: not a supply for VAT, in no field. No VAT whatever the code when the company is not VAT-registered on the issue date.
          * @enum {string}
@@ -4147,12 +4491,16 @@ export interface components {
             discountTotal: number;
             vatTotal: number;
             total: number;
-            /** @description Payments, and deposits applied */
+            /** @description Payments (less any excess), deposits and customer credits applied */
             amountPaid: number;
             /** @description Credit notes applied */
             amountCredited: number;
             /** @description Written off as a bad debt (POST /api/invoices/{id}/write-off) */
             amountWrittenOff: number;
+            /** @description A credit note or deposit: refunded */
+            amountRefunded: number;
+            /** @description A deposit: forfeited */
+            amountForfeited: number;
             amountDue: number;
             /**
              * Format: uuid
@@ -4278,7 +4626,7 @@ export interface components {
              * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
              */
             clientId?: string;
-            /** @description At most what is still due; two decimals */
+            /** @description Beyond what is due: the customer's credit */
             amount: number;
             /**
              * Format: date
@@ -4440,10 +4788,10 @@ export interface components {
         AllocationCreate: {
             /**
              * Format: uuid
-             * @description A released credit note or deposit of the same customer
+             * @description A released credit note or deposit, or a customer credit, of the same customer
              */
             sourceId: string;
-            /** @description A credit note: default as much as fits. A deposit is always applied whole. */
+            /** @description Default as much as fits. Not for a deposit (applied whole) */
             amount?: number;
             /**
              * Format: date
@@ -4455,17 +4803,20 @@ export interface components {
          * @description What was applied to the invoice
          * @enum {string}
          */
-        AllocationSourceType: "credit_note" | "deposit";
+        AllocationSourceType: "credit_note" | "deposit" | "customer_credit";
         Allocation: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
             sourceId: string;
             sourceType: components["schemas"]["AllocationSourceType"];
+            /** @description A customer credit's: its kind and date */
             sourceNumber: string;
             /** Format: uuid */
             invoiceId: string;
             amount: number;
+            /** @description An advance payment: the output VAT reversed */
+            vatAmount: number;
             /** Format: date */
             date: string;
             /** Format: uuid */
@@ -5546,6 +5897,24 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description Conflict. `code`: `CONFLICT`, `PERIOD_LOCKED`. */
+        Conflict_60bfff: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict. `code`: `CONFLICT`, `ALREADY_REVERSED`, `PERIOD_LOCKED`. */
+        Conflict_adea29: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Unprocessable Content. `code`: `UNPROCESSABLE`. */
         Unprocessable: {
             headers: {
@@ -5566,15 +5935,6 @@ export interface components {
         };
         /** @description Conflict. `code`: `CONFLICT`, `NOT_OPEN`, `NOT_RECEIVABLE`, `ALREADY_PAID`, `PERIOD_LOCKED`. */
         Conflict_a87b7b: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Conflict. `code`: `CONFLICT`, `ALREADY_REVERSED`, `PERIOD_LOCKED`. */
-        Conflict_adea29: {
             headers: {
                 [name: string]: unknown;
             };
@@ -8573,15 +8933,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `PERIOD_LOCKED`. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["Conflict_60bfff"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
@@ -8761,6 +9113,339 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listCustomerCredits: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                contactId?: string;
+                /** @description open: something remains; applied or refunded: nothing remains (refunded: some was refunded); reversed: its payment was reversed; forfeited: a deposit */
+                status?: "open" | "applied" | "refunded" | "reversed" | "forfeited";
+                updatedSince?: string;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerCreditPage"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCustomerCredit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerCredit"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listCustomerCreditRefunds: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"][];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    refundCustomerCredit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `NOT_OPEN`, `NO_CREDIT_LEFT`, `PERIOD_LOCKED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    reverseCustomerCreditRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_adea29"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    forfeitDeposit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepositForfeitCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DepositForfeit"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `NOT_OPEN`, `NOT_A_DEPOSIT`, `NO_CREDIT_LEFT`, `PERIOD_LOCKED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    recordAdvancePayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdvancePaymentCreate"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerCredit"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerCredit"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_60bfff"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listInvoices: {
         parameters: {
             query?: {
@@ -8774,8 +9459,8 @@ export interface operations {
                 sort?: "updatedAt" | "-updatedAt" | "createdAt" | "-createdAt" | "number" | "-number" | "date" | "-date";
                 /** @description Text search: the number, the reference or the customer's name contains it (any case) */
                 q?: string;
-                /** @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has been applied to invoices (open again when an allocation is reversed); written_off: an invoice or debit note nothing is due on after a bad debt was written off (POST /api/invoices/{id}/write-off); void after a void; accepted, declined and converted are what became of a quote or pro forma. */
-                status?: "draft" | "open" | "partially_paid" | "paid" | "applied" | "written_off" | "void" | "accepted" | "declined" | "converted" | "overdue";
+                /** @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has been applied to invoices (open again when an allocation is reversed); written_off: an invoice or debit note nothing is due on after a bad debt was written off (POST /api/invoices/{id}/write-off); refunded: a credit note or deposit nothing remains of after some of it was refunded (POST /api/customer-credits/{id}/refunds); forfeited: a deposit the customer forfeited (POST /api/invoices/{id}/forfeit); void after a void; accepted, declined and converted are what became of a quote or pro forma. */
+                status?: "draft" | "open" | "partially_paid" | "paid" | "applied" | "written_off" | "refunded" | "forfeited" | "void" | "accepted" | "declined" | "converted" | "overdue";
                 /** @description The kind of sales document (lowercase). Only invoice, credit_note, debit_note, cash_sale and deposit post to the ledger. */
                 documentType?: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";
                 contactId?: string;
@@ -9494,7 +10179,15 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict_adea29"];
+            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_REVERSED`, `CREDIT_IN_USE`, `PERIOD_LOCKED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -9575,7 +10268,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `NOT_OPEN`, `NOT_RECEIVABLE`, `ALREADY_PAID`, `ALREADY_APPLIED`, `DEPOSIT_ALREADY_APPLIED`, `PERIOD_LOCKED`. */
+            /** @description Conflict. `code`: `CONFLICT`, `NOT_OPEN`, `NOT_RECEIVABLE`, `ALREADY_PAID`, `ALREADY_APPLIED`, `NO_CREDIT_LEFT`, `DEPOSIT_ALREADY_APPLIED`, `PERIOD_LOCKED`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9624,7 +10317,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_VOID`, `ALREADY_REVERSED`, `PERIOD_LOCKED`. */
+            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_VOID`, `ALREADY_REVERSED`, `CREDIT_IN_USE`, `PERIOD_LOCKED`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11460,6 +12153,90 @@ export interface operations {
                     /** Format: uuid */
                     companyId: string | null;
                     data: components["schemas"]["Payment"];
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: retries stop at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCustomerCreditCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; the same on every retry
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "customer_credit.created";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: uuid */
+                    companyId: string | null;
+                    data: components["schemas"]["CustomerCredit"];
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: retries stop at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRefundRecorded: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; the same on every retry
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "refund.recorded";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: uuid */
+                    companyId: string | null;
+                    data: components["schemas"]["Refund"];
                 };
             };
         };

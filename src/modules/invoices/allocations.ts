@@ -2,6 +2,9 @@
 // amount between open items, so aged debtors and the invoice's balance follow:
 //   credit note  Dr debtors control (the credit note's item)  Cr debtors control (the invoice's item)
 //   deposit      Dr customer deposits                           Cr debtors control (the invoice's item)
+//                (more than is due: Cr customer deposits, the excess, as a customer credit's item)
+//   customer credit  Dr its account (its own item; an advance payment: net, and Dr VAT output the
+//                VAT, both tagged standard)                     Cr debtors control (the invoice's item)
 
 import { latestDay } from '../../platform/dates.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
@@ -9,6 +12,15 @@ import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { money, toSql } from '../../platform/money/money.ts';
 import { ledgerCtxOf, post, reverse, systemAccount } from '../ledger/index.ts';
 import { touchAndAnnounce } from './announce.ts';
+import {
+  creditLabel,
+  drawLines,
+  drawnFromCredits,
+  findCreditRow,
+  lockCreditSource,
+  vatDrawn,
+} from './credit-sources.ts';
+import { insertCredit, settleCredit, settleSource } from './customer-credits.ts';
 import {
   amountDue,
   findInvoiceRow,
@@ -18,6 +30,7 @@ import {
 } from './invoices.queries.ts';
 import { companyOf, getInvoice, type SalesCtx, today } from './invoices.service.ts';
 import { settleNote } from './notes.ts';
+import { assertDrawable } from './refunds.ts';
 import { settle } from './settle.ts';
 
 const APPLICABLE = new Set(['open', 'partially_paid']);
@@ -126,20 +139,27 @@ export async function applyDeposit(
     throw conflict(`The deposit is ${deposit.status}; release it first`, { code: 'NOT_OPEN' });
   if (deposit.contact_id !== invoice.contact_id)
     throw badRequest('sourceId', 'the deposit is from another customer');
+  if (deposit.status === 'forfeited' || deposit.status === 'refunded')
+    throw conflict(`Deposit ${deposit.number} is ${deposit.status}`, { code: 'NOT_OPEN' });
   const s = await settlements(ctx.db, ctx.tenantId, [invoice.id, deposit.id]);
   if (!money(s.get(deposit.id)!.applied).isZero())
     throw conflict(`Deposit ${deposit.number} has already been applied`, { code: 'DEPOSIT_ALREADY_APPLIED' });
-  const amount = money(deposit.total);
+  // What remains of it (all of it, unless part was refunded).
+  const amount = money(amountDue(deposit, s.get(deposit.id)!));
+  if (amount.lessThanOrEqualTo(0))
+    throw conflict(`Nothing is left of deposit ${deposit.number}`, { code: 'NO_CREDIT_LEFT' });
   const due = money(amountDue(invoice, s.get(invoice.id)!));
-  if (amount.greaterThan(due))
-    throw badRequest(
-      'sourceId',
-      `the deposit (${amount.toFixed(2)}) is more than is due (${due.toFixed(2)})`,
-    );
+  if (due.lessThanOrEqualTo(0)) return undefined;
+  // More than is due: the rest stays a deposit, as the customer's credit (deposit_excess) on its
+  // own open item on customer deposits (still no supply, so still no VAT: VAT Act s1).
+  const applied = amount.greaterThan(due) ? due : amount;
+  const excess = amount.minus(applied);
+  const creditId = excess.isZero() ? null : crypto.randomUUID();
   const date = input.date ?? latestDay(invoice.issue_date, deposit.issue_date, today(ctx));
   if (date < invoice.issue_date || date < deposit.issue_date)
     throw badRequest('date', 'must not be before either document is issued');
   const lctx = ledgerCtxOf(ctx);
+  const deposits = await systemAccount(lctx, invoice.company_id, 'customer_deposits');
   const entryId = await post(lctx, {
     companyId: invoice.company_id,
     date,
@@ -148,18 +168,29 @@ export async function applyDeposit(
     source: { type: 'deposit_allocation', id: deposit.id },
     lines: [
       {
-        accountId: await systemAccount(lctx, invoice.company_id, 'customer_deposits'),
+        accountId: deposits,
         debit: amount,
         contactId: deposit.contact_id,
         openItemId: deposit.id,
       },
       {
         accountId: await systemAccount(lctx, invoice.company_id, 'debtors_control'),
-        credit: amount,
+        credit: applied,
         contactId: invoice.contact_id,
         openItemId: invoice.id,
         dueDate: invoice.due_date,
       },
+      ...(creditId
+        ? [
+            {
+              accountId: deposits,
+              credit: excess,
+              description: `Deposit ${deposit.number}: excess over ${invoice.number}, customer credit`,
+              contactId: deposit.contact_id,
+              openItemId: creditId,
+            },
+          ]
+        : []),
     ],
   });
   // The unique index on live deposit allocations stands behind the check above (409 on a race).
@@ -172,18 +203,106 @@ export async function applyDeposit(
       source_id: deposit.id,
       source_type: 'deposit',
       invoice_id: invoice.id,
-      amount: toSql(amount),
+      amount: toSql(applied),
       date,
       entry_id: entryId,
     })
     .execute();
+  if (creditId)
+    await insertCredit(ctx, creditId, {
+      kind: 'deposit_excess',
+      companyId: invoice.company_id,
+      contactId: deposit.contact_id,
+      date,
+      amount: toSql(excess),
+      accountId: deposits,
+      documentId: deposit.id,
+      reference: deposit.number,
+      entryId,
+    });
   await settle(ctx, invoice, 'payment');
   // The deposit is applied now: what is left of it to apply changed too.
   await touchAndAnnounce(ctx, deposit.id);
   return id;
 }
 
-/** POST /api/invoices/{id}/allocations: a credit note (partly, if asked) or a deposit (whole). */
+/**
+ * A customer credit (an overpayment, a deposit's excess, an advance payment) applied to an
+ * invoice of the same customer, partly or wholly: drawn out of its open item (credit-sources.ts)
+ * against the invoice's item on debtors control. The credit is locked after the invoice (the
+ * order every allocation takes), so two applications at once cannot over-apply it.
+ */
+export async function applyCustomerCredit(
+  ctx: TenantCtx,
+  invoiceId: string,
+  input: { creditId: string; amount?: number | undefined; date?: string | undefined },
+) {
+  const invoice = await receivable(ctx, invoiceId);
+  const source = (await lockCreditSource(ctx, input.creditId))!;
+  assertDrawable(source);
+  if (source.contactId !== invoice.contact_id)
+    throw badRequest('sourceId', 'the credit is from another customer');
+  const due = money(
+    amountDue(invoice, (await settlements(ctx.db, ctx.tenantId, [invoice.id])).get(invoice.id)!),
+  );
+  const amount =
+    input.amount === undefined
+      ? source.remaining.lessThan(due)
+        ? source.remaining
+        : due
+      : money(input.amount);
+  if (amount.decimalPlaces() > 2) throw badRequest('amount', 'must have at most two decimals');
+  if (amount.greaterThan(source.remaining))
+    throw badRequest('amount', `only ${source.remaining.toFixed(2)} of the ${source.label} is left`);
+  if (amount.greaterThan(due)) throw badRequest('amount', `only ${due.toFixed(2)} is due on the invoice`);
+  const date = input.date ?? latestDay(invoice.issue_date, source.date, today(ctx));
+  if (date < invoice.issue_date || date < source.date)
+    throw badRequest('date', 'must not be before the invoice is issued or the credit arose');
+  const vat = vatDrawn(source, amount);
+  const lctx = ledgerCtxOf(ctx);
+  const description = `${source.label} applied to ${invoice.number}`;
+  const entryId = await post(lctx, {
+    companyId: invoice.company_id,
+    date,
+    description,
+    reference: invoice.number,
+    source: { type: 'credit_allocation', id: source.id },
+    lines: [
+      ...(await drawLines(lctx, source, amount, vat, description)),
+      {
+        accountId: await systemAccount(lctx, invoice.company_id, 'debtors_control'),
+        credit: amount,
+        contactId: invoice.contact_id,
+        openItemId: invoice.id,
+        dueDate: invoice.due_date,
+      },
+    ],
+  });
+  const id = crypto.randomUUID();
+  await ctx.db
+    .insertInto('invoice_allocations')
+    .values({
+      tenant_id: ctx.tenantId,
+      id,
+      source_id: source.id,
+      source_type: 'customer_credit',
+      invoice_id: invoice.id,
+      amount: toSql(amount),
+      vat_amount: toSql(vat),
+      date,
+      entry_id: entryId,
+    })
+    .execute();
+  // Money the customer paid: it counts as paid on the invoice (invoice.paid when it settles it).
+  await settle(ctx, invoice, 'payment');
+  await settleCredit(ctx, source.id);
+  return id;
+}
+
+/**
+ * POST /api/invoices/{id}/allocations: a credit note (partly, if asked), a deposit (what remains
+ * of it, its excess over what is due left as customer credit) or a customer credit (partly).
+ */
 export async function allocate(
   ctx: TenantCtx,
   invoiceId: string,
@@ -191,30 +310,34 @@ export async function allocate(
 ) {
   // The invoice first: another tenant's id is a 404 whatever the body says.
   if (!(await lockInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), invoiceId))) throw notFound('Document');
-  const source = await ctx.db
-    .selectFrom('invoices')
-    .select(['document_type', 'total'])
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', companyOf(ctx))
-    .where('id', '=', input.sourceId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!source || (source.document_type !== 'credit_note' && source.document_type !== 'deposit'))
-    throw badRequest('sourceId', 'no such credit note or deposit in this company');
   let id: string | undefined;
-  if (source.document_type === 'deposit') {
-    if (input.amount !== undefined && !money(input.amount).equals(source.total))
-      throw badRequest('amount', `a deposit is applied whole (${money(source.total).toFixed(2)})`);
-    id = await applyDeposit(ctx, invoiceId, {
-      depositId: input.sourceId,
-      ...(input.date ? { date: input.date } : {}),
-    });
+  if (await findCreditRow(ctx, input.sourceId)) {
+    id = await applyCustomerCredit(ctx, invoiceId, { creditId: input.sourceId, ...input });
   } else {
-    id = await allocateCredit(ctx, invoiceId, {
-      creditNoteId: input.sourceId,
-      ...(input.amount !== undefined ? { amount: input.amount } : {}),
-      ...(input.date ? { date: input.date } : {}),
-    });
+    const source = await ctx.db
+      .selectFrom('invoices')
+      .select(['document_type', 'total'])
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('company_id', '=', companyOf(ctx))
+      .where('id', '=', input.sourceId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!source || (source.document_type !== 'credit_note' && source.document_type !== 'deposit'))
+      throw badRequest('sourceId', 'no such credit note, deposit or customer credit in this company');
+    if (source.document_type === 'deposit') {
+      if (input.amount !== undefined)
+        throw badRequest('amount', 'a deposit is applied whole (what remains of it); leave amount out');
+      id = await applyDeposit(ctx, invoiceId, {
+        depositId: input.sourceId,
+        ...(input.date ? { date: input.date } : {}),
+      });
+    } else {
+      id = await allocateCredit(ctx, invoiceId, {
+        creditNoteId: input.sourceId,
+        ...(input.amount !== undefined ? { amount: input.amount } : {}),
+        ...(input.date ? { date: input.date } : {}),
+      });
+    }
   }
   if (!id) throw conflict('Nothing is due on the invoice', { code: 'ALREADY_PAID' });
   ctx.reply.code(201);
@@ -241,7 +364,36 @@ export async function reverseAllocation(ctx: TenantCtx, invoiceId: string, alloc
     throw conflict(`${invoice.number} is void; its credit note stays applied to it`, {
       code: 'ALREADY_VOID',
     });
+  // A deposit's excess over the invoice became a credit in this entry: it goes with it, unless
+  // some of it was applied or refunded.
+  const excess = await ctx.db
+    .selectFrom('customer_credits')
+    .select('id')
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('entry_id', '=', a.entry_id)
+    .where('kind', '=', 'deposit_excess')
+    .where('reversed_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+  if (excess) {
+    const drawn = (await drawnFromCredits(ctx, [excess.id])).get(excess.id)!;
+    if (!drawn.amount.isZero())
+      throw conflict(
+        `${drawn.amount.toFixed(2)} of the credit this deposit's excess left has been applied or refunded; ` +
+          'reverse that first',
+        { code: 'CREDIT_IN_USE' },
+      );
+  }
   const reversal = await reverse(ledgerCtxOf(ctx), a.entry_id, { description: 'Allocation reversed' });
+  if (excess) {
+    await ctx.db
+      .updateTable('customer_credits')
+      .set({ reversed_at: ctx.deps.now(), reversal_entry_id: reversal })
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('id', '=', excess.id)
+      .execute();
+    await settleCredit(ctx, excess.id);
+  }
   await ctx.db
     .updateTable('invoice_allocations')
     .set({ reversed_at: ctx.deps.now(), reversal_entry_id: reversal })
@@ -249,9 +401,8 @@ export async function reverseAllocation(ctx: TenantCtx, invoiceId: string, alloc
     .where('id', '=', allocationId)
     .execute();
   await settle(ctx, invoice, 'reversal');
-  // The credit note or deposit has that much to apply again (an applied credit note is open).
-  await settleNote(ctx, a.source_id);
-  await touchAndAnnounce(ctx, a.source_id);
+  // The credit note, deposit or credit has that much to apply again (an applied one is open).
+  await settleSource(ctx, { type: a.source_type, id: a.source_id });
   return getInvoice(ctx, invoiceId);
 }
 
@@ -260,11 +411,14 @@ export async function listAllocations(ctx: TenantCtx, invoiceId: string) {
   if (!invoice) throw notFound('Document');
   const rows = await ctx.db
     .selectFrom('invoice_allocations as a')
-    .innerJoin('invoices as s', (j) =>
-      j.onRef('s.tenant_id', '=', 'a.tenant_id').onRef('s.id', '=', 'a.source_id'),
+    .leftJoin('invoices as s', (j) =>
+      j.onRef('s.tenant_id', '=', 'a.tenant_id').onRef('s.id', '=', 'a.source_document_id'),
+    )
+    .leftJoin('customer_credits as c', (j) =>
+      j.onRef('c.tenant_id', '=', 'a.tenant_id').onRef('c.id', '=', 'a.source_credit_id'),
     )
     .selectAll('a')
-    .select('s.number as source_number')
+    .select(['s.number as source_number', 'c.kind as credit_kind', 'c.date as credit_date'])
     .where('a.tenant_id', '=', ctx.tenantId)
     .where((eb) => eb.or([eb('a.invoice_id', '=', invoiceId), eb('a.source_id', '=', invoiceId)]))
     .orderBy('a.created_at')
@@ -273,9 +427,11 @@ export async function listAllocations(ctx: TenantCtx, invoiceId: string) {
     id: r.id,
     sourceId: r.source_id,
     sourceType: r.source_type,
-    sourceNumber: r.source_number,
+    // A customer credit has no number: it is named by its kind and date.
+    sourceNumber: r.source_number ?? creditLabel(r.credit_kind!, r.credit_date!),
     invoiceId: r.invoice_id,
     amount: Number(r.amount),
+    vatAmount: Number(r.vat_amount),
     date: r.date,
     entryId: r.entry_id,
     reversedAt: r.reversed_at?.toISOString() ?? null,

@@ -10,6 +10,9 @@
 //                     credit note it names, which is announced first (invoice.created, invoice.released)
 //   invoice.paid      a payment settles the whole balance (besides invoice.updated)
 //   payment.recorded  a payment is recorded (besides invoice.updated)
+//   customer_credit.created  a customer credit arises (an overpayment, a deposit's excess, an
+//                     advance payment; customer-credits.ts)
+//   refund.recorded   money is paid back out of a credit, credit note or deposit (refunds.ts)
 //
 // The data is the document exactly as GET /api/invoices/{id} answers it (a payment: as
 // POST /api/invoices/{id}/payments answers it, invoiceId included).

@@ -442,7 +442,8 @@ describe('every type its title', () => {
       ['credit_note', ['Tax Credit Note', 'CN-0001', 'Credit remaining'], ['Banking details']],
       ['debit_note', ['Tax Debit Note', 'DBN-0001', 'Amount due'], []],
       ['cash_sale', ['Tax Invoice', 'Cash sale', 'CS-0001'], ['Banking details']],
-      ['deposit', ['Deposit', 'DEP-0001'], []],
+      // A deposit is no supply until applied or forfeited (VAT Act s1): it prints no VAT.
+      ['deposit', ['Deposit', 'DEP-0001'], ['Total excl. VAT', 'VAT breakdown', 'VAT rate', 'Tax Invoice']],
       [
         'delivery_note',
         ['Delivery Note', 'DN-0001', 'DELIVER TO', 'Consulting', 'Quantity', 'Received in good order'],

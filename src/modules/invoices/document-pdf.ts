@@ -233,6 +233,14 @@ function customerBox(pdf: Pdf, p: Paper, ink: Ink) {
 }
 
 /** The lines as a table of the shared renderer: no prices on a delivery note, no VAT when not registered. */
+/**
+ * Whether the document prints VAT (columns, breakdown, "Total excl. VAT"): a VAT-registered
+ * company's, but never a deposit, which is no supply until applied or forfeited (VAT Act s1).
+ */
+export function printsVat(p: Pick<Paper, 'vatRegistered' | 'type'>): boolean {
+  return p.vatRegistered && p.type !== 'deposit';
+}
+
 export function linesTable(p: Paper): Table {
   if (p.type === 'delivery_note') {
     return {
@@ -245,12 +253,12 @@ export function linesTable(p: Paper): Table {
   }
   const columns: Column[] = [
     // Widths for DejaVu Sans at 8.5 pt: a discount of "12.25%", a unit price of "12 500.00".
-    { label: 'Description', width: p.vatRegistered ? 2.55 : 3.8, wrap: true },
+    { label: 'Description', width: printsVat(p) ? 2.55 : 3.8, wrap: true },
     { label: 'Qty', kind: 'number', width: 0.7 },
     { label: 'Unit price', kind: 'number', width: 1.1 },
     { label: 'Disc.', kind: 'number', width: 0.85 },
   ];
-  if (p.vatRegistered) {
+  if (printsVat(p)) {
     columns.push(
       { label: 'VAT rate', kind: 'number', width: 0.9 },
       { label: 'Net', kind: 'money', width: 1.15 },
@@ -268,7 +276,7 @@ export function linesTable(p: Paper): Table {
       l.discountRate.isZero() ? '' : percent(l.discountRate),
     ];
     return {
-      cells: p.vatRegistered ? [...common, percent(l.vatRate), l.net, l.vat, l.total] : [...common, l.net],
+      cells: printsVat(p) ? [...common, percent(l.vatRate), l.net, l.vat, l.total] : [...common, l.net],
     };
   });
   return { columns, rows };
@@ -302,7 +310,7 @@ const CODE_ORDER: PaperTaxCode[] = [
  * (vat.ts, documentTotals), and nothing here rounds again.
  */
 export function vatBreakdown(p: Paper): VatBand[] | null {
-  if (!p.vatRegistered || p.type === 'delivery_note') return null;
+  if (!printsVat(p) || p.type === 'delivery_note') return null;
   const bands = new Map<string, VatBand>();
   for (const l of p.lines) {
     if (!l.taxCode) continue;
@@ -375,7 +383,7 @@ export function totalsOf(p: Paper): Array<[string, Decimal, boolean]> {
     out.push(['Before discount', p.subtotal.plus(p.discountTotal), false]);
     out.push(['Discount', p.discountTotal.negated(), false]);
   }
-  if (p.vatRegistered) {
+  if (printsVat(p)) {
     const rates = [...new Set(p.lines.filter((l) => !l.vat.isZero()).map((l) => l.vatRate.toString()))];
     out.push(['Total excl. VAT', p.subtotal, false]);
     out.push([

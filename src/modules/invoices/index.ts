@@ -3,6 +3,7 @@
 // schema of each event it emits (the OpenAPI document's webhooks).
 import type { TSchema } from 'typebox';
 import type { AnyRoute } from '../../platform/http/catalogue.ts';
+import { CustomerCredit, Refund } from './customer-credits.schemas.ts';
 import { invoiceRoutes as documentRoutes } from './invoices.routes.ts';
 import { Invoice } from './invoices.schemas.ts';
 import { Payment } from './payments.schemas.ts';
@@ -39,4 +40,6 @@ export const invoiceEventSchemas: Record<string, TSchema> = {
   'invoice.voided': Invoice,
   'invoice.paid': Invoice,
   'payment.recorded': Payment,
+  'customer_credit.created': CustomerCredit,
+  'refund.recorded': Refund,
 };

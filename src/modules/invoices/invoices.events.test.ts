@@ -292,11 +292,13 @@ test('every event type of the module has its data schema, and nothing else does'
   for (const type of Object.keys(invoiceEventSchemas))
     assert.equal(eventTypeInfo(type)?.module, 'invoices', type);
   assert.deepEqual(Object.keys(invoiceEventSchemas).sort(), [
+    'customer_credit.created',
     'invoice.created',
     'invoice.paid',
     'invoice.released',
     'invoice.updated',
     'invoice.voided',
     'payment.recorded',
+    'refund.recorded',
   ]);
 });

@@ -73,3 +73,33 @@ export async function released(s: Sales, o: DocOptions = {}) {
 export async function pay(s: Sales, id: string, amount: number, date = '2026-03-10') {
   return s.api({ method: 'POST', url: `/api/invoices/${id}/payments`, payload: { amount, date } });
 }
+
+/** An entry's lines as [account code, debit, credit, tax code, tax rate]. */
+export async function entryLines(s: Sales, id: string) {
+  const res = await s.api({ method: 'GET', url: `/api/ledger/journals/${id}` });
+  assert.equal(res.statusCode, 200, res.body);
+  type Line = {
+    accountCode: string;
+    debit: number;
+    credit: number;
+    taxCode: string | null;
+    taxRate: number | null;
+  };
+  return res.json().lines.map((l: Line) => [l.accountCode, l.debit, l.credit, l.taxCode, l.taxRate]);
+}
+
+/** A GET that must answer 200, its body. */
+export async function fetched(s: Sales, url: string) {
+  const res = await s.api({ method: 'GET', url });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json();
+}
+
+/** An account's balance (debits less credits) from its ledger lines, by code. */
+export async function balanceOfCode(s: Sales, code: string): Promise<number> {
+  const accounts = await fetched(s, '/api/accounts');
+  const account = accounts.find((a: { code: string }) => a.code === code);
+  const lines = await fetched(s, `/api/ledger?accountId=${account.id}&limit=200`);
+  type Line = { debit: number; credit: number };
+  return Math.round(lines.items.reduce((n: number, l: Line) => n + l.debit * 100 - l.credit * 100, 0)) / 100;
+}

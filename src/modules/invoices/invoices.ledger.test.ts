@@ -100,9 +100,11 @@ describe('ledger effect of each document type', () => {
       lines: [{ description: 'Deposit', quantity: 1, unitPrice: 200 }],
     });
     assert.equal(dep.status, 'paid');
+    // A deposit is no supply until applied or forfeited (VAT Act s1): no VAT on it, 200 in all.
+    assert.deepEqual([dep.vatTotal, dep.total], [0, 200]);
     assert.deepEqual(await entry(s, dep.entryId), [
-      ['1000', 230, 0, null],
-      ['2200', 0, 230, null],
+      ['1000', 200, 0, null],
+      ['2200', 0, 200, null],
     ]);
   });
 
@@ -142,7 +144,8 @@ describe('ledger effect of each document type', () => {
 });
 
 describe('the books after payment, credit note, deposit and void', () => {
-  test('partial then full payment: Dr bank, Cr debtors; statuses; aged debtors follow; overpayment 400', async () => {
+  // An overpayment is customer credit now (customer-credits.test.ts).
+  test('partial then full payment: Dr bank, Cr debtors; statuses; aged debtors follow', async () => {
     const s = await setup();
     const inv = await released(s);
     const first = await pay(s, inv.id, 149.99);
@@ -154,8 +157,6 @@ describe('the books after payment, credit note, deposit and void', () => {
     let now = (await s.api({ method: 'GET', url: `/api/invoices/${inv.id}` })).json();
     assert.deepEqual([now.status, now.amountPaid, now.amountDue], ['partially_paid', 149.99, 1000]);
     assert.equal((await debtors(s)).total, 1000);
-    const over = await pay(s, inv.id, 1000.01);
-    assert.equal(assertProblem(over, 400).field, 'amount');
     const rest = await pay(s, inv.id, 1000);
     assert.equal(rest.statusCode, 201);
     now = (await s.api({ method: 'GET', url: `/api/invoices/${inv.id}` })).json();
@@ -235,12 +236,13 @@ describe('the books after payment, credit note, deposit and void', () => {
       payload: { sourceId: dep.id },
     });
     assert.equal(applied.statusCode, 201, applied.body);
+    // The deposit is 400 (no VAT on a deposit, s1); 1,149.99 − 400 = 749.99 left due.
     assert.deepEqual(await entry(s, applied.json().entryId), [
-      ['2200', 460, 0, null],
-      ['1100', 0, 460, null],
+      ['2200', 400, 0, null],
+      ['1100', 0, 400, null],
     ]);
     const now = (await s.api({ method: 'GET', url: `/api/invoices/${inv.id}` })).json();
-    assert.deepEqual([now.status, now.amountPaid, now.amountDue], ['partially_paid', 460, 689.99]);
+    assert.deepEqual([now.status, now.amountPaid, now.amountDue], ['partially_paid', 400, 749.99]);
     const twice = await s.api({
       method: 'POST',
       url: `/api/invoices/${inv.id}/allocations`,
@@ -320,14 +322,23 @@ describe('the income statement and aged debtors through a document’s life', ()
 });
 
 describe('concurrency', () => {
-  test('two payments at once that together would overpay: one is refused', async () => {
+  // Two payments of 700 at once on 1,149.99: they take turns, so the second sees 449.99 due and
+  // leaves 700 − 449.99 = 250.01 as the customer's credit (never both counted against the due).
+  test('two payments at once that together overpay: the second leaves the excess as credit', async () => {
     const s = await setup();
     const inv = await released(s);
     const results = await Promise.all([pay(s, inv.id, 700), pay(s, inv.id, 700)]);
-    assert.deepEqual(results.map((r) => r.statusCode).sort(), [201, 400]);
+    assert.deepEqual(results.map((r) => r.statusCode).sort(), [201, 201]);
     const now = (await s.api({ method: 'GET', url: `/api/invoices/${inv.id}` })).json();
-    assert.deepEqual([now.amountPaid, now.amountDue], [700, 449.99]);
-    assert.equal(await balanceOf(s, '1000'), 700);
+    assert.deepEqual([now.status, now.amountPaid, now.amountDue], ['paid', 1149.99, 0]);
+    assert.equal(await balanceOf(s, '1000'), 1400);
+    const credits = (
+      await s.api({ method: 'GET', url: `/api/customer-credits?contactId=${s.customerId}` })
+    ).json();
+    assert.deepEqual(
+      credits.items.map((c: { kind: string; remaining: number }) => [c.kind, c.remaining]),
+      [['overpayment', 250.01]],
+    );
   });
 
   test('release twice at once: one 200, one 409, one entry', async () => {

@@ -39,7 +39,7 @@ export function lockInvoiceRow(tx: Tx, tenantId: string, companyId: string, id: 
 }
 
 export interface Settlement {
-  /** Payments received against it, and deposits applied to it. */
+  /** Payments received against it (less any excess, a customer credit), deposits and customer credits applied to it. */
   paid: string;
   /** Credit notes applied to it. */
   credited: string;
@@ -47,6 +47,10 @@ export interface Settlement {
   applied: string;
   /** Written off as a bad debt (write-off.ts); absent means nothing. */
   writtenOff?: string;
+  /** For a credit note or deposit: refunded to the customer (refunds.ts); absent means nothing. */
+  refunded?: string;
+  /** For a deposit: forfeited by the customer (deposits.ts); absent means nothing. */
+  forfeited?: string;
 }
 
 /** A document nothing has settled yet (a new one). */
@@ -69,6 +73,20 @@ export async function settlements(tx: Tx, tenantId: string, ids: string[]): Prom
     .groupBy('invoice_id')
     .execute();
   for (const p of payments) out.get(p.invoice_id)!.paid = p.amount;
+  // A payment of more than was due: its excess is the customer's credit, not paid on the invoice.
+  const overpaid = await tx
+    .selectFrom('customer_credits')
+    .select(['document_id', (eb) => eb.fn.sum<string>('amount').as('amount')])
+    .where('tenant_id', '=', tenantId)
+    .where('kind', '=', 'overpayment')
+    .where('document_id', 'in', ids)
+    .where('reversed_at', 'is', null)
+    .groupBy('document_id')
+    .execute();
+  for (const o of overpaid) {
+    const s = out.get(o.document_id!)!;
+    s.paid = money(s.paid).minus(o.amount).toFixed(2);
+  }
   const received = await tx
     .selectFrom('invoice_allocations')
     .select(['invoice_id', 'source_type', (eb) => eb.fn.sum<string>('amount').as('amount')])
@@ -79,7 +97,8 @@ export async function settlements(tx: Tx, tenantId: string, ids: string[]): Prom
     .execute();
   for (const a of received) {
     const s = out.get(a.invoice_id)!;
-    if (a.source_type === 'deposit') s.paid = money(s.paid).plus(a.amount).toFixed(2);
+    // A deposit or a customer credit applied is money the customer paid; a credit note credits.
+    if (a.source_type !== 'credit_note') s.paid = money(s.paid).plus(a.amount).toFixed(2);
     else s.credited = money(s.credited).plus(a.amount).toFixed(2);
   }
   const given = await tx
@@ -91,6 +110,36 @@ export async function settlements(tx: Tx, tenantId: string, ids: string[]): Prom
     .groupBy('source_id')
     .execute();
   for (const a of given) out.get(a.source_id)!.applied = a.amount;
+  // A deposit applied to a smaller invoice: its excess became a customer credit (applied too).
+  const excess = await tx
+    .selectFrom('customer_credits')
+    .select(['document_id', (eb) => eb.fn.sum<string>('amount').as('amount')])
+    .where('tenant_id', '=', tenantId)
+    .where('kind', '=', 'deposit_excess')
+    .where('document_id', 'in', ids)
+    .where('reversed_at', 'is', null)
+    .groupBy('document_id')
+    .execute();
+  for (const e of excess) {
+    const s = out.get(e.document_id!)!;
+    s.applied = money(s.applied).plus(e.amount).toFixed(2);
+  }
+  const refunded = await tx
+    .selectFrom('customer_refunds')
+    .select(['source_id', (eb) => eb.fn.sum<string>('amount').as('amount')])
+    .where('tenant_id', '=', tenantId)
+    .where('source_document_id', 'in', ids)
+    .where('reversed_at', 'is', null)
+    .groupBy('source_id')
+    .execute();
+  for (const r of refunded) out.get(r.source_id)!.refunded = r.amount;
+  const forfeited = await tx
+    .selectFrom('deposit_forfeits')
+    .select(['deposit_id', 'amount'])
+    .where('tenant_id', '=', tenantId)
+    .where('deposit_id', 'in', ids)
+    .execute();
+  for (const f of forfeited) out.get(f.deposit_id)!.forfeited = f.amount;
   const writtenOff = await tx
     .selectFrom('invoice_write_offs')
     .select(['invoice_id', (eb) => eb.fn.sum<string>('amount').as('amount')])
@@ -124,7 +173,12 @@ export function amountDue(row: InvoiceRow, s: Settlement): string {
   if (row.status === 'void') return '0.00';
   const total = money(row.total);
   if (row.document_type === 'credit_note' || row.document_type === 'deposit') {
-    return row.status === 'draft' ? total.toFixed(2) : total.minus(s.applied).toFixed(2);
+    if (row.status === 'draft') return total.toFixed(2);
+    return total
+      .minus(s.applied)
+      .minus(s.refunded ?? 0)
+      .minus(s.forfeited ?? 0)
+      .toFixed(2);
   }
   if (row.document_type === 'cash_sale') return row.status === 'draft' ? total.toFixed(2) : '0.00';
   return total
@@ -190,6 +244,8 @@ export function toInvoice(
     amountPaid: toNumber(paid),
     amountCredited: toNumber(credited),
     amountWrittenOff: toNumber(s.writtenOff ?? 0),
+    amountRefunded: toNumber(s.refunded ?? 0),
+    amountForfeited: toNumber(s.forfeited ?? 0),
     amountDue: toNumber(amountDue(row, s)),
     creditedDocumentId: row.credited_invoice_id,
     creditedInvoiceId: row.credited_invoice_id,
@@ -259,7 +315,7 @@ function paymentsSum(eb: Documents) {
 function allocationsSum(
   eb: Documents,
   by: 'invoice_id' | 'source_id',
-  sourceType?: 'deposit' | 'credit_note',
+  sourceType?: 'deposit' | 'credit_note' | 'customer_credit',
 ) {
   let q = eb
     .selectFrom('invoice_allocations as a')
@@ -269,6 +325,27 @@ function allocationsSum(
     .where('a.reversed_at', 'is', null);
   if (sourceType) q = q.where('a.source_type', '=', sourceType);
   return q;
+}
+
+/** Live customer credits of a kind that a document gave rise to (`document_id`), summed (0 when none). */
+function creditsSum(eb: Documents, kind: 'overpayment' | 'deposit_excess') {
+  return eb
+    .selectFrom('customer_credits as k')
+    .select((e) => e.fn.coalesce(e.fn.sum<string>('k.amount'), sql<string>`0`).as('amount'))
+    .whereRef('k.tenant_id', '=', 'invoices.tenant_id')
+    .whereRef('k.document_id', '=', 'invoices.id')
+    .where('k.kind', '=', kind)
+    .where('k.reversed_at', 'is', null);
+}
+
+/** Live refunds of a credit note or deposit, summed (0 when none). */
+function refundsSum(eb: Documents) {
+  return eb
+    .selectFrom('customer_refunds as r')
+    .select((e) => e.fn.coalesce(e.fn.sum<string>('r.amount'), sql<string>`0`).as('amount'))
+    .whereRef('r.tenant_id', '=', 'invoices.tenant_id')
+    .whereRef('r.source_document_id', '=', 'invoices.id')
+    .where('r.reversed_at', 'is', null);
 }
 
 /**
@@ -285,9 +362,22 @@ export function withDetails<O>(q: SelectQueryBuilder<DB, 'invoices', O>) {
       .whereRef('c.tenant_id', '=', 'invoices.tenant_id')
       .whereRef('c.id', '=', 'invoices.contact_id')
       .as('contact_name'),
-    sql<string>`${paymentsSum(eb)} + ${allocationsSum(eb, 'invoice_id', 'deposit')}`.as('settled_paid'),
+    // Paid: payments less their excess (a customer credit), deposits and customer credits applied.
+    sql<string>`${paymentsSum(eb)} - ${creditsSum(eb, 'overpayment')} + ${allocationsSum(eb, 'invoice_id', 'deposit')} + ${allocationsSum(eb, 'invoice_id', 'customer_credit')}`.as(
+      'settled_paid',
+    ),
     allocationsSum(eb, 'invoice_id', 'credit_note').as('settled_credited'),
-    allocationsSum(eb, 'source_id').as('settled_applied'),
+    // A deposit's excess over its invoice became a customer credit: applied too.
+    sql<string>`${allocationsSum(eb, 'source_id')} + ${creditsSum(eb, 'deposit_excess')}`.as(
+      'settled_applied',
+    ),
+    refundsSum(eb).as('settled_refunded'),
+    eb
+      .selectFrom('deposit_forfeits as f')
+      .select((e) => e.fn.coalesce(e.fn.sum<string>('f.amount'), sql<string>`0`).as('amount'))
+      .whereRef('f.tenant_id', '=', 'invoices.tenant_id')
+      .whereRef('f.deposit_id', '=', 'invoices.id')
+      .as('settled_forfeited'),
     eb
       .selectFrom('invoice_write_offs as w')
       .select((e) => e.fn.coalesce(e.fn.sum<string>('w.amount'), sql<string>`0`).as('amount'))
@@ -305,6 +395,8 @@ export type DetailedRow = InvoiceRow & {
   settled_credited: string;
   settled_applied: string;
   settled_written_off: string;
+  settled_refunded: string;
+  settled_forfeited: string;
 };
 
 /** The live lines of the documents, as their answers show them, in line order: one query. */
@@ -376,6 +468,8 @@ export async function detailedInvoices(
         credited: r.settled_credited,
         applied: r.settled_applied,
         writtenOff: r.settled_written_off,
+        refunded: r.settled_refunded,
+        forfeited: r.settled_forfeited,
       },
       r.contact_name ?? '',
       today,

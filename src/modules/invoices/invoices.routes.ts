@@ -4,6 +4,7 @@ import { FileResponse, PDF_CONTENT_TYPE } from '../../platform/files/response.ts
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { allocate, listAllocations, reverseAllocation } from './allocations.ts';
+import { creditRoutes } from './credits.routes.ts';
 import { loadPaper } from './document-paper.ts';
 import { documentFilename, renderPaper } from './document-pdf.ts';
 import { sendDocument } from './document-send.ts';
@@ -55,6 +56,8 @@ const VoidQuery = Type.Object({
 });
 
 export const invoiceRoutes: AnyRoute[] = [
+  // Customer credit, refunds, advance payments and forfeits (credits.routes.ts).
+  ...creditRoutes,
   defineRoute({
     ...write,
     method: 'POST',
@@ -92,8 +95,10 @@ export const invoiceRoutes: AnyRoute[] = [
     tag: 'Invoices',
     summary: 'Sales documents, newest first, paged',
     description:
-      'Filters (applied before paging): status (draft, open, partially_paid, paid, applied, overdue, void, ' +
-      'accepted, declined, converted; applied is a credit note wholly applied to invoices; overdue is an open or partly paid invoice or debit note past its due date, and such ' +
+      'Filters (applied before paging): status (draft, open, partially_paid, paid, applied, written_off, refunded, ' +
+      'forfeited, overdue, void, accepted, declined, converted; applied is a credit note wholly applied to ' +
+      'invoices; refunded a credit note or deposit nothing remains of after a refund; forfeited a deposit ' +
+      'forfeited; overdue is an open or partly paid invoice or debit note past its due date, and such ' +
       'a document is listed under overdue, not open), documentType, contactId, from/to (issue date), dueFrom/dueTo, ' +
       "q (the number, the reference or the customer's name contains it, any case). An unknown status or " +
       'documentType is 400. sort: date (issue date, then creation), number, createdAt or updatedAt, `-` for ' +
@@ -233,7 +238,9 @@ export const invoiceRoutes: AnyRoute[] = [
     errors: ['NOT_RECEIVABLE', 'NOT_OPEN', 'ALREADY_PAID', 'PERIOD_LOCKED', 'CONFLICT'],
     summary: 'Record a payment (partial or full): Dr bank, Cr debtors',
     description:
-      'More than is still due is 400 naming amount (no overpayments); two payments at once are checked one after ' +
+      "More than is due leaves the excess as the customer's credit (GET /api/customer-credits): Dr bank / Cr " +
+      "debtors, the invoice's item (what was due) and the credit's own item (the excess). A paid invoice is 409 " +
+      'ALREADY_PAID. Two payments at once are checked one after ' +
       'the other. The payment that settles the whole balance emits invoice.paid in the same transaction. ' +
       '201; 200 with the payment when clientId was already used.',
     params: IdParams,
@@ -299,8 +306,9 @@ export const invoiceRoutes: AnyRoute[] = [
     path: '/api/invoices/{id}/payments/{paymentId}',
     operationId: 'reverseInvoicePayment',
     tag: 'Invoices',
-    errors: ['ALREADY_REVERSED', 'PERIOD_LOCKED'],
+    errors: ['ALREADY_REVERSED', 'CREDIT_IN_USE', 'PERIOD_LOCKED'],
     summary: 'Reverse a payment: its entry is reversed and the amount is due again',
+    description: 'Its overpayment credit goes with it; 409 CREDIT_IN_USE if that was applied or refunded.',
     params: PaymentParams,
     response: { 200: Payment },
     handler: async ({ params }, ctx) => reversePayment(ctx, params.id, params.paymentId),
@@ -316,14 +324,18 @@ export const invoiceRoutes: AnyRoute[] = [
       'NOT_OPEN',
       'ALREADY_APPLIED',
       'DEPOSIT_ALREADY_APPLIED',
+      'NO_CREDIT_LEFT',
       'ALREADY_PAID',
       'PERIOD_LOCKED',
       'CONFLICT',
     ],
     summary: 'Apply a released credit note or deposit of the same customer to this invoice',
     description:
-      'A credit note: `amount` or as much as fits. A deposit: applied whole, once (a second application is ' +
-      '409 DEPOSIT_ALREADY_APPLIED); more than is due is 400. Posts an entry moving the amount to this invoice.',
+      'A credit note or customer credit (GET /api/customer-credits): `amount` or as much as fits (400 beyond ' +
+      "what remains or is due; another customer's: 400 sourceId). An advance payment also draws its output VAT " +
+      'out in proportion (Dr income in advance, Dr VAT output, tagged standard), so VAT counts once. A deposit: ' +
+      'applied once, whole (409 DEPOSIT_ALREADY_APPLIED), its excess over what is due left as customer credit. ' +
+      'The source is locked, so two applications cannot over-apply it.',
     params: IdParams,
     body: AllocationCreate,
     response: { 201: Allocation },
@@ -347,10 +359,11 @@ export const invoiceRoutes: AnyRoute[] = [
     path: '/api/invoices/{id}/allocations/{allocationId}',
     operationId: 'reverseInvoiceAllocation',
     tag: 'Invoices',
-    errors: ['ALREADY_REVERSED', 'ALREADY_VOID', 'PERIOD_LOCKED'],
+    errors: ['ALREADY_REVERSED', 'ALREADY_VOID', 'CREDIT_IN_USE', 'PERIOD_LOCKED'],
     summary: 'Undo an allocation: its entry is reversed',
     description:
-      'The invoice owes that much again; an applied credit note becomes open again. The application of the ' +
+      'The invoice owes that much again; the credit is open again (a deposit excess it left goes too: 409 ' +
+      'CREDIT_IN_USE if used). The application of the ' +
       'credit note a void issued is part of the void: 409 ALREADY_VOID.',
     params: AllocationParams,
     response: { 200: Invoice },

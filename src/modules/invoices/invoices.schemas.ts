@@ -27,7 +27,9 @@ export const InvoiceStatus = named(
       'draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or ' +
       'partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has ' +
       'been applied to invoices (open again when an allocation is reversed); written_off: an invoice or debit ' +
-      'note nothing is due on after a bad debt was written off (POST /api/invoices/{id}/write-off); void after ' +
+      'note nothing is due on after a bad debt was written off (POST /api/invoices/{id}/write-off); refunded: a credit note or deposit ' +
+      'nothing remains of after some of it was refunded (POST /api/customer-credits/{id}/refunds); forfeited: a deposit ' +
+      'the customer forfeited (POST /api/invoices/{id}/forfeit); void after ' +
       'a void; accepted, ' +
       'declined and converted are what became of a quote or pro forma.',
   }),
@@ -231,12 +233,16 @@ export const Invoice = named(
     discountTotal: Type.Number(),
     vatTotal: Type.Number(),
     total: Type.Number(),
-    amountPaid: Type.Number({ description: 'Payments, and deposits applied' }),
+    amountPaid: Type.Number({
+      description: 'Payments (less any excess), deposits and customer credits applied',
+    }),
     amountCredited: Type.Number({ description: 'Credit notes applied' }),
     amountWrittenOff: Type.Number({
       description: 'Written off as a bad debt (POST /api/invoices/{id}/write-off)',
     }),
-    amountDue: Type.Number(),
+    amountRefunded: Type.Number({ description: 'A credit note or deposit: refunded' }),
+    amountForfeited: Type.Number({ description: 'A deposit: forfeited' }),
+    amountDue: Type.Number({}),
     creditedDocumentId: nullable(
       Type.String({
         format: 'uuid',

@@ -80,7 +80,7 @@ type Line = Static<typeof LineInput>;
  */
 export async function priced(
   ctx: SalesCtx,
-  input: { issueDate: string; lines: Line[]; taxDate?: string | undefined },
+  input: { issueDate: string; lines: Line[]; taxDate?: string | undefined; documentType?: DocumentType },
 ): Promise<{
   vatRegistered: boolean;
   lines: Array<ReturnType<typeof lineValues>>;
@@ -124,8 +124,15 @@ export async function priced(
     }
     // The code first, so that a refused rate is named as the line sent it. A note takes the
     // rates of the document it adjusts (taxDate: its issue date, s21).
-    const taxCode = lineTaxCode(l, taxDate, `lines[${i}].vatRate`);
-    const amounts = lineAmounts({ ...l, taxCode }, { vatRegistered, issueDate: taxDate });
+    // A deposit is no supply until it is applied or forfeited (VAT Act s1, "consideration"): its
+    // lines are out of VAT whatever they say, and the document charges none.
+    const taxCode =
+      input.documentType === 'deposit' ? 'out_of_scope' : lineTaxCode(l, taxDate, `lines[${i}].vatRate`);
+    const { vatRate: _asked, ...rest } = l;
+    const amounts = lineAmounts(input.documentType === 'deposit' ? { ...rest, taxCode } : { ...l, taxCode }, {
+      vatRegistered,
+      issueDate: taxDate,
+    });
     lines.push(lineValues(l, accountId, amounts));
   }
   const totals = documentTotals(lines.map((l) => l.amounts));
@@ -233,7 +240,11 @@ export async function createDocument(
   const adjusted = await adjustedDocument(ctx, input.documentType, adjusting.id, adjusting.field);
   assertNoteDate(input.issueDate, adjusted);
   await assertTemplate(ctx.db, ctx.tenantId, companyId, input.templateId, 'templateId');
-  const { vatRegistered, lines, totals } = await priced(ctx, { ...input, taxDate: adjusted?.issue_date });
+  const { vatRegistered, lines, totals } = await priced(ctx, {
+    ...input,
+    taxDate: adjusted?.issue_date,
+    documentType: input.documentType,
+  });
   await assertWithinRemaining(ctx, input.documentType, adjusted, totals.total);
   // The settings number it, and give what the body leaves out: the payment term, terms, notes.
   const settings = await loadSettings(ctx.db, ctx.tenantId, companyId);
@@ -345,7 +356,12 @@ export async function updateInvoice(
         taxCode: l.tax_code,
         accountId: l.account_id,
       }));
-    const p = await priced(ctx, { issueDate, lines, taxDate: adjusted?.issue_date });
+    const p = await priced(ctx, {
+      issueDate,
+      lines,
+      taxDate: adjusted?.issue_date,
+      documentType: row.document_type,
+    });
     await assertWithinRemaining(ctx, row.document_type, adjusted, p.totals.total, id);
     Object.assign(set, {
       vat_registered: p.vatRegistered,

@@ -31,6 +31,10 @@ export const STORED_STATUSES = [
   'applied',
   /** A receivable whose whole remaining balance was written off as a bad debt (migrations/0025). */
   'written_off',
+  /** A credit note or deposit whose remaining amount was refunded (migrations/0027). */
+  'refunded',
+  /** A deposit the customer forfeited (migrations/0027, deposits.ts). */
+  'forfeited',
   'void',
   'accepted',
   'declined',
@@ -164,9 +168,14 @@ export interface InvoiceAllocationsTable {
   tenant_id: string;
   id: string;
   source_id: string;
-  source_type: 'credit_note' | 'deposit';
+  source_type: 'credit_note' | 'deposit' | 'customer_credit';
+  /** migrations/0027: generated from source_type and source_id, each checked by a foreign key. */
+  source_document_id: Generated<string | null>;
+  source_credit_id: Generated<string | null>;
   invoice_id: string;
   amount: Numeric;
+  /** The output VAT an advance payment's application reverses (migrations/0027); else 0. */
+  vat_amount: ColumnType<string, string | number | undefined, string | number>;
   date: DateString;
   entry_id: string;
   reversed_at: Timestamp | null;
@@ -213,6 +222,74 @@ export interface InvoiceBadDebtRecoveriesTable {
   updated_at: DefaultTimestamp;
 }
 
+export type CreditKind = 'overpayment' | 'deposit_excess' | 'advance_payment';
+export type CreditStatus = 'open' | 'applied' | 'refunded' | 'reversed';
+
+/** Money a customer has with the company that no document owes yet (migrations/0027, customer-credits.ts). */
+export interface CustomerCreditsTable {
+  tenant_id: string;
+  id: string;
+  company_id: string;
+  contact_id: string;
+  kind: CreditKind;
+  date: DateString;
+  amount: Numeric;
+  vat_amount: ColumnType<string, string | number | undefined, string | number>;
+  vat_rate: Numeric | null;
+  /** The account it sits on, as its own open item (open_item_id = id). */
+  account_id: string;
+  payment_id: string | null;
+  document_id: string | null;
+  bank_account_id: string | null;
+  reference: string | null;
+  entry_id: string;
+  status: Generated<CreditStatus>;
+  reversed_at: Timestamp | null;
+  reversal_entry_id: string | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export type RefundSourceType = 'customer_credit' | 'credit_note' | 'deposit';
+
+/** A payment out of a customer's credit, credit note or deposit (migrations/0027, refunds.ts). */
+export interface CustomerRefundsTable {
+  tenant_id: string;
+  id: string;
+  company_id: string;
+  contact_id: string;
+  source_type: RefundSourceType;
+  source_id: string;
+  source_document_id: Generated<string | null>;
+  source_credit_id: Generated<string | null>;
+  date: DateString;
+  amount: Numeric;
+  vat_amount: ColumnType<string, string | number | undefined, string | number>;
+  bank_account_id: string;
+  reference: string | null;
+  entry_id: string;
+  reversed_at: Timestamp | null;
+  reversal_entry_id: string | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+/** A deposit the customer forfeited, with the VAT on it (migrations/0028, deposits.ts). */
+export interface DepositForfeitsTable {
+  tenant_id: string;
+  id: string;
+  company_id: string;
+  deposit_id: string;
+  date: DateString;
+  amount: Numeric;
+  vat_amount: Numeric;
+  vat_rate: Numeric | null;
+  reason: string;
+  entry_id: string;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
 declare module '../../platform/db/schema.ts' {
   interface DB {
     invoice_settings: InvoiceSettingsTable;
@@ -224,5 +301,8 @@ declare module '../../platform/db/schema.ts' {
     invoice_allocations: InvoiceAllocationsTable;
     invoice_write_offs: InvoiceWriteOffsTable;
     invoice_bad_debt_recoveries: InvoiceBadDebtRecoveriesTable;
+    customer_credits: CustomerCreditsTable;
+    customer_refunds: CustomerRefundsTable;
+    deposit_forfeits: DepositForfeitsTable;
   }
 }

@@ -107,14 +107,16 @@ export async function assertWithinRemaining(
 
 /**
  * A released credit note's stored status follows what is left of it to apply: `applied` when
- * nothing is, `open` otherwise. Answers whether it changed (the caller announces).
+ * nothing is (`refunded` when some of it was refunded), `open` otherwise. Answers whether it changed (the caller announces).
  */
 export async function settleNote(ctx: SalesCtx, noteId: string): Promise<boolean> {
   const row = await findInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), noteId);
-  if (row?.document_type !== 'credit_note' || (row.status !== 'open' && row.status !== 'applied'))
+  if (row?.document_type !== 'credit_note' || !['open', 'applied', 'refunded'].includes(row.status))
     return false;
   const s = (await settlements(ctx.db, ctx.tenantId, [row.id])).get(row.id)!;
-  const status = money(amountDue(row, s)).lessThanOrEqualTo(0) ? 'applied' : 'open';
+  // Nothing left: refunded when some of it went back to the customer (refunds.ts), else applied.
+  const nothingLeft = money(amountDue(row, s)).lessThanOrEqualTo(0);
+  const status = !nothingLeft ? 'open' : money(s.refunded ?? 0).isZero() ? 'applied' : 'refunded';
   if (status === row.status) return false;
   await ctx.db
     .updateTable('invoices')

@@ -11,7 +11,7 @@ export const PaymentCreate = named(
   Type.Object(
     {
       clientId: clientIdProperty,
-      amount: Type.Number({ exclusiveMinimum: 0, description: 'At most what is still due; two decimals' }),
+      amount: Type.Number({ exclusiveMinimum: 0, description: "Beyond what is due: the customer's credit" }),
       date: Type.String({ format: 'date', description: 'Not before the issue date' }),
       method: Type.Optional(
         Type.String({
@@ -63,12 +63,12 @@ export const AllocationCreate = named(
     {
       sourceId: Type.String({
         format: 'uuid',
-        description: 'A released credit note or deposit of the same customer',
+        description: 'A released credit note or deposit, or a customer credit, of the same customer',
       }),
       amount: Type.Optional(
         Type.Number({
           exclusiveMinimum: 0,
-          description: 'A credit note: default as much as fits. A deposit is always applied whole.',
+          description: 'Default as much as fits. Not for a deposit (applied whole)',
         }),
       ),
       date: Type.Optional(
@@ -81,7 +81,9 @@ export const AllocationCreate = named(
 
 export const AllocationSourceType = named(
   'AllocationSourceType',
-  stringEnum(['credit_note', 'deposit'], { description: 'What was applied to the invoice' }),
+  stringEnum(['credit_note', 'deposit', 'customer_credit'], {
+    description: 'What was applied to the invoice',
+  }),
 );
 
 export const Allocation = named(
@@ -90,9 +92,10 @@ export const Allocation = named(
     id: Type.String({ format: 'uuid' }),
     sourceId: Type.String({ format: 'uuid' }),
     sourceType: AllocationSourceType,
-    sourceNumber: Type.String(),
+    sourceNumber: Type.String({ description: "A customer credit's: its kind and date" }),
     invoiceId: Type.String({ format: 'uuid' }),
     amount: Type.Number(),
+    vatAmount: Type.Number({ description: 'An advance payment: the output VAT reversed' }),
     date: Type.String({ format: 'date' }),
     entryId: Type.String({ format: 'uuid' }),
     reversedAt: nullable(Timestamp),

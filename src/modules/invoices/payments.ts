@@ -1,12 +1,18 @@
 // Payments against an invoice or debit note: Dr bank, Cr debtors control (the invoice's open
 // item). The invoice row is locked while the balance is checked, so two payments at once
-// cannot together pay more than is due. Overpaying is a 400; a reversed payment stays listed.
+// cannot together pay more than is due. A payment of more than is due (issue 14, item 8) settles
+// what is due and leaves the excess as the customer's credit (customer-credits.ts): one more
+// line, Cr debtors control on the credit's own open item, so debtors and aged debtors show the
+// contact's credit. A reversed payment stays listed; reversing one whose credit was applied or
+// refunded is 409 CREDIT_IN_USE.
 // A payment recorded is announced (payment.recorded), and the invoice it moved (invoice.updated).
 import { emit } from '../../platform/events/outbox.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/money.ts';
 import { ledgerCtxOf, post, reverse, systemAccount } from '../ledger/index.ts';
+import { drawnFromCredits } from './credit-sources.ts';
+import { insertCredit, settleCredit } from './customer-credits.ts';
 import {
   amountDue,
   findInvoiceRow,
@@ -77,6 +83,26 @@ export async function bankAccount(
   return id;
 }
 
+/** The credit a payment's excess left, locked; 409 CREDIT_IN_USE when some of it was drawn on. */
+async function creditOfPayment(ctx: TenantCtx, paymentId: string): Promise<string | undefined> {
+  const row = await ctx.db
+    .selectFrom('customer_credits')
+    .select('id')
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('payment_id', '=', paymentId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const drawn = (await drawnFromCredits(ctx, [row.id])).get(row.id)!;
+  if (!drawn.amount.isZero())
+    throw conflict(
+      `${drawn.amount.toFixed(2)} of the credit this payment left has been applied or refunded; ` +
+        'reverse those allocations and refunds before reversing the payment',
+      { code: 'CREDIT_IN_USE' },
+    );
+  return row.id;
+}
+
 function findPayment(ctx: TenantCtx, invoiceId: string, id: string) {
   return ctx.db
     .selectFrom('invoice_payments')
@@ -113,15 +139,13 @@ export async function recordPayment(ctx: TenantCtx, invoiceId: string, input: Pa
   );
   if (due.lessThanOrEqualTo(0))
     throw conflict('The invoice is already paid in full', { code: 'ALREADY_PAID' });
-  if (amount.greaterThan(due)) {
-    throw badRequest(
-      'amount',
-      `${amount.toFixed(2)} is more than the ${due.toFixed(2)} still due; overpayments are not accepted`,
-    );
-  }
+  // More than is due: the excess becomes the customer's credit, its own open item on debtors.
+  const excess = amount.greaterThan(due) ? amount.minus(due) : money(0);
+  const creditId = excess.isZero() ? null : crypto.randomUUID();
   if (input.date < invoice.issue_date) throw badRequest('date', 'must not be before the invoice is issued');
   const bank = await bankAccount(ctx, companyId, input.bankAccountId);
   const lctx = ledgerCtxOf(ctx);
+  const debtors = await systemAccount(lctx, companyId, 'debtors_control');
   const entryId = await post(lctx, {
     companyId,
     date: input.date,
@@ -131,12 +155,23 @@ export async function recordPayment(ctx: TenantCtx, invoiceId: string, input: Pa
     lines: [
       { accountId: bank, debit: amount, description: `Payment for ${invoice.number}` },
       {
-        accountId: await systemAccount(lctx, companyId, 'debtors_control'),
-        credit: amount,
+        accountId: debtors,
+        credit: amount.minus(excess),
         contactId: invoice.contact_id,
         openItemId: invoice.id,
         dueDate: invoice.due_date,
       },
+      ...(creditId
+        ? [
+            {
+              accountId: debtors,
+              credit: excess,
+              description: `Overpayment of ${invoice.number}: customer credit`,
+              contactId: invoice.contact_id,
+              openItemId: creditId,
+            },
+          ]
+        : []),
     ],
   });
   await ctx.db
@@ -154,6 +189,20 @@ export async function recordPayment(ctx: TenantCtx, invoiceId: string, input: Pa
       entry_id: entryId,
     })
     .execute();
+  if (creditId)
+    await insertCredit(ctx, creditId, {
+      kind: 'overpayment',
+      companyId,
+      contactId: invoice.contact_id,
+      date: input.date,
+      amount: toSql(excess),
+      accountId: debtors,
+      paymentId: id,
+      documentId: invoice.id,
+      bankAccountId: bank,
+      reference: input.reference ?? null,
+      entryId,
+    });
   await settle(ctx, invoice, 'payment');
   ctx.reply.code(201);
   const payment = toPayment((await findPayment(ctx, invoiceId, id))!);
@@ -183,6 +232,8 @@ export async function reversePayment(ctx: TenantCtx, invoiceId: string, paymentI
   if (!payment) throw notFound('Payment');
   if (payment.reversed_at)
     throw conflict('This payment has already been reversed', { code: 'ALREADY_REVERSED' });
+  // The credit its excess left goes with it, unless some of it was applied or refunded.
+  const credit = await creditOfPayment(ctx, paymentId);
   const reversal = await reverse(ledgerCtxOf(ctx), payment.entry_id, {
     description: `Payment for ${invoice.number} reversed`,
   });
@@ -192,6 +243,15 @@ export async function reversePayment(ctx: TenantCtx, invoiceId: string, paymentI
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', paymentId)
     .execute();
+  if (credit) {
+    await ctx.db
+      .updateTable('customer_credits')
+      .set({ reversed_at: ctx.deps.now(), reversal_entry_id: reversal })
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('id', '=', credit)
+      .execute();
+    await settleCredit(ctx, credit);
+  }
   await settle(ctx, invoice, 'reversal');
   return toPayment((await findPayment(ctx, invoiceId, paymentId))!);
 }

@@ -223,7 +223,9 @@ export async function deleteInvoice(
     !money(s.paid).isZero() ||
     !money(s.credited).isZero() ||
     !money(s.applied).isZero() ||
-    !money(s.writtenOff ?? 0).isZero() // a bad debt written off: it stays, with its VAT claimed
+    !money(s.writtenOff ?? 0).isZero() || // a bad debt written off: it stays, with its VAT claimed
+    !money(s.refunded ?? 0).isZero() || // a credit note or deposit refunded: reverse the refunds first
+    !money(s.forfeited ?? 0).isZero() // a deposit forfeited: the supply was made
   ) {
     throw conflict(`This ${label(row)} has payments or allocations; reverse them before voiding it`, {
       code: 'HAS_PAYMENTS',

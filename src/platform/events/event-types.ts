@@ -52,6 +52,18 @@ export const EVENT_TYPES: EventTypeInfo[] = [
     module: 'invoices',
     description: 'A payment is recorded against an invoice or debit note (data: the payment, with invoiceId)',
   },
+  {
+    type: 'customer_credit.created',
+    module: 'invoices',
+    description:
+      'A customer credit arises: an overpayment, a deposit applied to a smaller invoice, an advance payment (data: the credit as GET /api/customer-credits/{id} answers it)',
+  },
+  {
+    type: 'refund.recorded',
+    module: 'invoices',
+    description:
+      'Money is paid back out of a customer credit, credit note or deposit (data: the refund, with sourceId)',
+  },
   { type: 'payroll.run.paid', module: 'payroll', description: 'A pay run is marked paid' },
   { type: 'bill.rejected', module: 'expenses', description: 'An approver rejects a supplier bill' },
   { type: 'expense.rejected', module: 'expenses', description: 'An approver rejects an expense claim' },

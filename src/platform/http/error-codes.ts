@@ -82,6 +82,12 @@ export const ERROR_CODES = {
     meaning: 'The payment, allocation, write-off, recovery or journal is reversed already',
   },
   ALREADY_APPLIED: { status: 409, meaning: 'The credit is applied already' },
+  NOT_A_DEPOSIT: { status: 409, meaning: 'Only a deposit can be forfeited' },
+  NO_CREDIT_LEFT: { status: 409, meaning: 'Nothing is left of the credit to apply, refund or forfeit' },
+  CREDIT_IN_USE: {
+    status: 409,
+    meaning: 'The credit a payment left has been applied or refunded: undo that first',
+  },
   DEPOSIT_ALREADY_APPLIED: { status: 409, meaning: 'The deposit is applied to another invoice already' },
   DOCUMENT_VOID: { status: 409, meaning: 'The document is void' },
   HAS_PAYMENTS: { status: 409, meaning: 'The document has payments or allocations: reverse them first' },
