@@ -146,13 +146,15 @@ export const invoiceRoutes: AnyRoute[] = [
     summary: 'Delete a draft, or void a released document (a tax invoice by a credit note)',
     description:
       'A draft is marked deleted (204; it answers 404 from then on, and is listed only to updatedSince, with ' +
-      'deletedAt). A released invoice or debit note is a tax invoice the customer may hold, so its void issues ' +
+      'deletedAt). A released invoice, debit note or cash sale is a tax invoice the customer may hold, so its void issues ' +
       'a credit note for the whole of it (VAT Act s21(1), (3)) in the same transaction: numbered from the credit ' +
       'note sequence, with its lines, tax codes and rates, naming it (creditedDocumentId), released (posted as ' +
       'the mirror of its entry, dated `date`, default today (UTC) or its issue date when that is later) and ' +
       'applied to it; printable and sendable as any credit note. The invoice answers 200, status void, with ' +
-      'voidedByCreditNoteId naming the credit note; its own entry stays (no reversal, voidEntryId null). Any ' +
-      'other released document (cash sale, deposit, credit note) is voided with a reversing entry, dated its ' +
+      'voidedByCreditNoteId naming the credit note; its own entry stays (no reversal, voidEntryId null). A cash ' +
+      "sale's credit note is not applied (nothing was owing): it is refunded whole from the bank at once, the " +
+      'same day (a refund, reference "Void of CS-…"). Any other released document (deposit, credit note) is ' +
+      'voided with a reversing entry, dated its ' +
       'issue date unless `date` says otherwise. A document with payments or allocations (or, for a tax ' +
       'invoice, credit notes already released against it) is 409 HAS_PAYMENTS (reverse them first, or credit ' +
       'the rest); a second void is 409 ALREADY_VOID; a void date on or before the lock date is 409 PERIOD_LOCKED.',

@@ -31,6 +31,13 @@ export const ADJUSTED_FIELD = 'creditedDocumentId';
 
 export const NOTE_TYPES: ReadonlySet<DocumentType> = new Set(['credit_note', 'debit_note']);
 
+/**
+ * The tax invoices a note may adjust: an invoice, a debit note, and a cash sale (goods returned
+ * after a sale paid on the spot are credited too, s21; the credit note is then customer credit,
+ * refunded or applied to a later invoice, as the sale left nothing owing).
+ */
+export const ADJUSTABLE_TYPES: ReadonlySet<string> = new Set([...RECEIVABLE_TYPES, 'cash_sale']);
+
 function what(row: Pick<InvoiceRow, 'document_type'>): string {
   return row.document_type.replace('_', ' ');
 }
@@ -51,8 +58,8 @@ export async function adjustedDocument(
     throw badRequest(field, 'only a credit note or a debit note names the document it adjusts');
   const find = lock ? lockInvoiceRow : findInvoiceRow;
   const row = await find(ctx.db, ctx.tenantId, companyOf(ctx), id);
-  if (!row || !RECEIVABLE_TYPES.has(row.document_type))
-    throw badRequest(field, 'no such invoice or debit note in this company');
+  if (!row || !ADJUSTABLE_TYPES.has(row.document_type))
+    throw badRequest(field, 'no such invoice, debit note or cash sale in this company');
   if (row.status === 'draft')
     throw badRequest(field, `${what(row)} ${row.number} is a draft: release it before adjusting it`);
   return row;

@@ -70,7 +70,15 @@ export function assertDrawable(source: CreditSource): void {
     throw conflict(`Nothing is left of the ${source.label} to apply or refund`, { code: 'NO_CREDIT_LEFT' });
 }
 
+/** POST …/refunds: the refund, answered 201. */
 export async function recordRefund(ctx: TenantCtx, sourceId: string, input: RefundInput) {
+  const refund = await refundFrom(ctx, sourceId, input);
+  ctx.reply.code(201);
+  return refund;
+}
+
+/** Pays back `amount` (default all that remains) of the source: the posting, the row, the event. */
+export async function refundFrom(ctx: TenantCtx, sourceId: string, input: RefundInput) {
   const source = await sourceOf(ctx, sourceId);
   assertDrawable(source);
   const amount = input.amount === undefined ? source.remaining : money(input.amount);
@@ -117,7 +125,6 @@ export async function recordRefund(ctx: TenantCtx, sourceId: string, input: Refu
     })
     .execute();
   await settleSource(ctx, source);
-  ctx.reply.code(201);
   const refund = toRefund((await findRefund(ctx, source.id, id))!);
   await emit(ctx, 'refund.recorded', refund, companyId);
   return refund;

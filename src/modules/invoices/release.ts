@@ -43,6 +43,7 @@ import {
   today,
 } from './invoices.service.ts';
 import { assertReleasable, lockAdjustedFirst, remainingToCredit } from './notes.ts';
+import { refundFrom } from './refunds.ts';
 import type { SalesTaxCode } from './vat.ts';
 
 function label(row: InvoiceRow) {
@@ -195,13 +196,14 @@ export async function releaseInvoice(
 }
 
 /** The tax invoices a customer may hold: voiding one, once released, issues a credit note (s21). */
-export const TAX_INVOICE_TYPES: ReadonlySet<string> = new Set(['invoice', 'debit_note']);
+export const TAX_INVOICE_TYPES: ReadonlySet<string> = new Set(['invoice', 'debit_note', 'cash_sale']);
 
 /**
- * DELETE: a draft is marked deleted. A released tax invoice (invoice, debit note) is voided by a
- * credit note for what remains of it, issued and released in this transaction, dated `date`
- * (default today, UTC, or the invoice's issue date when that is later), with the invoice's lines,
- * codes and rates; it is applied to the invoice at once, so both open items close. Any other
+ * DELETE: a draft is marked deleted. A released tax invoice (invoice, debit note, cash sale) is
+ * voided by a credit note for what remains of it, issued and released in this transaction, dated
+ * `date` (default today, UTC, or the invoice's issue date when that is later), with the invoice's
+ * lines, codes and rates; it is applied to the invoice at once, so both open items close (a cash
+ * sale's is refunded to the bank at once instead: nothing was owing). Any other
  * released document is voided with a reversing entry. Voiding is refused while payments or
  * allocations stand on it (reverse them first).
  */
@@ -236,7 +238,13 @@ export async function deleteInvoice(
   let voidEntryId: string | null = null;
   let creditNoteId: string | null = null;
   if (row.entry_id && TAX_INVOICE_TYPES.has(row.document_type)) {
-    creditNoteId = await creditWhatRemains(ctx, row, date ?? latestDay(today(ctx), row.issue_date));
+    const on = date ?? latestDay(today(ctx), row.issue_date);
+    creditNoteId = await creditWhatRemains(ctx, row, on);
+    // A cash sale left nothing owing, so its credit note is not applied to it: the money it took
+    // goes back, from the bank it came into, on the same day (the net effect is the reversal of
+    // the sale, with a numbered credit note the customer can be given).
+    if (row.document_type === 'cash_sale')
+      await refundFrom(ctx, creditNoteId, { date: on, reference: `Void of ${row.number}` });
   } else if (row.entry_id) {
     voidEntryId = await reverse(ledgerCtxOf(ctx), row.entry_id, {
       ...(date ? { date } : {}),

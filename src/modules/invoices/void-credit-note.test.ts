@@ -195,13 +195,62 @@ describe('voiding a released tax invoice issues a credit note (s21)', () => {
     assert.equal(cn.status, 'applied');
   });
 
-  test('other documents keep the reversal: a cash sale, a credit note, a quote', async () => {
+  test('a cash sale is voided by a credit note refunded at once: the money goes back, the VAT is reduced', async () => {
     const s = await setup();
-    // A cash sale is money in hand; its void reverses its entry (Dr bank 1,150 back out).
     const cash = await released(s, { documentType: 'cash_sale', lines: THOUSAND });
-    const cashVoid = await voidIt(s, cash.id);
-    assert.ok(cashVoid.voidEntryId);
-    assert.equal(cashVoid.voidedByCreditNoteId, null);
+    // The sale: Dr bank 1,150, Cr sales 1,000, Cr VAT output 150 (paid on the spot).
+    const voided = await voidIt(s, cash.id);
+    assert.equal(voided.status, 'void');
+    assert.equal(voided.voidEntryId, null, 'cancelled by a credit note, not a silent reversal');
+    const cn = await get(s, `/api/invoices/${voided.voidedByCreditNoteId}`);
+    assert.deepEqual(
+      [cn.documentType, cn.number, cn.creditedDocumentId, cn.total, cn.vatTotal],
+      ['credit_note', 'CN-0001', cash.id, 1150, 150],
+    );
+    // Nothing was owing on the sale, so the credit note is not applied to it: it is refunded
+    // whole, the same day, from the bank: Dr debtors 1,150 (the note's item) / Cr bank 1,150.
+    assert.equal(cn.status, 'refunded');
+    assert.equal(cn.amountRefunded, 1150);
+    const refunds = await get(s, `/api/customer-credits/${cn.id}/refunds`);
+    assert.deepEqual(
+      refunds.map((r: { amount: number; reference: string }) => [r.amount, r.reference]),
+      [[1150, `Void of ${cash.number}`]],
+    );
+    // The books net to nothing: bank +1,150 − 1,150 = 0; sales 1,000 − 1,000 = 0; debtors
+    // −1,150 + 1,150 = 0. The VAT return shows the sale (field 1 = 1,150, 4 = 150) and the
+    // credit note against it in the same period (s21: −1,150 and −150): both fields 0.
+    const tb = await get(s, '/api/reports/trial-balance?asOf=2026-03-31');
+    const balance = (code: string) => {
+      const a = tb.accounts.find((x: { code: string }) => x.code === code);
+      return a ? Math.round((a.debit - a.credit) * 100) / 100 : 0;
+    };
+    assert.deepEqual([balance('1000'), balance('4000'), balance('1100'), balance('2100')], [0, 0, 0, 0]);
+    const v = (await get(s, '/api/reports/vat?from=2026-03-01&to=2026-03-31')).vat201;
+    assert.deepEqual([v.field1, v.field4], [0, 0]);
+  });
+
+  test('a credit note may name a cash sale (goods returned): it is customer credit, refunded on request', async () => {
+    const s = await setup();
+    const cash = await released(s, { documentType: 'cash_sale', lines: THOUSAND });
+    // One of the two items of 500 returned: 500 + 15% = 575 (s21, the sale's rate).
+    const note = await released(s, {
+      documentType: 'credit_note',
+      creditedDocumentId: cash.id,
+      lines: [{ description: 'Consulting (half)', quantity: 1, unitPrice: 500 }],
+    });
+    assert.deepEqual([note.total, note.status, note.creditedDocumentId], [575, 'open', cash.id]);
+    const paid = await s.api({
+      method: 'POST',
+      url: `/api/customer-credits/${note.id}/refunds`,
+      payload: { date: '2026-03-20' },
+    });
+    assert.equal(paid.statusCode, 201, paid.body);
+    assert.equal(paid.json().amount, 575);
+    assert.equal((await get(s, `/api/invoices/${note.id}`)).status, 'refunded');
+  });
+
+  test('other documents keep the reversal: a credit note, a quote', async () => {
+    const s = await setup();
     // A credit note naming no invoice: reversed.
     const note = await released(s, { documentType: 'credit_note', lines: THOUSAND });
     const noteVoid = await voidIt(s, note.id);

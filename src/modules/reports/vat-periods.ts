@@ -85,6 +85,8 @@ export function periodsOverlapping(
     if (out.length === MAX_PERIODS)
       throw badRequest('to', `the range holds more than ${MAX_PERIODS} VAT periods: ask for a shorter one`);
     out.push(p);
+    // The calendar ends with the last date the service accepts (9999-12-30): no period after.
+    if (p.to.length !== 10 || p.to >= '9999-12-30') break;
     const next = new Date(`${p.to}T00:00:00Z`);
     next.setUTCDate(next.getUTCDate() + 1);
     p = periodContaining(category, yearEndMonth, next.toISOString().slice(0, 10));

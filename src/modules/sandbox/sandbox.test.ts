@@ -635,6 +635,8 @@ describe('what may point into a sandbox', () => {
     'customer_refunds(source_document_id) → invoices': "within one company: the credit note's or deposit's",
     'deposit_forfeits(deposit_id) → invoices': "part of the deposit (the deposit's company)",
     'invoice_allocations(invoice_id) → invoices': 'within one company (the invoices rules)',
+    'api_keys(contact_id) → contacts':
+      "a key's integration partner (0032): samples are retired, not removed, so it names a retired one",
     'sandbox_samples(contact_id) → contacts': "the sandbox's own record of its samples",
     'sandbox_samples(product_id) → products': "the sandbox's own record of its samples",
     'sandbox_samples(invoice_id) → invoices': "the sandbox's own record of its samples",

@@ -80,10 +80,16 @@ describe('ids in capitals', () => {
 });
 
 describe('every path parameter of the catalogue', () => {
-  test('is an id (format uuid, so normalised) or one of a closed list, or a union of those', () => {
-    type Param = { format?: string; enum?: unknown; anyOf?: Param[] };
+  test('is an id (format uuid, so normalised), one of a closed list, a key of digits, or a union of those', () => {
+    type Param = { format?: string; enum?: unknown; anyOf?: Param[]; pattern?: string };
+    // A key of digits and punctuation only (a VAT period's YYYY-MM) has no case to normalise.
+    const digitsOnly = (p: Param) =>
+      typeof p.pattern === 'string' && !/[a-zA-Z]/.test(p.pattern.replaceAll('\\d', ''));
     const closed = (p: Param): boolean =>
-      p.format === 'uuid' || Array.isArray(p.enum) || (Array.isArray(p.anyOf) && p.anyOf.every(closed));
+      p.format === 'uuid' ||
+      Array.isArray(p.enum) ||
+      digitsOnly(p) ||
+      (Array.isArray(p.anyOf) && p.anyOf.every(closed));
     for (const route of catalogue) {
       for (const name of route.path.match(/\{(\w+)\}/g) ?? []) {
         const param = (route.params as { properties?: Record<string, Param> })?.properties?.[
