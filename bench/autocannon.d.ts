@@ -13,6 +13,8 @@ declare module 'autocannon' {
     duration?: number;
     headers?: Record<string, string>;
     requests?: Request[];
+    /** Requests a second across all connections (a steady rate). */
+    overallRate?: number;
   }
   export default function autocannon(options: Options): Promise<unknown>;
 }
