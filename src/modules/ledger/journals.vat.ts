@@ -20,21 +20,11 @@ import type { Tx } from '../../platform/db/tenant.ts';
 import { badRequest } from '../../platform/http/problem.ts';
 import { cents, Money, money, ZERO } from '../../platform/money/money.ts';
 import { LONG_STAY_SHARE, standardRate } from '../../platform/money/vat-rate.ts';
+import { TAX_CODES } from './journals.schemas.ts';
 import type { TaxCode } from './ledger.tables.ts';
 
-/** The output tax codes (VAT201 fields 1-13); every other code is input tax (fields 14-19). */
-export const OUTPUT_TAX_CODES: readonly TaxCode[] = [
-  'standard',
-  'standard_capital',
-  'zero',
-  'zero_export',
-  'exempt',
-  'bad_debt_recovered',
-  'accommodation_short',
-  'accommodation_long',
-  'change_in_use',
-  'imported_services',
-];
+/** The output tax codes (VAT201 fields 1-13): every code but the input_ ones (fields 14-19). */
+export const OUTPUT_TAX_CODES: readonly TaxCode[] = TAX_CODES.filter((c) => !c.startsWith('input_'));
 
 /** The codes charged at the standard rate of the date. */
 export const STANDARD_CODES: readonly TaxCode[] = [
