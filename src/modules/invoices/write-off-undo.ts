@@ -4,7 +4,6 @@
 // recovery is recoverable again and its output tax (field 12) is cancelled. A write-off cannot be
 // undone while money recovered on it would be more than what stays written off (reverse the
 // recovery first): recoveries are only ever of what was written off.
-import { sql } from 'kysely';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { conflict, notFound } from '../../platform/http/problem.ts';
 import { money } from '../../platform/money/money.ts';
@@ -12,58 +11,42 @@ import { ledgerCtxOf, reverse } from '../ledger/index.ts';
 import { findInvoiceRow, lockInvoiceRow } from './invoices.queries.ts';
 import { companyOf } from './invoices.service.ts';
 import { settle } from './settle.ts';
-import { findRecovery, findWriteOff, toRecovery, toWriteOff } from './write-off.ts';
+import {
+  type BadDebtTable,
+  findRecovery,
+  findWriteOff,
+  liveTotals,
+  type RecoveryRow,
+  toRecovery,
+  toWriteOff,
+  type WriteOffRow,
+} from './write-off.ts';
 
-/** The document's write-offs or its recoveries, undone ones included, oldest first. */
-export async function listBadDebtRows(
-  ctx: TenantCtx,
-  invoiceId: string,
-  table: 'invoice_write_offs' | 'invoice_bad_debt_recoveries',
-) {
+/** The document's write-offs or its recoveries, undone ones included, oldest first: one query. */
+async function listRows(ctx: TenantCtx, invoiceId: string, table: BadDebtTable) {
   const invoice = await findInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), invoiceId);
   if (!invoice) throw notFound('Document');
-  const rows = await ctx.db
+  return ctx.db
     .selectFrom(table as 'invoice_write_offs')
-    .select('id')
+    .selectAll()
     .where('tenant_id', '=', ctx.tenantId)
     .where('invoice_id', '=', invoiceId)
     .orderBy('date')
     .orderBy('created_at')
     .execute();
-  return rows.map((r) => r.id);
 }
 
 export async function listWriteOffs(ctx: TenantCtx, invoiceId: string) {
-  const ids = await listBadDebtRows(ctx, invoiceId, 'invoice_write_offs');
-  return (await Promise.all(ids.map((id) => findWriteOff(ctx, id)))).map(toWriteOff);
+  return (await listRows(ctx, invoiceId, 'invoice_write_offs')).map((r) => toWriteOff(r as WriteOffRow));
 }
 
 export async function listRecoveries(ctx: TenantCtx, invoiceId: string) {
-  const ids = await listBadDebtRows(ctx, invoiceId, 'invoice_bad_debt_recoveries');
-  return (await Promise.all(ids.map((id) => findRecovery(ctx, id)))).map(toRecovery);
+  return (await listRows(ctx, invoiceId, 'invoice_bad_debt_recoveries')).map((r) =>
+    toRecovery(r as unknown as RecoveryRow),
+  );
 }
 
-async function liveSum(
-  ctx: TenantCtx,
-  table: 'invoice_write_offs' | 'invoice_bad_debt_recoveries',
-  invoiceId: string,
-) {
-  const r = await ctx.db
-    .selectFrom(table as 'invoice_write_offs')
-    .select(sql<string>`coalesce(sum(amount), 0)`.as('amount'))
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('invoice_id', '=', invoiceId)
-    .where('reversed_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return money(r.amount);
-}
-
-async function ownRow(
-  ctx: TenantCtx,
-  table: 'invoice_write_offs' | 'invoice_bad_debt_recoveries',
-  invoiceId: string,
-  id: string,
-) {
+async function ownRow(ctx: TenantCtx, table: BadDebtTable, invoiceId: string, id: string) {
   const r = await ctx.db
     .selectFrom(table as 'invoice_write_offs')
     .select(['id', 'entry_id', 'amount', 'reversed_at'])
@@ -80,8 +63,8 @@ export async function reverseWriteOff(ctx: TenantCtx, invoiceId: string, writeOf
   const w = await ownRow(ctx, 'invoice_write_offs', invoiceId, writeOffId);
   if (!w) throw notFound('Write-off');
   if (w.reversed_at) throw conflict('This write-off has been undone already', { code: 'ALREADY_REVERSED' });
-  const stays = (await liveSum(ctx, 'invoice_write_offs', invoiceId)).minus(w.amount);
-  const recovered = await liveSum(ctx, 'invoice_bad_debt_recoveries', invoiceId);
+  const stays = money((await liveTotals(ctx, 'invoice_write_offs', invoiceId)).amount).minus(w.amount);
+  const recovered = money((await liveTotals(ctx, 'invoice_bad_debt_recoveries', invoiceId)).amount);
   if (recovered.greaterThan(stays))
     throw conflict(
       `${recovered.toFixed(2)} was recovered on this document's bad debt, more than the ` +

@@ -31,7 +31,7 @@ export interface WriteOffInput {
   reason: string;
 }
 
-type WriteOffRow = {
+export type WriteOffRow = {
   [K in keyof InvoiceWriteOffsTable]: K extends 'created_at' | 'updated_at'
     ? Date
     : K extends 'reversed_at'
@@ -70,6 +70,22 @@ async function rateOf(ctx: TenantCtx, invoiceId: string) {
   return rates.length ? rates.reduce((a, b) => (b.greaterThan(a) ? b : a)) : null;
 }
 
+export type BadDebtTable = 'invoice_write_offs' | 'invoice_bad_debt_recoveries';
+
+/** What stands (not undone) of a document's write-offs or recoveries: the amounts and their VAT. */
+export async function liveTotals(ctx: TenantCtx, table: BadDebtTable, invoiceId: string) {
+  return ctx.db
+    .selectFrom(table as 'invoice_write_offs')
+    .select([
+      sql<string>`coalesce(sum(amount), 0)`.as('amount'),
+      sql<string>`coalesce(sum(vat_amount), 0)`.as('vat'),
+    ])
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('invoice_id', '=', invoiceId)
+    .where('reversed_at', 'is', null)
+    .executeTakeFirstOrThrow();
+}
+
 export async function writeOffInvoice(ctx: TenantCtx, invoiceId: string, input: WriteOffInput) {
   const companyId = companyOf(ctx);
   const invoice = await lockInvoiceRow(ctx.db, ctx.tenantId, companyId, invoiceId);
@@ -91,16 +107,7 @@ export async function writeOffInvoice(ctx: TenantCtx, invoiceId: string, input: 
     throw badRequest('date', `must not be before the document's issue date ${invoice.issue_date}`);
 
   // The VAT part: the document's VAT in proportion to its total, on what is written off so far.
-  const earlier = await ctx.db
-    .selectFrom('invoice_write_offs')
-    .select([
-      sql<string>`coalesce(sum(amount), 0)`.as('amount'),
-      sql<string>`coalesce(sum(vat_amount), 0)`.as('vat'),
-    ])
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('invoice_id', '=', invoiceId)
-    .where('reversed_at', 'is', null)
-    .executeTakeFirstOrThrow();
+  const earlier = await liveTotals(ctx, 'invoice_write_offs', invoiceId);
   const total = money(invoice.total);
   const vatTotal = money(invoice.vat_total);
   const claims =
@@ -185,7 +192,7 @@ export interface RecoveryInput {
   reference?: string | undefined;
 }
 
-type RecoveryRow = {
+export type RecoveryRow = {
   [K in keyof InvoiceBadDebtRecoveriesTable]: K extends 'created_at' | 'updated_at'
     ? Date
     : K extends 'reversed_at'
@@ -229,19 +236,8 @@ export async function recoverBadDebt(ctx: TenantCtx, invoiceId: string, input: R
   const companyId = companyOf(ctx);
   const invoice = await lockInvoiceRow(ctx.db, ctx.tenantId, companyId, invoiceId);
   if (!invoice) throw notFound('Document');
-  const sums = <T extends 'invoice_write_offs' | 'invoice_bad_debt_recoveries'>(table: T) =>
-    ctx.db
-      .selectFrom(table as 'invoice_write_offs')
-      .select([
-        sql<string>`coalesce(sum(amount), 0)`.as('amount'),
-        sql<string>`coalesce(sum(vat_amount), 0)`.as('vat'),
-      ])
-      .where('tenant_id', '=', ctx.tenantId)
-      .where('invoice_id', '=', invoiceId)
-      .where('reversed_at', 'is', null)
-      .executeTakeFirstOrThrow();
-  const written = await sums('invoice_write_offs');
-  const recovered = await sums('invoice_bad_debt_recoveries');
+  const written = await liveTotals(ctx, 'invoice_write_offs', invoiceId);
+  const recovered = await liveTotals(ctx, 'invoice_bad_debt_recoveries', invoiceId);
   const left = money(written.amount).minus(recovered.amount);
   if (left.lessThanOrEqualTo(0))
     throw conflict('Nothing written off on this document is left to recover', { code: 'NOT_WRITTEN_OFF' });
