@@ -164,6 +164,8 @@ export interface EventsTable {
   type: string;
   data: Json;
   created_at: DefaultTimestamp;
+  /** When its deliveries were made; NULL while pending (migration 0035). */
+  dispatched_at: Generated<Date | null>;
 }
 
 export interface WebhooksTable {

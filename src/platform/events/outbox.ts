@@ -5,6 +5,7 @@
 // One round trip when nothing subscribes (the usual case, and the one a create pays for on
 // every document): the insert of the event and the look-up of its subscribers are one
 // statement. Deliveries, when there are subscribers, follow.
+import { sql } from 'kysely';
 import type { TenantCtx } from '../http/context.ts';
 import { queueDeliveries } from './deliveries.ts';
 
@@ -29,7 +30,16 @@ export async function emit(
     .with('event', (db) =>
       db
         .insertInto('events')
-        .values({ tenant_id: ctx.tenantId, id, company_id: companyId, type, data: JSON.stringify(data) })
+        .values({
+          tenant_id: ctx.tenantId,
+          id,
+          company_id: companyId,
+          type,
+          data: JSON.stringify(data),
+          // Deliveries are still made here, in the caller's transaction (migration 0035's
+          // after-commit dispatcher is not wired yet): the event is dispatched as it is written.
+          dispatched_at: sql`now()`,
+        })
         .returning('id'),
     )
     .selectFrom('webhooks as w')
