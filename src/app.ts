@@ -12,6 +12,7 @@ import { catalogue } from './catalogue.ts';
 import { insertCompany } from './modules/companies/index.ts';
 import { contactName } from './modules/contacts/index.ts';
 import { openApiDocument } from './openapi-document.ts';
+import { createEventDispatcher } from './platform/events/dispatcher.ts';
 import { type AnyRoute, registerRoutes } from './platform/http/catalogue.ts';
 import type { AppDeps } from './platform/http/context.ts';
 import { registerCors } from './platform/http/cors.ts';
@@ -31,7 +32,7 @@ const REQUEST_ID = /^[\w.-]{1,64}$/;
 
 export type DepsWithoutWiring = Omit<
   AppDeps,
-  'createFirstCompany' | 'isContact' | 'rateLimiter' | 'meterKeyCall'
+  'createFirstCompany' | 'isContact' | 'rateLimiter' | 'meterKeyCall' | 'events'
 >;
 
 /** Wires the cross-module hooks the platform calls without importing modules. */
@@ -42,6 +43,7 @@ export function wireDeps(deps: DepsWithoutWiring): AppDeps {
     ...deps,
     rateLimiter,
     meterKeyCall: rateLimiter.meterKeyCall,
+    events: createEventDispatcher(deps),
     createFirstCompany: async (tx, tenantId, c) => {
       const id = crypto.randomUUID();
       await insertCompany(tx, tenantId, { id, ...c }, deps.now().toISOString().slice(0, 10));
@@ -133,5 +135,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   registerRoutes(app, [...catalogue, ...(options.routes ?? [])], deps);
   await registerPlayground(app, OPENAPI_PATH);
   await registerWorkers(deps);
+  // The outbox's sweep (in a process whose worker runs); the pass in flight ends before close.
+  deps.events.start(app.log);
+  app.addHook('onClose', () => deps.events.stop());
   return app;
 }

@@ -24,6 +24,8 @@ export async function registerWorkers(deps: AppDeps): Promise<void> {
     // Deliveries wait on receivers (up to 10 s each), not on this process.
     concurrency: 8,
     expireInSeconds: 60,
+    // Workers wake when a delivery is queued (LISTEN/NOTIFY), not at their next poll.
+    notify: true,
   });
   await deps.jobs.register<EmailJob>(EMAIL_QUEUE, sendEmail(deps), {
     retry: { schedule: EMAIL_RETRY_SCHEDULE },

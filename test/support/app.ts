@@ -49,6 +49,11 @@ export interface TestApp {
   deps: AppDeps;
   database: TestDatabase;
   clock: TestClock;
+  /**
+   * Makes the deliveries of every event committed so far (the dispatcher does it right after
+   * each commit, but not before the request's answer): call it before reading deliveries.
+   */
+  drainEvents(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -126,6 +131,9 @@ export async function startTestApp(
     deps,
     database,
     clock,
+    async drainEvents() {
+      await deps.events.drain();
+    },
     async close() {
       await jobs.stopWorking();
       await app.close();

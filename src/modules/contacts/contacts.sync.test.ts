@@ -240,6 +240,7 @@ describe('contacts: webhooks', () => {
       payload: { phone: '021 555 0100' },
     });
     assert.equal(patched.statusCode, 200, patched.body);
+    await t.drainEvents();
     const deliveries = await withTenant(t.database.db, c.tenantId, (tx) =>
       tx
         .selectFrom('webhook_deliveries')

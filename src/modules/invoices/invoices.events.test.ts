@@ -262,7 +262,7 @@ describe('document events', () => {
     for (const e of events) assert.deepEqual(e.data, await get(s, e.data.id));
   });
 
-  test('a webhook subscribed to invoice.created gets a delivery queued with the event', async () => {
+  test('a webhook subscribed to invoice.created gets a delivery once the event has committed', async () => {
     const { b, s, take } = await setup();
     const hook = await s.api({
       method: 'POST',
@@ -274,6 +274,7 @@ describe('document events', () => {
     const [created] = await take();
     assert.equal(created!.data.id, draft.id);
     await release(s, draft.id);
+    await t.drainEvents();
     const deliveries = await withTenant(t.database.db, b.tenantId, (tx) =>
       tx
         .selectFrom('webhook_deliveries')

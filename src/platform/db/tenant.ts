@@ -15,6 +15,20 @@ export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
+/** What runs once a tenant transaction has committed (see afterCommit), per transaction. */
+const committedHooks = new WeakMap<object, Array<() => void>>();
+
+/**
+ * Runs `fn` once `tx` has committed (never if it rolls back); the same `fn` registered twice
+ * runs once. Outside a tenant transaction (autocommit), soon. `fn` must not throw: it is a
+ * signal (the events dispatcher's kick), not part of the write.
+ */
+export function afterCommit(tx: Tx, fn: () => void): void {
+  const hooks = committedHooks.get(tx);
+  if (!hooks) setImmediate(fn);
+  else if (!hooks.includes(fn)) hooks.push(fn);
+}
+
 /** Hands a statement to send with COMMIT, after everything `fn` sent (see inTransaction). */
 export type AtCommit = (statement: CompiledQuery) => void;
 
@@ -47,13 +61,17 @@ async function inTransaction<T, R>(
         .raw('rollback')
         .execute(conn)
         .catch(() => {});
+    const hooks: Array<() => void> = [];
+    committedHooks.set(conn, hooks);
     let result: T;
     try {
       result = await fn(conn, firstQuery ? opened.rows : [], (statement) => closing.push(statement));
     } catch (err) {
+      committedHooks.delete(conn);
       await rollback();
       throw err;
     }
+    committedHooks.delete(conn);
     let committed: { rows: Array<{ command?: string }> };
     try {
       committed = closing.length
@@ -68,6 +86,7 @@ async function inTransaction<T, R>(
     // rolls back; answering success then would lose the write (a read-only one has none).
     if (!readOnly && committed.rows[0]?.command === 'ROLLBACK')
       throw new Error('Unable to commit: the transaction had failed');
+    for (const hook of hooks) hook();
     return result;
   });
 }

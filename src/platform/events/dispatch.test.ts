@@ -5,6 +5,8 @@ import { after, before, test } from 'node:test';
 import { as, register, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { withTenant } from '../db/tenant.ts';
 import { dispatchPending } from './dispatch.ts';
+import { createEventDispatcher } from './dispatcher.ts';
+import { emit } from './outbox.ts';
 
 let t: TestApp;
 before(async () => {
@@ -60,8 +62,9 @@ test('pending events are dispatched once: one delivery per subscriber, two dispa
       .execute(),
   );
   const [a, b] = await Promise.all([dispatchPending(t.deps), dispatchPending(t.deps)]);
-  assert.equal(a + b, 3);
-  assert.equal(await dispatchPending(t.deps), 0);
+  assert.equal(a.events + b.events, 3);
+  assert.equal(a.deliveries + b.deliveries, 2);
+  assert.deepEqual(await dispatchPending(t.deps), { events: 0, deliveries: 0 });
   const rows = await withTenant(t.database.db, owner.tenantId, (tx) =>
     tx.selectFrom('webhook_deliveries').select('event_id').where('event_id', 'in', ids).execute(),
   );
@@ -70,4 +73,92 @@ test('pending events are dispatched once: one delivery per subscriber, two dispa
     tx.selectFrom('events').select('id').where('id', 'in', ids).where('dispatched_at', 'is', null).execute(),
   );
   assert.equal(pending.length, 0);
+});
+
+/** Polls until `check` holds (the dispatcher runs on its own, after commit). */
+async function eventually(check: () => Promise<boolean>, ms = 3000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) assert.fail('not within time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const deliveriesOf = (tenantId: string, eventType: string) =>
+  withTenant(t.database.db, tenantId, (tx) =>
+    tx
+      .selectFrom('webhook_deliveries')
+      .select('event_id')
+      .where('tenant_id', '=', tenantId)
+      .where('event_type', '=', eventType)
+      .execute(),
+  );
+
+test('an emit is dispatched right after its commit, with no drain; a rolled-back emit never is', async () => {
+  const owner = await register(t.app, { plan: 'business' });
+  const api = as(t.app, owner.token);
+  const hook = await api({
+    method: 'POST',
+    url: '/api/webhooks',
+    payload: { url: 'http://127.0.0.1:9/hook', eventTypes: ['contact.created'] },
+  });
+  assert.equal(hook.statusCode, 201, hook.body);
+  const created = await api({
+    method: 'POST',
+    url: '/api/contacts',
+    payload: { name: 'Dlamini Hardware', contactType: 'CUSTOMER' },
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  // The request answered after its commit; the kick it left dispatches without any help.
+  await eventually(async () => (await deliveriesOf(owner.tenantId, 'contact.created')).length === 1);
+  // An emit in a transaction that rolls back leaves no event, so nothing to dispatch.
+  const rolledBack = crypto.randomUUID();
+  await assert.rejects(
+    withTenant(t.database.db, owner.tenantId, async (tx) => {
+      await emit(
+        { db: tx, deps: t.deps, tenantId: owner.tenantId, companyId: undefined },
+        'contact.created',
+        {
+          id: rolledBack,
+        },
+      );
+      throw new Error('the write failed');
+    }),
+    /the write failed/,
+  );
+  await t.drainEvents();
+  assert.equal((await deliveriesOf(owner.tenantId, 'contact.created')).length, 1);
+});
+
+test('an event left pending (its writer stopped before dispatching) is dispatched by the sweep', async () => {
+  const owner = await register(t.app, { plan: 'business' });
+  const hook = await as(
+    t.app,
+    owner.token,
+  )({
+    method: 'POST',
+    url: '/api/webhooks',
+    payload: { url: 'http://127.0.0.1:9/hook', eventTypes: ['invoice.paid'] },
+  });
+  assert.equal(hook.statusCode, 201, hook.body);
+  // Written the way emit() writes it, with no kick: as if the process died after its commit.
+  await withTenant(t.database.db, owner.tenantId, (tx) =>
+    tx
+      .insertInto('events')
+      .values({
+        tenant_id: owner.tenantId,
+        id: crypto.randomUUID(),
+        company_id: null,
+        type: 'invoice.paid',
+        data: '{}',
+      })
+      .execute(),
+  );
+  const sweeper = createEventDispatcher({ database: t.database, jobs: t.deps.jobs, sweepMs: 50 });
+  sweeper.start({ error: () => {} });
+  try {
+    await eventually(async () => (await deliveriesOf(owner.tenantId, 'invoice.paid')).length === 1);
+  } finally {
+    await sweeper.stop();
+  }
 });

@@ -1,4 +1,5 @@
 // What a handler receives besides its parsed input.
+
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
@@ -6,6 +7,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/connect.ts';
 import type { DB } from '../db/schema.ts';
 import type { Tx } from '../db/tenant.ts';
+import type { EventDispatcher } from '../events/dispatcher.ts';
 import type { ResolveAddresses } from '../events/target-addresses.ts';
 import type { Jobs } from '../jobs/jobs.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -22,6 +24,8 @@ export interface AppDeps {
    * job exists exactly when the request commits.
    */
   jobs: Jobs;
+  /** Drains the events outbox after commit (wired by app.ts; emit() kicks it). */
+  events: EventDispatcher;
   /** The clock; tests move it. */
   now: () => Date;
   /** Creates a tenant's first company at registration (wired by app.ts to the companies module). */

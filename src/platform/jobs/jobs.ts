@@ -51,6 +51,12 @@ export interface RegisterOptions {
    * Declared with the queue (schedules need a started worker and an existing queue).
    */
   cron?: string;
+  /**
+   * Wake this queue's workers, in every process, the moment a job is queued (pg-boss's
+   * LISTEN/NOTIFY, sent with the job's commit) instead of at their next poll. Polling stays on
+   * as the floor when the listener is down.
+   */
+  notify?: boolean;
 }
 
 export interface SendOptions {
@@ -85,6 +91,8 @@ export interface Jobs {
   send(name: string, data: object, options?: SendOptions): Promise<string | null>;
   /** Enqueues inside the caller's transaction (a request's, as bp_app): it exists iff that commits. */
   sendInTx(tx: Tx, name: string, data: object, options?: SendOptions): Promise<string | null>;
+  /** Many jobs of one queue in one statement, inside the caller's transaction. */
+  sendManyInTx(tx: Tx, name: string, data: object[]): Promise<void>;
   /** A job created on a calendar (cron, in `tz`, UTC by default); one schedule per name and key. */
   schedule(name: string, cron: string, data?: object, options?: { tz?: string; key?: string }): Promise<void>;
   unschedule(name: string, key?: string): Promise<void>;
@@ -134,6 +142,9 @@ export function createJobs(options: JobsOptions): Jobs {
     schedule: working,
     // Monitoring warnings (slow queries, backlog) go to our log, not to stdout.
     persistWarnings: false,
+    // Workers of `notify` queues wake on the NOTIFY a job's insert sends at commit (one
+    // listening connection per process; pglite-adapter.ts listens on the embedded session).
+    useListenNotify: working,
   });
   // The message and code only: pg's errors carry the whole client (connection settings included).
   boss.on('error', (err: Error & { code?: string }) =>
@@ -149,6 +160,7 @@ export function createJobs(options: JobsOptions): Jobs {
     const queue = {
       ...queueRetryOptions(reg.options.retry),
       expireInSeconds: reg.options.expireInSeconds ?? 900,
+      notify: reg.options.notify ?? false,
       ...(reg.options.retentionSeconds ? { retentionSeconds: reg.options.retentionSeconds } : {}),
     };
     // The policy is the queue's for life: pg-boss cannot change it on an existing queue.
@@ -174,6 +186,8 @@ export function createJobs(options: JobsOptions): Jobs {
         batchSize: Math.max(2, concurrency),
         burstWhenBatchFull: true,
         pollingIntervalSeconds: polling,
+        // With the listener up, polling is only the floor under a lost notification.
+        notifyPollingIntervalSeconds: Math.max(polling, 10),
       },
       async (batch) => {
         const jobs = batch as JobWithMetadata<object>[];
@@ -258,6 +272,16 @@ export function createJobs(options: JobsOptions): Jobs {
       if (clock instanceof TestClock)
         await sql`select set_config('pgboss.test_clock', 'on', true)`.execute(tx);
       return boss.send(name, data, { ...sendOptions(o), db: fromKysely(tx) });
+    },
+    async sendManyInTx(tx, name, data) {
+      if (!data.length) return;
+      if (clock instanceof TestClock)
+        await sql`select set_config('pgboss.test_clock', 'on', true)`.execute(tx);
+      await boss.insert(
+        name,
+        data.map((d) => ({ data: d })),
+        { db: fromKysely(tx) },
+      );
     },
     async schedule(name, cron, data = {}, o = {}) {
       await boss.schedule(name, cron, data, { tz: o.tz ?? 'UTC', ...(o.key ? { key: o.key } : {}) });

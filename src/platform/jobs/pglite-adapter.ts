@@ -38,7 +38,21 @@ export function pgliteThroughLease(pglite: PGlite, db: Kysely<DB>): Db {
       sessionStatements = statements;
       for (const s of sessionStatements) await leased(() => run(s));
     },
-    // No `listen`: LISTEN on the shared session would be issued outside the lease and could
-    // land inside a request's transaction. The worker polls instead.
+    // LISTEN through the lease (never inside a request's transaction); notifications reach
+    // the one session, the sender's own included, and PGlite hands them to onNotification.
+    async listen(channel, onNotification, onReconnect) {
+      const quoted = `"${channel.replaceAll('"', '""')}"`;
+      const off = pglite.onNotification((ch, payload) => {
+        if (ch === channel) onNotification(payload);
+      });
+      await leased(() => run(`LISTEN ${quoted}`));
+      onReconnect();
+      return {
+        async close() {
+          off();
+          await leased(() => run(`UNLISTEN ${quoted}`)).catch(() => {});
+        },
+      };
+    },
   };
 }
