@@ -475,16 +475,22 @@ const started = new Date();
 const load = loadavg();
 const adminUrl = process.env.DATABASE_URL;
 /**
- * BENCH_ONLY=reports runs the reports section alone, BENCH_ONLY=request the request path alone;
- * either prints its figures and leaves RESULTS.md as it is.
+ * BENCH_ONLY=reports runs the reports section alone, BENCH_ONLY=request the request path alone,
+ * BENCH_ONLY=webhooks the webhook section alone; each prints its figures and leaves RESULTS.md
+ * as it is.
  */
 const only = process.env.BENCH_ONLY;
 const results: TargetResult[] = [];
 const reportResults: ReportsResult[] = [];
-const ceiling = only === 'reports' ? undefined : await httpCeiling();
+const ceiling = only === 'reports' || only === 'webhooks' ? undefined : await httpCeiling();
 for (const make of [embeddedTarget, ...(adminUrl ? [() => postgresTarget(adminUrl)] : [])]) {
   const target = await make();
   try {
+    if (only === 'webhooks') {
+      const webhooks = await benchWebhooks(target);
+      process.stdout.write(`\n## ${target.label}\n\n${webhookLines(webhooks).join('\n')}\n`);
+      continue;
+    }
     if (only !== 'reports') {
       const result = await benchTarget(target);
       if (only !== 'request') {
@@ -501,7 +507,9 @@ for (const make of [embeddedTarget, ...(adminUrl ? [() => postgresTarget(adminUr
     await target.cleanup();
   }
 }
-if (only === 'reports') {
+if (only === 'webhooks') {
+  // Printed per target above.
+} else if (only === 'reports') {
   process.stdout.write(`\n${reportsSection(reportResults)}\n`);
 } else if (only === 'request') {
   process.stdout.write(`\n${report(results, ceiling!, started, load)}\n`);

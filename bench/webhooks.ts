@@ -1,11 +1,13 @@
 // The webhook section of `npm run bench`: on one target database (PGlite or PostgreSQL),
-//   delivery  events emitted in tenant transactions and delivered by the real job worker to a
-//             local HTTP receiver on a listening port (WEBHOOK_ALLOW_PRIVATE_TARGETS on): a
-//             backlog drained by a worker started after the emitting, and emitting while the
-//             worker runs; every event must arrive exactly once;
+//   delivery  events emitted in tenant transactions, dispatched after their commit by the
+//             emitting app's dispatcher, and delivered by two real job workers to a local HTTP
+//             receiver on a listening port (WEBHOOK_ALLOW_PRIVATE_TARGETS on): a backlog drained
+//             by workers started after the emitting, and emitting while the workers run (woken
+//             by LISTEN/NOTIFY); every event must arrive exactly once;
 //   write     what an emit adds to a write: the same catalogue route (a tenant transaction
 //             inserting one row) with and without emit(), the tenant having one webhook
-//             subscribed, so the event, its delivery row and the delivery job are all written.
+//             subscribed: the request writes the event row; the app's dispatcher then makes the
+//             delivery row and its job, in the same process, so its cost is in the figures.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,7 +19,8 @@ import { loadConfig } from '../src/config.ts';
 import { loggerOptions } from '../src/logger.ts';
 import { recordAudit } from '../src/platform/audit/audit.ts';
 import { type Tx, withTenant } from '../src/platform/db/tenant.ts';
-import { DELIVER_QUEUE, subscribers } from '../src/platform/events/deliveries.ts';
+import { DELIVER_QUEUE } from '../src/platform/events/deliveries.ts';
+import { dispatchEvents } from '../src/platform/events/dispatch.ts';
 import { emit } from '../src/platform/events/outbox.ts';
 import { type AnyRoute, defineRoute } from '../src/platform/http/catalogue.ts';
 import type { AppDeps, TenantCtx } from '../src/platform/http/context.ts';
@@ -44,6 +47,9 @@ export const WEBHOOK_EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 500);
 export const EMITTERS = 10;
 /** Seconds of each write measurement: shorter than the main section's, to keep the run short. */
 export const WRITE_S = Number(process.env.BENCH_WRITE_SECONDS ?? Math.min(DURATION_S, 2));
+/** The paced measurement: this many events, one every PACE_MS. */
+const PACED_EVENTS = 100;
+const PACE_MS = 25;
 /** A delivery measurement that takes longer than this fails the run. */
 const DELIVERY_TIMEOUT_MS = 180_000;
 
@@ -61,7 +67,7 @@ export interface Delivery {
   events: number;
   /** Seconds the emitting took (all events committed). */
   emitSeconds: number;
-  /** Seconds until the receiver had every event: from the worker's start (backlog) or from the first emit (live). */
+  /** Seconds until the receiver had every event: from the workers' start (backlog) or from the first emit (live). */
   seconds: number;
   /** Milliseconds from an event's commit to its arrival: median and 99th percentile. */
   latencyP50: number;
@@ -71,6 +77,7 @@ export interface Delivery {
 export interface WebhookResult {
   backlog: Delivery;
   live: Delivery;
+  paced: Delivery;
   /** Statements a delivery's handler sends (load the attempt, record it), in the backlog. */
   perDelivery: number;
   rounds: Record<'write' | 'write+emit', Measure[]>;
@@ -290,20 +297,25 @@ export async function benchWebhooks(target: Target): Promise<WebhookResult> {
     };
   }
 
-  // Backlog: emit everything first, then start the worker and time the drain.
+  // Backlog: emit everything first (the app dispatches each after its commit), then start the
+  // workers and time the drain.
   let t0 = performance.now();
   const backlogEvents = await emitMany(WEBHOOK_EVENTS);
+  await deps.events.drain();
   const backlogEmit = (performance.now() - t0) / 1000;
-  const worker = createJobs({ database, log: silent });
+  // Two workers, as two processes would run them (each its own pg-boss, pool and listener).
+  const workers = [createJobs({ database, log: silent }), createJobs({ database, log: silent })];
   // The handlers' statements are counted (pg-boss's own fetch and completion, per batch, are not).
   const handlerCounter = resultCounter();
-  await registerWorkers({
-    ...deps,
-    database: { ...database, db: database.db.withPlugin(handlerCounter) },
-    jobs: worker,
-  });
+  for (const worker of workers) {
+    await registerWorkers({
+      ...deps,
+      database: { ...database, db: database.db.withPlugin(handlerCounter) },
+      jobs: worker,
+    });
+  }
   const workerStarted = performance.now();
-  await worker.start();
+  await Promise.all(workers.map((w) => w.start()));
   await receiver.all([...backlogEvents.keys()]);
   await verify(backlogEvents, 'backlog');
   const backlog = delivery(backlogEvents, workerStarted, backlogEmit);
@@ -318,15 +330,32 @@ export async function benchWebhooks(target: Target): Promise<WebhookResult> {
   await verify(liveEvents, 'live');
   const live = delivery(liveEvents, t0, liveEmit);
   report(target, 'emitting while delivering', live);
-  await worker.stop();
+
+  // Paced: one event every PACE_MS while the workers idle between them, so commit→arrival is
+  // the wake-up and the delivery, not the wait behind a burst.
+  const pacedEvents = new Map<string, number>();
+  t0 = performance.now();
+  for (let i = 0; i < PACED_EVENTS; i++) {
+    const event = await withTenant(database.db, tenantId, (tx) =>
+      emit({ db: tx, deps, tenantId, companyId }, 'invoice.paid', PAID),
+    );
+    pacedEvents.set(event.id, performance.now());
+    await new Promise((r) => setTimeout(r, PACE_MS));
+  }
+  const pacedEmit = (performance.now() - t0) / 1000;
+  await receiver.all([...pacedEvents.keys()]);
+  await verify(pacedEvents, 'paced');
+  const paced = delivery(pacedEvents, t0, pacedEmit);
+  report(target, `one event every ${PACE_MS} ms`, paced);
+  for (const worker of workers) await worker.stop();
 
   // What an emit adds to a write. The worker is off: the requests alone are measured.
   const before = await countEvents(deps, tenantId);
   const counter = resultCounter();
-  const counted = await buildApp(
-    wireDeps({ ...deps, database: { ...database, db: database.db.withPlugin(counter) } }),
-    { routes: benchRoutes },
-  );
+  const countedDeps = wireDeps({ ...deps, database: { ...database, db: database.db.withPlugin(counter) } });
+  // The request's own statements only: its event is dispatched later by the app's dispatcher.
+  countedDeps.events = { ...countedDeps.events, kick() {} };
+  const counted = await buildApp(countedDeps, { routes: benchRoutes });
   const statements = { write: 0, 'write+emit': 0 };
   const variants = { write: '/bench/write', 'write+emit': '/bench/write-emit' } as const;
   for (const [name, path] of Object.entries(variants) as Array<[keyof typeof variants, string]>) {
@@ -351,27 +380,39 @@ export async function benchWebhooks(target: Target): Promise<WebhookResult> {
       );
     }
   }
-  // Every event of the write measurement was written with its delivery: both counted in one
-  // statement (one snapshot), since requests cut off when autocannon stops may still commit.
+  // Every event of the write measurement got its delivery: both counted in one statement (one
+  // snapshot), once the dispatcher has drained what requests cut off by autocannon committed.
+  await new Promise((r) => setTimeout(r, 200));
+  await deps.events.drain();
   const after = await countEvents(deps, tenantId);
   if (after.deliveries !== after.events) {
     throw new Error(`webhooks: ${after.deliveries} deliveries for ${after.events} events`);
   }
   const emitted = after.events - before.events;
 
-  // Where an emit's time goes: each piece alone in a tenant transaction, one at a time.
+  // Where an emit's time goes: each piece alone in a tenant transaction, one at a time. The
+  // emits here leave no kick (`quiet`): the pass is timed on its own.
+  const quiet: AppDeps = { ...deps, events: { ...deps.events, kick() {} } };
   const inTx = (fn: (tx: Tx) => Promise<unknown>) => () => withTenant(database.db, tenantId, fn);
   const pieces: Array<[string, () => Promise<unknown>]> = [
     ['empty tenant transaction (BEGIN with tenant and role, COMMIT)', inTx(async () => {})],
     ['the write: one row (audit entry)', inTx((tx) => writeRow(tx, tenantId))],
-    ['the webhooks subscribed to the type (SELECT)', inTx((tx) => subscribers(tx, tenantId, 'invoice.paid'))],
     [
       'the job insert alone (`jobs.sendInTx`)',
       inTx((tx) => sender.sendInTx(tx, DELIVER_QUEUE, { tenantId, deliveryId: crypto.randomUUID() })),
     ],
     [
-      'the whole emit (event, subscribers, delivery row, job)',
-      inTx((tx) => emit({ db: tx, deps, tenantId, companyId }, 'invoice.paid', PAID)),
+      "the whole emit in the caller's transaction (the event row)",
+      inTx((tx) => emit({ db: tx, deps: quiet, tenantId, companyId }, 'invoice.paid', PAID)),
+    ],
+    [
+      'the emit, then a dispatch pass of that one event (claim with its delivery rows, job)',
+      async () => {
+        const event = await withTenant(database.db, tenantId, (tx) =>
+          emit({ db: tx, deps: quiet, tenantId, companyId }, 'invoice.paid', PAID),
+        );
+        await dispatchEvents(deps, tenantId, [event.id]);
+      },
     ],
   ];
   const profile: Array<[string, number]> = [];
@@ -382,7 +423,7 @@ export async function benchWebhooks(target: Target): Promise<WebhookResult> {
   await app.close();
   await sender.stop();
   mailer.close();
-  return { backlog, live, perDelivery, rounds, statements, profile, emitted };
+  return { backlog, live, paced, perDelivery, rounds, statements, profile, emitted };
 }
 
 /** The tenant's events and webhook deliveries, counted in one statement. */
@@ -413,24 +454,25 @@ export function webhookLines(r: WebhookResult): string[] {
   return [
     '### Webhooks',
     '',
-    `Delivery by the job worker to a local HTTP receiver (one webhook; ${EMITTERS} tenant transactions emitting at once; every event arrived exactly once and its delivery is recorded as succeeded):`,
+    `Delivery by two job workers (two pg-boss instances, as two processes) to a local HTTP receiver (one webhook; ${EMITTERS} tenant transactions emitting at once; each event dispatched after its commit by the emitting app; every event arrived exactly once and its delivery is recorded as succeeded):`,
     '',
     '| measurement | events | emitting s | until all arrived s | events/s | commit→arrival p50 ms | p99 ms |',
     '|---|---:|---:|---:|---:|---:|---:|',
-    row('backlog: emitted first, then the worker started (timed from its start)', r.backlog),
-    row('live: emitted while the worker runs (timed from the first emit)', r.live),
+    row('backlog: emitted first, then the workers started (timed from their start)', r.backlog),
+    row('live: emitted while the workers run (timed from the first emit)', r.live),
+    row(`paced: one event every ${PACE_MS} ms while the workers run (timed from the first emit)`, r.paced),
     '',
     `- A delivery's handler sends ${r.perDelivery.toFixed(1)} statements (two tenant transactions: load the attempt; record it and finish the delivery); pg-boss adds its fetch and its completion, once per batch of up to 8.`,
-    "- In the backlog, commit→arrival includes the wait for the worker to start. Live, it includes the idle worker's next poll (every 2 s: no LISTEN/NOTIFY) and the wait behind the events emitted before.",
+    "- In the backlog, commit→arrival includes the wait for the workers to start. Live, the delivery job's commit wakes the idle workers at once (pg-boss LISTEN/NOTIFY; polling every 10 s is only the floor), and the wait is behind the events emitted before.",
     '',
-    `What an emit adds to a write (\`POST\` through the catalogue with the owner's token, ${WRITE_S} s per measurement, worker off):`,
+    `What an emit adds to a write (\`POST\` through the catalogue with the owner's token, ${WRITE_S} s per measurement, workers off; the app's dispatcher runs, so the delivery rows and jobs it makes after each commit are in the figures):`,
     '',
     '| variant | requests/s | p50 ms | p99 ms | per round (req/s) | round trips |',
     '|---|---:|---:|---:|---|---:|',
     `| write: one row in the tenant transaction | ${fmt(write.rps)} | ${fmt(write.p50)} | ${fmt(write.p99)} | ${r.rounds.write.map((m) => fmt(m.requestsPerSecond)).join(', ')} | ${r.statements.write} |`,
-    `| write+emit: the same and \`emit()\` (event, delivery row, job) | ${fmt(withEmit.rps)} | ${fmt(withEmit.p50)} | ${fmt(withEmit.p99)} | ${r.rounds['write+emit'].map((m) => fmt(m.requestsPerSecond)).join(', ')} | ${r.statements['write+emit']} |`,
+    `| write+emit: the same and \`emit()\` (the event row; the delivery row and job after commit) | ${fmt(withEmit.rps)} | ${fmt(withEmit.p50)} | ${fmt(withEmit.p99)} | ${r.rounds['write+emit'].map((m) => fmt(m.requestsPerSecond)).join(', ')} | ${r.statements['write+emit']} |`,
     '',
-    `- **write+emit / write: ${(withEmit.rps / write.rps).toFixed(2)}** (${r.emitted} events written during the measurement, each with its delivery).`,
+    `- **write+emit / write: ${(withEmit.rps / write.rps).toFixed(2)}** (${r.emitted} events written during the measurement, each dispatched with its delivery). Round trips: the request's own (its dispatch comes after its answer).`,
     '',
     "An emit's pieces, each alone in a tenant transaction, one call at a time (median of 300 calls):",
     '',

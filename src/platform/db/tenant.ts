@@ -19,14 +19,13 @@ export function isUuid(value: string): boolean {
 const committedHooks = new WeakMap<object, Array<() => void>>();
 
 /**
- * Runs `fn` once `tx` has committed (never if it rolls back); the same `fn` registered twice
- * runs once. Outside a tenant transaction (autocommit), soon. `fn` must not throw: it is a
+ * Runs `fn` once `tx` has committed (never if it rolls back). Outside a tenant transaction (autocommit), soon. `fn` must not throw: it is a
  * signal (the events dispatcher's kick), not part of the write.
  */
 export function afterCommit(tx: Tx, fn: () => void): void {
   const hooks = committedHooks.get(tx);
   if (!hooks) setImmediate(fn);
-  else if (!hooks.includes(fn)) hooks.push(fn);
+  else hooks.push(fn);
 }
 
 /** Hands a statement to send with COMMIT, after everything `fn` sent (see inTransaction). */

@@ -12,23 +12,6 @@ export interface DeliverJob {
   deliveryId: string;
 }
 
-/** The webhooks that receive `type` now: on, not deleted, and their key (if any) not revoked. */
-export async function subscribers(tx: Tx, tenantId: string, type: string): Promise<string[]> {
-  const rows = await tx
-    .selectFrom('webhooks as w')
-    .leftJoin('api_keys as k', (j) =>
-      j.onRef('k.tenant_id', '=', 'w.tenant_id').onRef('k.id', '=', 'w.created_by_key_id'),
-    )
-    .select('w.id')
-    .where('w.tenant_id', '=', tenantId)
-    .where('w.deleted_at', 'is', null)
-    .where('w.enabled', '=', true)
-    .where((eb) => eb(eb.val(type), '=', eb.fn.any('w.event_types')))
-    .where((eb) => eb.or([eb('w.created_by_key_id', 'is', null), eb('k.revoked_at', 'is', null)]))
-    .execute();
-  return rows.map((r) => r.id);
-}
-
 /** A pending delivery of each event to each of its webhooks, the first attempts queued in `tx`. */
 export async function queueDeliveriesOf(
   deps: Pick<AppDeps, 'jobs'>,

@@ -9,13 +9,16 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/connect.ts';
 import type { Jobs } from '../jobs/jobs.ts';
-import { type Dispatched, dispatchPending } from './dispatch.ts';
+import { type Dispatched, dispatchEvents, dispatchPending } from './dispatch.ts';
 
 export const SWEEP_MS = 5_000;
 
 export interface EventDispatcher {
-  /** Something emitted and committed: drain the outbox soon (coalesced, never throws). */
-  kick(): void;
+  /**
+   * An event committed (its tenant and id), or, with no arguments, the sweep's call: dispatch
+   * soon. Kicks coalesce; a kick never throws.
+   */
+  kick(tenantId?: string, eventId?: string): void;
   /** Drains until nothing is pending, after any pass in flight (tests read deliveries after it). */
   drain(): Promise<Dispatched>;
   /** Starts the sweep; the log receives failed passes. */
@@ -32,6 +35,10 @@ export function createEventDispatcher(deps: {
 }): EventDispatcher {
   let running: Promise<void> | undefined;
   let again = false;
+  /** Events this process committed and has yet to dispatch, by tenant. */
+  let mine = new Map<string, string[]>();
+  /** The sweep asked: every tenant's pending events. */
+  let everything = false;
   let stopped = false;
   let sweep: NodeJS.Timeout | undefined;
   let log: Pick<FastifyBaseLogger, 'error'> | undefined;
@@ -39,8 +46,14 @@ export function createEventDispatcher(deps: {
   const pass = async () => {
     do {
       again = false;
+      const batch = mine;
+      const all = everything;
+      mine = new Map();
+      everything = false;
       try {
-        await dispatchPending(deps);
+        // One tenant transaction per tenant: no search for what this process wrote itself.
+        for (const [tenantId, ids] of batch) await dispatchEvents(deps, tenantId, ids);
+        if (all) await dispatchPending(deps);
       } catch (err) {
         // Left pending: the next kick or sweep tries again.
         log?.error({ err: { message: (err as Error).message } }, 'events dispatch failed');
@@ -49,8 +62,13 @@ export function createEventDispatcher(deps: {
     } while (again && !stopped);
   };
 
-  const kick = () => {
+  const kick = (tenantId?: string, eventId?: string) => {
     if (stopped || !deps.jobs.status().started) return;
+    if (tenantId && eventId) {
+      const ids = mine.get(tenantId);
+      if (ids) ids.push(eventId);
+      else mine.set(tenantId, [eventId]);
+    } else everything = true;
     if (running) {
       again = true;
       return;

@@ -23,6 +23,6 @@ export async function emit(
     .insertInto('events')
     .values({ tenant_id: ctx.tenantId, id, company_id: companyId, type, data: JSON.stringify(data) })
     .execute();
-  afterCommit(ctx.db, ctx.deps.events.kick);
+  afterCommit(ctx.db, () => ctx.deps.events.kick(ctx.tenantId, id));
   return { id, type, companyId, data };
 }
