@@ -14,17 +14,19 @@ before(async () => {
 });
 after(() => t.close());
 
-test('pending events are dispatched once: one delivery per subscriber, two dispatchers racing', async () => {
+/** A tenant with one webhook receiving `eventTypes` (at an address nothing answers). */
+async function subscribedOwner(eventTypes: string[]) {
   const owner = await register(t.app, { plan: 'business' });
-  const res = await as(
+  const hook = await as(
     t.app,
     owner.token,
-  )({
-    method: 'POST',
-    url: '/api/webhooks',
-    payload: { url: 'http://127.0.0.1:9/hook', eventTypes: ['invoice.paid'] },
-  });
-  assert.equal(res.statusCode, 201, res.body);
+  )({ method: 'POST', url: '/api/webhooks', payload: { url: 'http://127.0.0.1:9/hook', eventTypes } });
+  assert.equal(hook.statusCode, 201, hook.body);
+  return owner;
+}
+
+test('pending events are dispatched once: one delivery per subscriber, two dispatchers racing', async () => {
+  const owner = await subscribedOwner(['invoice.paid']);
   const paid1 = crypto.randomUUID();
   const paid2 = crypto.randomUUID();
   const other = crypto.randomUUID();
@@ -95,14 +97,8 @@ const deliveriesOf = (tenantId: string, eventType: string) =>
   );
 
 test('an emit is dispatched right after its commit, with no drain; a rolled-back emit never is', async () => {
-  const owner = await register(t.app, { plan: 'business' });
+  const owner = await subscribedOwner(['contact.created']);
   const api = as(t.app, owner.token);
-  const hook = await api({
-    method: 'POST',
-    url: '/api/webhooks',
-    payload: { url: 'http://127.0.0.1:9/hook', eventTypes: ['contact.created'] },
-  });
-  assert.equal(hook.statusCode, 201, hook.body);
   const created = await api({
     method: 'POST',
     url: '/api/contacts',
@@ -131,16 +127,7 @@ test('an emit is dispatched right after its commit, with no drain; a rolled-back
 });
 
 test('an event left pending (its writer stopped before dispatching) is dispatched by the sweep', async () => {
-  const owner = await register(t.app, { plan: 'business' });
-  const hook = await as(
-    t.app,
-    owner.token,
-  )({
-    method: 'POST',
-    url: '/api/webhooks',
-    payload: { url: 'http://127.0.0.1:9/hook', eventTypes: ['invoice.paid'] },
-  });
-  assert.equal(hook.statusCode, 201, hook.body);
+  const owner = await subscribedOwner(['invoice.paid']);
   // Written the way emit() writes it, with no kick: as if the process died after its commit.
   await withTenant(t.database.db, owner.tenantId, (tx) =>
     tx
