@@ -1,0 +1,133 @@
+// Paying a supplier: Dr creditors control (the bill's open item, the supplier), Cr bank. The
+// bill row is locked while what is due is checked, so two payments at once cannot together pay
+// more than is owed; a payment of more than is due is 400 (a supplier's credit is not kept yet).
+// The bill's status follows: approved → partially_paid → paid (paidAt set).
+import type { Static } from 'typebox';
+import type { TenantCtx } from '../../platform/http/context.ts';
+import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/money.ts';
+import { bankAccount } from '../invoices/payments.ts';
+import { ledgerCtxOf, post, systemAccount } from '../ledger/index.ts';
+import { amountDueOf, billPaid } from './bills.queries.ts';
+import type { BillPayment, BillPaymentCreate } from './bills.schemas.ts';
+import { lockBill } from './bills.service.ts';
+
+type Payment = Static<typeof BillPayment>;
+
+function toBillPayment(r: {
+  id: string;
+  bill_id: string;
+  amount: string;
+  date: string;
+  reference: string | null;
+  bank_account_id: string;
+  entry_id: string;
+  created_at: Date;
+}): Payment {
+  return {
+    id: r.id,
+    billId: r.bill_id,
+    amount: toNumber(r.amount),
+    date: r.date,
+    reference: r.reference,
+    bankAccountId: r.bank_account_id,
+    entryId: r.entry_id,
+    createdAt: r.created_at.toISOString(),
+  };
+}
+
+export async function payBill(
+  ctx: TenantCtx,
+  id: string,
+  input: Static<typeof BillPaymentCreate>,
+): Promise<Payment> {
+  const paymentId = input.clientId?.toLowerCase() ?? crypto.randomUUID();
+  if (input.clientId) {
+    const existing = await ctx.db
+      .selectFrom('bill_payments')
+      .selectAll()
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('id', '=', paymentId)
+      .executeTakeFirst();
+    if (existing) {
+      if (existing.bill_id !== id)
+        throw conflict('clientId: already the id of another record', { field: 'clientId' });
+      ctx.reply.code(200);
+      return toBillPayment(existing);
+    }
+  }
+  const row = await lockBill(ctx, id);
+  if (row.status === 'paid') throw conflict('This bill is paid already', { code: 'ALREADY_PAID' });
+  if (row.status !== 'approved' && row.status !== 'partially_paid')
+    throw conflict(`Only an approved bill is paid; this one is ${row.status}`, { code: 'NOT_APPROVED' });
+  if (!hasAtMostDecimals(input.amount, 2)) throw badRequest('amount', 'at most two decimals');
+  if (input.date < row.issue_date) throw badRequest('date', 'must not be before the bill’s issue date');
+  const due = money(amountDueOf(row, (await billPaid(ctx.db, ctx.tenantId, [id])).get(id)!));
+  const amount = money(input.amount);
+  if (amount.greaterThan(due))
+    throw badRequest('amount', `${amount.toFixed(2)} is more than the ${due.toFixed(2)} due on this bill`);
+  const bank = await bankAccount(ctx, row.company_id, input.bankAccountId);
+  const entryId = await post(ledgerCtxOf(ctx), {
+    companyId: row.company_id,
+    date: input.date,
+    description: `Payment of bill ${row.bill_number}`,
+    reference: input.reference ?? row.bill_number,
+    source: { type: 'bill_payment', id: paymentId },
+    lines: [
+      {
+        accountId: await systemAccount(ledgerCtxOf(ctx), row.company_id, 'creditors_control'),
+        debit: amount,
+        description: `Bill ${row.bill_number}`,
+        contactId: row.contact_id,
+        openItemId: row.id,
+        dueDate: row.due_date,
+      },
+      { accountId: bank, credit: amount, description: `Payment of bill ${row.bill_number}` },
+    ],
+  });
+  const payment = await ctx.db
+    .insertInto('bill_payments')
+    .values({
+      tenant_id: ctx.tenantId,
+      id: paymentId,
+      bill_id: id,
+      company_id: row.company_id,
+      amount: toSql(amount),
+      date: input.date,
+      reference: input.reference ?? null,
+      bank_account_id: bank,
+      entry_id: entryId,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const settled = amount.equals(due);
+  await ctx.db
+    .updateTable('bills')
+    .set(settled ? { status: 'paid', paid_at: ctx.deps.now() } : { status: 'partially_paid' })
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', id)
+    .execute();
+  ctx.reply.code(201);
+  return toBillPayment(payment);
+}
+
+export async function listBillPayments(ctx: TenantCtx, id: string): Promise<Payment[]> {
+  const row = await ctx.db
+    .selectFrom('bills')
+    .select('id')
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('company_id', '=', ctx.companyId!)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw notFound('Bill');
+  const rows = await ctx.db
+    .selectFrom('bill_payments')
+    .selectAll()
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('bill_id', '=', id)
+    .orderBy('date')
+    .orderBy('created_at')
+    .execute();
+  return rows.map(toBillPayment);
+}

@@ -1,0 +1,148 @@
+// Approving a bill posts it, voiding an approved one reverses that entry. The approval's entry,
+// dated the bill's issue date (VAT Act s16(2): input tax in the period the tax invoice is held):
+//   Dr expense or asset per line (net)      tagged with the line's input tax code and rate
+//   Dr VAT input (VAT, one line per code and rate)
+//   Cr creditors control (total)             the supplier, the bill as its open item, its due date
+// A company not VAT-registered on the issue date claims no input tax (s16(2)): each line's VAT is
+// part of its cost, and nothing is tagged.
+import type { Decimal } from 'decimal.js';
+import type { TenantCtx } from '../../platform/http/context.ts';
+import { badRequest, conflict, unprocessable } from '../../platform/http/problem.ts';
+import { money, sum } from '../../platform/money/money.ts';
+import {
+  ledgerCtxOf,
+  type PostingLine,
+  post,
+  reverse,
+  systemAccount,
+  type TaxCode,
+} from '../ledger/index.ts';
+import { type BillLineRow, type BillRecord, type BillRow, billLines, billPaid } from './bills.queries.ts';
+import { lockBill, recordOf } from './bills.service.ts';
+import { type BillTaxCode, INPUT_TAX_CODE } from './bills.vat.ts';
+
+const label = (row: BillRow) => `Bill ${row.bill_number}`;
+
+async function entryLines(ctx: TenantCtx, row: BillRow, lines: BillLineRow[]): Promise<PostingLine[]> {
+  const lctx = ledgerCtxOf(ctx);
+  const claims = row.vat_registered;
+  const side = (amount: Decimal) => (amount.isNegative() ? { credit: amount.abs() } : { debit: amount });
+  const out: PostingLine[] = [
+    {
+      accountId: await systemAccount(lctx, row.company_id, 'creditors_control'),
+      credit: money(row.total),
+      description: label(row),
+      contactId: row.contact_id,
+      openItemId: row.id,
+      dueDate: row.due_date,
+    },
+  ];
+  const vatBy = new Map<string, { code: TaxCode; rate: Decimal; amounts: Decimal[] }>();
+  for (const l of lines) {
+    const code = claims ? INPUT_TAX_CODE[l.tax_code as BillTaxCode] : null;
+    const cost = claims ? money(l.net_amount) : money(l.total_amount);
+    out.push({
+      accountId: l.account_id,
+      ...side(cost),
+      description: l.description,
+      ...(code ? { taxCode: code, taxRate: money(l.vat_rate) } : {}),
+    });
+    if (!code || money(l.vat_amount).isZero()) continue;
+    const k = `${code}:${money(l.vat_rate).toFixed(3)}`;
+    const group = vatBy.get(k) ?? { code, rate: money(l.vat_rate), amounts: [] };
+    group.amounts.push(money(l.vat_amount));
+    vatBy.set(k, group);
+  }
+  const vatInput = vatBy.size ? await systemAccount(lctx, row.company_id, 'vat_input') : '';
+  for (const g of vatBy.values()) {
+    const amount = sum(g.amounts);
+    if (amount.isZero()) continue;
+    out.push({
+      accountId: vatInput,
+      ...side(amount),
+      description: `VAT ${g.rate.toNumber()}% on ${label(row)}`,
+      taxCode: g.code,
+      taxRate: g.rate,
+    });
+  }
+  return out;
+}
+
+/** POST /api/bills/{id}/approve: a draft or a bill awaiting approval is approved and posted. */
+export async function approveBill(ctx: TenantCtx, id: string): Promise<BillRecord> {
+  const row = await lockBill(ctx, id);
+  if (row.status !== 'awaiting_approval' && row.status !== 'draft')
+    throw conflict(`Only a bill awaiting approval is approved; this one is ${row.status}`, {
+      code: 'NOT_AWAITING_APPROVAL',
+    });
+  const base = await ctx.db
+    .selectFrom('companies')
+    .select('base_currency')
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', row.company_id)
+    .executeTakeFirstOrThrow();
+  if (row.currency !== base.base_currency.trim())
+    throw unprocessable(
+      `A ${row.currency} bill cannot be posted yet: the ledger keeps ${base.base_currency.trim()} only`,
+      ['FOREIGN_CURRENCY_POSTING_UNSUPPORTED'],
+    );
+  if (money(row.total).isZero()) throw badRequest('lines', 'a bill of zero posts nothing');
+  const lines = (await billLines(ctx.db, ctx.tenantId, [id])).get(id)!;
+  const entryId = await post(ledgerCtxOf(ctx), {
+    companyId: row.company_id,
+    date: row.issue_date,
+    description: `${label(row)} from the supplier`,
+    reference: row.reference ?? row.bill_number,
+    source: { type: 'bill', id: row.id },
+    lines: await entryLines(ctx, row, lines),
+  });
+  const approvedBy =
+    ctx.principal.type === 'user' || ctx.principal.type === 'api_key' ? ctx.principal.userId : null;
+  const updated = await ctx.db
+    .updateTable('bills')
+    .set({ status: 'approved', entry_id: entryId, approved_at: ctx.deps.now(), approved_by: approvedBy })
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return recordOf(ctx, updated);
+}
+
+/**
+ * POST /api/bills/{id}/void: an approved bill's entry is reversed (dated its issue date unless
+ * `date` says otherwise); a bill never posted is voided with nothing to reverse. Refused while
+ * payments stand on it (409 HAS_PAYMENTS: reverse them first).
+ */
+export async function voidBill(
+  ctx: TenantCtx,
+  id: string,
+  date: string | undefined,
+): Promise<BillRecord & { ledgerNotice: string }> {
+  const row = await lockBill(ctx, id);
+  if (row.status === 'void') throw conflict('This bill is already void', { code: 'ALREADY_VOID' });
+  const paid = money((await billPaid(ctx.db, ctx.tenantId, [id])).get(id)!);
+  if (!paid.isZero())
+    throw conflict(`${paid.toFixed(2)} has been paid on this bill; reverse the payments before voiding it`, {
+      code: 'HAS_PAYMENTS',
+    });
+  if (date && date < row.issue_date) throw badRequest('date', 'must not be before the issue date');
+  const voidEntryId = row.entry_id
+    ? await reverse(ledgerCtxOf(ctx), row.entry_id, {
+        ...(date ? { date } : {}),
+        description: `Void of ${label(row)}`,
+        source: { type: 'bill', id: row.id },
+      })
+    : null;
+  const updated = await ctx.db
+    .updateTable('bills')
+    .set({ status: 'void', void_entry_id: voidEntryId, voided_at: ctx.deps.now() })
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const ledgerNotice = voidEntryId
+    ? `The approval's entry was reversed (entry ${voidEntryId}): the expense, the input VAT and what was owed ` +
+      'to the supplier are cancelled.'
+    : 'The bill was never posted: nothing in the ledger changed.';
+  return { ...(await recordOf(ctx, updated)), ledgerNotice };
+}

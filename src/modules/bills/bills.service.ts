@@ -1,0 +1,327 @@
+// Supplier bills: create (idempotent on clientId; the supplier's number once per supplier),
+// read, list, submit for approval, reject, delete. Approval, void and payments post to the
+// ledger and have files of their own (bills.posting.ts, bills.payments.ts).
+import { sql } from 'kysely';
+import type { Static } from 'typebox';
+import { emit } from '../../platform/events/outbox.ts';
+import type { TenantCtx } from '../../platform/http/context.ts';
+import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
+import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { sortOrder } from '../../platform/http/sync.ts';
+import { hasAtMostDecimals, toSql } from '../../platform/money/money.ts';
+import { vatRegisteredOn } from '../companies/index.ts';
+import { companyOf, today } from '../invoices/invoices.service.ts';
+import { documentTotals } from '../invoices/vat.ts';
+import { systemAccount } from '../ledger/index.ts';
+import { type BillRecord, type BillRow, billRecords, findBillRow } from './bills.queries.ts';
+import {
+  BILL_DEFAULT_SORT,
+  type BILL_SORT_KEYS,
+  type BillCreate,
+  type BillListQuery,
+  type BillRejected,
+} from './bills.schemas.ts';
+import { billLineAmounts, taxInvoiceCheck } from './bills.vat.ts';
+
+export async function getBill(ctx: TenantCtx, id: string): Promise<BillRecord> {
+  const row = await findBillRow(ctx.db, ctx.tenantId, companyOf(ctx), id);
+  if (!row) throw notFound('Bill');
+  return (await billRecords(ctx.db, ctx.tenantId, [row]))[0]!;
+}
+
+export async function recordOf(ctx: TenantCtx, row: BillRow): Promise<BillRecord> {
+  return (await billRecords(ctx.db, ctx.tenantId, [row]))[0]!;
+}
+
+/** The supplier: a live SUPPLIER contact of the tenant (another tenant's, or none, is 404). */
+async function supplierOf(ctx: TenantCtx, contactId: string) {
+  const c = await ctx.db
+    .selectFrom('contacts')
+    .select(['name', 'contact_type', 'vat_number'])
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', contactId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!c) throw notFound('Contact');
+  if (c.contact_type !== 'SUPPLIER')
+    throw badRequest('contactId', `${c.name} is a ${c.contact_type.toLowerCase()}, not a supplier`);
+  return c;
+}
+
+/** The account a line posts to: an active expense or asset account, not a control account. */
+async function lineAccounts(ctx: TenantCtx, companyId: string, lines: Static<typeof BillCreate>['lines']) {
+  const asked = [...new Set(lines.map((l) => l.accountId).filter((a): a is string => Boolean(a)))];
+  const found = asked.length
+    ? await ctx.db
+        .selectFrom('accounts')
+        .select(['id', 'type', 'is_active', 'is_control', 'name'])
+        .where('tenant_id', '=', ctx.tenantId)
+        .where('company_id', '=', companyId)
+        .where('id', 'in', asked)
+        .execute()
+    : [];
+  let fallback: string | undefined;
+  const out: string[] = [];
+  for (const [i, l] of lines.entries()) {
+    if (!l.accountId) {
+      // General expenses (6750): the chart's catch-all expense account; a bill line that names no
+      // account is an expense until the bookkeeper says otherwise.
+      fallback ??= await systemAccount(ctx, companyId, 'general_expenses');
+      out.push(fallback);
+      continue;
+    }
+    const a = found.find((f) => f.id === l.accountId);
+    const field = `lines[${i}].accountId`;
+    if (!a) throw badRequest(field, 'no such account in this company');
+    if (a.type !== 'expense' && a.type !== 'asset')
+      throw badRequest(field, `${a.name} is not an expense or asset account`);
+    if (a.is_control) throw badRequest(field, `${a.name} is a control account`);
+    if (!a.is_active) throw badRequest(field, `${a.name} is deactivated`);
+    out.push(a.id);
+  }
+  return out;
+}
+
+/** 409 DUPLICATE_BILL_NUMBER naming the supplier's live bill with this number, if any. */
+async function assertNewNumber(ctx: TenantCtx, companyId: string, contactId: string, billNumber: string) {
+  const key = billNumber.trim().toLowerCase();
+  // Two creates of the same number take turns here; the unique index (bills_supplier_number)
+  // stands behind it whatever happens.
+  await sql`select pg_advisory_xact_lock(hashtext(${`bill:${companyId}:${contactId}:${key}`}))`.execute(
+    ctx.db,
+  );
+  const existing = await ctx.db
+    .selectFrom('bills')
+    .select(['id', 'bill_number'])
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('company_id', '=', companyId)
+    .where('contact_id', '=', contactId)
+    .where('deleted_at', 'is', null)
+    .where('status', '<>', 'void')
+    .where(sql<string>`lower(btrim(bill_number))`, '=', key)
+    .executeTakeFirst();
+  if (existing)
+    throw conflict(
+      `This supplier's bill ${existing.bill_number} is already captured (bill ${existing.id}); a supplier ` +
+        'invoice captured twice is paid twice',
+      {
+        code: 'DUPLICATE_BILL_NUMBER',
+        existingBillId: existing.id,
+        existingBillNumber: existing.bill_number,
+      },
+    );
+}
+
+/** POST /api/bills: 201 with the new draft, 200 with the one a repeated clientId made. */
+export async function createBill(ctx: TenantCtx, input: Static<typeof BillCreate>): Promise<BillRecord> {
+  const companyId = companyOf(ctx);
+  const id = input.clientId?.toLowerCase() ?? crypto.randomUUID();
+  if (input.clientId) {
+    await sql`select pg_advisory_xact_lock(hashtext(${`bill:${id}`}))`.execute(ctx.db);
+    const existing = await ctx.db
+      .selectFrom('bills')
+      .selectAll()
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (existing) {
+      if (existing.company_id !== companyId)
+        throw conflict('clientId: already the id of another record', { field: 'clientId' });
+      ctx.reply.code(200);
+      return recordOf(ctx, existing);
+    }
+  }
+  if (input.dueDate < input.issueDate) throw badRequest('dueDate', 'must not be before issueDate');
+  if (input.endDate && input.nextDate && input.endDate < input.nextDate)
+    throw badRequest('endDate', 'must not be before nextDate');
+  if (input.recurring && !input.frequency)
+    throw badRequest('frequency', 'a recurring bill needs a frequency');
+  const supplier = await supplierOf(ctx, input.contactId);
+  for (const [i, l] of input.lines.entries()) {
+    if (!hasAtMostDecimals(l.quantity, 4)) throw badRequest(`lines[${i}].quantity`, 'at most four decimals');
+    if (!hasAtMostDecimals(l.unitPrice, 4))
+      throw badRequest(`lines[${i}].unitPrice`, 'at most four decimals');
+    if (Math.abs(l.quantity) >= 1e12 || Math.abs(l.unitPrice) >= 1e12)
+      throw badRequest(`lines[${i}].quantity`, 'the line amount is too large');
+  }
+  const accounts = await lineAccounts(ctx, companyId, input.lines);
+  const amounts = input.lines.map((l, i) => billLineAmounts(l, input.issueDate, `lines[${i}]`));
+  const totals = documentTotals(amounts);
+  if (totals.total.isNegative()) throw badRequest('lines', 'the bill total must not be negative');
+  const vatRegistered = await vatRegisteredOn(ctx.db, ctx.tenantId, companyId, input.issueDate);
+  // The tax invoice rule matters only where input tax is claimed.
+  const claim = vatRegistered
+    ? taxInvoiceCheck({
+        total: totals.total,
+        vatTotal: totals.vatTotal,
+        vatNumber: input.supplierVatNumber ?? supplier.vat_number,
+      })
+    : { vatNumber: input.supplierVatNumber?.trim() || supplier.vat_number, warning: null };
+  await assertNewNumber(ctx, companyId, input.contactId, input.billNumber);
+  const lineRows = input.lines.map((l, i) => ({
+    tenant_id: ctx.tenantId,
+    id: crypto.randomUUID(),
+    bill_id: id,
+    line_no: i + 1,
+    description: l.description,
+    quantity: String(l.quantity),
+    unit_price: String(l.unitPrice),
+    tax_code: amounts[i]!.billTaxCode,
+    vat_rate: amounts[i]!.vatRate.toFixed(3),
+    account_id: accounts[i]!,
+    cost_centre_id: l.costCentreId ?? null,
+    product_id: l.productId ?? null,
+    net_amount: toSql(amounts[i]!.net),
+    vat_amount: toSql(amounts[i]!.vat),
+    total_amount: toSql(amounts[i]!.total),
+  }));
+  const row = await ctx.db
+    .insertInto('bills')
+    .values({
+      tenant_id: ctx.tenantId,
+      id,
+      company_id: companyId,
+      contact_id: input.contactId,
+      bill_number: input.billNumber.trim(),
+      status: 'draft',
+      issue_date: input.issueDate,
+      due_date: input.dueDate,
+      currency: input.currency ?? 'ZAR',
+      reference: input.reference ?? null,
+      notes: input.notes ?? null,
+      category: input.category ?? null,
+      supplier_vat_number: claim.vatNumber,
+      vat_warning: claim.warning,
+      vat_registered: vatRegistered,
+      subtotal: toSql(totals.subtotal),
+      vat_total: toSql(totals.vatTotal),
+      total: toSql(totals.total),
+      cost_centre_id: input.costCentreId ?? null,
+      purchase_order_id: input.purchaseOrderId ?? null,
+      purchase_order_number: input.purchaseOrderNumber ?? null,
+      recurring: input.recurring ?? false,
+      frequency: input.frequency ?? null,
+      next_date: input.nextDate ?? null,
+      end_date: input.endDate ?? null,
+      recurrence_active: input.recurrenceActive ?? Boolean(input.recurring),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await ctx.db.insertInto('bill_lines').values(lineRows).execute();
+  ctx.reply.code(201);
+  return recordOf(ctx, row);
+}
+
+type BillSortKey = (typeof BILL_SORT_KEYS)[number];
+const SORT_COLUMNS = {
+  date: ['issue_date', 'created_at'],
+  number: ['bill_number'],
+  createdAt: ['created_at'],
+  updatedAt: ['updated_at'],
+} as const satisfies Record<BillSortKey, readonly string[]>;
+
+export async function listBills(
+  ctx: TenantCtx,
+  query: Static<typeof BillListQuery>,
+): Promise<Page<BillRecord>> {
+  if (query.from && query.to && query.to < query.from) throw badRequest('to', 'must not be before from');
+  const p = paging(query);
+  const order = sortOrder<BillSortKey>(query.sort, BILL_DEFAULT_SORT);
+  let q = ctx.db
+    .selectFrom('bills')
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('company_id', '=', companyOf(ctx));
+  // A sync learns of deleted bills too (deletedAt set); any other list shows live ones.
+  if (query.updatedSince) q = q.where('updated_at', '>=', new Date(query.updatedSince));
+  else q = q.where('deleted_at', 'is', null);
+  if (query.status) q = q.where('status', '=', query.status);
+  if (query.contactId) q = q.where('contact_id', '=', query.contactId);
+  if (query.from) q = q.where('issue_date', '>=', query.from);
+  if (query.to) q = q.where('issue_date', '<=', query.to);
+  if (query.dueBefore) q = q.where('due_date', '<=', query.dueBefore);
+  const { n } = await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  let page = q.selectAll();
+  for (const column of SORT_COLUMNS[order.key]) page = page.orderBy(column, order.direction);
+  const rows = await page.orderBy('id', order.direction).limit(p.limit).offset(p.offset).execute();
+  return pageOf(await billRecords(ctx.db, ctx.tenantId, rows), Number(n), p);
+}
+
+/** Locks the bill; 404 when it is not the company's live bill. */
+export async function lockBill(ctx: TenantCtx, id: string): Promise<BillRow> {
+  const row = await findBillRow(ctx.db, ctx.tenantId, companyOf(ctx), id, { lock: true });
+  if (!row) throw notFound('Bill');
+  return row;
+}
+
+/** POST /api/bills/{id}/submit: a draft goes for approval. */
+export async function submitBill(ctx: TenantCtx, id: string): Promise<BillRecord> {
+  const row = await lockBill(ctx, id);
+  if (row.status !== 'draft')
+    throw conflict(`Only a draft is submitted for approval; this bill is ${row.status}`, {
+      code: 'NOT_A_DRAFT',
+    });
+  const updated = await ctx.db
+    .updateTable('bills')
+    .set({ status: 'awaiting_approval', submitted_at: ctx.deps.now() })
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return recordOf(ctx, updated);
+}
+
+/** POST /api/bills/{id}/reject: a draft or a bill awaiting approval is refused, with the reason. */
+export async function rejectBill(ctx: TenantCtx, id: string, reason: string): Promise<BillRecord> {
+  const row = await lockBill(ctx, id);
+  if (row.status !== 'awaiting_approval' && row.status !== 'draft')
+    throw conflict(`Only a bill awaiting approval is rejected; this one is ${row.status}`, {
+      code: 'NOT_AWAITING_APPROVAL',
+    });
+  const now = ctx.deps.now();
+  const updated = await ctx.db
+    .updateTable('bills')
+    .set({ status: 'rejected', rejection_reason: reason.trim(), rejected_at: now })
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const bill = await recordOf(ctx, updated);
+  const data: Static<typeof BillRejected> = {
+    billId: bill.id,
+    billNumber: bill.billNumber,
+    contactId: bill.contactId,
+    vendor: bill.vendor,
+    subtotal: bill.subtotal,
+    vatAmount: bill.vatAmount,
+    amount: bill.amount,
+    reason: reason.trim(),
+    rejectedAt: now.toISOString(),
+  };
+  await emit(ctx, 'bill.rejected', data, bill.companyId);
+  return bill;
+}
+
+/**
+ * DELETE /api/bills/{id}: a bill nothing was posted for (draft, awaiting approval, rejected) is
+ * marked deleted. An approved bill is not deleted (as Xero: void it, which reverses its entry).
+ */
+export async function deleteBill(ctx: TenantCtx, id: string): Promise<{ ledgerNotice: string }> {
+  const row = await lockBill(ctx, id);
+  if (row.entry_id)
+    throw conflict(
+      `This bill is ${row.status} and posted to the ledger: void it (POST /api/bills/${id}/void), which reverses ` +
+        'its entry, instead of deleting it',
+      { code: 'BILL_POSTED' },
+    );
+  await ctx.db
+    .updateTable('bills')
+    .set({ deleted_at: ctx.deps.now() })
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', id)
+    .execute();
+  return {
+    ledgerNotice: `Bill ${row.bill_number} was ${row.status.replace('_', ' ')} and never posted: nothing in the ledger changed.`,
+  };
+}
+
+export { today };
