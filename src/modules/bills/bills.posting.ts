@@ -7,15 +7,17 @@
 // part of its cost, and nothing is tagged.
 import type { Decimal } from 'decimal.js';
 import type { TenantCtx } from '../../platform/http/context.ts';
-import { badRequest, conflict, unprocessable } from '../../platform/http/problem.ts';
-import { money, sum } from '../../platform/money/money.ts';
+import { badRequest, conflict } from '../../platform/http/problem.ts';
+import { money } from '../../platform/money/money.ts';
+import { assertBaseCurrency } from '../invoices/release.ts';
 import {
   ledgerCtxOf,
   type PostingLine,
   post,
   reverse,
   systemAccount,
-  type TaxCode,
+  type TaxedAmount,
+  vatLinesByCode,
 } from '../ledger/index.ts';
 import { type BillLineRow, type BillRecord, type BillRow, billLines, billPaid } from './bills.queries.ts';
 import { lockBill, recordOf } from './bills.service.ts';
@@ -37,7 +39,7 @@ async function entryLines(ctx: TenantCtx, row: BillRow, lines: BillLineRow[]): P
       dueDate: row.due_date,
     },
   ];
-  const vatBy = new Map<string, { code: TaxCode; rate: Decimal; amounts: Decimal[] }>();
+  const taxed: TaxedAmount[] = [];
   for (const l of lines) {
     const code = claims ? INPUT_TAX_CODE[l.tax_code as BillTaxCode] : null;
     const cost = claims ? money(l.net_amount) : money(l.total_amount);
@@ -47,24 +49,16 @@ async function entryLines(ctx: TenantCtx, row: BillRow, lines: BillLineRow[]): P
       description: l.description,
       ...(code ? { taxCode: code, taxRate: money(l.vat_rate) } : {}),
     });
-    if (!code || money(l.vat_amount).isZero()) continue;
-    const k = `${code}:${money(l.vat_rate).toFixed(3)}`;
-    const group = vatBy.get(k) ?? { code, rate: money(l.vat_rate), amounts: [] };
-    group.amounts.push(money(l.vat_amount));
-    vatBy.set(k, group);
+    if (code) taxed.push({ code, rate: money(l.vat_rate), vat: money(l.vat_amount) });
   }
-  const vatInput = vatBy.size ? await systemAccount(lctx, row.company_id, 'vat_input') : '';
-  for (const g of vatBy.values()) {
-    const amount = sum(g.amounts);
-    if (amount.isZero()) continue;
-    out.push({
-      accountId: vatInput,
-      ...side(amount),
-      description: `VAT ${g.rate.toNumber()}% on ${label(row)}`,
-      taxCode: g.code,
-      taxRate: g.rate,
-    });
-  }
+  out.push(
+    ...(await vatLinesByCode(
+      taxed,
+      () => systemAccount(lctx, row.company_id, 'vat_input'),
+      side,
+      label(row),
+    )),
+  );
   return out;
 }
 
@@ -75,17 +69,7 @@ export async function approveBill(ctx: TenantCtx, id: string): Promise<BillRecor
     throw conflict(`Only a bill awaiting approval is approved; this one is ${row.status}`, {
       code: 'NOT_AWAITING_APPROVAL',
     });
-  const base = await ctx.db
-    .selectFrom('companies')
-    .select('base_currency')
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('id', '=', row.company_id)
-    .executeTakeFirstOrThrow();
-  if (row.currency !== base.base_currency.trim())
-    throw unprocessable(
-      `A ${row.currency} bill cannot be posted yet: the ledger keeps ${base.base_currency.trim()} only`,
-      ['FOREIGN_CURRENCY_POSTING_UNSUPPORTED'],
-    );
+  await assertBaseCurrency(ctx, row.company_id, row.currency, 'bill');
   if (money(row.total).isZero()) throw badRequest('lines', 'a bill of zero posts nothing');
   const lines = (await billLines(ctx.db, ctx.tenantId, [id])).get(id)!;
   const entryId = await post(ledgerCtxOf(ctx), {
