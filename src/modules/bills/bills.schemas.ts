@@ -5,6 +5,7 @@ import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
+import { INVOICE_DEFAULT_SORT, INVOICE_SORT_KEYS } from '../invoices/invoices.schemas.ts';
 import { BILL_FREQUENCIES, BILL_STATUSES } from './bills.tables.ts';
 import { BILL_TAX_CODES } from './bills.vat.ts';
 
@@ -192,12 +193,12 @@ export const Bill = named(
   }),
 );
 
-export const BILL_SORT_KEYS = ['date', 'number', 'createdAt', 'updatedAt'] as const;
-export const BILL_DEFAULT_SORT = '-date';
+// The sales documents' sort keys and order: number is the supplier's bill number here.
+export { INVOICE_DEFAULT_SORT as BILL_DEFAULT_SORT, INVOICE_SORT_KEYS as BILL_SORT_KEYS };
 
 export const BillListQuery = Type.Object({
   ...pageQueryProperties,
-  ...syncQueryProperties(BILL_SORT_KEYS, BILL_DEFAULT_SORT),
+  ...syncQueryProperties(INVOICE_SORT_KEYS, INVOICE_DEFAULT_SORT),
   status: Type.Optional(BillStatus),
   contactId: Type.Optional(Uuid),
   from: Type.Optional(Type.String({ format: 'date', description: 'Issued on or after' })),
