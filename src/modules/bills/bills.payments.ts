@@ -7,8 +7,9 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/money.ts';
 import { bankAccount } from '../invoices/payments.ts';
-import { ledgerCtxOf, post, systemAccount } from '../ledger/index.ts';
-import { amountDueOf, billPaid } from './bills.queries.ts';
+import { ledgerCtxOf, post } from '../ledger/index.ts';
+import { creditorsLine } from './bills.posting.ts';
+import { amountDueOf, billSettlements } from './bills.queries.ts';
 import type { BillPayment, BillPaymentCreate } from './bills.schemas.ts';
 import { lockBill } from './bills.service.ts';
 
@@ -62,7 +63,7 @@ export async function payBill(
     throw conflict(`Only an approved bill is paid; this one is ${row.status}`, { code: 'NOT_APPROVED' });
   if (!hasAtMostDecimals(input.amount, 2)) throw badRequest('amount', 'at most two decimals');
   if (input.date < row.issue_date) throw badRequest('date', 'must not be before the bill’s issue date');
-  const due = money(amountDueOf(row, (await billPaid(ctx.db, ctx.tenantId, [id])).get(id)!));
+  const due = money(amountDueOf(row, (await billSettlements(ctx.db, ctx.tenantId, [id])).get(id)!));
   const amount = money(input.amount);
   if (amount.greaterThan(due))
     throw badRequest('amount', `${amount.toFixed(2)} is more than the ${due.toFixed(2)} due on this bill`);
@@ -74,14 +75,7 @@ export async function payBill(
     reference: input.reference ?? row.bill_number,
     source: { type: 'bill_payment', id: paymentId },
     lines: [
-      {
-        accountId: await systemAccount(ledgerCtxOf(ctx), row.company_id, 'creditors_control'),
-        debit: amount,
-        description: `Bill ${row.bill_number}`,
-        contactId: row.contact_id,
-        openItemId: row.id,
-        dueDate: row.due_date,
-      },
+      { ...(await creditorsLine(ctx, row)), debit: amount, description: `Bill ${row.bill_number}` },
       { accountId: bank, credit: amount, description: `Payment of bill ${row.bill_number}` },
     ],
   });

@@ -19,25 +19,43 @@ import {
   type TaxedAmount,
   vatLinesByCode,
 } from '../ledger/index.ts';
-import { type BillLineRow, type BillRecord, type BillRow, billLines, billPaid } from './bills.queries.ts';
+import {
+  type BillLineRow,
+  type BillRecord,
+  type BillRow,
+  billLines,
+  billSettlements,
+} from './bills.queries.ts';
 import { lockBill, recordOf } from './bills.service.ts';
 import { type BillTaxCode, INPUT_TAX_CODE } from './bills.vat.ts';
 
 const label = (row: BillRow) => `Bill ${row.bill_number}`;
 
-async function entryLines(ctx: TenantCtx, row: BillRow, lines: BillLineRow[]): Promise<PostingLine[]> {
+/** The columns a bill line and a supplier credit note line share. */
+export type TaxedLine = Pick<
+  BillLineRow,
+  'account_id' | 'description' | 'tax_code' | 'vat_rate' | 'net_amount' | 'vat_amount' | 'total_amount'
+>;
+
+/**
+ * The lines of a bill's entry (`mirror`: of a credit note against one, every side turned):
+ * each line's cost (net, tagged with its input tax code and rate; its total when the company
+ * claims no input tax), the VAT input by code and rate, and `counter`, the account that takes
+ * the total (creditors control with the open item, or the bank).
+ */
+export async function purchaseEntryLines(
+  ctx: TenantCtx,
+  doc: { companyId: string; vatRegistered: boolean; total: Decimal; label: string; mirror: boolean },
+  counter: Omit<PostingLine, 'debit' | 'credit'>,
+  lines: TaxedLine[],
+): Promise<PostingLine[]> {
   const lctx = ledgerCtxOf(ctx);
-  const claims = row.vat_registered;
-  const side = (amount: Decimal) => (amount.isNegative() ? { credit: amount.abs() } : { debit: amount });
+  const claims = doc.vatRegistered;
+  // A bill's cost and VAT are debits, a credit note's credits; a negative line the other side.
+  const side = (amount: Decimal) =>
+    doc.mirror !== amount.isNegative() ? { credit: amount.abs() } : { debit: amount.abs() };
   const out: PostingLine[] = [
-    {
-      accountId: await systemAccount(lctx, row.company_id, 'creditors_control'),
-      credit: money(row.total),
-      description: label(row),
-      contactId: row.contact_id,
-      openItemId: row.id,
-      dueDate: row.due_date,
-    },
+    { ...counter, ...(doc.mirror ? { debit: doc.total } : { credit: doc.total }), description: doc.label },
   ];
   const taxed: TaxedAmount[] = [];
   for (const l of lines) {
@@ -52,14 +70,22 @@ async function entryLines(ctx: TenantCtx, row: BillRow, lines: BillLineRow[]): P
     if (code) taxed.push({ code, rate: money(l.vat_rate), vat: money(l.vat_amount) });
   }
   out.push(
-    ...(await vatLinesByCode(
-      taxed,
-      () => systemAccount(lctx, row.company_id, 'vat_input'),
-      side,
-      label(row),
-    )),
+    ...(await vatLinesByCode(taxed, () => systemAccount(lctx, doc.companyId, 'vat_input'), side, doc.label)),
   );
   return out;
+}
+
+/** Creditors control, the supplier and the bill as its open item. */
+export async function creditorsLine(
+  ctx: TenantCtx,
+  row: BillRow,
+): Promise<Omit<PostingLine, 'debit' | 'credit'>> {
+  return {
+    accountId: await systemAccount(ledgerCtxOf(ctx), row.company_id, 'creditors_control'),
+    contactId: row.contact_id,
+    openItemId: row.id,
+    dueDate: row.due_date,
+  };
 }
 
 /** POST /api/bills/{id}/approve: a draft or a bill awaiting approval is approved and posted. */
@@ -78,7 +104,18 @@ export async function approveBill(ctx: TenantCtx, id: string): Promise<BillRecor
     description: `${label(row)} from the supplier`,
     reference: row.reference ?? row.bill_number,
     source: { type: 'bill', id: row.id },
-    lines: await entryLines(ctx, row, lines),
+    lines: await purchaseEntryLines(
+      ctx,
+      {
+        companyId: row.company_id,
+        vatRegistered: row.vat_registered,
+        total: money(row.total),
+        label: label(row),
+        mirror: false,
+      },
+      await creditorsLine(ctx, row),
+      lines,
+    ),
   });
   const approvedBy =
     ctx.principal.type === 'user' || ctx.principal.type === 'api_key' ? ctx.principal.userId : null;
@@ -104,11 +141,13 @@ export async function voidBill(
 ): Promise<BillRecord & { ledgerNotice: string }> {
   const row = await lockBill(ctx, id);
   if (row.status === 'void') throw conflict('This bill is already void', { code: 'ALREADY_VOID' });
-  const paid = money((await billPaid(ctx.db, ctx.tenantId, [id])).get(id)!);
-  if (!paid.isZero())
-    throw conflict(`${paid.toFixed(2)} has been paid on this bill; reverse the payments before voiding it`, {
-      code: 'HAS_PAYMENTS',
-    });
+  const s = (await billSettlements(ctx.db, ctx.tenantId, [id])).get(id)!;
+  const moved = money(s.paid).plus(money(s.offset)).plus(money(s.refunded));
+  if (!moved.isZero())
+    throw conflict(
+      `${moved.toFixed(2)} has been paid or credited on this bill; reverse the payments and credit notes before voiding it`,
+      { code: 'HAS_PAYMENTS' },
+    );
   if (date && date < row.issue_date) throw badRequest('date', 'must not be before the issue date');
   const voidEntryId = row.entry_id
     ? await reverse(ledgerCtxOf(ctx), row.entry_id, {

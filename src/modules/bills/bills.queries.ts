@@ -49,11 +49,24 @@ export async function billLines(
   return out;
 }
 
-/** What stands paid on each bill (reversed payments do not count). */
-export async function billPaid(tx: Tx, tenantId: string, ids: string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>(ids.map((id) => [id, '0']));
+/** What has moved on a bill: paid (payments not reversed), offset and refunded by credit notes. */
+export interface BillSettlement {
+  paid: string;
+  offset: string;
+  refunded: string;
+}
+
+const NOTHING: BillSettlement = { paid: '0', offset: '0', refunded: '0' };
+
+/** Each bill's settlement, in two statements for any number of bills. */
+export async function billSettlements(
+  tx: Tx,
+  tenantId: string,
+  ids: string[],
+): Promise<Map<string, BillSettlement>> {
+  const out = new Map<string, BillSettlement>(ids.map((id) => [id, { ...NOTHING }]));
   if (!ids.length) return out;
-  const rows = await tx
+  const paid = await tx
     .selectFrom('bill_payments')
     .select(['bill_id', (eb) => eb.fn.sum<string>('amount').as('paid')])
     .where('tenant_id', '=', tenantId)
@@ -61,17 +74,36 @@ export async function billPaid(tx: Tx, tenantId: string, ids: string[]): Promise
     .where('reversed_at', 'is', null)
     .groupBy('bill_id')
     .execute();
-  for (const r of rows) out.set(r.bill_id, r.paid);
+  for (const r of paid) out.get(r.bill_id)!.paid = r.paid;
+  const credited = await tx
+    .selectFrom('bill_credit_notes')
+    .select(['bill_id', 'settlement', (eb) => eb.fn.sum<string>('total').as('total')])
+    .where('tenant_id', '=', tenantId)
+    .where('bill_id', 'in', ids)
+    .where('status', '<>', 'void')
+    .groupBy(['bill_id', 'settlement'])
+    .execute();
+  for (const r of credited) {
+    const s = out.get(r.bill_id)!;
+    if (r.settlement === 'offset') s.offset = r.total;
+    else s.refunded = r.total;
+  }
   return out;
 }
 
-export function amountDueOf(row: BillRow, paid: string): string {
-  return money(row.total).minus(money(paid)).toFixed(2);
+/** What is still owed on the bill: its total less payments and offset credit notes. */
+export function amountDueOf(row: BillRow, s: BillSettlement): string {
+  return money(row.total).minus(money(s.paid)).minus(money(s.offset)).toFixed(2);
+}
+
+/** What remains of the bill to credit: its total less every credit note against it (s21). */
+export function remainingToCreditOf(row: BillRow, s: BillSettlement): string {
+  return money(row.total).minus(money(s.offset)).minus(money(s.refunded)).toFixed(2);
 }
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-export function toBill(row: BillRow, lines: BillLineRow[], paid: string, vendor: string): BillRecord {
+export function toBill(row: BillRow, lines: BillLineRow[], s: BillSettlement, vendor: string): BillRecord {
   const standard = lines.filter((l) => l.tax_code === 'standard' || l.tax_code === 'standard_capital');
   return {
     id: row.id,
@@ -91,8 +123,9 @@ export function toBill(row: BillRow, lines: BillLineRow[], paid: string, vendor:
     vatAmount: toNumber(row.vat_total),
     vatRate: standard.length ? toNumber(standard[0]!.vat_rate) : null,
     amount: toNumber(row.total),
-    amountPaid: toNumber(paid),
-    amountDue: row.status === 'void' || row.status === 'rejected' ? 0 : toNumber(amountDueOf(row, paid)),
+    amountPaid: toNumber(s.paid),
+    amountCredited: toNumber(money(s.offset).plus(money(s.refunded))),
+    amountDue: row.status === 'void' || row.status === 'rejected' ? 0 : toNumber(amountDueOf(row, s)),
     supplierVatNumber: row.supplier_vat_number,
     vatWarning: row.vat_warning,
     costCentreId: row.cost_centre_id,
@@ -136,7 +169,7 @@ export async function billRecords(tx: Tx, tenantId: string, rows: BillRow[]): Pr
   const contactIds = [...new Set(rows.map((r) => r.contact_id))];
   // One after another: a transaction runs one statement at a time.
   const lines = await billLines(tx, tenantId, ids);
-  const paid = await billPaid(tx, tenantId, ids);
+  const settled = await billSettlements(tx, tenantId, ids);
   const names = contactIds.length
     ? await tx
         .selectFrom('contacts')
@@ -146,5 +179,5 @@ export async function billRecords(tx: Tx, tenantId: string, rows: BillRow[]): Pr
         .execute()
     : [];
   const name = new Map(names.map((n) => [n.id, n.name]));
-  return rows.map((r) => toBill(r, lines.get(r.id)!, paid.get(r.id)!, name.get(r.contact_id) ?? ''));
+  return rows.map((r) => toBill(r, lines.get(r.id)!, settled.get(r.id)!, name.get(r.contact_id) ?? ''));
 }

@@ -166,7 +166,8 @@ export const Bill = named(
     vatRate: nullable(Type.Number(), { description: 'The rate of its standard-rated lines; null when none' }),
     amount: Type.Number({ description: 'The total, VAT included' }),
     amountPaid: Type.Number(),
-    amountDue: Type.Number(),
+    amountCredited: Type.Number({ description: 'By supplier credit notes (offset and refunded)' }),
+    amountDue: Type.Number({ description: 'The total less payments and offset credit notes' }),
     supplierVatNumber: nullable(Type.String()),
     vatWarning: nullable(Type.String(), {
       description: 'Why the input tax claimed may not stand (an abridged tax invoice without a VAT number)',

@@ -91,10 +91,50 @@ export interface BillPaymentsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+export interface BillCreditNotesTable {
+  tenant_id: string;
+  id: string;
+  company_id: string;
+  contact_id: string;
+  bill_id: string;
+  credit_note_number: string;
+  issue_date: DateString;
+  reason: string | null;
+  settlement: 'offset' | 'refund';
+  status: 'applied' | 'refunded' | 'void';
+  supplier_return_id: string | null;
+  net: Numeric;
+  vat: Numeric;
+  total: Numeric;
+  bank_account_id: string | null;
+  refunded_at: Timestamp | null;
+  entry_id: string;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface BillCreditNoteLinesTable {
+  tenant_id: string;
+  id: string;
+  credit_note_id: string;
+  line_no: number;
+  description: string;
+  quantity: Numeric;
+  unit_price: Numeric;
+  tax_code: string;
+  vat_rate: Numeric;
+  account_id: string;
+  net_amount: Numeric;
+  vat_amount: Numeric;
+  total_amount: Numeric;
+}
+
 declare module '../../platform/db/schema.ts' {
   interface DB {
     bills: BillsTable;
     bill_lines: BillLinesTable;
     bill_payments: BillPaymentsTable;
+    bill_credit_notes: BillCreditNotesTable;
+    bill_credit_note_lines: BillCreditNoteLinesTable;
   }
 }
