@@ -116,6 +116,25 @@ const PREPARE: Record<string, (values: Record<string, string>) => Promise<Record
     }
     return {};
   },
+  // A supplier credit note is against an approved bill of the tenant (a bill of its own here).
+  'POST /api/bills/credit-notes': async () => {
+    const api = as(t.app, a.token, a.companyId);
+    const bill = await api({
+      method: 'POST',
+      url: '/api/bills',
+      payload: {
+        contactId: await supplierOfA(),
+        billNumber: 'SEC-CN-1',
+        issueDate: '2026-03-02',
+        dueDate: '2026-04-01',
+        lines: [{ description: 'Paper', quantity: 1, unitPrice: 1000 }],
+      },
+    });
+    assert.equal(bill.statusCode, 201, bill.body);
+    const res = await api({ method: 'POST', url: `/api/bills/${bill.json().id}/approve` });
+    assert.equal(res.statusCode, 200, res.body);
+    return { billId: bill.json().id };
+  },
   // So is a recurring schedule.
   'POST /api/recurring': async () => ({ contactId: await contactOfA() }),
   // Payments are taken on released invoices only.

@@ -9,7 +9,7 @@ import { hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/
 import { bankAccount } from '../invoices/payments.ts';
 import { ledgerCtxOf, post } from '../ledger/index.ts';
 import { creditorsLine } from './bills.posting.ts';
-import { amountDueOf, billSettlements } from './bills.queries.ts';
+import { amountDueOf, type BillRow, billSettlements } from './bills.queries.ts';
 import type { BillPayment, BillPaymentCreate } from './bills.schemas.ts';
 import { lockBill } from './bills.service.ts';
 
@@ -94,15 +94,29 @@ export async function payBill(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  const settled = amount.equals(due);
-  await ctx.db
-    .updateTable('bills')
-    .set(settled ? { status: 'paid', paid_at: ctx.deps.now() } : { status: 'partially_paid' })
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('id', '=', id)
-    .execute();
+  await settleBill(ctx, row);
   ctx.reply.code(201);
   return toBillPayment(payment);
+}
+
+/**
+ * After money or credit moved on an approved bill: its status follows what is still due
+ * (approved → partially_paid → paid, paidAt set when nothing is left).
+ */
+export async function settleBill(ctx: TenantCtx, row: BillRow): Promise<void> {
+  const s = (await billSettlements(ctx.db, ctx.tenantId, [row.id])).get(row.id)!;
+  const due = money(amountDueOf(row, s));
+  const moved = money(s.paid).plus(money(s.offset));
+  await ctx.db
+    .updateTable('bills')
+    .set(
+      due.lessThanOrEqualTo(0)
+        ? { status: 'paid', paid_at: ctx.deps.now() }
+        : { status: moved.isZero() ? 'approved' : 'partially_paid', paid_at: null },
+    )
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', row.id)
+    .execute();
 }
 
 export async function listBillPayments(ctx: TenantCtx, id: string): Promise<Payment[]> {

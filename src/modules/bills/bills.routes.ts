@@ -2,6 +2,11 @@ import { Type } from 'typebox';
 import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import {
+  createSupplierCreditNote,
+  getSupplierCreditNote,
+  listSupplierCreditNotes,
+} from './bills.credit-notes.ts';
 import { listBillPayments, payBill } from './bills.payments.ts';
 import { approveBill, voidBill } from './bills.posting.ts';
 import {
@@ -13,6 +18,10 @@ import {
   BillPaymentCreate,
   BillReject,
   LedgerNotice,
+  SupplierCreditNote,
+  SupplierCreditNoteCreate,
+  SupplierCreditNoteListQuery,
+  SupplierCreditNoteParams,
 } from './bills.schemas.ts';
 import { createBill, deleteBill, getBill, listBills, rejectBill, submitBill } from './bills.service.ts';
 
@@ -39,6 +48,50 @@ const VoidBody = Type.Object(
 );
 
 export const billRoutes: AnyRoute[] = [
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/bills/credit-notes',
+    operationId: 'createSupplierCreditNote',
+    errors: ['NOT_FOUND', 'NOT_APPROVED', 'DUPLICATE_CREDIT_NOTE_NUMBER', 'CONFLICT', 'PERIOD_LOCKED'],
+    summary: "Capture a supplier's credit note against one of its bills (posted at once)",
+    description:
+      "Against an approved bill of the company (billId; none or another tenant's: 404; not approved: 409 " +
+      "NOT_APPROVED). It takes the bill's tax codes and rates (VAT Act s21): a line's code must be one of the " +
+      "bill's (400 naming lines[i].taxCode), priced at the rate of the bill's issue date; its account defaults " +
+      "to the bill's line of that code. Never more than what remains of the bill, its total less the credit " +
+      'notes already against it (400 naming lines); not dated before the bill (400 issueDate). settlement ' +
+      "offset: posted Dr creditors control (the bill's open item), Cr each line's account (net, tagged with its " +
+      'input tax code) and Cr VAT input, so the bill owes less (at most what is due: 400 naming settlement) and ' +
+      'VAT201 field 14 or 15 falls in its period; refund: the supplier paid it back, posted Dr bank ' +
+      '(bankAccountId, default Bank 1000) instead, refundedAt set (at most what was paid on the bill and not ' +
+      "refunded: 400 naming settlement). The same supplier's number twice is 409 DUPLICATE_CREDIT_NOTE_NUMBER. " +
+      '201; 200 with the existing note when clientId was already used.',
+    body: SupplierCreditNoteCreate,
+    response: { 201: SupplierCreditNote, 200: SupplierCreditNote },
+    handler: async ({ body }, ctx) => createSupplierCreditNote(ctx, body),
+  }),
+  defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/api/bills/credit-notes',
+    operationId: 'listSupplierCreditNotes',
+    summary: 'Supplier credit notes, oldest first (a bare array)',
+    description: 'Filters: billId, contactId.',
+    query: SupplierCreditNoteListQuery,
+    response: { 200: Type.Array(SupplierCreditNote) },
+    handler: async ({ query }, ctx) => listSupplierCreditNotes(ctx, query),
+  }),
+  defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/api/bills/credit-notes/{id}',
+    operationId: 'getSupplierCreditNote',
+    summary: 'One supplier credit note with its lines',
+    params: SupplierCreditNoteParams,
+    response: { 200: SupplierCreditNote },
+    handler: async ({ params }, ctx) => getSupplierCreditNote(ctx, params.id),
+  }),
   defineRoute({
     ...write,
     method: 'POST',

@@ -40,23 +40,28 @@ export const BillFrequency = named(
   stringEnum(BILL_FREQUENCIES, { description: 'How often a recurring bill comes' }),
 );
 
+/** What a bill line and a supplier credit note line are sent with. */
+const taxedLineProperties = {
+  description: Type.String({ minLength: 1, maxLength: 1000 }),
+  quantity: Type.Number({ description: 'Up to four decimals' }),
+  unitPrice: Type.Number({ description: 'Excluding VAT; up to four decimals' }),
+  taxCode: Type.Optional(BillTaxCode),
+  vatRate: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: 100,
+      description:
+        'Percent, instead of taxCode: 0 means zero, the standard rate on the issue date means standard; any ' +
+        'other rate, or one that disagrees with taxCode, is 400. Neither given: standard.',
+    }),
+  ),
+};
+
 export const BillLineInput = named(
   'BillLineInput',
   Type.Object(
     {
-      description: Type.String({ minLength: 1, maxLength: 1000 }),
-      quantity: Type.Number({ description: 'Up to four decimals' }),
-      unitPrice: Type.Number({ description: 'Excluding VAT; up to four decimals' }),
-      taxCode: Type.Optional(BillTaxCode),
-      vatRate: Type.Optional(
-        Type.Number({
-          minimum: 0,
-          maximum: 100,
-          description:
-            'Percent, instead of taxCode: 0 means zero, the standard rate on the issue date means standard; any ' +
-            'other rate, or one that disagrees with taxCode, is 400. Neither given: standard.',
-        }),
-      ),
+      ...taxedLineProperties,
       accountId: Type.Optional(
         Type.String({
           format: 'uuid',
@@ -267,3 +272,112 @@ export const BillRejected = named(
     rejectedAt: Timestamp,
   }),
 );
+
+export const CreditSettlement = named(
+  'SupplierCreditSettlement',
+  stringEnum(['offset', 'refund'] as const, {
+    description:
+      'offset: it reduces what is owed on the bill (never more than is due on it); refund: the supplier paid it ' +
+      'back into the bank (never more than was paid on the bill)',
+  }),
+);
+
+export const SupplierCreditNoteCreate = named(
+  'SupplierCreditNoteCreate',
+  Type.Object(
+    {
+      clientId: clientIdProperty,
+      billId: Type.String({ format: 'uuid', description: 'The approved bill it credits' }),
+      creditNoteNumber: Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: "The supplier's own number",
+      }),
+      issueDate: Type.String({ format: 'date', description: "Not before the bill's issue date" }),
+      reason: Type.Optional(Type.String({ maxLength: 1000 })),
+      settlement: CreditSettlement,
+      bankAccountId: Type.Optional(
+        Type.String({
+          format: 'uuid',
+          description: 'A refund: the bank account it came into; default Bank (1000)',
+        }),
+      ),
+      supplierReturnId: Type.Optional(nullable(Uuid)),
+      lines: Type.Array(
+        Type.Object(
+          {
+            ...taxedLineProperties,
+            accountId: Type.Optional(
+              Type.String({
+                format: 'uuid',
+                description: "Default: the account of the bill's first line with the same tax code",
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, maxItems: 500 },
+      ),
+    },
+    {
+      additionalProperties: false,
+      examples: [
+        {
+          billId: '3f0c9a52-5b1e-4a53-9a53-0d3b1d6a9e10',
+          creditNoteNumber: 'SCN-77',
+          issueDate: '2026-03-05',
+          settlement: 'offset',
+          reason: 'Damaged paper returned',
+          lines: [{ description: 'Printer paper returned', quantity: 1, unitPrice: 100 }],
+        },
+      ],
+    },
+  ),
+);
+
+export const SupplierCreditNote = named(
+  'SupplierCreditNote',
+  Type.Object({
+    id: Uuid,
+    creditNoteNumber: Type.String(),
+    creditedBillId: Uuid,
+    creditedBillNumber: Type.String(),
+    contactId: Uuid,
+    supplierName: Type.String(),
+    settlement: CreditSettlement,
+    status: stringEnum(['applied', 'refunded', 'void'] as const, {
+      description: 'applied: offset against the bill; refunded: paid back by the supplier',
+    }),
+    reason: nullable(Type.String()),
+    supplierReturnId: nullable(Uuid),
+    issueDate: DateString,
+    net: Type.Number(),
+    vat: Type.Number(),
+    total: Type.Number(),
+    bankAccountId: nullable(Uuid),
+    refundedAt: nullable(Timestamp),
+    entryId: Uuid,
+    createdAt: Timestamp,
+    lines: Type.Array(
+      Type.Object({
+        lineNo: Type.Integer(),
+        description: Type.String(),
+        quantity: Type.Number(),
+        unitPrice: Type.Number(),
+        taxCode: BillTaxCode,
+        vatRate: Type.Number(),
+        accountId: Uuid,
+        netAmount: Type.Number(),
+        vatAmount: Type.Number(),
+        totalAmount: Type.Number(),
+      }),
+    ),
+  }),
+);
+
+export const SupplierCreditNoteListQuery = Type.Object({
+  billId: Type.Optional(Uuid),
+  contactId: Type.Optional(Uuid),
+});
+
+export const SupplierCreditNoteParams = Type.Object({ id: Uuid });

@@ -18,6 +18,7 @@ import {
   BILL_DEFAULT_SORT,
   type BILL_SORT_KEYS,
   type BillCreate,
+  type BillLineInput,
   type BillListQuery,
   type BillRejected,
 } from './bills.schemas.ts';
@@ -48,8 +49,37 @@ async function supplierOf(ctx: TenantCtx, contactId: string) {
   return c;
 }
 
+type TaxedLineInput = Pick<
+  Static<typeof BillLineInput>,
+  'quantity' | 'unitPrice' | 'taxCode' | 'vatRate' | 'accountId'
+>;
+
+/**
+ * A bill's or credit note's lines priced at the rates of `taxDate` (the bill's issue date), each
+ * with the account it posts to; 400 naming the line for what cannot be.
+ */
+export async function pricedLines(
+  ctx: TenantCtx,
+  companyId: string,
+  lines: TaxedLineInput[],
+  taxDate: string,
+) {
+  for (const [i, l] of lines.entries()) {
+    if (!hasAtMostDecimals(l.quantity, 4)) throw badRequest(`lines[${i}].quantity`, 'at most four decimals');
+    if (!hasAtMostDecimals(l.unitPrice, 4))
+      throw badRequest(`lines[${i}].unitPrice`, 'at most four decimals');
+    if (Math.abs(l.quantity) >= 1e12 || Math.abs(l.unitPrice) >= 1e12)
+      throw badRequest(`lines[${i}].quantity`, 'the line amount is too large');
+  }
+  const accounts = await lineAccounts(ctx, companyId, lines);
+  const amounts = lines.map((l, i) => billLineAmounts(l, taxDate, `lines[${i}]`));
+  const totals = documentTotals(amounts);
+  if (totals.total.isNegative()) throw badRequest('lines', 'the total must not be negative');
+  return { accounts, amounts, totals };
+}
+
 /** The account a line posts to: an active expense or asset account, not a control account. */
-async function lineAccounts(ctx: TenantCtx, companyId: string, lines: Static<typeof BillCreate>['lines']) {
+async function lineAccounts(ctx: TenantCtx, companyId: string, lines: TaxedLineInput[]) {
   const asked = [...new Set(lines.map((l) => l.accountId).filter((a): a is string => Boolean(a)))];
   const found = asked.length
     ? await ctx.db
@@ -137,17 +167,7 @@ export async function createBill(ctx: TenantCtx, input: Static<typeof BillCreate
   if (input.recurring && !input.frequency)
     throw badRequest('frequency', 'a recurring bill needs a frequency');
   const supplier = await supplierOf(ctx, input.contactId);
-  for (const [i, l] of input.lines.entries()) {
-    if (!hasAtMostDecimals(l.quantity, 4)) throw badRequest(`lines[${i}].quantity`, 'at most four decimals');
-    if (!hasAtMostDecimals(l.unitPrice, 4))
-      throw badRequest(`lines[${i}].unitPrice`, 'at most four decimals');
-    if (Math.abs(l.quantity) >= 1e12 || Math.abs(l.unitPrice) >= 1e12)
-      throw badRequest(`lines[${i}].quantity`, 'the line amount is too large');
-  }
-  const accounts = await lineAccounts(ctx, companyId, input.lines);
-  const amounts = input.lines.map((l, i) => billLineAmounts(l, input.issueDate, `lines[${i}]`));
-  const totals = documentTotals(amounts);
-  if (totals.total.isNegative()) throw badRequest('lines', 'the bill total must not be negative');
+  const { accounts, amounts, totals } = await pricedLines(ctx, companyId, input.lines, input.issueDate);
   const vatRegistered = await vatRegisteredOn(ctx.db, ctx.tenantId, companyId, input.issueDate);
   // The tax invoice rule matters only where input tax is claimed.
   const claim = vatRegistered
