@@ -1815,6 +1815,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/bills/credit-notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Supplier credit notes, oldest first (a bare array)
+         * @description Filters: billId, contactId. (No GET by id: /api/bills/credit-notes/{id} would be ambiguous with /api/bills/{id}/…; list by billId instead.)
+         *
+         *     Needs the role permission `expenses:read`. An API key or OAuth token needs the scope `expenses:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listSupplierCreditNotes"];
+        put?: never;
+        /**
+         * Capture a supplier's credit note against one of its bills (posted at once)
+         * @description Against an approved bill of the company (billId; none or another tenant's: 404; not approved: 409 NOT_APPROVED). It takes the bill's tax codes and rates (VAT Act s21): a line's code must be one of the bill's (400 naming lines[i].taxCode), priced at the rate of the bill's issue date; its account defaults to the bill's line of that code. Never more than what remains of the bill, its total less the credit notes already against it (400 naming lines); not dated before the bill (400 issueDate). settlement offset: posted Dr creditors control (the bill's open item), Cr each line's account (net, tagged with its input tax code) and Cr VAT input, so the bill owes less (at most what is due: 400 naming settlement) and VAT201 field 14 or 15 falls in its period; refund: the supplier paid it back, posted Dr bank (bankAccountId, default Bank 1000) instead, refundedAt set (at most what was paid on the bill and not refunded: 400 naming settlement). The same supplier's number twice is 409 DUPLICATE_CREDIT_NOTE_NUMBER. 201; 200 with the existing note when clientId was already used.
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["createSupplierCreditNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/bills": {
         parameters: {
             query?: never;
@@ -2772,6 +2800,7 @@ export interface components {
          *     - `WRITE_OFF_RECOVERED` (409): Money was recovered on what was written off: reverse the recovery first
          *     - `ALREADY_VOID` (409): The document is void already
          *     - `DUPLICATE_BILL_NUMBER` (409): The supplier's bill number is captured already; `existingBillId` names that bill
+         *     - `DUPLICATE_CREDIT_NOTE_NUMBER` (409): The supplier's credit note number is captured already; `existingCreditNoteId` names it
          *     - `NOT_AWAITING_APPROVAL` (409): The bill is not awaiting approval
          *     - `NOT_APPROVED` (409): The bill is not approved (or is paid or void)
          *     - `BILL_POSTED` (409): The bill is posted to the ledger: void it instead of deleting it
@@ -2799,7 +2828,7 @@ export interface components {
          *     - `UNAVAILABLE` (503): A dependency is unavailable; retry with backoff
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "DUPLICATE_BILL_NUMBER" | "NOT_AWAITING_APPROVAL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         FieldError: {
             /** @description The field, parameter or header, e.g. lines[0].quantity */
             field: string;
@@ -5055,6 +5084,125 @@ export interface components {
              */
             sentAt: string;
         };
+        /**
+         * @description offset: it reduces what is owed on the bill (never more than is due on it); refund: the supplier paid it back into the bank (never more than was paid on the bill)
+         * @enum {string}
+         */
+        SupplierCreditSettlement: "offset" | "refund";
+        /**
+         * @example {
+         *       "billId": "3f0c9a52-5b1e-4a53-9a53-0d3b1d6a9e10",
+         *       "creditNoteNumber": "SCN-77",
+         *       "issueDate": "2026-03-05",
+         *       "settlement": "offset",
+         *       "reason": "Damaged paper returned",
+         *       "lines": [
+         *         {
+         *           "description": "Printer paper returned",
+         *           "quantity": 1,
+         *           "unitPrice": 100
+         *         }
+         *       ]
+         *     }
+         */
+        SupplierCreditNoteCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /**
+             * Format: uuid
+             * @description The approved bill it credits
+             */
+            billId: string;
+            /** @description The supplier's own number */
+            creditNoteNumber: string;
+            /**
+             * Format: date
+             * @description Not before the bill's issue date
+             */
+            issueDate: string;
+            reason?: string;
+            settlement: components["schemas"]["SupplierCreditSettlement"];
+            /**
+             * Format: uuid
+             * @description A refund: the bank account it came into; default Bank (1000)
+             */
+            bankAccountId?: string;
+            /** Format: uuid */
+            supplierReturnId?: string | null;
+            lines: {
+                description: string;
+                /** @description Up to four decimals */
+                quantity: number;
+                /** @description Excluding VAT; up to four decimals */
+                unitPrice: number;
+                /**
+                 * @description How the supplier taxed a bill line; the rate follows from the code and the bill's issue date. standard: 15% (14% before 2018-04-01), input tax on other goods and services (VAT201 field 15); standard_capital: the same rate, input tax on capital goods and services (field 14); zero, exempt: no VAT; out_of_scope: not a supply, in no field. A company not VAT-registered on the issue date claims no input tax: the VAT is then part of the cost.
+                 * @enum {string}
+                 */
+                taxCode?: "standard" | "standard_capital" | "zero" | "exempt" | "out_of_scope";
+                /** @description Percent, instead of taxCode: 0 means zero, the standard rate on the issue date means standard; any other rate, or one that disagrees with taxCode, is 400. Neither given: standard. */
+                vatRate?: number;
+                /**
+                 * Format: uuid
+                 * @description Default: the account of the bill's first line with the same tax code
+                 */
+                accountId?: string;
+            }[];
+        };
+        /**
+         * @description How the supplier taxed a bill line; the rate follows from the code and the bill's issue date. standard: 15% (14% before 2018-04-01), input tax on other goods and services (VAT201 field 15); standard_capital: the same rate, input tax on capital goods and services (field 14); zero, exempt: no VAT; out_of_scope: not a supply, in no field. A company not VAT-registered on the issue date claims no input tax: the VAT is then part of the cost.
+         * @enum {string}
+         */
+        BillTaxCode: "standard" | "standard_capital" | "zero" | "exempt" | "out_of_scope";
+        SupplierCreditNote: {
+            /** Format: uuid */
+            id: string;
+            creditNoteNumber: string;
+            /** Format: uuid */
+            creditedBillId: string;
+            creditedBillNumber: string;
+            /** Format: uuid */
+            contactId: string;
+            supplierName: string;
+            settlement: components["schemas"]["SupplierCreditSettlement"];
+            /**
+             * @description applied: offset against the bill; refunded: paid back by the supplier
+             * @enum {string}
+             */
+            status: "applied" | "refunded" | "void";
+            reason: string | null;
+            /** Format: uuid */
+            supplierReturnId: string | null;
+            /** Format: date */
+            issueDate: string;
+            net: number;
+            vat: number;
+            total: number;
+            /** Format: uuid */
+            bankAccountId: string | null;
+            /** Format: date-time */
+            refundedAt: string | null;
+            /** Format: uuid */
+            entryId: string;
+            /** Format: date-time */
+            createdAt: string;
+            lines: {
+                lineNo: number;
+                description: string;
+                quantity: number;
+                unitPrice: number;
+                taxCode: components["schemas"]["BillTaxCode"];
+                vatRate: number;
+                /** Format: uuid */
+                accountId: string;
+                netAmount: number;
+                vatAmount: number;
+                totalAmount: number;
+            }[];
+        };
         BillLineInput: {
             description: string;
             /** @description Up to four decimals */
@@ -5144,11 +5292,6 @@ export interface components {
          * @enum {string}
          */
         BillStatus: "draft" | "awaiting_approval" | "approved" | "partially_paid" | "paid" | "rejected" | "void";
-        /**
-         * @description How the supplier taxed a bill line; the rate follows from the code and the bill's issue date. standard: 15% (14% before 2018-04-01), input tax on other goods and services (VAT201 field 15); standard_capital: the same rate, input tax on capital goods and services (field 14); zero, exempt: no VAT; out_of_scope: not a supply, in no field. A company not VAT-registered on the issue date claims no input tax: the VAT is then part of the cost.
-         * @enum {string}
-         */
-        BillTaxCode: "standard" | "standard_capital" | "zero" | "exempt" | "out_of_scope";
         BillLine: {
             /** Format: uuid */
             id: string;
@@ -5197,6 +5340,9 @@ export interface components {
             /** @description The total, VAT included */
             amount: number;
             amountPaid: number;
+            /** @description By supplier credit notes (offset and refunded) */
+            amountCredited: number;
+            /** @description The total less payments and offset credit notes */
             amountDue: number;
             supplierVatNumber: string | null;
             /** @description Why the input tax claimed may not stand (an abridged tax invoice without a VAT number) */
@@ -10995,6 +11141,107 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listSupplierCreditNotes: {
+        parameters: {
+            query?: {
+                billId?: string;
+                contactId?: string;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupplierCreditNote"][];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createSupplierCreditNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupplierCreditNoteCreate"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupplierCreditNote"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupplierCreditNote"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `DUPLICATE_CREDIT_NOTE_NUMBER`, `NOT_APPROVED`, `PERIOD_LOCKED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listBills: {
         parameters: {
             query?: {
@@ -11005,7 +11252,7 @@ export interface operations {
                 /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
                 updatedSince?: string;
                 /** @description Order: a key, descending with a leading `-`; ties by id. Default `-date`. */
-                sort?: "date" | "-date" | "number" | "-number" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                sort?: "updatedAt" | "-updatedAt" | "createdAt" | "-createdAt" | "number" | "-number" | "date" | "-date";
                 /** @description draft (being captured) → awaiting_approval (submitted) → approved (posted: the supplier is owed) → partially_paid / paid; rejected (an approver refused it, with a reason; nothing posted); void (an approved bill's entry reversed, or an unposted bill withdrawn). */
                 status?: "draft" | "awaiting_approval" | "approved" | "partially_paid" | "paid" | "rejected" | "void";
                 contactId?: string;

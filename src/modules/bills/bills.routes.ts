@@ -2,11 +2,7 @@ import { Type } from 'typebox';
 import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
-import {
-  createSupplierCreditNote,
-  getSupplierCreditNote,
-  listSupplierCreditNotes,
-} from './bills.credit-notes.ts';
+import { createSupplierCreditNote, listSupplierCreditNotes } from './bills.credit-notes.ts';
 import { listBillPayments, payBill } from './bills.payments.ts';
 import { approveBill, voidBill } from './bills.posting.ts';
 import {
@@ -21,7 +17,6 @@ import {
   SupplierCreditNote,
   SupplierCreditNoteCreate,
   SupplierCreditNoteListQuery,
-  SupplierCreditNoteParams,
 } from './bills.schemas.ts';
 import { createBill, deleteBill, getBill, listBills, rejectBill, submitBill } from './bills.service.ts';
 
@@ -77,20 +72,12 @@ export const billRoutes: AnyRoute[] = [
     path: '/api/bills/credit-notes',
     operationId: 'listSupplierCreditNotes',
     summary: 'Supplier credit notes, oldest first (a bare array)',
-    description: 'Filters: billId, contactId.',
+    description:
+      'Filters: billId, contactId. (No GET by id: /api/bills/credit-notes/{id} would be ambiguous with ' +
+      '/api/bills/{id}/…; list by billId instead.)',
     query: SupplierCreditNoteListQuery,
     response: { 200: Type.Array(SupplierCreditNote) },
     handler: async ({ query }, ctx) => listSupplierCreditNotes(ctx, query),
-  }),
-  defineRoute({
-    ...read,
-    method: 'GET',
-    path: '/api/bills/credit-notes/{id}',
-    operationId: 'getSupplierCreditNote',
-    summary: 'One supplier credit note with its lines',
-    params: SupplierCreditNoteParams,
-    response: { 200: SupplierCreditNote },
-    handler: async ({ params }, ctx) => getSupplierCreditNote(ctx, params.id),
   }),
   defineRoute({
     ...write,

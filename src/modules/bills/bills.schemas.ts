@@ -379,5 +379,3 @@ export const SupplierCreditNoteListQuery = Type.Object({
   billId: Type.Optional(Uuid),
   contactId: Type.Optional(Uuid),
 });
-
-export const SupplierCreditNoteParams = Type.Object({ id: Uuid });
