@@ -8,7 +8,9 @@
 --   * cost_centre_id (bill and line) is stored without a foreign key: cost centres are built
 --     elsewhere and wired after the merge; purchase_order_id/number likewise;
 --   * the recurring fields are the spec's (recurring, frequency, next_date, end_date,
---     recurrence_active).
+--     recurrence_active): a recurring bill is its own template; the job worker makes a bill from
+--     it on each run date (recurring_from_id and recurring_period name the template and the run:
+--     one bill per run, whatever races), anchored on recurrence_anchor (the first run date).
 CREATE TABLE bills (
   tenant_id uuid NOT NULL,
   id uuid NOT NULL,
@@ -35,10 +37,14 @@ CREATE TABLE bills (
   purchase_order_id uuid,
   purchase_order_number text,
   recurring boolean NOT NULL DEFAULT false,
-  frequency text CHECK (frequency IN ('weekly', 'monthly', 'quarterly', 'yearly')),
+  frequency text CHECK (frequency IN ('weekly', 'fortnightly', 'monthly', 'quarterly', 'yearly')),
   next_date date,
   end_date date,
   recurrence_active boolean NOT NULL DEFAULT false,
+  recurrence_anchor date,
+  recurrence_error text,
+  recurring_from_id uuid,
+  recurring_period date,
   rejection_reason text,
   entry_id uuid,
   void_entry_id uuid,
@@ -56,8 +62,12 @@ CREATE TABLE bills (
   FOREIGN KEY (tenant_id, company_id) REFERENCES companies (tenant_id, id),
   FOREIGN KEY (tenant_id, contact_id) REFERENCES contacts (tenant_id, id),
   FOREIGN KEY (tenant_id, entry_id) REFERENCES journal_entries (tenant_id, id),
-  FOREIGN KEY (tenant_id, void_entry_id) REFERENCES journal_entries (tenant_id, id)
+  FOREIGN KEY (tenant_id, void_entry_id) REFERENCES journal_entries (tenant_id, id),
+  FOREIGN KEY (tenant_id, recurring_from_id) REFERENCES bills (tenant_id, id),
+  CHECK (NOT recurring OR (frequency IS NOT NULL AND next_date IS NOT NULL AND recurrence_anchor IS NOT NULL))
 );
+CREATE UNIQUE INDEX bills_one_per_run ON bills (tenant_id, recurring_from_id, recurring_period)
+  WHERE recurring_from_id IS NOT NULL;
 CREATE UNIQUE INDEX bills_supplier_number ON bills (tenant_id, company_id, contact_id, lower(btrim(bill_number)))
   WHERE deleted_at IS NULL AND status <> 'void';
 CREATE INDEX bills_list ON bills (tenant_id, company_id, issue_date DESC, created_at DESC, id)

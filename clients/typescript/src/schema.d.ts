@@ -5279,7 +5279,7 @@ export interface components {
              * @description How often a recurring bill comes
              * @enum {string|null}
              */
-            frequency?: "weekly" | "monthly" | "quarterly" | "yearly" | null;
+            frequency?: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly" | null;
             /** Format: date */
             nextDate?: string | null;
             /** Format: date */
@@ -5357,12 +5357,19 @@ export interface components {
              * @description How often a recurring bill comes
              * @enum {string|null}
              */
-            frequency: "weekly" | "monthly" | "quarterly" | "yearly" | null;
+            frequency: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly" | null;
             /** Format: date */
             nextDate: string | null;
             /** Format: date */
             endDate: string | null;
             recurrenceActive: boolean;
+            /** @description Why the last run made no bill (the recurrence is paused until resumed) */
+            recurrenceError: string | null;
+            /**
+             * Format: uuid
+             * @description The recurring bill this one was made from
+             */
+            recurringFromId: string | null;
             rejectionReason: string | null;
             /** Format: uuid */
             entryId: string | null;

@@ -136,6 +136,8 @@ export function toBill(row: BillRow, lines: BillLineRow[], s: BillSettlement, ve
     nextDate: row.next_date,
     endDate: row.end_date,
     recurrenceActive: row.recurrence_active,
+    recurrenceError: row.recurrence_error,
+    recurringFromId: row.recurring_from_id,
     rejectionReason: row.rejection_reason,
     entryId: row.entry_id,
     voidEntryId: row.void_entry_id,

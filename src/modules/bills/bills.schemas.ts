@@ -185,6 +185,10 @@ export const Bill = named(
     nextDate: nullable(DateString),
     endDate: nullable(DateString),
     recurrenceActive: Type.Boolean(),
+    recurrenceError: nullable(Type.String(), {
+      description: 'Why the last run made no bill (the recurrence is paused until resumed)',
+    }),
+    recurringFromId: nullable(Uuid, { description: 'The recurring bill this one was made from' }),
     rejectionReason: nullable(Type.String()),
     entryId: nullable(Uuid),
     voidEntryId: nullable(Uuid),

@@ -14,6 +14,7 @@ import { companyOf, today } from '../invoices/invoices.service.ts';
 import { documentTotals } from '../invoices/vat.ts';
 import { systemAccount } from '../ledger/index.ts';
 import { type BillRecord, type BillRow, billRecords, findBillRow } from './bills.queries.ts';
+import { planNextBill } from './bills.recurring.ts';
 import {
   BILL_DEFAULT_SORT,
   type BILL_SORT_KEYS,
@@ -24,18 +25,24 @@ import {
 } from './bills.schemas.ts';
 import { billLineAmounts, taxInvoiceCheck } from './bills.vat.ts';
 
+/**
+ * What the bills service needs of its caller: a request's TenantCtx is one; the job worker
+ * (recurring bills) makes one for the tenant.
+ */
+export type BillsCtx = Pick<TenantCtx, 'db' | 'tenantId' | 'companyId' | 'deps'>;
+
 export async function getBill(ctx: TenantCtx, id: string): Promise<BillRecord> {
   const row = await findBillRow(ctx.db, ctx.tenantId, companyOf(ctx), id);
   if (!row) throw notFound('Bill');
   return (await billRecords(ctx.db, ctx.tenantId, [row]))[0]!;
 }
 
-export async function recordOf(ctx: TenantCtx, row: BillRow): Promise<BillRecord> {
+export async function recordOf(ctx: BillsCtx, row: BillRow): Promise<BillRecord> {
   return (await billRecords(ctx.db, ctx.tenantId, [row]))[0]!;
 }
 
 /** The supplier: a live SUPPLIER contact of the tenant (another tenant's, or none, is 404). */
-async function supplierOf(ctx: TenantCtx, contactId: string) {
+async function supplierOf(ctx: BillsCtx, contactId: string) {
   const c = await ctx.db
     .selectFrom('contacts')
     .select(['name', 'contact_type', 'vat_number'])
@@ -59,7 +66,7 @@ type TaxedLineInput = Pick<
  * with the account it posts to; 400 naming the line for what cannot be.
  */
 export async function pricedLines(
-  ctx: TenantCtx,
+  ctx: BillsCtx,
   companyId: string,
   lines: TaxedLineInput[],
   taxDate: string,
@@ -79,7 +86,7 @@ export async function pricedLines(
 }
 
 /** The account a line posts to: an active expense or asset account, not a control account. */
-async function lineAccounts(ctx: TenantCtx, companyId: string, lines: TaxedLineInput[]) {
+async function lineAccounts(ctx: BillsCtx, companyId: string, lines: TaxedLineInput[]) {
   const asked = [...new Set(lines.map((l) => l.accountId).filter((a): a is string => Boolean(a)))];
   const found = asked.length
     ? await ctx.db
@@ -113,7 +120,7 @@ async function lineAccounts(ctx: TenantCtx, companyId: string, lines: TaxedLineI
 }
 
 /** 409 DUPLICATE_BILL_NUMBER naming the supplier's live bill with this number, if any. */
-async function assertNewNumber(ctx: TenantCtx, companyId: string, contactId: string, billNumber: string) {
+async function assertNewNumber(ctx: BillsCtx, companyId: string, contactId: string, billNumber: string) {
   const key = billNumber.trim().toLowerCase();
   // Two creates of the same number take turns here; the unique index (bills_supplier_number)
   // stands behind it whatever happens.
@@ -144,6 +151,27 @@ async function assertNewNumber(ctx: TenantCtx, companyId: string, contactId: str
 
 /** POST /api/bills: 201 with the new draft, 200 with the one a repeated clientId made. */
 export async function createBill(ctx: TenantCtx, input: Static<typeof BillCreate>): Promise<BillRecord> {
+  const { bill, created } = await insertBill(ctx, input);
+  ctx.reply.code(created ? 201 : 200);
+  return bill;
+}
+
+/** A recurring bill's run: the template and the run date it was made for (one bill per run). */
+export interface BillRun {
+  fromId: string;
+  period: string;
+}
+
+/**
+ * Creates a bill (a draft, or awaiting approval when a recurring run makes it), or answers the
+ * one a repeated clientId made (`created` false). A recurring bill's first run is planned in the
+ * same transaction.
+ */
+export async function insertBill(
+  ctx: BillsCtx,
+  input: Static<typeof BillCreate>,
+  run?: BillRun,
+): Promise<{ bill: BillRecord; created: boolean }> {
   const companyId = companyOf(ctx);
   const id = input.clientId?.toLowerCase() ?? crypto.randomUUID();
   if (input.clientId) {
@@ -157,8 +185,7 @@ export async function createBill(ctx: TenantCtx, input: Static<typeof BillCreate
     if (existing) {
       if (existing.company_id !== companyId)
         throw conflict('clientId: already the id of another record', { field: 'clientId' });
-      ctx.reply.code(200);
-      return recordOf(ctx, existing);
+      return { bill: await recordOf(ctx, existing), created: false };
     }
   }
   if (input.dueDate < input.issueDate) throw badRequest('dueDate', 'must not be before issueDate');
@@ -166,6 +193,10 @@ export async function createBill(ctx: TenantCtx, input: Static<typeof BillCreate
     throw badRequest('endDate', 'must not be before nextDate');
   if (input.recurring && !input.frequency)
     throw badRequest('frequency', 'a recurring bill needs a frequency');
+  if (input.recurring && !input.nextDate)
+    throw badRequest('nextDate', 'a recurring bill needs the date of its next bill');
+  if (input.recurring && input.nextDate && input.nextDate <= input.issueDate)
+    throw badRequest('nextDate', 'must be after issueDate (this bill is the first)');
   const supplier = await supplierOf(ctx, input.contactId);
   const { accounts, amounts, totals } = await pricedLines(ctx, companyId, input.lines, input.issueDate);
   const vatRegistered = await vatRegisteredOn(ctx.db, ctx.tenantId, companyId, input.issueDate);
@@ -203,7 +234,7 @@ export async function createBill(ctx: TenantCtx, input: Static<typeof BillCreate
       company_id: companyId,
       contact_id: input.contactId,
       bill_number: input.billNumber.trim(),
-      status: 'draft',
+      status: run ? 'awaiting_approval' : 'draft',
       issue_date: input.issueDate,
       due_date: input.dueDate,
       currency: input.currency ?? 'ZAR',
@@ -223,13 +254,17 @@ export async function createBill(ctx: TenantCtx, input: Static<typeof BillCreate
       frequency: input.frequency ?? null,
       next_date: input.nextDate ?? null,
       end_date: input.endDate ?? null,
-      recurrence_active: input.recurrenceActive ?? Boolean(input.recurring),
+      recurrence_active: input.recurring ? (input.recurrenceActive ?? true) : false,
+      recurrence_anchor: input.recurring ? (input.nextDate ?? null) : null,
+      recurring_from_id: run?.fromId ?? null,
+      recurring_period: run?.period ?? null,
+      submitted_at: run ? ctx.deps.now() : null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
   await ctx.db.insertInto('bill_lines').values(lineRows).execute();
-  ctx.reply.code(201);
-  return recordOf(ctx, row);
+  await planNextBill(ctx.deps, ctx.db, row);
+  return { bill: await recordOf(ctx, row), created: true };
 }
 
 type BillSortKey = (typeof BILL_SORT_KEYS)[number];

@@ -13,7 +13,8 @@ export const BILL_STATUSES = [
 ] as const;
 export type BillStatus = (typeof BILL_STATUSES)[number];
 
-export const BILL_FREQUENCIES = ['weekly', 'monthly', 'quarterly', 'yearly'] as const;
+// The recurring invoices' frequencies (invoices/recurring.dates.ts): the same calendar.
+export { FREQUENCIES as BILL_FREQUENCIES } from '../invoices/recurring.dates.ts';
 
 export interface BillsTable {
   tenant_id: string;
@@ -42,6 +43,10 @@ export interface BillsTable {
   next_date: DateString | null;
   end_date: DateString | null;
   recurrence_active: Generated<boolean>;
+  recurrence_anchor: DateString | null;
+  recurrence_error: string | null;
+  recurring_from_id: string | null;
+  recurring_period: DateString | null;
   rejection_reason: string | null;
   entry_id: string | null;
   void_entry_id: string | null;

@@ -3,6 +3,12 @@
 import type { TSchema } from 'typebox';
 import { BillRejected } from './bills.schemas.ts';
 
+export {
+  RECURRING_BILL_JOB_OPTIONS,
+  RECURRING_BILL_QUEUE,
+  type RecurringBillJob,
+  runRecurringBills,
+} from './bills.recurring.ts';
 export { billRoutes } from './bills.routes.ts';
 
 /** Each event the module emits, with the schema of its `data`. */
