@@ -293,3 +293,41 @@ describe('the list', () => {
     assert.equal((await fetched(sales(p), `/api/bills?contactId=${p.supplierId}`)).total, 2);
   });
 });
+
+describe('catalogue conventions', () => {
+  test('Idempotency-Key on create answers the first bill again; GET carries an ETag', async () => {
+    const { p } = await setup();
+    const key = crypto.randomUUID();
+    const payload = {
+      contactId: p.supplierId,
+      billNumber: 'IDEM-1',
+      issueDate: '2026-03-02',
+      dueDate: '2026-04-01',
+      lines: [{ description: 'Toner', quantity: 1, unitPrice: 10 }],
+    };
+    const one = await p.api({
+      method: 'POST',
+      url: '/api/bills',
+      headers: { 'idempotency-key': key },
+      payload,
+    });
+    const two = await p.api({
+      method: 'POST',
+      url: '/api/bills',
+      headers: { 'idempotency-key': key },
+      payload,
+    });
+    assert.equal(one.statusCode, 201, one.body);
+    assert.equal(two.statusCode, 201, two.body);
+    assert.equal(two.json().id, one.json().id);
+    assert.match(String(one.headers.location), new RegExp(`/api/bills/${one.json().id}$`));
+    const got = await p.api({ method: 'GET', url: `/api/bills/${one.json().id}` });
+    assert.ok(got.headers.etag);
+    const again = await p.api({
+      method: 'GET',
+      url: `/api/bills/${one.json().id}`,
+      headers: { 'if-none-match': String(got.headers.etag) },
+    });
+    assert.equal(again.statusCode, 304);
+  });
+});
