@@ -1894,7 +1894,13 @@ export interface paths {
         delete: operations["deleteBill"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a bill's reference, notes, category, due date or recurrence
+         * @description reference, notes, category and dueDate change while the bill is a draft or awaiting approval (409 NOT_A_DRAFT after). The recurrence (recurring, frequency, nextDate, endDate, recurrenceActive) changes on any bill but a void or rejected one: recurrenceActive true resumes a paused one (recurrenceError cleared) and plans its next run; a new nextDate starts the series again from it. Lines do not change: delete a draft and capture it again, or credit an approved bill.
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        patch: operations["updateBill"];
         trace?: never;
     };
     "/api/bills/{id}/submit": {
@@ -5400,6 +5406,34 @@ export interface components {
             /** @description The limit that was applied */
             limit: number;
             totalPages: number;
+        };
+        /**
+         * @example {
+         *       "recurrenceActive": true,
+         *       "nextDate": "2026-05-01"
+         *     }
+         */
+        BillUpdate: {
+            reference?: string | null;
+            notes?: string | null;
+            category?: string | null;
+            /**
+             * Format: date
+             * @description Not before the issue date
+             */
+            dueDate?: string;
+            /** @description A bill that comes again (kept; default false) */
+            recurring?: boolean;
+            /**
+             * @description How often a recurring bill comes
+             * @enum {string|null}
+             */
+            frequency?: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly" | null;
+            /** Format: date */
+            nextDate?: string | null;
+            /** Format: date */
+            endDate?: string | null;
+            recurrenceActive?: boolean;
         };
         BillLedgerNotice: {
             /** @description What the ledger did */
@@ -11456,6 +11490,53 @@ export interface operations {
             };
             412: components["responses"]["PreconditionFailed"];
             414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateBill: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BillUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bill"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_b4573b"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

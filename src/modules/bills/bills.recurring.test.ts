@@ -121,4 +121,31 @@ test('a run the rules refuse (the supplier is now a customer) makes nothing and 
   assert.equal(after.recurrenceActive, false);
   assert.match(after.recurrenceError, /The bill for 2026-06-18 was not made: .*not a supplier/);
   assert.equal((await runs(later, template.id)).length, 0);
+  // Put right and resumed from a new date: the run is made on it, the error cleared.
+  const back = await later.api({
+    method: 'PATCH',
+    url: `/api/contacts/${p.supplierId}`,
+    payload: { contactType: 'SUPPLIER' },
+  });
+  assert.equal(back.statusCode, 200, back.body);
+  const resumed = await later.api({
+    method: 'PATCH',
+    url: `/api/bills/${template.id}`,
+    payload: { recurrenceActive: true, nextDate: '2026-06-20' },
+  });
+  assert.equal(resumed.statusCode, 200, resumed.body);
+  assert.deepEqual([resumed.json().recurrenceActive, resumed.json().recurrenceError], [true, null]);
+  await moveTo('2026-06-20T08:00:00Z');
+  const last = await fresh(b, p);
+  assert.deepEqual(
+    (await runs(last, template.id)).map((x: { billNumber: string }) => x.billNumber),
+    ['LEASE-2026-06-20'],
+  );
+  // Weekly from the new anchor: the next is a week on.
+  assert.equal((await fetched(sales(last), `/api/bills/${template.id}`)).nextDate, '2026-06-27');
+  // An approved bill's notes no longer change.
+  const approvedOne = await last.api({ method: 'POST', url: `/api/bills/${template.id}/approve` });
+  assert.equal(approvedOne.statusCode, 200, approvedOne.body);
+  const late = await last.api({ method: 'PATCH', url: `/api/bills/${template.id}`, payload: { notes: 'x' } });
+  assert.equal(late.json().code, 'NOT_A_DRAFT');
 });

@@ -13,12 +13,21 @@ import {
   BillPayment,
   BillPaymentCreate,
   BillReject,
+  BillUpdate,
   LedgerNotice,
   SupplierCreditNote,
   SupplierCreditNoteCreate,
   SupplierCreditNoteListQuery,
 } from './bills.schemas.ts';
-import { createBill, deleteBill, getBill, listBills, rejectBill, submitBill } from './bills.service.ts';
+import {
+  createBill,
+  deleteBill,
+  getBill,
+  listBills,
+  rejectBill,
+  submitBill,
+  updateBill,
+} from './bills.service.ts';
 
 const expenses = { module: 'expenses', companyScoped: true, tag: 'Bills' } as const;
 const read = { ...expenses, access: 'read' as const, permission: ['expenses', 'read'] as [Resource, Action] };
@@ -124,6 +133,24 @@ export const billRoutes: AnyRoute[] = [
     params: BillIdParams,
     response: { 200: Bill },
     handler: async ({ params }, ctx) => getBill(ctx, params.id),
+  }),
+  defineRoute({
+    ...write,
+    method: 'PATCH',
+    path: '/api/bills/{id}',
+    operationId: 'updateBill',
+    errors: ['NOT_A_DRAFT', 'CONFLICT'],
+    summary: "Change a bill's reference, notes, category, due date or recurrence",
+    description:
+      'reference, notes, category and dueDate change while the bill is a draft or awaiting approval (409 ' +
+      'NOT_A_DRAFT after). The recurrence (recurring, frequency, nextDate, endDate, recurrenceActive) changes on ' +
+      'any bill but a void or rejected one: recurrenceActive true resumes a paused one (recurrenceError ' +
+      'cleared) and plans its next run; a new nextDate starts the series again from it. Lines do not change: ' +
+      'delete a draft and capture it again, or credit an approved bill.',
+    params: BillIdParams,
+    body: BillUpdate,
+    response: { 200: Bill },
+    handler: async ({ params, body }, ctx) => updateBill(ctx, params.id, body),
   }),
   defineRoute({
     ...write,

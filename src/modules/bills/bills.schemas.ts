@@ -383,3 +383,20 @@ export const SupplierCreditNoteListQuery = Type.Object({
   billId: Type.Optional(Uuid),
   contactId: Type.Optional(Uuid),
 });
+
+export const BillUpdate = named(
+  'BillUpdate',
+  Type.Object(
+    {
+      reference: Type.Optional(nullable(Type.String({ maxLength: 200 }))),
+      notes: Type.Optional(nullable(Type.String({ maxLength: 4000 }))),
+      category: Type.Optional(nullable(Type.String({ maxLength: 100 }))),
+      dueDate: Type.Optional(Type.String({ format: 'date', description: 'Not before the issue date' })),
+      ...recurrence,
+    },
+    {
+      additionalProperties: false,
+      examples: [{ recurrenceActive: true, nextDate: '2026-05-01' }],
+    },
+  ),
+);

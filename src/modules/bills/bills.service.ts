@@ -22,6 +22,7 @@ import {
   type BillLineInput,
   type BillListQuery,
   type BillRejected,
+  type BillUpdate,
 } from './bills.schemas.ts';
 import { billLineAmounts, taxInvoiceCheck } from './bills.vat.ts';
 
@@ -380,3 +381,69 @@ export async function deleteBill(ctx: TenantCtx, id: string): Promise<{ ledgerNo
 }
 
 export { today };
+
+/**
+ * PATCH /api/bills/{id}: the reference, notes, category and due date of a bill not yet approved;
+ * the recurrence of any bill but a void or rejected one (resuming a paused one clears its error and
+ * plans its next run; a new nextDate is the series' new anchor).
+ */
+export async function updateBill(
+  ctx: TenantCtx,
+  id: string,
+  input: Static<typeof BillUpdate>,
+): Promise<BillRecord> {
+  const row = await lockBill(ctx, id);
+  const set: Record<string, unknown> = {};
+  const header = (['reference', 'notes', 'category', 'dueDate'] as const).filter(
+    (k) => input[k] !== undefined,
+  );
+  if (header.length && row.status !== 'draft' && row.status !== 'awaiting_approval')
+    throw conflict(`This bill is ${row.status}: its ${header.join(', ')} no longer change`, {
+      code: 'NOT_A_DRAFT',
+    });
+  if (input.dueDate !== undefined) {
+    if (input.dueDate < row.issue_date) throw badRequest('dueDate', 'must not be before the issue date');
+    set.due_date = input.dueDate;
+  }
+  if (input.reference !== undefined) set.reference = input.reference;
+  if (input.notes !== undefined) set.notes = input.notes;
+  if (input.category !== undefined) set.category = input.category;
+  const recurs = (['recurring', 'frequency', 'nextDate', 'endDate', 'recurrenceActive'] as const).some(
+    (k) => input[k] !== undefined,
+  );
+  if (recurs) {
+    if (row.status === 'void' || row.status === 'rejected')
+      throw conflict(`This bill is ${row.status}: it does not recur`, { code: 'CONFLICT' });
+    const recurring = input.recurring ?? row.recurring;
+    const frequency = input.frequency === undefined ? row.frequency : input.frequency;
+    const nextDate = input.nextDate === undefined ? row.next_date : input.nextDate;
+    const endDate = input.endDate === undefined ? row.end_date : input.endDate;
+    if (recurring && !frequency) throw badRequest('frequency', 'a recurring bill needs a frequency');
+    if (recurring && !nextDate)
+      throw badRequest('nextDate', 'a recurring bill needs the date of its next bill');
+    if (nextDate && nextDate <= row.issue_date) throw badRequest('nextDate', 'must be after issueDate');
+    if (endDate && nextDate && endDate < nextDate) throw badRequest('endDate', 'must not be before nextDate');
+    const active = recurring
+      ? (input.recurrenceActive ?? (input.recurring ? true : row.recurrence_active))
+      : false;
+    Object.assign(set, {
+      recurring,
+      frequency,
+      next_date: nextDate,
+      end_date: endDate,
+      recurrence_active: active,
+      recurrence_anchor:
+        input.nextDate !== undefined || !row.recurrence_anchor ? nextDate : row.recurrence_anchor,
+      ...(active ? { recurrence_error: null } : {}),
+    });
+  }
+  const updated = await ctx.db
+    .updateTable('bills')
+    .set(set)
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  if (recurs) await planNextBill(ctx.deps, ctx.db, updated);
+  return recordOf(ctx, updated);
+}
