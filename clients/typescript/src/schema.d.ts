@@ -2017,6 +2017,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/bills/{id}/payments/{paymentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Reverse a bill payment: its entry is reversed and the amount is owed again
+         * @description The payment stays listed, status reversed, with the reversal entry; the bill goes back to partially_paid or approved. A second reversal is 409 ALREADY_REVERSED.
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        delete: operations["reverseBillPayment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/inventory/products": {
         parameters: {
             query?: never;
@@ -5487,6 +5509,15 @@ export interface components {
             bankAccountId: string;
             /** Format: uuid */
             entryId: string;
+            /**
+             * @description reversed: its entry was reversed
+             * @enum {string}
+             */
+            status: "paid" | "reversed";
+            /** Format: date-time */
+            reversedAt: string | null;
+            /** Format: uuid */
+            reversalEntryId: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -11825,6 +11856,44 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    reverseBillPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillPayment"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_adea29"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -7,7 +7,7 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/money.ts';
 import { bankAccount } from '../invoices/payments.ts';
-import { ledgerCtxOf, post } from '../ledger/index.ts';
+import { ledgerCtxOf, post, reverse } from '../ledger/index.ts';
 import { creditorsLine } from './bills.posting.ts';
 import { amountDueOf, type BillRow, billSettlements } from './bills.queries.ts';
 import type { BillPayment, BillPaymentCreate } from './bills.schemas.ts';
@@ -23,6 +23,8 @@ function toBillPayment(r: {
   reference: string | null;
   bank_account_id: string;
   entry_id: string;
+  reversed_at: Date | null;
+  reversal_entry_id: string | null;
   created_at: Date;
 }): Payment {
   return {
@@ -33,6 +35,9 @@ function toBillPayment(r: {
     reference: r.reference,
     bankAccountId: r.bank_account_id,
     entryId: r.entry_id,
+    status: r.reversed_at ? 'reversed' : 'paid',
+    reversedAt: r.reversed_at?.toISOString() ?? null,
+    reversalEntryId: r.reversal_entry_id,
     createdAt: r.created_at.toISOString(),
   };
 }
@@ -138,4 +143,35 @@ export async function listBillPayments(ctx: TenantCtx, id: string): Promise<Paym
     .orderBy('created_at')
     .execute();
   return rows.map(toBillPayment);
+}
+
+/**
+ * DELETE /api/bills/{id}/payments/{paymentId}: the payment's entry is reversed (dated as it was),
+ * the amount is owed again and the bill's status follows. The row stays, marked reversed.
+ */
+export async function reverseBillPayment(ctx: TenantCtx, id: string, paymentId: string): Promise<Payment> {
+  const row = await lockBill(ctx, id);
+  const payment = await ctx.db
+    .selectFrom('bill_payments')
+    .selectAll()
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('bill_id', '=', id)
+    .where('id', '=', paymentId)
+    .executeTakeFirst();
+  if (!payment) throw notFound('Payment');
+  if (payment.reversed_at)
+    throw conflict('This payment has already been reversed', { code: 'ALREADY_REVERSED' });
+  const reversal = await reverse(ledgerCtxOf(ctx), payment.entry_id, {
+    description: `Payment of bill ${row.bill_number} reversed`,
+    source: { type: 'bill_payment', id: paymentId },
+  });
+  const reversed = await ctx.db
+    .updateTable('bill_payments')
+    .set({ reversed_at: ctx.deps.now(), reversal_entry_id: reversal })
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', paymentId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await settleBill(ctx, row);
+  return toBillPayment(reversed);
 }

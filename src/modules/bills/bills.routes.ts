@@ -2,8 +2,9 @@ import { Type } from 'typebox';
 import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { PaymentParams } from '../invoices/payments.schemas.ts';
 import { createSupplierCreditNote, listSupplierCreditNotes } from './bills.credit-notes.ts';
-import { listBillPayments, payBill } from './bills.payments.ts';
+import { listBillPayments, payBill, reverseBillPayment } from './bills.payments.ts';
 import { approveBill, voidBill } from './bills.posting.ts';
 import {
   Bill,
@@ -256,5 +257,19 @@ export const billRoutes: AnyRoute[] = [
     params: BillIdParams,
     response: { 200: Type.Array(BillPayment) },
     handler: async ({ params }, ctx) => listBillPayments(ctx, params.id),
+  }),
+  defineRoute({
+    ...write,
+    method: 'DELETE',
+    path: '/api/bills/{id}/payments/{paymentId}',
+    operationId: 'reverseBillPayment',
+    errors: ['ALREADY_REVERSED', 'PERIOD_LOCKED'],
+    summary: 'Reverse a bill payment: its entry is reversed and the amount is owed again',
+    description:
+      'The payment stays listed, status reversed, with the reversal entry; the bill goes back to partially_paid ' +
+      'or approved. A second reversal is 409 ALREADY_REVERSED.',
+    params: PaymentParams,
+    response: { 200: BillPayment },
+    handler: async ({ params }, ctx) => reverseBillPayment(ctx, params.id, params.paymentId),
   }),
 ];

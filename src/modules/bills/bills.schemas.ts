@@ -252,6 +252,9 @@ export const BillPayment = named(
     reference: nullable(Type.String()),
     bankAccountId: Uuid,
     entryId: Uuid,
+    status: stringEnum(['paid', 'reversed'] as const, { description: 'reversed: its entry was reversed' }),
+    reversedAt: nullable(Timestamp),
+    reversalEntryId: nullable(Uuid),
     createdAt: Timestamp,
   }),
 );

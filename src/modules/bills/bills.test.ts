@@ -114,6 +114,22 @@ describe('a bill of 1,000.00 standard-rated and 200.00 exempt', () => {
       payments.map((x: { amount: number }) => x.amount),
       [500, 850],
     );
+    // Each payment reversed: owed again (850, then 1,350), back to approved; then the void stands.
+    for (const [x, status, due] of [
+      [payments[1], 'partially_paid', 850],
+      [payments[0], 'approved', 1350],
+    ] as const) {
+      const r = await p.api({ method: 'DELETE', url: `/api/bills/${bill.id}/payments/${x.id}` });
+      assert.equal(r.statusCode, 200, r.body);
+      assert.equal(r.json().status, 'reversed');
+      const b2 = await fetched(sales(p), `/api/bills/${bill.id}`);
+      assert.deepEqual([b2.status, b2.amountDue, b2.paidAt], [status, due, null]);
+    }
+    const twice = await p.api({ method: 'DELETE', url: `/api/bills/${bill.id}/payments/${payments[0].id}` });
+    assert.equal(twice.json().code, 'ALREADY_REVERSED');
+    assert.equal((await act(p, bill.id, 'void', {})).status, 'void');
+    // Everything back to nil: bank, creditors, VAT input, expenses.
+    assert.deepEqual(await balances(p, '2026-03-31', ['1000', '2000', '1300', '6750']), [0, 0, 0, 0]);
   });
 
   test('void reverses the approval: every balance back to 0; the number may be captured again', async () => {
