@@ -5331,13 +5331,13 @@ export interface components {
             vatRate: number;
             /** Format: uuid */
             accountId: string;
+            netAmount: number;
+            vatAmount: number;
+            totalAmount: number;
             /** Format: uuid */
             costCentreId: string | null;
             /** Format: uuid */
             productId: string | null;
-            netAmount: number;
-            vatAmount: number;
-            totalAmount: number;
         };
         Bill: {
             /** Format: uuid */

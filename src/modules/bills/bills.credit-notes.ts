@@ -23,15 +23,15 @@ import {
   billSettlements,
   findBillRow,
   remainingToCreditOf,
+  toTaxedLine,
 } from './bills.queries.ts';
 import type {
   SupplierCreditNote,
   SupplierCreditNoteCreate,
   SupplierCreditNoteListQuery,
 } from './bills.schemas.ts';
-import { pricedLines } from './bills.service.ts';
+import { pricedLines, supplierNumberTaken } from './bills.service.ts';
 import type { BillCreditNoteLinesTable, BillCreditNotesTable } from './bills.tables.ts';
-import type { BillTaxCode } from './bills.vat.ts';
 
 type Note = Static<typeof SupplierCreditNote>;
 type NoteRow = Selectable<BillCreditNotesTable> & { bill_number: string; supplier_name: string };
@@ -83,20 +83,7 @@ async function toNotes(ctx: TenantCtx, rows: NoteRow[]): Promise<Note[]> {
     refundedAt: r.refunded_at?.toISOString() ?? null,
     entryId: r.entry_id,
     createdAt: r.created_at.toISOString(),
-    lines: lines
-      .filter((l) => l.credit_note_id === r.id)
-      .map((l) => ({
-        lineNo: l.line_no,
-        description: l.description,
-        quantity: toNumber(l.quantity),
-        unitPrice: toNumber(l.unit_price),
-        taxCode: l.tax_code as BillTaxCode,
-        vatRate: toNumber(l.vat_rate),
-        accountId: l.account_id,
-        netAmount: toNumber(l.net_amount),
-        vatAmount: toNumber(l.vat_amount),
-        totalAmount: toNumber(l.total_amount),
-      })),
+    lines: lines.filter((l) => l.credit_note_id === r.id).map(toTaxedLine),
   }));
 }
 
@@ -247,22 +234,10 @@ export async function createSupplierCreditNote(
 
 /** 409 DUPLICATE_CREDIT_NOTE_NUMBER when the supplier's credit note number is captured already. */
 async function assertNewNoteNumber(ctx: TenantCtx, companyId: string, contactId: string, number: string) {
-  const key = number.trim().toLowerCase();
-  await sql`select pg_advisory_xact_lock(hashtext(${`bill_credit_note:${companyId}:${contactId}:${key}`}))`.execute(
-    ctx.db,
-  );
-  const existing = await ctx.db
-    .selectFrom('bill_credit_notes')
-    .select(['id', 'credit_note_number'])
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', companyId)
-    .where('contact_id', '=', contactId)
-    .where('status', '<>', 'void')
-    .where(sql<string>`lower(btrim(credit_note_number))`, '=', key)
-    .executeTakeFirst();
+  const existing = await supplierNumberTaken(ctx, 'bill_credit_notes', { companyId, contactId, number });
   if (existing)
     throw conflict(
-      `This supplier's credit note ${existing.credit_note_number} is already captured (credit note ${existing.id})`,
+      `This supplier's credit note ${existing.number} is already captured (credit note ${existing.id})`,
       { code: 'DUPLICATE_CREDIT_NOTE_NUMBER', existingCreditNoteId: existing.id },
     );
 }

@@ -103,6 +103,36 @@ export function remainingToCreditOf(row: BillRow, s: BillSettlement): string {
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
+/** What a bill line and a supplier credit note line answer alike. */
+export function toTaxedLine(
+  l: Pick<
+    BillLineRow,
+    | 'line_no'
+    | 'description'
+    | 'quantity'
+    | 'unit_price'
+    | 'tax_code'
+    | 'vat_rate'
+    | 'account_id'
+    | 'net_amount'
+    | 'vat_amount'
+    | 'total_amount'
+  >,
+) {
+  return {
+    lineNo: l.line_no,
+    description: l.description,
+    quantity: toNumber(l.quantity),
+    unitPrice: toNumber(l.unit_price),
+    taxCode: l.tax_code as BillTaxCode,
+    vatRate: toNumber(l.vat_rate),
+    accountId: l.account_id,
+    netAmount: toNumber(l.net_amount),
+    vatAmount: toNumber(l.vat_amount),
+    totalAmount: toNumber(l.total_amount),
+  };
+}
+
 export function toBill(row: BillRow, lines: BillLineRow[], s: BillSettlement, vendor: string): BillRecord {
   const standard = lines.filter((l) => l.tax_code === 'standard' || l.tax_code === 'standard_capital');
   return {
@@ -149,18 +179,9 @@ export function toBill(row: BillRow, lines: BillLineRow[], s: BillSettlement, ve
     deletedAt: iso(row.deleted_at),
     lines: lines.map((l) => ({
       id: l.id,
-      lineNo: l.line_no,
-      description: l.description,
-      quantity: toNumber(l.quantity),
-      unitPrice: toNumber(l.unit_price),
-      taxCode: l.tax_code as BillTaxCode,
-      vatRate: toNumber(l.vat_rate),
-      accountId: l.account_id,
+      ...toTaxedLine(l),
       costCentreId: l.cost_centre_id,
       productId: l.product_id,
-      netAmount: toNumber(l.net_amount),
-      vatAmount: toNumber(l.vat_amount),
-      totalAmount: toNumber(l.total_amount),
     })),
   };
 }

@@ -131,23 +131,23 @@ export const BillCreate = named(
   ),
 );
 
+/** What a bill line and a supplier credit note line answer alike. */
+const taxedLineOut = {
+  lineNo: Type.Integer(),
+  description: Type.String(),
+  quantity: Type.Number(),
+  unitPrice: Type.Number(),
+  taxCode: BillTaxCode,
+  vatRate: Type.Number(),
+  accountId: Uuid,
+  netAmount: Type.Number(),
+  vatAmount: Type.Number(),
+  totalAmount: Type.Number(),
+};
+
 export const BillLine = named(
   'BillLine',
-  Type.Object({
-    id: Uuid,
-    lineNo: Type.Integer(),
-    description: Type.String(),
-    quantity: Type.Number(),
-    unitPrice: Type.Number(),
-    taxCode: BillTaxCode,
-    vatRate: Type.Number(),
-    accountId: Uuid,
-    costCentreId: nullable(Uuid),
-    productId: nullable(Uuid),
-    netAmount: Type.Number(),
-    vatAmount: Type.Number(),
-    totalAmount: Type.Number(),
-  }),
+  Type.Object({ id: Uuid, ...taxedLineOut, costCentreId: nullable(Uuid), productId: nullable(Uuid) }),
 );
 
 export const Bill = named(
@@ -365,20 +365,7 @@ export const SupplierCreditNote = named(
     refundedAt: nullable(Timestamp),
     entryId: Uuid,
     createdAt: Timestamp,
-    lines: Type.Array(
-      Type.Object({
-        lineNo: Type.Integer(),
-        description: Type.String(),
-        quantity: Type.Number(),
-        unitPrice: Type.Number(),
-        taxCode: BillTaxCode,
-        vatRate: Type.Number(),
-        accountId: Uuid,
-        netAmount: Type.Number(),
-        vatAmount: Type.Number(),
-        totalAmount: Type.Number(),
-      }),
-    ),
+    lines: Type.Array(Type.Object(taxedLineOut)),
   }),
 );
 

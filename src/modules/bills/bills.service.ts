@@ -120,33 +120,38 @@ async function lineAccounts(ctx: BillsCtx, companyId: string, lines: TaxedLineIn
   return out;
 }
 
-/** 409 DUPLICATE_BILL_NUMBER naming the supplier's live bill with this number, if any. */
-async function assertNewNumber(ctx: BillsCtx, companyId: string, contactId: string, billNumber: string) {
-  const key = billNumber.trim().toLowerCase();
-  // Two creates of the same number take turns here; the unique index (bills_supplier_number)
-  // stands behind it whatever happens.
-  await sql`select pg_advisory_xact_lock(hashtext(${`bill:${companyId}:${contactId}:${key}`}))`.execute(
+/**
+ * The supplier's live document of `table` (a bill, or a credit note) numbered `number` (trimmed, any
+ * case, void and deleted ones not counted), if any. Two creates of the same number take turns
+ * (an advisory lock held to commit); a unique index stands behind it whatever happens.
+ */
+export async function supplierNumberTaken(
+  ctx: BillsCtx,
+  table: 'bills' | 'bill_credit_notes',
+  where: { companyId: string; contactId: string; number: string },
+): Promise<{ id: string; number: string } | undefined> {
+  const key = where.number.trim().toLowerCase();
+  const column = table === 'bills' ? 'bill_number' : 'credit_note_number';
+  await sql`select pg_advisory_xact_lock(hashtext(${`${table}:${where.companyId}:${where.contactId}:${key}`}))`.execute(
     ctx.db,
   );
-  const existing = await ctx.db
-    .selectFrom('bills')
-    .select(['id', 'bill_number'])
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', companyId)
-    .where('contact_id', '=', contactId)
-    .where('deleted_at', 'is', null)
-    .where('status', '<>', 'void')
-    .where(sql<string>`lower(btrim(bill_number))`, '=', key)
-    .executeTakeFirst();
+  const r = await sql<{ id: string; number: string }>`
+    select id, ${sql.ref(column)} as number from ${sql.table(table)}
+     where tenant_id = ${ctx.tenantId} and company_id = ${where.companyId} and contact_id = ${where.contactId}
+       and status <> 'void' and ${sql.raw(table === 'bills' ? 'deleted_at is null' : 'true')}
+       and lower(btrim(${sql.ref(column)})) = ${key}
+     limit 1`.execute(ctx.db);
+  return r.rows[0];
+}
+
+/** 409 DUPLICATE_BILL_NUMBER naming the supplier's live bill with this number, if any. */
+async function assertNewNumber(ctx: BillsCtx, companyId: string, contactId: string, billNumber: string) {
+  const existing = await supplierNumberTaken(ctx, 'bills', { companyId, contactId, number: billNumber });
   if (existing)
     throw conflict(
-      `This supplier's bill ${existing.bill_number} is already captured (bill ${existing.id}); a supplier ` +
+      `This supplier's bill ${existing.number} is already captured (bill ${existing.id}); a supplier ` +
         'invoice captured twice is paid twice',
-      {
-        code: 'DUPLICATE_BILL_NUMBER',
-        existingBillId: existing.id,
-        existingBillNumber: existing.bill_number,
-      },
+      { code: 'DUPLICATE_BILL_NUMBER', existingBillId: existing.id, existingBillNumber: existing.number },
     );
 }
 
