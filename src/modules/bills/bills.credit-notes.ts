@@ -146,7 +146,7 @@ export async function createSupplierCreditNote(
       );
     return { ...l, accountId: l.accountId ?? match?.account_id };
   });
-  const { accounts, amounts, totals } = await pricedLines(ctx, companyId, lines, bill.issue_date);
+  const { amounts, totals, rows } = await pricedLines(ctx, companyId, lines, bill.issue_date);
   for (const [i, a] of amounts.entries())
     if (!billLinesOf.some((b) => b.tax_code === a.billTaxCode))
       throw badRequest(`lines[${i}].vatRate`, `bill ${bill.bill_number} has no ${a.billTaxCode} line (s21)`);
@@ -175,21 +175,7 @@ export async function createSupplierCreditNote(
     throw badRequest('bankAccountId', 'an offset moves no money: only a refund names a bank account');
   await assertNewNoteNumber(ctx, companyId, bill.contact_id, input.creditNoteNumber);
   const bank = input.settlement === 'refund' ? await bankAccount(ctx, companyId, input.bankAccountId) : null;
-  const lineRows = input.lines.map((l, i) => ({
-    tenant_id: ctx.tenantId,
-    id: crypto.randomUUID(),
-    credit_note_id: id,
-    line_no: i + 1,
-    description: l.description,
-    quantity: String(l.quantity),
-    unit_price: String(l.unitPrice),
-    tax_code: amounts[i]!.billTaxCode,
-    vat_rate: amounts[i]!.vatRate.toFixed(3),
-    account_id: accounts[i]!,
-    net_amount: toSql(amounts[i]!.net),
-    vat_amount: toSql(amounts[i]!.vat),
-    total_amount: toSql(amounts[i]!.total),
-  }));
+  const lineRows = rows.map((r) => ({ ...r, credit_note_id: id }));
   const label = `Supplier credit note ${input.creditNoteNumber.trim()} on bill ${bill.bill_number}`;
   const entryId = await post(ledgerCtxOf(ctx), {
     companyId,

@@ -59,7 +59,7 @@ async function supplierOf(ctx: BillsCtx, contactId: string) {
 
 type TaxedLineInput = Pick<
   Static<typeof BillLineInput>,
-  'quantity' | 'unitPrice' | 'taxCode' | 'vatRate' | 'accountId'
+  'description' | 'quantity' | 'unitPrice' | 'taxCode' | 'vatRate' | 'accountId'
 >;
 
 /**
@@ -83,7 +83,22 @@ export async function pricedLines(
   const amounts = lines.map((l, i) => billLineAmounts(l, taxDate, `lines[${i}]`));
   const totals = documentTotals(amounts);
   if (totals.total.isNegative()) throw badRequest('lines', 'the total must not be negative');
-  return { accounts, amounts, totals };
+  // The columns a bill line and a credit note line store alike, numbered from 1 as given.
+  const rows = lines.map((l, i) => ({
+    tenant_id: ctx.tenantId,
+    id: crypto.randomUUID(),
+    line_no: i + 1,
+    description: l.description,
+    quantity: String(l.quantity),
+    unit_price: String(l.unitPrice),
+    tax_code: amounts[i]!.billTaxCode,
+    vat_rate: amounts[i]!.vatRate.toFixed(3),
+    account_id: accounts[i]!,
+    net_amount: toSql(amounts[i]!.net),
+    vat_amount: toSql(amounts[i]!.vat),
+    total_amount: toSql(amounts[i]!.total),
+  }));
+  return { amounts, totals, rows };
 }
 
 /** The account a line posts to: an active expense or asset account, not a control account. */
@@ -204,7 +219,7 @@ export async function insertBill(
   if (input.recurring && input.nextDate && input.nextDate <= input.issueDate)
     throw badRequest('nextDate', 'must be after issueDate (this bill is the first)');
   const supplier = await supplierOf(ctx, input.contactId);
-  const { accounts, amounts, totals } = await pricedLines(ctx, companyId, input.lines, input.issueDate);
+  const { totals, rows } = await pricedLines(ctx, companyId, input.lines, input.issueDate);
   const vatRegistered = await vatRegisteredOn(ctx.db, ctx.tenantId, companyId, input.issueDate);
   // The tax invoice rule matters only where input tax is claimed.
   const claim = vatRegistered
@@ -215,22 +230,11 @@ export async function insertBill(
       })
     : { vatNumber: input.supplierVatNumber?.trim() || supplier.vat_number, warning: null };
   await assertNewNumber(ctx, companyId, input.contactId, input.billNumber);
-  const lineRows = input.lines.map((l, i) => ({
-    tenant_id: ctx.tenantId,
-    id: crypto.randomUUID(),
+  const lineRows = rows.map((r, i) => ({
+    ...r,
     bill_id: id,
-    line_no: i + 1,
-    description: l.description,
-    quantity: String(l.quantity),
-    unit_price: String(l.unitPrice),
-    tax_code: amounts[i]!.billTaxCode,
-    vat_rate: amounts[i]!.vatRate.toFixed(3),
-    account_id: accounts[i]!,
-    cost_centre_id: l.costCentreId ?? null,
-    product_id: l.productId ?? null,
-    net_amount: toSql(amounts[i]!.net),
-    vat_amount: toSql(amounts[i]!.vat),
-    total_amount: toSql(amounts[i]!.total),
+    cost_centre_id: input.lines[i]!.costCentreId ?? null,
+    product_id: input.lines[i]!.productId ?? null,
   }));
   const row = await ctx.db
     .insertInto('bills')
