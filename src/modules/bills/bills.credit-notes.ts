@@ -7,7 +7,6 @@
 // The reversed input tax reduces VAT201 field 14 or 15 in the note's period.
 
 import type { Selectable } from 'kysely';
-import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
@@ -30,7 +29,7 @@ import type {
   SupplierCreditNoteCreate,
   SupplierCreditNoteListQuery,
 } from './bills.schemas.ts';
-import { pricedLines, supplierNumberTaken } from './bills.service.ts';
+import { clientIdTaken, pricedLines, supplierNumberTaken } from './bills.service.ts';
 import type { BillCreditNoteLinesTable, BillCreditNotesTable } from './bills.tables.ts';
 
 type Note = Static<typeof SupplierCreditNote>;
@@ -110,20 +109,9 @@ export async function createSupplierCreditNote(
 ): Promise<Note> {
   const companyId = companyOf(ctx);
   const id = input.clientId?.toLowerCase() ?? crypto.randomUUID();
-  if (input.clientId) {
-    await sql`select pg_advisory_xact_lock(hashtext(${`bill_credit_note:${id}`}))`.execute(ctx.db);
-    const existing = await ctx.db
-      .selectFrom('bill_credit_notes')
-      .select('company_id')
-      .where('tenant_id', '=', ctx.tenantId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (existing) {
-      if (existing.company_id !== companyId)
-        throw conflict('clientId: already the id of another record', { field: 'clientId' });
-      ctx.reply.code(200);
-      return getSupplierCreditNote(ctx, id);
-    }
+  if (input.clientId && (await clientIdTaken(ctx, 'bill_credit_notes', id))) {
+    ctx.reply.code(200);
+    return getSupplierCreditNote(ctx, id);
   }
   // The bill, locked: credit notes and payments on it take turns, so none goes past what remains.
   const bill = await findBillRow(ctx.db, ctx.tenantId, companyId, input.billId, { lock: true });

@@ -61,10 +61,10 @@ export interface BillsTable {
   deleted_at: Timestamp | null;
 }
 
-export interface BillLinesTable {
+/** The columns a bill line and a supplier credit note line share. */
+interface TaxedLineColumns {
   tenant_id: string;
   id: string;
-  bill_id: string;
   line_no: number;
   description: string;
   quantity: Numeric;
@@ -72,11 +72,15 @@ export interface BillLinesTable {
   tax_code: string;
   vat_rate: Numeric;
   account_id: string;
-  cost_centre_id: string | null;
-  product_id: string | null;
   net_amount: Numeric;
   vat_amount: Numeric;
   total_amount: Numeric;
+}
+
+export interface BillLinesTable extends TaxedLineColumns {
+  bill_id: string;
+  cost_centre_id: string | null;
+  product_id: string | null;
   retired_at: Timestamp | null;
 }
 
@@ -118,20 +122,8 @@ export interface BillCreditNotesTable {
   updated_at: DefaultTimestamp;
 }
 
-export interface BillCreditNoteLinesTable {
-  tenant_id: string;
-  id: string;
+export interface BillCreditNoteLinesTable extends TaxedLineColumns {
   credit_note_id: string;
-  line_no: number;
-  description: string;
-  quantity: Numeric;
-  unit_price: Numeric;
-  tax_code: string;
-  vat_rate: Numeric;
-  account_id: string;
-  net_amount: Numeric;
-  vat_amount: Numeric;
-  total_amount: Numeric;
 }
 
 declare module '../../platform/db/schema.ts' {

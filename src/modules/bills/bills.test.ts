@@ -345,5 +345,10 @@ describe('catalogue conventions', () => {
       headers: { 'if-none-match': String(got.headers.etag) },
     });
     assert.equal(again.statusCode, 304);
+    // A repeated clientId answers 200 with the bill it made.
+    const clientId = crypto.randomUUID();
+    const first = await createBill(p, { billNumber: 'CID-1', clientId });
+    const replay = await createBill(p, { billNumber: 'CID-1', clientId });
+    assert.deepEqual([first.statusCode, replay.statusCode, replay.json().id], [201, 200, clientId]);
   });
 });
