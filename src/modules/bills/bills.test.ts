@@ -2,7 +2,9 @@
 // number guard and the tax invoice rule. Figures worked by hand from the rule each test cites.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { register, startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { as, register, startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { assertPermissionDenied } from '../../../test/support/problem.ts';
+import { keyTokenFor } from '../../platform/auth/api-keys.factories.ts';
 import { withTenant } from '../../platform/db/tenant.ts';
 import { entryLines, fetched, type Sales } from '../invoices/invoices.factories.ts';
 import {
@@ -157,6 +159,32 @@ describe('a bill of 1,000.00 standard-rated and 200.00 exempt', () => {
     assert.match(del.json().ledgerNotice, /never posted: nothing in the ledger changed/);
     assert.equal((await p.api({ method: 'GET', url: `/api/bills/${bill.id}` })).statusCode, 404);
     assert.equal((await createBill(p)).statusCode, 201); // nor does a deleted one's
+  });
+});
+
+describe('approval', () => {
+  test('the purchasing role captures and submits bills but may not approve or reject them (expenses:approve)', async () => {
+    const { b, p } = await setup();
+    const key = await keyTokenFor(t.app, b.token, {
+      owner: 'business',
+      roleId: 'purchasing',
+      scopes: ['expenses:write'],
+    });
+    const clerk: Purchases = { ...p, api: as(t.app, key.token, b.companyId) };
+    const bill = await created(clerk);
+    await act(clerk, bill.id, 'submit');
+    assertPermissionDenied(
+      await clerk.api({ method: 'POST', url: `/api/bills/${bill.id}/approve` }),
+      'expenses',
+      'approve',
+    );
+    assertPermissionDenied(
+      await clerk.api({ method: 'POST', url: `/api/bills/${bill.id}/reject`, payload: { reason: 'x' } }),
+      'expenses',
+      'approve',
+    );
+    // The owner (every permission) approves it.
+    assert.equal((await act(p, bill.id, 'approve')).status, 'approved');
   });
 });
 
