@@ -3,6 +3,7 @@
 
 import { type TSchema, Type } from 'typebox';
 import { entitlementRoutes, setupProgressRoutes } from './modules/billing/index.ts';
+import { billEventSchemas, billRoutes } from './modules/bills/index.ts';
 import { companyRoutes } from './modules/companies/index.ts';
 import { contactEventSchemas, contactRoutes } from './modules/contacts/index.ts';
 import { productRoutes } from './modules/inventory/index.ts';
@@ -53,6 +54,7 @@ export const catalogue: AnyRoute[] = [
   ...accountRoutes,
   ...journalRoutes,
   ...invoiceRoutes,
+  ...billRoutes,
   ...productRoutes,
   ...sandboxRoutes,
   ...recurringRoutes,
@@ -103,6 +105,11 @@ export const catalogueTags: OpenApiTag[] = [
     description:
       'Sales documents of nine types (invoice, quote, credit note…): drafts, release to the ledger, payments, credit allocations, PDFs and e-mail.',
   },
+  {
+    name: 'Bills',
+    description:
+      'Supplier bills: capture, approval (posting to creditors and input VAT), payments, void and rejection.',
+  },
   { name: 'Recurring invoices', description: 'Schedules that raise (and optionally send) invoices.' },
   { name: 'Invoice settings', description: "A company's numbering, defaults and logo for its documents." },
   { name: 'Invoice templates', description: 'Layouts and wording for printed documents.' },
@@ -117,7 +124,11 @@ export const catalogueTags: OpenApiTag[] = [
 ];
 
 /** Each event's data schema, from the module that emits it. */
-const EVENT_DATA: Record<string, TSchema> = { ...invoiceEventSchemas, ...contactEventSchemas };
+const EVENT_DATA: Record<string, TSchema> = {
+  ...invoiceEventSchemas,
+  ...contactEventSchemas,
+  ...billEventSchemas,
+};
 
 /**
  * The events a webhook receives, for the document's `webhooks`: every event a built module

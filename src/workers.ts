@@ -2,6 +2,12 @@
 // catalogue is: a process that works (JOBS_WORKER) runs them, every process can send to them.
 
 import {
+  RECURRING_BILL_JOB_OPTIONS,
+  RECURRING_BILL_QUEUE,
+  type RecurringBillJob,
+  runRecurringBills,
+} from './modules/bills/index.ts';
+import {
   RECURRING_JOB_OPTIONS,
   RECURRING_QUEUE,
   type RecurringJob,
@@ -36,6 +42,12 @@ export async function registerWorkers(deps: AppDeps): Promise<void> {
   });
   // Recurring invoices: one job per schedule for its next run date (see recurring.run.ts).
   await deps.jobs.register<RecurringJob>(RECURRING_QUEUE, runRecurring(deps), RECURRING_JOB_OPTIONS);
+  // Recurring bills: the same, one job per recurring bill for its next run date (bills.recurring.ts).
+  await deps.jobs.register<RecurringBillJob>(
+    RECURRING_BILL_QUEUE,
+    runRecurringBills(deps),
+    RECURRING_BILL_JOB_OPTIONS,
+  );
   // Idempotency keys older than 24 hours, every tenant's, once a day (they count as absent
   // from then on anyway: this only keeps the table small).
   const purge = purgeIdempotencyKeys(deps);

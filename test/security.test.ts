@@ -105,6 +105,36 @@ let advanceOfA: string | undefined;
 const PREPARE: Record<string, (values: Record<string, string>) => Promise<Record<string, unknown>>> = {
   // A sales document is for one of the tenant's contacts.
   'POST /api/invoices': async () => ({ contactId: await contactOfA() }),
+  // A bill is from one of the tenant's SUPPLIER contacts.
+  'POST /api/bills': async () => ({ contactId: await supplierOfA() }),
+  // Payments are made on approved bills only.
+  'POST /api/bills/{id}/payments': async (values) => {
+    const api = as(t.app, a.token, a.companyId);
+    for (const step of ['submit', 'approve']) {
+      const res = await api({ method: 'POST', url: `/api/bills/${values.id}/${step}` });
+      assert.ok(res.statusCode === 200 || res.statusCode === 409, res.body);
+    }
+    return {};
+  },
+  // A supplier credit note is against an approved bill of the tenant (a bill of its own here).
+  'POST /api/bills/credit-notes': async () => {
+    const api = as(t.app, a.token, a.companyId);
+    const bill = await api({
+      method: 'POST',
+      url: '/api/bills',
+      payload: {
+        contactId: await supplierOfA(),
+        billNumber: 'SEC-CN-1',
+        issueDate: '2026-03-02',
+        dueDate: '2026-04-01',
+        lines: [{ description: 'Paper', quantity: 1, unitPrice: 1000 }],
+      },
+    });
+    assert.equal(bill.statusCode, 201, bill.body);
+    const res = await api({ method: 'POST', url: `/api/bills/${bill.json().id}/approve` });
+    assert.equal(res.statusCode, 200, res.body);
+    return { billId: bill.json().id };
+  },
   // So is a recurring schedule.
   'POST /api/recurring': async () => ({ contactId: await contactOfA() }),
   // Payments are taken on released invoices only.
@@ -155,6 +185,23 @@ async function contactOfA(): Promise<string> {
     contactA = res.json().id as string;
   }
   return contactA;
+}
+
+let supplierA: string | undefined;
+async function supplierOfA(): Promise<string> {
+  if (!supplierA) {
+    const res = await as(
+      t.app,
+      a.token,
+    )({
+      method: 'POST',
+      url: '/api/contacts',
+      payload: { name: 'Security supplier', contactType: 'SUPPLIER' },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    supplierA = res.json().id as string;
+  }
+  return supplierA;
 }
 
 async function releaseOfA(invoiceId: string) {

@@ -1815,6 +1815,230 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/bills/credit-notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Supplier credit notes, oldest first (a bare array)
+         * @description Filters: billId, contactId. (No GET by id: /api/bills/credit-notes/{id} would be ambiguous with /api/bills/{id}/…; list by billId instead.)
+         *
+         *     Needs the role permission `expenses:read`. An API key or OAuth token needs the scope `expenses:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listSupplierCreditNotes"];
+        put?: never;
+        /**
+         * Capture a supplier's credit note against one of its bills (posted at once)
+         * @description Against an approved bill of the company (billId; none or another tenant's: 404; not approved: 409 NOT_APPROVED). It takes the bill's tax codes and rates (VAT Act s21): a line's code must be one of the bill's (400 naming lines[i].taxCode), priced at the rate of the bill's issue date; its account defaults to the bill's line of that code. Never more than what remains of the bill, its total less the credit notes already against it (400 naming lines); not dated before the bill (400 issueDate). settlement offset: posted Dr creditors control (the bill's open item), Cr each line's account (net, tagged with its input tax code) and Cr VAT input, so the bill owes less (at most what is due: 400 naming settlement) and VAT201 field 14 or 15 falls in its period; refund: the supplier paid it back, posted Dr bank (bankAccountId, default Bank 1000) instead, refundedAt set (at most what was paid on the bill and not refunded: 400 naming settlement). The same supplier's number twice is 409 DUPLICATE_CREDIT_NOTE_NUMBER. 201; 200 with the existing note when clientId was already used.
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["createSupplierCreditNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bills": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Supplier bills, newest first, paged
+         * @description Filters: status, contactId, from/to (issue date), dueBefore (due on or before), updatedSince (deleted bills too, with deletedAt). sort: date, number (the supplier's), createdAt, updatedAt, `-` for descending; default -date.
+         *
+         *     Needs the role permission `expenses:read`. An API key or OAuth token needs the scope `expenses:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listBills"];
+        put?: never;
+        /**
+         * Capture a supplier's bill (a draft)
+         * @description contactId must be a SUPPLIER contact of the tenant (none, or another tenant's: 404; a customer or employee: 400). billNumber is the supplier's own: the same supplier's number twice (trimmed, any case, void and deleted bills not counted) is 409 DUPLICATE_BILL_NUMBER with existingBillId and existingBillNumber (a unique index stands behind it, so two creates at once cannot both succeed). VAT as on sales: a line carries a taxCode (standard, standard_capital, zero, exempt, out_of_scope; default standard) or a vatRate (0 or the standard rate of the issue date), rounded half-up per line. A standard-rated bill above R5,000 incl. VAT claims input tax only on a full tax invoice: without supplierVatNumber or the contact's vatNumber it is 400 naming supplierVatNumber; from R50 to R5,000 it is kept with vatWarning (VAT Act s16(2), s20). A line posts to its accountId (an expense or asset account) or General expenses (6750). costCentreId, purchaseOrderId/Number and the recurrence fields are stored as given. 201; 200 with the existing bill when clientId was already used.
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["createBill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bills/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One supplier bill with its lines and what has been paid
+         * @description Needs the role permission `expenses:read`. An API key or OAuth token needs the scope `expenses:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getBill"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a bill that was never posted
+         * @description A draft, a bill awaiting approval or a rejected bill is marked deleted (it answers 404 from then on and is listed only to updatedSince); ledgerNotice says nothing was posted. As in Xero, an approved bill is not deleted: 409 BILL_POSTED, void it instead (POST /api/bills/{id}/void reverses its entry).
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        delete: operations["deleteBill"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a bill's reference, notes, category, due date or recurrence
+         * @description reference, notes, category and dueDate change while the bill is a draft or awaiting approval (409 NOT_A_DRAFT after). The recurrence (recurring, frequency, nextDate, endDate, recurrenceActive) changes on any bill but a void or rejected one: recurrenceActive true resumes a paused one (recurrenceError cleared) and plans its next run; a new nextDate starts the series again from it. Lines do not change: delete a draft and capture it again, or credit an approved bill.
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        patch: operations["updateBill"];
+        trace?: never;
+    };
+    "/api/bills/{id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a draft bill for approval
+         * @description draft → awaiting_approval; anything else is 409 NOT_A_DRAFT. Nothing is posted.
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["submitBill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bills/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a bill: it is posted and the supplier is owed
+         * @description Needs expenses:approve. A bill awaiting approval (or a draft) becomes approved and posts, dated its issue date: Dr each line's account (net; tagged input_standard, VAT201 field 15, or input_capital, field 14), Dr VAT input (the VAT), Cr creditors control (2000, the total; the supplier, the bill as its open item, so aged creditors shows it). A company not VAT-registered on the issue date claims no input tax: the VAT is part of each line's cost. Any other status is 409 NOT_AWAITING_APPROVAL; an issue date on or before the lock date 409 PERIOD_LOCKED; a currency other than the base currency 422.
+         *
+         *     Needs the role permission `expenses:approve`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["approveBill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bills/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a bill awaiting approval, with the reason
+         * @description Needs expenses:approve. A bill awaiting approval (or a draft) becomes rejected, nothing posted; bill.rejected is emitted with the bill number, supplier, amounts and reason. Otherwise 409 NOT_AWAITING_APPROVAL.
+         *
+         *     Needs the role permission `expenses:approve`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["rejectBill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bills/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void a bill: an approved bill's entry is reversed
+         * @description An approved bill's entry is reversed (dated its issue date unless date says otherwise): expense, input VAT and creditors cancelled; ledgerNotice says so. A bill never posted is voided with nothing to reverse. Payments standing on it: 409 HAS_PAYMENTS; a second void 409 ALREADY_VOID. A void bill's number may be captured again.
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["voidBill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bills/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A bill's payments, oldest first
+         * @description Needs the role permission `expenses:read`. An API key or OAuth token needs the scope `expenses:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listBillPayments"];
+        put?: never;
+        /**
+         * Pay a supplier bill, in part or whole
+         * @description Posts Dr creditors control (the bill's open item), Cr the bank account (bankAccountId, default Bank 1000). The bill becomes partially_paid, or paid (paidAt) when nothing is left due. More than is due is 400 naming amount; a bill not approved 409 NOT_APPROVED; a paid one 409 ALREADY_PAID. 201; 200 with the existing payment when clientId was already used.
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["recordBillPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bills/{id}/payments/{paymentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Reverse a bill payment: its entry is reversed and the amount is owed again
+         * @description The payment stays listed, status reversed, with the reversal entry; the bill goes back to partially_paid or approved. A second reversal is 409 ALREADY_REVERSED.
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        delete: operations["reverseBillPayment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/inventory/products": {
         parameters: {
             query?: never;
@@ -2481,6 +2705,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "bill.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An approver rejects a supplier bill
+         * @description An approver rejects a supplier bill. A subscriber needs `expenses:read`. Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`); a 2xx within 10 seconds counts as delivered.
+         */
+        post: operations["onBillRejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "contact.created": {
         parameters: {
             query?: never;
@@ -2583,6 +2827,11 @@ export interface components {
          *     - `NOT_WRITTEN_OFF` (409): Nothing written off on the document is left to recover
          *     - `WRITE_OFF_RECOVERED` (409): Money was recovered on what was written off: reverse the recovery first
          *     - `ALREADY_VOID` (409): The document is void already
+         *     - `DUPLICATE_BILL_NUMBER` (409): The supplier's bill number is captured already; `existingBillId` names that bill
+         *     - `DUPLICATE_CREDIT_NOTE_NUMBER` (409): The supplier's credit note number is captured already; `existingCreditNoteId` names it
+         *     - `NOT_AWAITING_APPROVAL` (409): The bill is not awaiting approval
+         *     - `NOT_APPROVED` (409): The bill is not approved (or is paid or void)
+         *     - `BILL_POSTED` (409): The bill is posted to the ledger: void it instead of deleting it
          *     - `ALREADY_REVERSED` (409): The payment, allocation, write-off, recovery or journal is reversed already
          *     - `ALREADY_APPLIED` (409): The credit is applied already
          *     - `NOT_A_DEPOSIT` (409): Only a deposit can be forfeited
@@ -2607,7 +2856,7 @@ export interface components {
          *     - `UNAVAILABLE` (503): A dependency is unavailable; retry with backoff
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         FieldError: {
             /** @description The field, parameter or header, e.g. lines[0].quantity */
             field: string;
@@ -4863,6 +5112,415 @@ export interface components {
              */
             sentAt: string;
         };
+        /**
+         * @description offset: it reduces what is owed on the bill (never more than is due on it); refund: the supplier paid it back into the bank (never more than was paid on the bill)
+         * @enum {string}
+         */
+        SupplierCreditSettlement: "offset" | "refund";
+        /**
+         * @example {
+         *       "billId": "3f0c9a52-5b1e-4a53-9a53-0d3b1d6a9e10",
+         *       "creditNoteNumber": "SCN-77",
+         *       "issueDate": "2026-03-05",
+         *       "settlement": "offset",
+         *       "reason": "Damaged paper returned",
+         *       "lines": [
+         *         {
+         *           "description": "Printer paper returned",
+         *           "quantity": 1,
+         *           "unitPrice": 100
+         *         }
+         *       ]
+         *     }
+         */
+        SupplierCreditNoteCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /**
+             * Format: uuid
+             * @description The approved bill it credits
+             */
+            billId: string;
+            /** @description The supplier's own number */
+            creditNoteNumber: string;
+            /**
+             * Format: date
+             * @description Not before the bill's issue date
+             */
+            issueDate: string;
+            reason?: string;
+            settlement: components["schemas"]["SupplierCreditSettlement"];
+            /**
+             * Format: uuid
+             * @description A refund: the bank account it came into; default Bank (1000)
+             */
+            bankAccountId?: string;
+            /** Format: uuid */
+            supplierReturnId?: string | null;
+            lines: {
+                description: string;
+                /** @description Up to four decimals */
+                quantity: number;
+                /** @description Excluding VAT; up to four decimals */
+                unitPrice: number;
+                /**
+                 * @description How the supplier taxed a bill line; the rate follows from the code and the bill's issue date. standard: 15% (14% before 2018-04-01), input tax on other goods and services (VAT201 field 15); standard_capital: the same rate, input tax on capital goods and services (field 14); zero, exempt: no VAT; out_of_scope: not a supply, in no field. A company not VAT-registered on the issue date claims no input tax: the VAT is then part of the cost.
+                 * @enum {string}
+                 */
+                taxCode?: "standard" | "standard_capital" | "zero" | "exempt" | "out_of_scope";
+                /** @description Percent, instead of taxCode: 0 means zero, the standard rate on the issue date means standard; any other rate, or one that disagrees with taxCode, is 400. Neither given: standard. */
+                vatRate?: number;
+                /**
+                 * Format: uuid
+                 * @description Default: the account of the bill's first line with the same tax code
+                 */
+                accountId?: string;
+            }[];
+        };
+        /**
+         * @description How the supplier taxed a bill line; the rate follows from the code and the bill's issue date. standard: 15% (14% before 2018-04-01), input tax on other goods and services (VAT201 field 15); standard_capital: the same rate, input tax on capital goods and services (field 14); zero, exempt: no VAT; out_of_scope: not a supply, in no field. A company not VAT-registered on the issue date claims no input tax: the VAT is then part of the cost.
+         * @enum {string}
+         */
+        BillTaxCode: "standard" | "standard_capital" | "zero" | "exempt" | "out_of_scope";
+        SupplierCreditNote: {
+            /** Format: uuid */
+            id: string;
+            creditNoteNumber: string;
+            /** Format: uuid */
+            creditedBillId: string;
+            creditedBillNumber: string;
+            /** Format: uuid */
+            contactId: string;
+            supplierName: string;
+            settlement: components["schemas"]["SupplierCreditSettlement"];
+            /**
+             * @description applied: offset against the bill; refunded: paid back by the supplier
+             * @enum {string}
+             */
+            status: "applied" | "refunded" | "void";
+            reason: string | null;
+            /** Format: uuid */
+            supplierReturnId: string | null;
+            /** Format: date */
+            issueDate: string;
+            net: number;
+            vat: number;
+            total: number;
+            /** Format: uuid */
+            bankAccountId: string | null;
+            /** Format: date-time */
+            refundedAt: string | null;
+            /** Format: uuid */
+            entryId: string;
+            /** Format: date-time */
+            createdAt: string;
+            lines: {
+                lineNo: number;
+                description: string;
+                quantity: number;
+                unitPrice: number;
+                taxCode: components["schemas"]["BillTaxCode"];
+                vatRate: number;
+                /** Format: uuid */
+                accountId: string;
+                netAmount: number;
+                vatAmount: number;
+                totalAmount: number;
+            }[];
+        };
+        BillLineInput: {
+            description: string;
+            /** @description Up to four decimals */
+            quantity: number;
+            /** @description Excluding VAT; up to four decimals */
+            unitPrice: number;
+            /**
+             * @description How the supplier taxed a bill line; the rate follows from the code and the bill's issue date. standard: 15% (14% before 2018-04-01), input tax on other goods and services (VAT201 field 15); standard_capital: the same rate, input tax on capital goods and services (field 14); zero, exempt: no VAT; out_of_scope: not a supply, in no field. A company not VAT-registered on the issue date claims no input tax: the VAT is then part of the cost.
+             * @enum {string}
+             */
+            taxCode?: "standard" | "standard_capital" | "zero" | "exempt" | "out_of_scope";
+            /** @description Percent, instead of taxCode: 0 means zero, the standard rate on the issue date means standard; any other rate, or one that disagrees with taxCode, is 400. Neither given: standard. */
+            vatRate?: number;
+            /**
+             * Format: uuid
+             * @description The expense or asset account it posts to (not a control account); default General expenses (6750), the catch-all expense account of the chart, to be reclassified by the bookkeeper
+             */
+            accountId?: string;
+            /** Format: uuid */
+            costCentreId?: string | null;
+            /** Format: uuid */
+            productId?: string | null;
+        };
+        /**
+         * @example {
+         *       "contactId": "3f0c9a52-5b1e-4a53-9a53-0d3b1d6a9e10",
+         *       "billNumber": "SUP-1001",
+         *       "issueDate": "2026-03-02",
+         *       "dueDate": "2026-04-01",
+         *       "lines": [
+         *         {
+         *           "description": "Office rent, March",
+         *           "quantity": 1,
+         *           "unitPrice": 1000
+         *         }
+         *       ]
+         *     }
+         */
+        BillCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /**
+             * Format: uuid
+             * @description A SUPPLIER contact of the tenant
+             */
+            contactId: string;
+            /** @description The supplier's own number. The same supplier's number twice (trimmed, any case; void and deleted bills do not count) is 409 DUPLICATE_BILL_NUMBER naming the existing bill */
+            billNumber: string;
+            /** Format: date */
+            issueDate: string;
+            /**
+             * Format: date
+             * @description Must not be before issueDate
+             */
+            dueDate: string;
+            /** @description Default ZAR */
+            currency?: string;
+            reference?: string;
+            notes?: string;
+            category?: string;
+            /** @description The supplier's VAT number on its tax invoice; default the contact's vatNumber */
+            supplierVatNumber?: string;
+            /** Format: uuid */
+            costCentreId?: string | null;
+            /** Format: uuid */
+            purchaseOrderId?: string | null;
+            purchaseOrderNumber?: string | null;
+            /** @description A bill that comes again (kept; default false) */
+            recurring?: boolean;
+            /**
+             * @description How often a recurring bill comes
+             * @enum {string|null}
+             */
+            frequency?: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly" | null;
+            /** Format: date */
+            nextDate?: string | null;
+            /** Format: date */
+            endDate?: string | null;
+            recurrenceActive?: boolean;
+            lines: components["schemas"]["BillLineInput"][];
+        };
+        /**
+         * @description draft (being captured) → awaiting_approval (submitted) → approved (posted: the supplier is owed) → partially_paid / paid; rejected (an approver refused it, with a reason; nothing posted); void (an approved bill's entry reversed, or an unposted bill withdrawn).
+         * @enum {string}
+         */
+        BillStatus: "draft" | "awaiting_approval" | "approved" | "partially_paid" | "paid" | "rejected" | "void";
+        BillLine: {
+            /** Format: uuid */
+            id: string;
+            lineNo: number;
+            description: string;
+            quantity: number;
+            unitPrice: number;
+            taxCode: components["schemas"]["BillTaxCode"];
+            vatRate: number;
+            /** Format: uuid */
+            accountId: string;
+            netAmount: number;
+            vatAmount: number;
+            totalAmount: number;
+            /** Format: uuid */
+            costCentreId: string | null;
+            /** Format: uuid */
+            productId: string | null;
+        };
+        Bill: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** Format: uuid */
+            companyId: string;
+            /** Format: uuid */
+            contactId: string;
+            /** @description The supplier contact's name */
+            vendor: string;
+            billNumber: string;
+            reference: string | null;
+            notes: string | null;
+            category: string | null;
+            status: components["schemas"]["BillStatus"];
+            currency: string;
+            /** Format: date */
+            issueDate: string;
+            /** Format: date */
+            dueDate: string;
+            /** @description Sum of the line nets */
+            subtotal: number;
+            vatAmount: number;
+            /** @description The rate of its standard-rated lines; null when none */
+            vatRate: number | null;
+            /** @description The total, VAT included */
+            amount: number;
+            amountPaid: number;
+            /** @description By supplier credit notes (offset and refunded) */
+            amountCredited: number;
+            /** @description The total less payments and offset credit notes */
+            amountDue: number;
+            supplierVatNumber: string | null;
+            /** @description Why the input tax claimed may not stand (an abridged tax invoice without a VAT number) */
+            vatWarning: string | null;
+            /** Format: uuid */
+            costCentreId: string | null;
+            /** Format: uuid */
+            purchaseOrderId: string | null;
+            purchaseOrderNumber: string | null;
+            recurring: boolean;
+            /**
+             * @description How often a recurring bill comes
+             * @enum {string|null}
+             */
+            frequency: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly" | null;
+            /** Format: date */
+            nextDate: string | null;
+            /** Format: date */
+            endDate: string | null;
+            recurrenceActive: boolean;
+            /** @description Why the last run made no bill (the recurrence is paused until resumed) */
+            recurrenceError: string | null;
+            /**
+             * Format: uuid
+             * @description The recurring bill this one was made from
+             */
+            recurringFromId: string | null;
+            rejectionReason: string | null;
+            /** Format: uuid */
+            entryId: string | null;
+            /** Format: uuid */
+            voidEntryId: string | null;
+            /** Format: date-time */
+            approvedAt: string | null;
+            /** Format: date-time */
+            paidAt: string | null;
+            /** Format: date-time */
+            voidedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: date-time */
+            deletedAt: string | null;
+            /** @description What the ledger did (on a void) */
+            ledgerNotice?: string;
+            lines: components["schemas"]["BillLine"][];
+        };
+        BillPage: {
+            items: components["schemas"]["Bill"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        /**
+         * @example {
+         *       "recurrenceActive": true,
+         *       "nextDate": "2026-05-01"
+         *     }
+         */
+        BillUpdate: {
+            reference?: string | null;
+            notes?: string | null;
+            category?: string | null;
+            /**
+             * Format: date
+             * @description Not before the issue date
+             */
+            dueDate?: string;
+            /** @description A bill that comes again (kept; default false) */
+            recurring?: boolean;
+            /**
+             * @description How often a recurring bill comes
+             * @enum {string|null}
+             */
+            frequency?: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly" | null;
+            /** Format: date */
+            nextDate?: string | null;
+            /** Format: date */
+            endDate?: string | null;
+            recurrenceActive?: boolean;
+        };
+        BillLedgerNotice: {
+            /** @description What the ledger did */
+            ledgerNotice: string;
+        };
+        /**
+         * @example {
+         *       "reason": "Not ordered by us"
+         *     }
+         */
+        BillReject: {
+            reason: string;
+        };
+        /**
+         * @example {
+         *       "amount": 100,
+         *       "date": "2026-03-15",
+         *       "reference": "EFT 991"
+         *     }
+         */
+        BillPaymentCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /** @description At most what is due on the bill */
+            amount: number;
+            /**
+             * Format: date
+             * @description Not before the issue date
+             */
+            date: string;
+            /**
+             * Format: uuid
+             * @description A bank account of the chart; default Bank (1000)
+             */
+            bankAccountId?: string;
+            reference?: string;
+        };
+        BillPayment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            billId: string;
+            amount: number;
+            /** Format: date */
+            date: string;
+            reference: string | null;
+            /** Format: uuid */
+            bankAccountId: string;
+            /** Format: uuid */
+            entryId: string;
+            /**
+             * @description reversed: its entry was reversed
+             * @enum {string}
+             */
+            status: "paid" | "reversed";
+            /** Format: date-time */
+            reversedAt: string | null;
+            /** Format: uuid */
+            reversalEntryId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
         Product: {
             /** Format: uuid */
             id: string;
@@ -5687,6 +6345,20 @@ export interface components {
             /** @description Every VAT201 field in SARS order (25), with its number and label */
             fields: components["schemas"]["Vat201Field"][];
         };
+        BillRejected: {
+            /** Format: uuid */
+            billId: string;
+            billNumber: string;
+            /** Format: uuid */
+            contactId: string;
+            vendor: string;
+            subtotal: number;
+            vatAmount: number;
+            amount: number;
+            reason: string;
+            /** Format: date-time */
+            rejectedAt: string;
+        };
     };
     responses: {
         /** @description Bad Request. `code`: `VALIDATION_FAILED`. */
@@ -5908,6 +6580,24 @@ export interface components {
         };
         /** @description Conflict. `code`: `CONFLICT`, `ALREADY_REVERSED`, `PERIOD_LOCKED`. */
         Conflict_adea29: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict. `code`: `CONFLICT`, `NOT_A_DRAFT`. */
+        Conflict_b4573b: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict. `code`: `CONFLICT`, `ALREADY_VOID`, `HAS_PAYMENTS`, `PERIOD_LOCKED`. */
+        Conflict_3d4dcd: {
             headers: {
                 [name: string]: unknown;
             };
@@ -9651,15 +10341,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_VOID`, `HAS_PAYMENTS`, `PERIOD_LOCKED`. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["Conflict_3d4dcd"];
             412: components["responses"]["PreconditionFailed"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["RateLimited"];
@@ -9704,15 +10386,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `NOT_A_DRAFT`. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["Conflict_b4573b"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
@@ -10526,6 +11200,692 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BadDebtRecovery"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_adea29"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listSupplierCreditNotes: {
+        parameters: {
+            query?: {
+                billId?: string;
+                contactId?: string;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupplierCreditNote"][];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createSupplierCreditNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupplierCreditNoteCreate"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupplierCreditNote"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupplierCreditNote"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `DUPLICATE_CREDIT_NOTE_NUMBER`, `NOT_APPROVED`, `PERIOD_LOCKED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listBills: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `-date`. */
+                sort?: "updatedAt" | "-updatedAt" | "createdAt" | "-createdAt" | "number" | "-number" | "date" | "-date";
+                /** @description draft (being captured) → awaiting_approval (submitted) → approved (posted: the supplier is owed) → partially_paid / paid; rejected (an approver refused it, with a reason; nothing posted); void (an approved bill's entry reversed, or an unposted bill withdrawn). */
+                status?: "draft" | "awaiting_approval" | "approved" | "partially_paid" | "paid" | "rejected" | "void";
+                contactId?: string;
+                /** @description Issued on or after */
+                from?: string;
+                /** @description Issued on or before */
+                to?: string;
+                /** @description Due on or before */
+                dueBefore?: string;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillPage"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createBill: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BillCreate"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bill"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bill"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `DUPLICATE_BILL_NUMBER`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBill: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bill"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteBill: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillLedgerNotice"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `BILL_POSTED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateBill: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BillUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bill"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_b4573b"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    submitBill: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bill"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_b4573b"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    approveBill: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bill"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `NOT_AWAITING_APPROVAL`, `PERIOD_LOCKED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rejectBill: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BillReject"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bill"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `NOT_AWAITING_APPROVAL`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    voidBill: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description The reversal's date; default the bill's issue date
+                     */
+                    date?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bill"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_3d4dcd"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listBillPayments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillPayment"][];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    recordBillPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BillPaymentCreate"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillPayment"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillPayment"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_PAID`, `NOT_APPROVED`, `PERIOD_LOCKED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    reverseBillPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillPayment"];
                 };
             };
             400: components["responses"]["BadRequest_9185f5"];
@@ -12237,6 +13597,48 @@ export interface operations {
                     /** Format: uuid */
                     companyId: string | null;
                     data: components["schemas"]["Refund"];
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: retries stop at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBillRejected: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; the same on every retry
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "bill.rejected";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: uuid */
+                    companyId: string | null;
+                    data: components["schemas"]["BillRejected"];
                 };
             };
         };

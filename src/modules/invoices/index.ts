@@ -27,6 +27,8 @@ export {
   RECURRING_JOB_OPTIONS,
   RECURRING_QUEUE,
   type RecurringJob,
+  refusable,
+  runMoment,
   runRecurring,
 } from './recurring.run.ts';
 export { deleteInvoice, releaseInvoice } from './release.ts';

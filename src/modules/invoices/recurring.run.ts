@@ -179,7 +179,11 @@ async function generate(ctx: SalesCtx, row: RecurringRow, period: string): Promi
 }
 
 /** Runs `fn` in a savepoint: true, or what a rule refused (undone); anything else is thrown. */
-async function refusable(ctx: SalesCtx, name: string, fn: () => Promise<unknown>): Promise<true | string> {
+export async function refusable(
+  ctx: { db: Tx },
+  name: string,
+  fn: () => Promise<unknown>,
+): Promise<true | string> {
   await sql`savepoint ${sql.raw(name)}`.execute(ctx.db);
   try {
     await fn();

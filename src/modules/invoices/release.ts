@@ -13,7 +13,7 @@ import type { Decimal } from 'decimal.js';
 import { latestDay } from '../../platform/dates.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/http/problem.ts';
-import { money, sum } from '../../platform/money/money.ts';
+import { money } from '../../platform/money/money.ts';
 import {
   ledgerCtxOf,
   type PostingLine,
@@ -21,6 +21,7 @@ import {
   reverse,
   systemAccount,
   type TaxCode,
+  vatLinesByCode,
 } from '../ledger/index.ts';
 import { allocateCredit } from './allocations.ts';
 import { announce } from './announce.ts';
@@ -101,27 +102,42 @@ async function entryLines(ctx: SalesCtx, row: InvoiceRow, lines: LineRow[]): Pro
     });
   }
   // One VAT line per code and rate (standard only carries VAT), for the VAT return.
-  const vatBy = new Map<string, { code: TaxCode; rate: Decimal; amounts: Decimal[] }>();
-  for (const l of lines) {
-    if (money(l.vat_amount).isZero() || !tagged(l)) continue;
-    const k = `${l.tax_code}:${money(l.vat_rate).toFixed(3)}`;
-    const group = vatBy.get(k) ?? { code: l.tax_code as TaxCode, rate: money(l.vat_rate), amounts: [] };
-    group.amounts.push(money(l.vat_amount));
-    vatBy.set(k, group);
-  }
-  const vatOutput = vatBy.size ? await systemAccount(lctx, companyId, 'vat_output') : '';
-  for (const g of vatBy.values()) {
-    const amount = sum(g.amounts);
-    if (amount.isZero()) continue;
-    out.push({
-      accountId: vatOutput,
-      ...side(amount),
-      description: `VAT ${g.rate.toNumber()}% on ${label(row)}`,
-      taxCode: g.code,
-      taxRate: g.rate,
-    });
-  }
+  out.push(
+    ...(await vatLinesByCode(
+      lines
+        .filter(tagged)
+        .map((l) => ({ code: l.tax_code as TaxCode, rate: money(l.vat_rate), vat: money(l.vat_amount) })),
+      () => systemAccount(lctx, companyId, 'vat_output'),
+      side,
+      label(row),
+    )),
+  );
   return out;
+}
+
+/**
+ * 422 when `currency` is not the company's base currency: the ledger keeps one currency, so a
+ * document in another cannot be posted yet (`what` names it in the message).
+ */
+export async function assertBaseCurrency(
+  ctx: Pick<SalesCtx, 'db' | 'tenantId'>,
+  companyId: string,
+  currency: string,
+  what: string,
+): Promise<void> {
+  const base = await ctx.db
+    .selectFrom('companies')
+    .select('base_currency')
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', companyId)
+    .executeTakeFirstOrThrow();
+  if (currency !== base.base_currency.trim()) {
+    throw unprocessable(
+      `A ${currency} ${what} cannot be posted yet: the ledger keeps ${base.base_currency.trim()} only. ` +
+        'Keep it as a draft or issue it in the base currency.',
+      ['FOREIGN_CURRENCY_POSTING_UNSUPPORTED'],
+    );
+  }
 }
 
 export async function releaseInvoice(
@@ -143,19 +159,7 @@ export async function releaseInvoice(
   const now = ctx.deps.now();
   let entryId: string | null = null;
   if (POSTING_TYPES.has(row.document_type)) {
-    const base = await ctx.db
-      .selectFrom('companies')
-      .select('base_currency')
-      .where('tenant_id', '=', ctx.tenantId)
-      .where('id', '=', companyId)
-      .executeTakeFirstOrThrow();
-    if (row.currency !== base.base_currency.trim()) {
-      throw unprocessable(
-        `A ${row.currency} document cannot be posted yet: the ledger keeps ${base.base_currency.trim()} only. ` +
-          'Keep it as a draft or issue it in the base currency.',
-        ['FOREIGN_CURRENCY_POSTING_UNSUPPORTED'],
-      );
-    }
+    await assertBaseCurrency(ctx, companyId, row.currency, 'document');
     if (money(row.total).isZero())
       throw badRequest('lines', 'a document of zero posts nothing; add an amount');
     const lines = (await linesOf(ctx.db, ctx.tenantId, [id])).get(id)!;

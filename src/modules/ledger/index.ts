@@ -31,3 +31,4 @@ export {
   seedDefaultChart,
   systemAccount,
 } from './posting.ts';
+export { type TaxedAmount, vatLinesByCode } from './vat-lines.ts';

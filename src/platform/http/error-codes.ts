@@ -77,6 +77,17 @@ export const ERROR_CODES = {
     meaning: 'Money was recovered on what was written off: reverse the recovery first',
   },
   ALREADY_VOID: { status: 409, meaning: 'The document is void already' },
+  DUPLICATE_BILL_NUMBER: {
+    status: 409,
+    meaning: "The supplier's bill number is captured already; `existingBillId` names that bill",
+  },
+  DUPLICATE_CREDIT_NOTE_NUMBER: {
+    status: 409,
+    meaning: "The supplier's credit note number is captured already; `existingCreditNoteId` names it",
+  },
+  NOT_AWAITING_APPROVAL: { status: 409, meaning: 'The bill is not awaiting approval' },
+  NOT_APPROVED: { status: 409, meaning: 'The bill is not approved (or is paid or void)' },
+  BILL_POSTED: { status: 409, meaning: 'The bill is posted to the ledger: void it instead of deleting it' },
   ALREADY_REVERSED: {
     status: 409,
     meaning: 'The payment, allocation, write-off, recovery or journal is reversed already',

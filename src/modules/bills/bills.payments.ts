@@ -1,0 +1,177 @@
+// Paying a supplier: Dr creditors control (the bill's open item, the supplier), Cr bank. The
+// bill row is locked while what is due is checked, so two payments at once cannot together pay
+// more than is owed; a payment of more than is due is 400 (a supplier's credit is not kept yet).
+// The bill's status follows: approved → partially_paid → paid (paidAt set).
+import type { Static } from 'typebox';
+import type { TenantCtx } from '../../platform/http/context.ts';
+import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/money.ts';
+import { bankAccount } from '../invoices/payments.ts';
+import { ledgerCtxOf, post, reverse } from '../ledger/index.ts';
+import { creditorsLine } from './bills.posting.ts';
+import { amountDueOf, type BillRow, billSettlements } from './bills.queries.ts';
+import type { BillPayment, BillPaymentCreate } from './bills.schemas.ts';
+import { lockBill } from './bills.service.ts';
+
+type Payment = Static<typeof BillPayment>;
+
+function toBillPayment(r: {
+  id: string;
+  bill_id: string;
+  amount: string;
+  date: string;
+  reference: string | null;
+  bank_account_id: string;
+  entry_id: string;
+  reversed_at: Date | null;
+  reversal_entry_id: string | null;
+  created_at: Date;
+}): Payment {
+  return {
+    id: r.id,
+    billId: r.bill_id,
+    amount: toNumber(r.amount),
+    date: r.date,
+    reference: r.reference,
+    bankAccountId: r.bank_account_id,
+    entryId: r.entry_id,
+    status: r.reversed_at ? 'reversed' : 'paid',
+    reversedAt: r.reversed_at?.toISOString() ?? null,
+    reversalEntryId: r.reversal_entry_id,
+    createdAt: r.created_at.toISOString(),
+  };
+}
+
+export async function payBill(
+  ctx: TenantCtx,
+  id: string,
+  input: Static<typeof BillPaymentCreate>,
+): Promise<Payment> {
+  const paymentId = input.clientId?.toLowerCase() ?? crypto.randomUUID();
+  if (input.clientId) {
+    const existing = await ctx.db
+      .selectFrom('bill_payments')
+      .selectAll()
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('id', '=', paymentId)
+      .executeTakeFirst();
+    if (existing) {
+      if (existing.bill_id !== id)
+        throw conflict('clientId: already the id of another record', { field: 'clientId' });
+      ctx.reply.code(200);
+      return toBillPayment(existing);
+    }
+  }
+  const row = await lockBill(ctx, id);
+  if (row.status === 'paid') throw conflict('This bill is paid already', { code: 'ALREADY_PAID' });
+  if (row.status !== 'approved' && row.status !== 'partially_paid')
+    throw conflict(`Only an approved bill is paid; this one is ${row.status}`, { code: 'NOT_APPROVED' });
+  if (!hasAtMostDecimals(input.amount, 2)) throw badRequest('amount', 'at most two decimals');
+  if (input.date < row.issue_date) throw badRequest('date', 'must not be before the bill’s issue date');
+  const due = money(amountDueOf(row, (await billSettlements(ctx.db, ctx.tenantId, [id])).get(id)!));
+  const amount = money(input.amount);
+  if (amount.greaterThan(due))
+    throw badRequest('amount', `${amount.toFixed(2)} is more than the ${due.toFixed(2)} due on this bill`);
+  const bank = await bankAccount(ctx, row.company_id, input.bankAccountId);
+  const entryId = await post(ledgerCtxOf(ctx), {
+    companyId: row.company_id,
+    date: input.date,
+    description: `Payment of bill ${row.bill_number}`,
+    reference: input.reference ?? row.bill_number,
+    source: { type: 'bill_payment', id: paymentId },
+    lines: [
+      { ...(await creditorsLine(ctx, row)), debit: amount, description: `Bill ${row.bill_number}` },
+      { accountId: bank, credit: amount, description: `Payment of bill ${row.bill_number}` },
+    ],
+  });
+  const payment = await ctx.db
+    .insertInto('bill_payments')
+    .values({
+      tenant_id: ctx.tenantId,
+      id: paymentId,
+      bill_id: id,
+      company_id: row.company_id,
+      amount: toSql(amount),
+      date: input.date,
+      reference: input.reference ?? null,
+      bank_account_id: bank,
+      entry_id: entryId,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await settleBill(ctx, row);
+  ctx.reply.code(201);
+  return toBillPayment(payment);
+}
+
+/**
+ * After money or credit moved on an approved bill: its status follows what is still due
+ * (approved → partially_paid → paid, paidAt set when nothing is left).
+ */
+export async function settleBill(ctx: TenantCtx, row: BillRow): Promise<void> {
+  const s = (await billSettlements(ctx.db, ctx.tenantId, [row.id])).get(row.id)!;
+  const due = money(amountDueOf(row, s));
+  const moved = money(s.paid).plus(money(s.offset));
+  await ctx.db
+    .updateTable('bills')
+    .set(
+      due.lessThanOrEqualTo(0)
+        ? { status: 'paid', paid_at: ctx.deps.now() }
+        : { status: moved.isZero() ? 'approved' : 'partially_paid', paid_at: null },
+    )
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', row.id)
+    .execute();
+}
+
+export async function listBillPayments(ctx: TenantCtx, id: string): Promise<Payment[]> {
+  const row = await ctx.db
+    .selectFrom('bills')
+    .select('id')
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('company_id', '=', ctx.companyId!)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw notFound('Bill');
+  const rows = await ctx.db
+    .selectFrom('bill_payments')
+    .selectAll()
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('bill_id', '=', id)
+    .orderBy('date')
+    .orderBy('created_at')
+    .execute();
+  return rows.map(toBillPayment);
+}
+
+/**
+ * DELETE /api/bills/{id}/payments/{paymentId}: the payment's entry is reversed (dated as it was),
+ * the amount is owed again and the bill's status follows. The row stays, marked reversed.
+ */
+export async function reverseBillPayment(ctx: TenantCtx, id: string, paymentId: string): Promise<Payment> {
+  const row = await lockBill(ctx, id);
+  const payment = await ctx.db
+    .selectFrom('bill_payments')
+    .selectAll()
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('bill_id', '=', id)
+    .where('id', '=', paymentId)
+    .executeTakeFirst();
+  if (!payment) throw notFound('Payment');
+  if (payment.reversed_at)
+    throw conflict('This payment has already been reversed', { code: 'ALREADY_REVERSED' });
+  const reversal = await reverse(ledgerCtxOf(ctx), payment.entry_id, {
+    description: `Payment of bill ${row.bill_number} reversed`,
+    source: { type: 'bill_payment', id: paymentId },
+  });
+  const reversed = await ctx.db
+    .updateTable('bill_payments')
+    .set({ reversed_at: ctx.deps.now(), reversal_entry_id: reversal })
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', paymentId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await settleBill(ctx, row);
+  return toBillPayment(reversed);
+}

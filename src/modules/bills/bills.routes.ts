@@ -1,0 +1,275 @@
+import { Type } from 'typebox';
+import type { Action, Resource } from '../../platform/auth/permissions.ts';
+import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
+import { Paged } from '../../platform/http/paging.ts';
+import { PaymentParams } from '../invoices/payments.schemas.ts';
+import { createSupplierCreditNote, listSupplierCreditNotes } from './bills.credit-notes.ts';
+import { listBillPayments, payBill, reverseBillPayment } from './bills.payments.ts';
+import { approveBill, voidBill } from './bills.posting.ts';
+import {
+  Bill,
+  BillCreate,
+  BillIdParams,
+  BillListQuery,
+  BillPayment,
+  BillPaymentCreate,
+  BillReject,
+  BillUpdate,
+  LedgerNotice,
+  SupplierCreditNote,
+  SupplierCreditNoteCreate,
+  SupplierCreditNoteListQuery,
+} from './bills.schemas.ts';
+import {
+  createBill,
+  deleteBill,
+  getBill,
+  listBills,
+  rejectBill,
+  submitBill,
+  updateBill,
+} from './bills.service.ts';
+
+const expenses = { module: 'expenses', companyScoped: true, tag: 'Bills' } as const;
+const read = { ...expenses, access: 'read' as const, permission: ['expenses', 'read'] as [Resource, Action] };
+const write = {
+  ...expenses,
+  access: 'write' as const,
+  permission: ['expenses', 'write'] as [Resource, Action],
+};
+const approve = {
+  ...expenses,
+  access: 'write' as const,
+  permission: ['expenses', 'approve'] as [Resource, Action],
+};
+
+const VoidBody = Type.Object(
+  {
+    date: Type.Optional(
+      Type.String({ format: 'date', description: "The reversal's date; default the bill's issue date" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const billRoutes: AnyRoute[] = [
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/bills/credit-notes',
+    operationId: 'createSupplierCreditNote',
+    errors: ['NOT_FOUND', 'NOT_APPROVED', 'DUPLICATE_CREDIT_NOTE_NUMBER', 'CONFLICT', 'PERIOD_LOCKED'],
+    summary: "Capture a supplier's credit note against one of its bills (posted at once)",
+    description:
+      "Against an approved bill of the company (billId; none or another tenant's: 404; not approved: 409 " +
+      "NOT_APPROVED). It takes the bill's tax codes and rates (VAT Act s21): a line's code must be one of the " +
+      "bill's (400 naming lines[i].taxCode), priced at the rate of the bill's issue date; its account defaults " +
+      "to the bill's line of that code. Never more than what remains of the bill, its total less the credit " +
+      'notes already against it (400 naming lines); not dated before the bill (400 issueDate). settlement ' +
+      "offset: posted Dr creditors control (the bill's open item), Cr each line's account (net, tagged with its " +
+      'input tax code) and Cr VAT input, so the bill owes less (at most what is due: 400 naming settlement) and ' +
+      'VAT201 field 14 or 15 falls in its period; refund: the supplier paid it back, posted Dr bank ' +
+      '(bankAccountId, default Bank 1000) instead, refundedAt set (at most what was paid on the bill and not ' +
+      "refunded: 400 naming settlement). The same supplier's number twice is 409 DUPLICATE_CREDIT_NOTE_NUMBER. " +
+      '201; 200 with the existing note when clientId was already used.',
+    body: SupplierCreditNoteCreate,
+    response: { 201: SupplierCreditNote, 200: SupplierCreditNote },
+    handler: async ({ body }, ctx) => createSupplierCreditNote(ctx, body),
+  }),
+  defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/api/bills/credit-notes',
+    operationId: 'listSupplierCreditNotes',
+    summary: 'Supplier credit notes, oldest first (a bare array)',
+    description:
+      'Filters: billId, contactId. (No GET by id: /api/bills/credit-notes/{id} would be ambiguous with ' +
+      '/api/bills/{id}/…; list by billId instead.)',
+    query: SupplierCreditNoteListQuery,
+    response: { 200: Type.Array(SupplierCreditNote) },
+    handler: async ({ query }, ctx) => listSupplierCreditNotes(ctx, query),
+  }),
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/bills',
+    operationId: 'createBill',
+    errors: ['NOT_FOUND', 'DUPLICATE_BILL_NUMBER', 'CONFLICT'],
+    summary: "Capture a supplier's bill (a draft)",
+    description:
+      "contactId must be a SUPPLIER contact of the tenant (none, or another tenant's: 404; a customer or " +
+      "employee: 400). billNumber is the supplier's own: the same supplier's number twice (trimmed, any case, " +
+      'void and deleted bills not counted) is 409 DUPLICATE_BILL_NUMBER with existingBillId and ' +
+      'existingBillNumber (a unique index stands behind it, so two creates at once cannot both succeed). VAT as ' +
+      'on sales: a line carries a taxCode (standard, standard_capital, zero, exempt, out_of_scope; default ' +
+      'standard) or a vatRate (0 or the standard rate of the issue date), rounded half-up per line. A ' +
+      'standard-rated bill above R5,000 incl. VAT claims input tax only on a full tax invoice: without ' +
+      "supplierVatNumber or the contact's vatNumber it is 400 naming supplierVatNumber; from R50 to R5,000 it " +
+      'is kept with vatWarning (VAT Act s16(2), s20). A line posts to its accountId (an expense or asset ' +
+      'account) or General expenses (6750). costCentreId, purchaseOrderId/Number and the recurrence fields are ' +
+      'stored as given. 201; 200 with the existing bill when clientId was already used.',
+    body: BillCreate,
+    response: { 201: Bill, 200: Bill },
+    handler: async ({ body }, ctx) => createBill(ctx, body),
+  }),
+  defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/api/bills',
+    operationId: 'listBills',
+    summary: 'Supplier bills, newest first, paged',
+    description:
+      'Filters: status, contactId, from/to (issue date), dueBefore (due on or before), updatedSince (deleted bills ' +
+      "too, with deletedAt). sort: date, number (the supplier's), createdAt, updatedAt, `-` for descending; default -date.",
+    query: BillListQuery,
+    response: { 200: Paged(Bill) },
+    handler: async ({ query }, ctx) => listBills(ctx, query),
+  }),
+  defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/api/bills/{id}',
+    operationId: 'getBill',
+    summary: 'One supplier bill with its lines and what has been paid',
+    params: BillIdParams,
+    response: { 200: Bill },
+    handler: async ({ params }, ctx) => getBill(ctx, params.id),
+  }),
+  defineRoute({
+    ...write,
+    method: 'PATCH',
+    path: '/api/bills/{id}',
+    operationId: 'updateBill',
+    errors: ['NOT_A_DRAFT', 'CONFLICT'],
+    summary: "Change a bill's reference, notes, category, due date or recurrence",
+    description:
+      'reference, notes, category and dueDate change while the bill is a draft or awaiting approval (409 ' +
+      'NOT_A_DRAFT after). The recurrence (recurring, frequency, nextDate, endDate, recurrenceActive) changes on ' +
+      'any bill but a void or rejected one: recurrenceActive true resumes a paused one (recurrenceError ' +
+      'cleared) and plans its next run; a new nextDate starts the series again from it. Lines do not change: ' +
+      'delete a draft and capture it again, or credit an approved bill.',
+    params: BillIdParams,
+    body: BillUpdate,
+    response: { 200: Bill },
+    handler: async ({ params, body }, ctx) => updateBill(ctx, params.id, body),
+  }),
+  defineRoute({
+    ...write,
+    method: 'DELETE',
+    path: '/api/bills/{id}',
+    operationId: 'deleteBill',
+    errors: ['BILL_POSTED'],
+    summary: 'Delete a bill that was never posted',
+    description:
+      'A draft, a bill awaiting approval or a rejected bill is marked deleted (it answers 404 from then on and is ' +
+      'listed only to updatedSince); ledgerNotice says nothing was posted. As in Xero, an approved bill is not ' +
+      'deleted: 409 BILL_POSTED, void it instead (POST /api/bills/{id}/void reverses its entry).',
+    params: BillIdParams,
+    response: { 200: LedgerNotice },
+    handler: async ({ params }, ctx) => deleteBill(ctx, params.id),
+  }),
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/bills/{id}/submit',
+    operationId: 'submitBill',
+    errors: ['NOT_A_DRAFT'],
+    summary: 'Submit a draft bill for approval',
+    description: 'draft → awaiting_approval; anything else is 409 NOT_A_DRAFT. Nothing is posted.',
+    params: BillIdParams,
+    response: { 200: Bill },
+    handler: async ({ params }, ctx) => submitBill(ctx, params.id),
+  }),
+  defineRoute({
+    ...approve,
+    method: 'POST',
+    path: '/api/bills/{id}/approve',
+    operationId: 'approveBill',
+    errors: ['NOT_AWAITING_APPROVAL', 'PERIOD_LOCKED', 'UNPROCESSABLE'],
+    summary: 'Approve a bill: it is posted and the supplier is owed',
+    description:
+      'Needs expenses:approve. A bill awaiting approval (or a draft) becomes approved and posts, dated its issue ' +
+      "date: Dr each line's account (net; tagged input_standard, VAT201 field 15, or input_capital, field 14), " +
+      'Dr VAT input (the VAT), Cr creditors control (2000, the total; the supplier, the bill as its open item, ' +
+      'so aged creditors shows it). A company not VAT-registered on the issue date claims no input tax: the ' +
+      "VAT is part of each line's cost. Any other status is 409 NOT_AWAITING_APPROVAL; an issue date on or " +
+      'before the lock date 409 PERIOD_LOCKED; a currency other than the base currency 422.',
+    params: BillIdParams,
+    response: { 200: Bill },
+    handler: async ({ params }, ctx) => approveBill(ctx, params.id),
+  }),
+  defineRoute({
+    ...approve,
+    method: 'POST',
+    path: '/api/bills/{id}/reject',
+    operationId: 'rejectBill',
+    errors: ['NOT_AWAITING_APPROVAL'],
+    summary: 'Reject a bill awaiting approval, with the reason',
+    description:
+      'Needs expenses:approve. A bill awaiting approval (or a draft) becomes rejected, nothing posted; ' +
+      'bill.rejected is emitted with the bill number, supplier, amounts and reason. Otherwise 409 ' +
+      'NOT_AWAITING_APPROVAL.',
+    params: BillIdParams,
+    body: BillReject,
+    response: { 200: Bill },
+    handler: async ({ params, body }, ctx) => rejectBill(ctx, params.id, body.reason),
+  }),
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/bills/{id}/void',
+    operationId: 'voidBill',
+    errors: ['ALREADY_VOID', 'HAS_PAYMENTS', 'PERIOD_LOCKED'],
+    summary: "Void a bill: an approved bill's entry is reversed",
+    description:
+      "An approved bill's entry is reversed (dated its issue date unless date says otherwise): expense, input " +
+      'VAT and creditors cancelled; ledgerNotice says so. A bill never posted is voided with nothing to ' +
+      "reverse. Payments standing on it: 409 HAS_PAYMENTS; a second void 409 ALREADY_VOID. A void bill's number " +
+      'may be captured again.',
+    params: BillIdParams,
+    body: VoidBody,
+    response: { 200: Bill },
+    handler: async ({ params, body }, ctx) => voidBill(ctx, params.id, body?.date),
+  }),
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/bills/{id}/payments',
+    operationId: 'recordBillPayment',
+    errors: ['ALREADY_PAID', 'NOT_APPROVED', 'CONFLICT', 'PERIOD_LOCKED'],
+    summary: 'Pay a supplier bill, in part or whole',
+    description:
+      "Posts Dr creditors control (the bill's open item), Cr the bank account (bankAccountId, default Bank " +
+      '1000). The bill becomes partially_paid, or paid (paidAt) when nothing is left due. More than is due is 400 ' +
+      'naming amount; a bill not approved 409 NOT_APPROVED; a paid one 409 ALREADY_PAID. 201; 200 with the ' +
+      'existing payment when clientId was already used.',
+    params: BillIdParams,
+    body: BillPaymentCreate,
+    response: { 201: BillPayment, 200: BillPayment },
+    handler: async ({ params, body }, ctx) => payBill(ctx, params.id, body),
+  }),
+  defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/api/bills/{id}/payments',
+    operationId: 'listBillPayments',
+    summary: "A bill's payments, oldest first",
+    params: BillIdParams,
+    response: { 200: Type.Array(BillPayment) },
+    handler: async ({ params }, ctx) => listBillPayments(ctx, params.id),
+  }),
+  defineRoute({
+    ...write,
+    method: 'DELETE',
+    path: '/api/bills/{id}/payments/{paymentId}',
+    operationId: 'reverseBillPayment',
+    errors: ['ALREADY_REVERSED', 'PERIOD_LOCKED'],
+    summary: 'Reverse a bill payment: its entry is reversed and the amount is owed again',
+    description:
+      'The payment stays listed, status reversed, with the reversal entry; the bill goes back to partially_paid ' +
+      'or approved. A second reversal is 409 ALREADY_REVERSED.',
+    params: PaymentParams,
+    response: { 200: BillPayment },
+    handler: async ({ params }, ctx) => reverseBillPayment(ctx, params.id, params.paymentId),
+  }),
+];
