@@ -1824,7 +1824,7 @@ export interface paths {
         };
         /**
          * Supplier credit notes, oldest first (a bare array)
-         * @description Filters: billId, contactId. (No GET by id: /api/bills/credit-notes/{id} would be ambiguous with /api/bills/{id}/…; list by billId instead.)
+         * @description Filters: billId, contactId.
          *
          *     Needs the role permission `expenses:read`. An API key or OAuth token needs the scope `expenses:read`. Company-scoped: send `X-Company-Id`.
          */
@@ -1837,6 +1837,26 @@ export interface paths {
          *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
          */
         post: operations["createSupplierCreditNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bills/credit-notes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One supplier credit note with its lines
+         * @description Needs the role permission `expenses:read`. An API key or OAuth token needs the scope `expenses:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getSupplierCreditNote"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -11286,6 +11306,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -11309,6 +11330,53 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSupplierCreditNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupplierCreditNote"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

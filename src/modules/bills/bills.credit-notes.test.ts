@@ -91,6 +91,12 @@ describe('offset', () => {
       list.map((n: { id: string }) => n.id),
       [note.id],
     );
+    // Its own address (the create's Location), and not another tenant's.
+    assert.equal(res.headers.location, `/api/bills/credit-notes/${note.id}`);
+    assert.deepEqual(await fetched(sales(p), `/api/bills/credit-notes/${note.id}`), note);
+    const other = await setup();
+    const foreign = await other.api({ method: 'GET', url: `/api/bills/credit-notes/${note.id}` });
+    assert.equal(foreign.statusCode, 404, foreign.body);
     // The same supplier's number twice: 409.
     const dup = await credit(p, bill.id, { creditNoteNumber: ' scn-1' });
     assert.equal(dup.statusCode, 409, dup.body);

@@ -3,7 +3,11 @@ import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { PaymentParams } from '../invoices/payments.schemas.ts';
-import { createSupplierCreditNote, listSupplierCreditNotes } from './bills.credit-notes.ts';
+import {
+  createSupplierCreditNote,
+  getSupplierCreditNote,
+  listSupplierCreditNotes,
+} from './bills.credit-notes.ts';
 import { listBillPayments, payBill, reverseBillPayment } from './bills.payments.ts';
 import { approveBill, voidBill } from './bills.posting.ts';
 import {
@@ -82,12 +86,20 @@ export const billRoutes: AnyRoute[] = [
     path: '/api/bills/credit-notes',
     operationId: 'listSupplierCreditNotes',
     summary: 'Supplier credit notes, oldest first (a bare array)',
-    description:
-      'Filters: billId, contactId. (No GET by id: /api/bills/credit-notes/{id} would be ambiguous with ' +
-      '/api/bills/{id}/…; list by billId instead.)',
+    description: 'Filters: billId, contactId.',
     query: SupplierCreditNoteListQuery,
     response: { 200: Type.Array(SupplierCreditNote) },
     handler: async ({ query }, ctx) => listSupplierCreditNotes(ctx, query),
+  }),
+  defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/api/bills/credit-notes/{id}',
+    operationId: 'getSupplierCreditNote',
+    summary: 'One supplier credit note with its lines',
+    params: BillIdParams,
+    response: { 200: SupplierCreditNote },
+    handler: async ({ params }, ctx) => getSupplierCreditNote(ctx, params.id),
   }),
   defineRoute({
     ...write,

@@ -73,7 +73,7 @@ export async function samplesOf(
 }
 
 export interface BlockingRecord {
-  type: 'invoice' | 'journal_entry' | 'recurring_invoice' | 'api_key' | 'company';
+  type: 'invoice' | 'journal_entry' | 'recurring_invoice' | 'api_key' | 'bill' | 'company';
   id: string;
   description: string;
 }
@@ -206,6 +206,26 @@ export async function blockingRecords(
       type: 'recurring_invoice',
       id: r.id,
       description: `A ${r.frequency} recurring invoice of ${r.company} is for the sandbox's customer ${r.contact}`,
+    });
+  }
+
+  // Supplier bills of another company, neither void nor rejected nor deleted, from a sample
+  // contact (one made a supplier since): a live bill, or a recurring one's next run, names it.
+  const bills = await sql<{ id: string; bill_number: string; company: string; contact: string }>`
+    select b.id, b.bill_number, co.name as company, c.name as contact
+      from bills b
+      join companies co on co.tenant_id = b.tenant_id and co.id = b.company_id and co.deleted_at is null
+      join contacts c on c.tenant_id = b.tenant_id and c.id = b.contact_id
+     where b.tenant_id = ${tenantId} and b.company_id <> ${sandboxId}
+       and b.deleted_at is null and b.status not in ('void', 'rejected')
+       and b.contact_id in ${sampleContacts}
+     order by co.name, b.issue_date, b.id
+     limit ${MAX_BLOCKING}`.execute(tx);
+  for (const b of bills.rows) {
+    out.push({
+      type: 'bill',
+      id: b.id,
+      description: `Bill ${b.bill_number} of ${b.company} is from the sandbox's contact ${b.contact}`,
     });
   }
 

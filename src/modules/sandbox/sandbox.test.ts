@@ -451,6 +451,26 @@ describe('deleting the sandbox', () => {
       },
     });
     assert.equal(schedule.statusCode, 201, schedule.body);
+    // A sample contact made a supplier, and a bill of the real company from it.
+    const third = sandbox.customerIds[2] as string;
+    const patched = await api({
+      method: 'PATCH',
+      url: `/api/contacts/${third}`,
+      payload: { contactType: 'SUPPLIER' },
+    });
+    assert.equal(patched.statusCode, 200, patched.body);
+    const bill = await real({
+      method: 'POST',
+      url: '/api/bills',
+      payload: {
+        contactId: third,
+        billNumber: 'SUP-77',
+        issueDate: '2026-03-20',
+        dueDate: '2026-04-19',
+        lines: [{ description: 'Beans', quantity: 1, unitPrice: 100 }],
+      },
+    });
+    assert.equal(bill.statusCode, 201, bill.body);
 
     const res = await api({ method: 'DELETE', url: '/api/sandbox' });
     const body = assertProblem(res, 409);
@@ -463,6 +483,7 @@ describe('deleting the sandbox', () => {
         ['journal_entry', journal.json().id],
         ['api_key', key.json().id],
         ['recurring_invoice', schedule.json().id],
+        ['bill', bill.json().id],
         ['company', child.json().id],
       ],
     );
@@ -470,7 +491,8 @@ describe('deleting the sandbox', () => {
     assert.match(blocking[1]!.description, /Goodwill gesture.*Sandbox · Karoo Coffee Roasters/);
     assert.match(blocking[2]!.description, /Billing feed/);
     assert.match(blocking[3]!.description, /monthly recurring invoice of Real Co .*Sandbox · Protea Traders/);
-    assert.match(blocking[4]!.description, /Child Co/);
+    assert.match(blocking[4]!.description, /Bill SUP-77 of Real Co .*Sandbox · /);
+    assert.match(blocking[5]!.description, /Child Co/);
 
     // Nothing was deleted.
     const still = await api({ method: 'GET', url: '/api/sandbox' });
@@ -484,7 +506,7 @@ describe('deleting the sandbox', () => {
     );
 
     // History does not block: void the invoice, reverse the journal, revoke the key, stop the
-    // schedule, move the company.
+    // schedule, delete the draft bill, move the company.
     assert.equal((await real({ method: 'DELETE', url: `/api/invoices/${inv.json().id}` })).statusCode, 200);
     const stopped = await real({ method: 'DELETE', url: `/api/recurring/${schedule.json().id}` });
     assert.ok(stopped.statusCode < 300, stopped.body);
@@ -493,6 +515,7 @@ describe('deleting the sandbox', () => {
       200,
     );
     assert.equal((await api({ method: 'DELETE', url: `/api/api-keys/${key.json().id}` })).statusCode, 204);
+    assert.equal((await real({ method: 'DELETE', url: `/api/bills/${bill.json().id}` })).statusCode, 200);
     const moved = await api({
       method: 'PATCH',
       url: `/api/companies/${child.json().id}`,
@@ -637,6 +660,8 @@ describe('what may point into a sandbox', () => {
     'invoice_allocations(invoice_id) → invoices': 'within one company (the invoices rules)',
     'api_keys(contact_id) → contacts':
       "a key's integration partner (0032): samples are retired, not removed, so it names a retired one",
+    'bills(contact_id) → contacts': 'checked: a live bill of another company from a sample contact',
+    'bill_credit_notes(contact_id) → contacts': "the bill's supplier: its bill is checked",
     'sandbox_samples(contact_id) → contacts': "the sandbox's own record of its samples",
     'sandbox_samples(product_id) → products': "the sandbox's own record of its samples",
     'sandbox_samples(invoice_id) → invoices': "the sandbox's own record of its samples",
