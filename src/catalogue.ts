@@ -13,7 +13,7 @@ import {
   recurringRoutes,
   settingsRoutes,
 } from './modules/invoices/index.ts';
-import { accountRoutes, journalRoutes } from './modules/ledger/index.ts';
+import { accountRoutes, costCentreRoutes, journalRoutes } from './modules/ledger/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';
 import { sandboxRoutes } from './modules/sandbox/index.ts';
 import { auditRoutes } from './platform/audit/audit.routes.ts';
@@ -53,6 +53,7 @@ export const catalogue: AnyRoute[] = [
   ...webhookRoutes,
   ...accountRoutes,
   ...journalRoutes,
+  ...costCentreRoutes,
   ...invoiceRoutes,
   ...billRoutes,
   ...productRoutes,
@@ -115,6 +116,10 @@ export const catalogueTags: OpenApiTag[] = [
   { name: 'Invoice templates', description: 'Layouts and wording for printed documents.' },
   { name: 'Accounts', description: "A company's chart of accounts." },
   { name: 'Journals', description: 'Manual journals and the lock date.' },
+  {
+    name: 'Cost centres',
+    description: "A company's departments, branches or projects, named on bill and journal lines.",
+  },
   { name: 'Ledger', description: 'The journal lines of the double-entry ledger.' },
   {
     name: 'Reports',

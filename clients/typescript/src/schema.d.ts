@@ -1285,6 +1285,60 @@ export interface paths {
         patch: operations["updateLedgerSettings"];
         trace?: never;
     };
+    "/api/cost-centres": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's cost centres (bare array, by code)
+         * @description Active and deactivated; isActive=true for only those new lines may name. A bounded list: no paging.
+         *
+         *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listCostCentres"];
+        put?: never;
+        /**
+         * Add a cost centre (a department, branch or project) to the company
+         * @description The code is unique in the company, in any case (409 CONFLICT naming code). Bill, expense and journal lines name it by costCentreId; the income statement reads one with ?costCentreId. 201; 200 with the existing one when clientId was already used.
+         *
+         *     Needs the role permission `reports:write`. An API key or OAuth token needs the scope `reports:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["createCostCentre"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cost-centres/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One cost centre
+         * @description Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getCostCentre"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename, recode or deactivate a cost centre
+         * @description Never deleted: a deactivated cost centre keeps its history and its income statement, but no new line may name it (400 naming the line).
+         *
+         *     Needs the role permission `reports:write`. An API key or OAuth token needs the scope `reports:write`. Company-scoped: send `X-Company-Id`.
+         */
+        patch: operations["updateCostCentre"];
+        trace?: never;
+    };
     "/api/customer-credits": {
         parameters: {
             query?: never;
@@ -1880,7 +1934,7 @@ export interface paths {
         put?: never;
         /**
          * Capture a supplier's bill (a draft)
-         * @description contactId must be a SUPPLIER contact of the tenant (none, or another tenant's: 404; a customer or employee: 400). billNumber is the supplier's own: the same supplier's number twice (trimmed, any case, void and deleted bills not counted) is 409 DUPLICATE_BILL_NUMBER with existingBillId and existingBillNumber (a unique index stands behind it, so two creates at once cannot both succeed). VAT as on sales: a line carries a taxCode (standard, standard_capital, zero, exempt, out_of_scope; default standard) or a vatRate (0 or the standard rate of the issue date), rounded half-up per line. A standard-rated bill above R5,000 incl. VAT claims input tax only on a full tax invoice: without supplierVatNumber or the contact's vatNumber it is 400 naming supplierVatNumber; from R50 to R5,000 it is kept with vatWarning (VAT Act s16(2), s20). A line posts to its accountId (an expense or asset account) or General expenses (6750). costCentreId, purchaseOrderId/Number and the recurrence fields are stored as given. 201; 200 with the existing bill when clientId was already used.
+         * @description contactId must be a SUPPLIER contact of the tenant (none, or another tenant's: 404; a customer or employee: 400). billNumber is the supplier's own: the same supplier's number twice (trimmed, any case, void and deleted bills not counted) is 409 DUPLICATE_BILL_NUMBER with existingBillId and existingBillNumber (a unique index stands behind it, so two creates at once cannot both succeed). VAT as on sales: a line carries a taxCode (standard, standard_capital, zero, exempt, out_of_scope; default standard) or a vatRate (0 or the standard rate of the issue date), rounded half-up per line. A standard-rated bill above R5,000 incl. VAT claims input tax only on a full tax invoice: without supplierVatNumber or the contact's vatNumber it is 400 naming supplierVatNumber; from R50 to R5,000 it is kept with vatWarning (VAT Act s16(2), s20). A line posts to its accountId (an expense or asset account) or General expenses (6750). costCentreId (the bill's, the default of its lines) and a line's costCentreId name the company's active cost centres (400 naming the field otherwise); a line's cost posts to its cost centre. purchaseOrderId/Number and the recurrence fields are stored as given. 201; 200 with the existing bill when clientId was already used.
          *
          *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -2352,7 +2406,7 @@ export interface paths {
         };
         /**
          * Income statement (profit and loss) for a period
-         * @description Revenue, cost of sales, gross profit, other income, expenses and net profit; each section lists its accounts (those that moved) and a total. Income and expenses both read positive in their sections (income = credits − debits, expenses = debits − credits); net profit = gross profit + other income − expenses, negative for a loss. Sections follow the accounts' subtypes. to defaults to today (UTC); from to the first day of the financial year that contains to (ledger settings: financialYearEndMonth, February by default). to before from is a 400 naming to. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format (or, without it, the Accept header: application/json, text/csv or application/pdf): json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
+         * @description Revenue, cost of sales, gross profit, other income, expenses and net profit; each section lists its accounts (those that moved) and a total. Income and expenses both read positive in their sections (income = credits − debits, expenses = debits − credits); net profit = gross profit + other income − expenses, negative for a loss. Sections follow the accounts' subtypes. costCentreId reads only the lines naming that cost centre (costCentre names it in the answer). to defaults to today (UTC); from to the first day of the financial year that contains to (ledger settings: financialYearEndMonth, February by default). to before from is a 400 naming to. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format (or, without it, the Accept header: application/json, text/csv or application/pdf): json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
          *
          *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
@@ -4300,6 +4354,8 @@ export interface components {
              */
             taxCode: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "bad_debt_recovered" | "accommodation_short" | "accommodation_long" | "change_in_use" | "imported_services" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | "input_capital_import" | "input_change_in_use" | "input_other" | "input_bad_debt" | null;
             taxRate: number | null;
+            /** Format: uuid */
+            costCentreId: string | null;
             /**
              * Format: date-time
              * @description When its entry was posted. A line never changes (a void posts a reversal's own lines), so updatedSince compares this
@@ -4331,6 +4387,11 @@ export interface components {
             description?: string;
             /** Format: uuid */
             contactId?: string;
+            /**
+             * Format: uuid
+             * @description One of the company's active cost centres
+             */
+            costCentreId?: string;
             /**
              * @description VAT classification for the VAT report (VAT201 field in brackets): on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. The standard-rated codes take the standard rate of the date (15%, 14% before 2018-04-01), the others 0. Output: standard (1, 4); standard_capital (capital goods or services supplied: 1A, 4A); zero (zero-rated, s11: 2); zero_export (exports, s11(1)(a): 2A); exempt (s12: 3); accommodation_long (commercial accommodation of more than 28 days, s10(10): 5, the VAT is the rate of 60% of the net); accommodation_short (28 days or less: 7); change_in_use (output tax on goods or services taken out of taxable use, or second-hand goods exported, s18(1): 10, 11; tag the credit line of the goods); imported_services (VAT on imported services, s7(1)(c): 12; the tax alone, the value of the service is not paired); bad_debt_recovered (the VAT on a bad debt recovered, s22(2): 12; posted by a recovery only). Input: input_standard (15); input_capital (capital goods and services: 14); input_import (VAT paid to customs on imports: 15A) and input_capital_import (on capital goods imported: 14A), the tax alone as customs levied it (s13(2)), not paired with a net; input_change_in_use (goods or services taken into taxable use, s18(4): 16); input_bad_debt (the VAT of a bad debt written off, claimed back, s22(1): 17; posted by an invoice write-off only); input_other (other input tax adjustments: 18); input_zero, input_exempt (no VAT).
              * @enum {string}
@@ -4397,6 +4458,8 @@ export interface components {
              */
             taxCode: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "bad_debt_recovered" | "accommodation_short" | "accommodation_long" | "change_in_use" | "imported_services" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | "input_capital_import" | "input_change_in_use" | "input_other" | "input_bad_debt" | null;
             taxRate: number | null;
+            /** Format: uuid */
+            costCentreId: string | null;
         };
         Journal: {
             /** Format: uuid */
@@ -4453,6 +4516,46 @@ export interface components {
             lockDate?: string | null;
             /** @description The month the financial year ends (2 = February) */
             financialYearEndMonth?: number;
+        };
+        CostCentre: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            companyId: string;
+            code: string;
+            name: string;
+            description: string | null;
+            /** @description false: kept for history and reports, named on no new line */
+            isActive: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "code": "CPT",
+         *       "name": "Cape Town branch"
+         *     }
+         */
+        CostCentreCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /** @description Unique in the company (any case): letters, digits, dot, dash and underscore, up to 20 */
+            code: string;
+            name: string;
+            description?: string;
+        };
+        CostCentreUpdate: {
+            /** @description Unique in the company (any case): letters, digits, dot, dash and underscore, up to 20 */
+            code?: string;
+            name?: string;
+            description?: string | null;
+            /** @description false deactivates: no new line may name it; its history stays */
+            isActive?: boolean;
         };
         /**
          * @description customer_credit: a credit row of its own; credit_note, deposit: the document
@@ -6069,6 +6172,12 @@ export interface components {
             from: string;
             /** Format: date */
             to: string;
+            costCentre: {
+                /** Format: uuid */
+                id: string;
+                code: string;
+                name: string;
+            } | null;
             revenue: components["schemas"]["ReportSection"];
             costOfSales: components["schemas"]["ReportSection"];
             /** @description revenue − cost of sales */
@@ -9516,6 +9625,8 @@ export interface operations {
                 to?: string;
                 accountId?: string;
                 contactId?: string;
+                /** @description Only lines naming this cost centre */
+                costCentreId?: string;
                 sourceType?: string;
             };
             header?: {
@@ -9817,6 +9928,194 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listCostCentres: {
+        parameters: {
+            query?: {
+                /** @description Only active (true) or only deactivated (false) ones; default both */
+                isActive?: boolean;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CostCentre"][];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createCostCentre: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CostCentreCreate"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CostCentre"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CostCentre"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCostCentre: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CostCentre"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateCostCentre: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CostCentreUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CostCentre"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -12931,6 +13230,8 @@ export interface operations {
                 from?: string;
                 /** @description Last day (inclusive); default today (UTC) */
                 to?: string;
+                /** @description Only the lines naming this cost centre of the company (another's or none: 404; not a UUID: 400) */
+                costCentreId?: string;
                 /** @description json (default, unless the Accept header asks for text/csv or application/pdf); csv: a header row, then the rows, text/csv in UTF-8 with a file name; pdf: the printed report (company, title, period, rows and totals, page breaks) */
                 format?: "json" | "csv" | "pdf";
             };

@@ -132,7 +132,7 @@ export async function createSupplierCreditNote(
         `lines[${i}].taxCode`,
         `bill ${bill.bill_number} has no ${code} line: a credit note takes the bill's tax codes (s21)`,
       );
-    return { ...l, accountId: l.accountId ?? match?.account_id };
+    return { ...l, accountId: l.accountId ?? match?.account_id, costCentreId: match?.cost_centre_id ?? null };
   });
   const { amounts, totals, rows } = await pricedLines(ctx, companyId, lines, bill.issue_date);
   for (const [i, a] of amounts.entries())
@@ -175,7 +175,8 @@ export async function createSupplierCreditNote(
       ctx,
       { companyId, vatRegistered: bill.vat_registered, total: totals.total, label, mirror: true },
       bank ? { accountId: bank } : await creditorsLine(ctx, bill),
-      lineRows,
+      // Each credited cost falls in the cost centre of the bill's line it matched.
+      lineRows.map((r, i) => ({ ...r, cost_centre_id: lines[i]!.costCentreId })),
     ),
   });
   await ctx.db

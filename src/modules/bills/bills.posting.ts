@@ -35,7 +35,7 @@ const label = (row: BillRow) => `Bill ${row.bill_number}`;
 export type TaxedLine = Pick<
   BillLineRow,
   'account_id' | 'description' | 'tax_code' | 'vat_rate' | 'net_amount' | 'vat_amount' | 'total_amount'
->;
+> & { cost_centre_id?: string | null };
 
 /**
  * The lines of a bill's entry (`mirror`: of a credit note against one, every side turned):
@@ -65,6 +65,7 @@ export async function purchaseEntryLines(
       accountId: l.account_id,
       ...side(cost),
       description: l.description,
+      costCentreId: l.cost_centre_id ?? null,
       ...(code ? { taxCode: code, taxRate: money(l.vat_rate) } : {}),
     });
     if (code) taxed.push({ code, rate: money(l.vat_rate), vat: money(l.vat_amount) });

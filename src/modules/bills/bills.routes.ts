@@ -118,7 +118,9 @@ export const billRoutes: AnyRoute[] = [
       'standard-rated bill above R5,000 incl. VAT claims input tax only on a full tax invoice: without ' +
       "supplierVatNumber or the contact's vatNumber it is 400 naming supplierVatNumber; from R50 to R5,000 it " +
       'is kept with vatWarning (VAT Act s16(2), s20). A line posts to its accountId (an expense or asset ' +
-      'account) or General expenses (6750). costCentreId, purchaseOrderId/Number and the recurrence fields are ' +
+      "account) or General expenses (6750). costCentreId (the bill's, the default of its lines) and a line's " +
+      "costCentreId name the company's active cost centres (400 naming the field otherwise); a line's cost posts " +
+      'to its cost centre. purchaseOrderId/Number and the recurrence fields are ' +
       'stored as given. 201; 200 with the existing bill when clientId was already used.',
     body: BillCreate,
     response: { 201: Bill, 200: Bill },

@@ -12,7 +12,7 @@ import { hasAtMostDecimals, toSql } from '../../platform/money/money.ts';
 import { vatRegisteredOn } from '../companies/index.ts';
 import { companyOf, today } from '../invoices/invoices.service.ts';
 import { documentTotals } from '../invoices/vat.ts';
-import { systemAccount } from '../ledger/index.ts';
+import { assertCostCentre, systemAccount } from '../ledger/index.ts';
 import { type BillRecord, type BillRow, billRecords, findBillRow } from './bills.queries.ts';
 import { planNextBill } from './bills.recurring.ts';
 import {
@@ -240,10 +240,16 @@ export async function insertBill(
       })
     : { vatNumber: input.supplierVatNumber?.trim() || supplier.vat_number, warning: null };
   await assertNewNumber(ctx, companyId, input.contactId, input.billNumber);
+  if (input.costCentreId)
+    await assertCostCentre(ctx.db, ctx.tenantId, companyId, input.costCentreId, 'costCentreId');
+  for (const [i, l] of input.lines.entries())
+    if (l.costCentreId)
+      await assertCostCentre(ctx.db, ctx.tenantId, companyId, l.costCentreId, `lines[${i}].costCentreId`);
   const lineRows = rows.map((r, i) => ({
     ...r,
     bill_id: id,
-    cost_centre_id: input.lines[i]!.costCentreId ?? null,
+    // A line's own cost centre, else the bill's: what its cost posts to.
+    cost_centre_id: input.lines[i]!.costCentreId ?? input.costCentreId ?? null,
     product_id: input.lines[i]!.productId ?? null,
   }));
   const row = await ctx.db

@@ -109,22 +109,51 @@ export async function accountTotals(
       left join b on b.account_id = a.id
      where a.tenant_id = ${tenantId} and a.company_id = ${companyId}
      order by a.code`.execute(db);
-  return r.rows.map((row) => {
-    const debit = money(row.debit);
-    const credit = money(row.credit);
-    return {
-      accountId: row.id,
-      code: row.code,
-      name: row.name,
-      type: row.type,
-      subtype: row.subtype,
-      systemKey: row.system_key,
-      isActive: row.is_active,
-      debit,
-      credit,
-      net: debit.minus(credit),
-    };
-  });
+  return r.rows.map(toTotal);
+}
+
+function toTotal(row: TotalRow): AccountTotal {
+  const debit = money(row.debit);
+  const credit = money(row.credit);
+  return {
+    accountId: row.id,
+    code: row.code,
+    name: row.name,
+    type: row.type,
+    subtype: row.subtype,
+    systemKey: row.system_key,
+    isActive: row.is_active,
+    debit,
+    credit,
+    net: debit.minus(credit),
+  };
+}
+
+/**
+ * accountTotals for one cost centre: the debits and credits of the lines naming it, per account,
+ * from its daily balances (migrations/0041_cost_centres.sql), every account of the chart included.
+ */
+export async function costCentreTotals(
+  db: Tx,
+  tenantId: string,
+  companyId: string,
+  costCentreId: string,
+  range: DayRange,
+): Promise<AccountTotal[]> {
+  const r = await sql<TotalRow>`
+    with b as materialized (
+      select account_id, sum(debit) as debit, sum(credit) as credit
+        from cost_centre_balances
+       where tenant_id = ${tenantId} and company_id = ${companyId} and cost_centre_id = ${costCentreId}
+         ${range.from ? sql`and date >= ${range.from}::date` : sql``}
+         ${range.to ? sql`and date <= ${range.to}::date` : sql``}
+       group by account_id)
+    select a.id, a.code, a.name, a.type, a.subtype, a.system_key, a.is_active, b.debit, b.credit
+      from accounts a
+      left join b on b.account_id = a.id
+     where a.tenant_id = ${tenantId} and a.company_id = ${companyId}
+     order by a.code`.execute(db);
+  return r.rows.map(toTotal);
 }
 
 export interface TaxTotal {

@@ -5,11 +5,14 @@ export {
   type AccountTotal,
   accountTotals,
   cashFlowTotals,
+  costCentreTotals,
   type DayRange,
   splitRange,
   type TaxTotal,
   taxTotals,
 } from './balances.ts';
+export { costCentreRoutes } from './cost-centres.routes.ts';
+export { assertCostCentre, type CostCentre, costCentreOf } from './cost-centres.service.ts';
 export { journalRoutes } from './journals.routes.ts';
 export { TaxCode as TaxCodeSchema } from './journals.schemas.ts';
 export {

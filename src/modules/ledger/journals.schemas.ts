@@ -75,6 +75,9 @@ export const JournalLineInput = named(
       credit: Type.Optional(Amount),
       description: Type.Optional(Type.String({ maxLength: 500 })),
       contactId: Type.Optional(Type.String({ format: 'uuid' })),
+      costCentreId: Type.Optional(
+        Type.String({ format: 'uuid', description: "One of the company's active cost centres" }),
+      ),
       taxCode: Type.Optional(TaxCode),
       taxRate: Type.Optional(
         Type.Number({
@@ -133,6 +136,7 @@ export const JournalLine = named(
     dueDate: nullable(Type.String({ format: 'date' })),
     taxCode: nullable(TaxCode),
     taxRate: nullable(Type.Number()),
+    costCentreId: nullable(Type.String({ format: 'uuid' })),
   }),
 );
 
@@ -194,6 +198,9 @@ export const LedgerQuery = Type.Object(
     to: Type.Optional(Type.String({ format: 'date' })),
     accountId: Type.Optional(Type.String({ format: 'uuid' })),
     contactId: Type.Optional(Type.String({ format: 'uuid' })),
+    costCentreId: Type.Optional(
+      Type.String({ format: 'uuid', description: 'Only lines naming this cost centre' }),
+    ),
     sourceType: Type.Optional(Type.String({ maxLength: 50 })),
   },
   { additionalProperties: false },
@@ -219,6 +226,7 @@ export const LedgerLine = named(
     sourceId: nullable(Type.String({ format: 'uuid' })),
     taxCode: nullable(TaxCode),
     taxRate: nullable(Type.Number()),
+    costCentreId: nullable(Type.String({ format: 'uuid' })),
     createdAt: Type.String({
       format: 'date-time',
       description:

@@ -8,6 +8,7 @@ import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { sum, toNumber } from '../../platform/money/money.ts';
 import { vatRegisteredOn } from '../companies/index.ts';
+import { assertCostCentre } from './cost-centres.service.ts';
 import type {
   Journal,
   JournalCreate,
@@ -86,6 +87,10 @@ export async function createJournal(
     if (l.taxRate !== undefined && !l.taxCode)
       throw badRequest(`lines[${i}].taxCode`, 'is required with taxRate');
   }
+  for (const [i, l] of input.lines.entries()) {
+    if (l.costCentreId)
+      await assertCostCentre(ctx.db, ctx.tenantId, companyId, l.costCentreId, `lines[${i}].costCentreId`);
+  }
   if (input.lines.some((l) => l.taxCode)) {
     // VAT tags must agree with the code's rate on the date, the registration and each other.
     const vatAccounts = await vatAccountsOf(ctx.db, ctx.tenantId, companyId, accountIds);
@@ -130,6 +135,7 @@ export async function createJournal(
       contactId: l.contactId ?? null,
       taxCode: l.taxCode ?? null,
       taxRate: l.taxRate ?? null,
+      costCentreId: l.costCentreId ?? null,
     })),
   });
   ctx.reply.code(201);
@@ -189,6 +195,7 @@ export async function getJournal(ctx: TenantCtx, id: string): Promise<JournalOut
       dueDate: l.due_date,
       taxCode: l.tax_code,
       taxRate: l.tax_rate === null ? null : Number(l.tax_rate),
+      costCentreId: l.cost_centre_id,
     })),
   };
 }
@@ -280,6 +287,7 @@ export async function listLedgerLines(
   if (query.to) q = q.where('l.date', '<=', query.to);
   if (query.accountId) q = q.where('l.account_id', '=', query.accountId);
   if (query.contactId) q = q.where('l.contact_id', '=', query.contactId);
+  if (query.costCentreId) q = q.where('l.cost_centre_id', '=', query.costCentreId);
   if (query.sourceType) q = q.where('e.source_type', '=', query.sourceType);
   // Lines never change: what changed since is what was posted since.
   if (query.updatedSince) q = q.where('e.created_at', '>=', new Date(query.updatedSince));
@@ -324,6 +332,7 @@ export async function listLedgerLines(
       sourceId: l.source_id,
       taxCode: l.tax_code,
       taxRate: l.tax_rate === null ? null : Number(l.tax_rate),
+      costCentreId: l.cost_centre_id,
       createdAt: l.created_at.toISOString(),
     })),
     Number(n),

@@ -105,6 +105,30 @@ export interface JournalLinesTable {
   due_date: DateString | null;
   tax_code: TaxCode | null;
   tax_rate: Numeric | null;
+  /** migrations/0041_cost_centres.sql: optional on insert */
+  cost_centre_id: Generated<string | null>;
+}
+
+export interface CostCentresTable {
+  tenant_id: string;
+  id: string;
+  company_id: string;
+  code: string;
+  name: string;
+  description: string | null;
+  is_active: Generated<boolean>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface CostCentreBalancesTable {
+  tenant_id: string;
+  company_id: string;
+  cost_centre_id: string;
+  account_id: string;
+  date: DateString;
+  debit: Numeric;
+  credit: Numeric;
 }
 
 export interface AccountBalancesTable {
@@ -164,6 +188,8 @@ declare module '../../platform/db/schema.ts' {
     accounts: AccountsTable;
     journal_entries: JournalEntriesTable;
     journal_lines: JournalLinesTable;
+    cost_centres: CostCentresTable;
+    cost_centre_balances: CostCentreBalancesTable;
     account_balances: AccountBalancesTable;
     account_month_balances: AccountMonthBalancesTable;
     tax_balances: TaxBalancesTable;

@@ -28,6 +28,8 @@ export interface PostingLine {
   dueDate?: string | null;
   taxCode?: TaxCode | null;
   taxRate?: MoneyInput | null;
+  /** One of the company's cost centres (the caller has checked it: assertCostCentre). */
+  costCentreId?: string | null;
 }
 
 export interface Posting {
@@ -175,6 +177,9 @@ export async function post(ctx: LedgerCtx, p: Posting): Promise<string> {
         due_date: l.dueDate ?? null,
         tax_code: l.taxCode ?? null,
         tax_rate: l.taxRate == null ? null : money(l.taxRate).toFixed(3),
+        // Named only when a line has one: the books of an older schema (the migration tests post
+        // before 0041) have no such column.
+        ...(l.costCentreId ? { cost_centre_id: l.costCentreId } : {}),
       })),
     )
     .execute();
@@ -243,6 +248,7 @@ export async function reverse(
       dueDate: l.due_date,
       taxCode: l.tax_code,
       taxRate: l.tax_rate,
+      costCentreId: l.cost_centre_id,
     })),
   });
 }

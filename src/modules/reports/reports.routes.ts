@@ -19,6 +19,7 @@ import {
   GeneralLedger,
   GeneralLedgerQuery,
   IncomeStatement,
+  IncomeStatementQuery,
   PeriodQuery,
   TrialBalance,
   TrialBalanceQuery,
@@ -65,14 +66,15 @@ export const reportRoutes: AnyRoute[] = [
       'Revenue, cost of sales, gross profit, other income, expenses and net profit; each section lists its ' +
       'accounts (those that moved) and a total. Income and expenses both read positive in their sections ' +
       '(income = credits − debits, expenses = debits − credits); net profit = gross profit + other income − ' +
-      `expenses, negative for a loss. Sections follow the accounts' subtypes. ${PERIOD} ${COMMON}`,
-    query: PeriodQuery,
+      `expenses, negative for a loss. Sections follow the accounts' subtypes. costCentreId reads only the lines ` +
+      `naming that cost centre (costCentre names it in the answer). ${PERIOD} ${COMMON}`,
+    query: IncomeStatementQuery,
     response: { 200: IncomeStatement },
     handler: async ({ query, headers }, ctx) => {
       const rc = await reportCtx(ctx);
       return answer(
         negotiatedFormat(query.format, headers.accept),
-        await incomeStatement(rc, periodOf(rc, query)),
+        await incomeStatement(rc, periodOf(rc, query), query.costCentreId),
       );
     },
   }),

@@ -33,6 +33,21 @@ const asOf = Type.Optional(Day('The position at the end of this day; default tod
 export const strict = { additionalProperties: false } as const;
 
 export const PeriodQuery = Type.Object({ from, to, format }, strict);
+export const IncomeStatementQuery = Type.Object(
+  {
+    from,
+    to,
+    costCentreId: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description:
+          "Only the lines naming this cost centre of the company (another's or none: 404; not a UUID: 400)",
+      }),
+    ),
+    format,
+  },
+  strict,
+);
 export const AsOfQuery = Type.Object({ asOf, format }, strict);
 
 export const TrialBalanceQuery = Type.Object(
@@ -98,6 +113,16 @@ export const IncomeStatement = named(
   Type.Object({
     ...CompanyFields,
     ...PeriodFields,
+    costCentre: nullable(
+      Type.Object(
+        {
+          id: Type.String({ format: 'uuid' }),
+          code: Type.String(),
+          name: Type.String(),
+        },
+        { description: 'The cost centre the statement was read for; null for the whole company' },
+      ),
+    ),
     revenue: Section,
     costOfSales: Section,
     grossProfit: Amount('revenue − cost of sales'),

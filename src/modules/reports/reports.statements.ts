@@ -17,7 +17,13 @@ import type { Static } from 'typebox';
 import { addDays, financialYearStart } from '../../platform/dates/days.ts';
 import type { Row, Table } from '../../platform/files/table.ts';
 import { sum, toNumber, ZERO } from '../../platform/money/money.ts';
-import { type AccountSubtype, type AccountTotal, accountTotals } from '../ledger/index.ts';
+import {
+  type AccountSubtype,
+  type AccountTotal,
+  accountTotals,
+  costCentreOf,
+  costCentreTotals,
+} from '../ledger/index.ts';
 import {
   asAtText,
   companyFields,
@@ -87,8 +93,14 @@ type IncomeStatementJson = Static<typeof IncomeStatement>;
 export async function incomeStatement(
   rc: ReportCtx,
   period: { from: string; to: string },
+  costCentreId?: string,
 ): Promise<Report<IncomeStatementJson>> {
-  const totals = await accountTotals(rc.ctx.db, rc.tenantId, rc.companyId, period);
+  const centre = costCentreId
+    ? await costCentreOf(rc.ctx.db, rc.tenantId, rc.companyId, costCentreId)
+    : undefined;
+  const totals = centre
+    ? await costCentreTotals(rc.ctx.db, rc.tenantId, rc.companyId, centre.id, period)
+    : await accountTotals(rc.ctx.db, rc.tenantId, rc.companyId, period);
   const revenue = part(bySubtype(totals, 'revenue'), creditNormal);
   const costOfSales = part(bySubtype(totals, 'cost_of_sales'), debitNormal);
   const otherIncome = part(bySubtype(totals, 'other_income'), creditNormal);
@@ -101,6 +113,7 @@ export async function incomeStatement(
     json: {
       ...companyFields(rc),
       ...period,
+      costCentre: centre ? { id: centre.id, code: centre.code, name: centre.name } : null,
       revenue: partJson(revenue),
       costOfSales: partJson(costOfSales),
       grossProfit: toNumber(grossProfit),
@@ -112,9 +125,9 @@ export async function incomeStatement(
     },
     document: () =>
       documentOf(rc, {
-        title: 'Income statement',
+        title: centre ? `Income statement: ${centre.code} ${centre.name}` : 'Income statement',
         period: periodText(period.from, period.to),
-        filename: `income-statement_${period.from}_${period.to}`,
+        filename: `income-statement_${centre ? `${centre.code}_` : ''}${period.from}_${period.to}`,
         notes: ['Income and expenses both read positive; a negative net profit is a loss.'],
         tables: [
           {
