@@ -26,11 +26,11 @@ export const DEFAULT_POLICY = { secondApprovalFrom: new Decimal(5000), approvers
 
 type Ctx = Pick<TenantCtx, 'db' | 'tenantId' | 'principal'>;
 
-const rand = (d: Decimal) =>
-  `R${d
-    .toNumber()
-    .toLocaleString('en-ZA', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
-    .replace(/\u00a0/g, ' ')}`;
+/** R5,000.00: rands with thousands commas, as the rest of the service writes them. */
+const rand = (d: Decimal) => {
+  const [whole, part] = d.toFixed(2).split('.');
+  return `R${whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${part}`;
+};
 
 export async function policyOf(ctx: Ctx): Promise<{ secondApprovalFrom: Decimal; approvers: number }> {
   const row = await ctx.db
