@@ -1,3 +1,4 @@
+import { Type } from 'typebox';
 import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
@@ -8,6 +9,7 @@ import {
   putApprovalPolicy,
 } from './expenses.policy.ts';
 import { approveExpense, deleteExpense, reimburseExpense } from './expenses.posting.ts';
+import { getReceipt, putReceipt, RECEIPT_LIMIT, RECEIPT_TYPES } from './expenses.receipts.ts';
 import {
   ApprovalLimits,
   ApprovalLimitsUpdate,
@@ -224,5 +226,35 @@ export const expenseRoutes: AnyRoute[] = [
     body: ExpenseReimburse,
     response: { 200: Expense },
     handler: async ({ params, body }, ctx) => reimburseExpense(ctx, params.id, body),
+  }),
+  defineRoute({
+    ...write,
+    method: 'PUT',
+    path: '/api/expenses/{id}/receipt',
+    operationId: 'putExpenseReceipt',
+    binaryBody: RECEIPT_TYPES,
+    bodyLimit: RECEIPT_LIMIT,
+    summary: "Upload a claim's receipt (the slip's photo or PDF)",
+    description:
+      'The body is the file itself, Content-Type image/png, image/jpeg or application/pdf, at most 20 MiB (413 ' +
+      'past it). The bytes must be what the type says (told by their signature): other bytes are a 415, a ' +
+      'mismatched Content-Type a 400 naming body. A second upload replaces the first. Answers the claim, its ' +
+      'receipt described.',
+    params: IdParams,
+    response: { 200: Expense },
+    handler: async ({ params, body, headers }, ctx) =>
+      putReceipt(ctx, params.id, body, headers['content-type']),
+  }),
+  defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/api/expenses/{id}/receipt',
+    operationId: 'getExpenseReceipt',
+    produces: RECEIPT_TYPES,
+    summary: "A claim's receipt, as its own type",
+    description: 'image/png, image/jpeg or application/pdf, inline. A claim without a receipt is a 404.',
+    params: IdParams,
+    response: { 200: Type.String({ contentMediaType: 'application/octet-stream', description: 'The file' }) },
+    handler: async ({ params }, ctx) => getReceipt(ctx, params.id),
   }),
 ];
