@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { as, register, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { assertProblem } from '../../../test/support/problem.ts';
+import { addMember } from '../../platform/auth/users.factories.ts';
 import { balances, claim, claimsSetup, entryLines, ok } from './expenses.factories.ts';
 
 let t: TestApp;
@@ -190,6 +191,23 @@ describe('capture', () => {
       other.companyId,
     )({ method: 'GET', url: `/api/expenses/${first.json().id}` });
     assertProblem(res, 404);
+  });
+
+  test('a company not VAT-registered claims no input tax: the whole amount is the expense', async () => {
+    const b = await register(t.app, { plan: 'business' });
+    const owner = as(t.app, b.token, b.companyId);
+    const clerk = as(t.app, (await addMember(t, b, 'purchasing')).token, b.companyId);
+    // 575.00 with 75.00 VAT on the slip (15/115), but no registration on the date (VAT Act s16(2)):
+    // Dr 6750 575.00, Cr 2150 575.00, nothing tagged, VAT201 field 15 0.00.
+    const c = await claim(clerk);
+    assert.deepEqual([c.vatAmount, c.vatClaimable, c.vatWarning], [75, false, null]);
+    const done = await ok(owner, 'POST', `/api/expenses/${c.id}/approve`);
+    assert.deepEqual(await entryLines(owner, done.entryId), [
+      ['2150', 0, 575, null, null],
+      ['6750', 575, 0, null, null],
+    ]);
+    const v = (await ok(owner, 'GET', '/api/reports/vat?from=2026-03-01&to=2026-03-31')).vat201;
+    assert.equal(v.field15, 0);
   });
 
   test('a free plan is refused with MODULE_NOT_LICENSED on /api/expenses and /api/mileage', async () => {
