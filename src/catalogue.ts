@@ -6,6 +6,7 @@ import { entitlementRoutes, setupProgressRoutes } from './modules/billing/index.
 import { billEventSchemas, billRoutes } from './modules/bills/index.ts';
 import { companyRoutes } from './modules/companies/index.ts';
 import { contactEventSchemas, contactRoutes } from './modules/contacts/index.ts';
+import { expenseEventSchemas, expenseRoutes, mileageRoutes } from './modules/expenses/index.ts';
 import { productRoutes } from './modules/inventory/index.ts';
 import {
   invoiceEventSchemas,
@@ -56,6 +57,8 @@ export const catalogue: AnyRoute[] = [
   ...costCentreRoutes,
   ...invoiceRoutes,
   ...billRoutes,
+  ...expenseRoutes,
+  ...mileageRoutes,
   ...productRoutes,
   ...sandboxRoutes,
   ...recurringRoutes,
@@ -111,6 +114,16 @@ export const catalogueTags: OpenApiTag[] = [
     description:
       'Supplier bills: capture, approval (posting to creditors and input VAT), payments, void and rejection.',
   },
+  {
+    name: 'Expenses',
+    description:
+      'Expense claims (personal or company card): submission, approval by role limits and a second approver, posting, reimbursement, rejection.',
+  },
+  {
+    name: 'Mileage',
+    description:
+      "Business trips in a private car, paid per km at SARS's prescribed rate (or the tenant's lower one).",
+  },
   { name: 'Recurring invoices', description: 'Schedules that raise (and optionally send) invoices.' },
   { name: 'Invoice settings', description: "A company's numbering, defaults and logo for its documents." },
   { name: 'Invoice templates', description: 'Layouts and wording for printed documents.' },
@@ -133,6 +146,7 @@ const EVENT_DATA: Record<string, TSchema> = {
   ...invoiceEventSchemas,
   ...contactEventSchemas,
   ...billEventSchemas,
+  ...expenseEventSchemas,
 };
 
 /**

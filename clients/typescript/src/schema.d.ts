@@ -2113,6 +2113,356 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/expenses/approval-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The approval limit of each role
+         * @description limits: per role (a built-in role's name or a custom role's id), the largest claim (VAT included) its members approve. A role with no row approves up to the policy's secondApprovalFrom. mayChange: the caller holds admin:manage.
+         *
+         *     Needs the role permission `expenses:read`. An API key or OAuth token needs the scope `expenses:read`.
+         */
+        get: operations["getExpenseApprovalLimits"];
+        /**
+         * Replace the approval limits (admin:manage)
+         * @description The list replaces the stored one; a role left out has no limit row from then on. An unknown role is 400 naming limits[i].roleId.
+         *
+         *     Needs the role permission `admin:manage`. An API key or OAuth token needs the scope `expenses:write`.
+         */
+        put: operations["putExpenseApprovalLimits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/expenses/approval-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The approval policy: from what amount a claim needs a second approver
+         * @description Default (none stored): secondApprovalFrom 5000 (the R5,000 of a full tax invoice), approvers 2. summary says it in words.
+         *
+         *     Needs the role permission `expenses:read`. An API key or OAuth token needs the scope `expenses:read`.
+         */
+        get: operations["getExpenseApprovalPolicy"];
+        /**
+         * Change the approval policy (admin:manage)
+         * @description Only the fields given change. approvers 1: one approval for any claim; 2: two from secondApprovalFrom.
+         *
+         *     Needs the role permission `admin:manage`. An API key or OAuth token needs the scope `expenses:write`.
+         */
+        put: operations["putExpenseApprovalPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/expenses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Expense claims, newest first, paged
+         * @description Filters: status, contactId, from/to (the claim date), updatedSince (deleted claims too, with deletedAt). sort: date, createdAt, updatedAt, `-` for descending; default -date.
+         *
+         *     Needs the role permission `expenses:read`. An API key or OAuth token needs the scope `expenses:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listExpenses"];
+        put?: never;
+        /**
+         * Submit an expense claim (a slip paid personally or with the company card)
+         * @description Submitted at once (status submitted). amount is VAT included; vatAmount defaults to its tax fraction (15/115 at 15%, half-up; VAT Act s1, s7) and may be less, never more (400 vatAmount). taxCode as on a bill (default standard). Input tax is claimed (vatClaimable) only when the company is VAT-registered on the date; a standard-rated slip above R5,000 then needs supplierVatNumber (a full tax invoice, s20(4), s16(2): 400 naming supplierVatNumber), from R50 to R5,000 one without it is kept with vatWarning. accountId: an expense or asset account (default General expenses 6750). contactId: an EMPLOYEE contact, the claimant (another tenant's: 404; not an employee: 400). costCentreId is stored as given. currency: ZAR. 201; 200 with the existing claim when clientId was already used.
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["createExpense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/expenses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One expense claim, with its approvals
+         * @description Needs the role permission `expenses:read`. An API key or OAuth token needs the scope `expenses:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getExpense"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a claim (an approved one is reversed)
+         * @description Marked deleted (404 from then on; listed to updatedSince). A claim never posted changes nothing in the ledger; an approved one has its approval's entry reversed (expense, input VAT and what was owed cancelled), and ledgerNotice says which. A reimbursed claim stays: 409 EXPENSE_REIMBURSED.
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        delete: operations["deleteExpense"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a submitted claim's description, vendor, category or cost centre
+         * @description Only while submitted and not yet approved by anyone (409 NOT_A_DRAFT after): the amounts do not change (delete the claim and submit it again).
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        patch: operations["updateExpense"];
+        trace?: never;
+    };
+    "/api/expenses/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a claim; the last approval needed posts it
+         * @description Needs expenses:approve. Nobody approves their own claim: the user who made it, or the user whose e-mail is the claimant contact's (403 OWN_CLAIM). An approver approves up to their role's maxAmount (GET /api/expenses/approval-limits); a role with no limit row approves up to the policy's secondApprovalFrom (above: 403 APPROVAL_LIMIT_EXCEEDED with limit). A claim at or above secondApprovalFrom, when the policy has approvers 2, needs two approvals from different people: the first makes it partially_approved (the same approver again: 409 SECOND_APPROVER_REQUIRED). Anything but submitted or partially_approved is 409 NOT_AWAITING_APPROVAL. Posted on the last approval, dated the claim's date: Dr its account (the amount less the VAT claimed; tagged input_standard, VAT201 field 15, or input_capital, field 14), Dr VAT input 1300 (the VAT, when claimable), Cr Employee reimbursements payable 2150 (personal; the claimant) or Credit card 2410 (company_card).
+         *
+         *     Needs the role permission `expenses:approve`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["approveExpense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/expenses/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a claim awaiting approval, with the reason
+         * @description Needs expenses:approve. A submitted or partially approved claim becomes rejected, nothing posted; expense.rejected is emitted with the date, description, amount and reason. Otherwise 409 NOT_AWAITING_APPROVAL.
+         *
+         *     Needs the role permission `expenses:approve`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["rejectExpense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/expenses/{id}/reimburse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay a personal approved claim out to the employee
+         * @description Posts Dr Employee reimbursements payable 2150, Cr the bank (bankAccountId, default Bank 1000), dated date; the claim becomes reimbursed (reimbursedAt). A company card claim, or one not approved: 409 NOT_REIMBURSABLE; twice: 409 EXPENSE_REIMBURSED.
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["reimburseExpense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/expenses/{id}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A claim's receipt, as its own type
+         * @description image/png, image/jpeg or application/pdf, inline. A claim without a receipt is a 404.
+         *
+         *     Needs the role permission `expenses:read`. An API key or OAuth token needs the scope `expenses:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getExpenseReceipt"];
+        /**
+         * Upload a claim's receipt (the slip's photo or PDF)
+         * @description The body is the file itself, Content-Type image/png, image/jpeg or application/pdf, at most 20 MiB (413 past it). The bytes must be what the type says (told by their signature): other bytes are a 415, a mismatched Content-Type a 400 naming body. A second upload replaces the first. Answers the claim, its receipt described.
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        put: operations["putExpenseReceipt"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mileage/rate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rate per km trips are paid at: SARS's, or the tenant's lower one
+         * @description SARS's prescribed rate per km (the simplified method; Income Tax Act s8(1)(b)(ii), SARS PAYE-GEN-01-G03-A01) by the date it took effect: 2023-03-01 R4.64, 2024-03-01 R4.84, 2025-03-01 R4.76. A later year whose rate is not in the table yet uses the last one, and each trip names the rate's effective date.
+         *
+         *     Needs the role permission `expenses:read`. An API key or OAuth token needs the scope `expenses:read`.
+         */
+        get: operations["getMileageRate"];
+        /**
+         * Set the tenant's own rate per km (at most SARS's), or null for SARS's
+         * @description Needs expenses:manage. Above SARS's current rate: 400 naming ratePerKm.
+         *
+         *     Needs the role permission `expenses:manage`. An API key or OAuth token needs the scope `expenses:write`.
+         */
+        put: operations["putMileageRate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mileage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Mileage trips, newest first, paged
+         * @description Filters: status, contactId, from/to (the trip date).
+         *
+         *     Needs the role permission `expenses:read`. An API key or OAuth token needs the scope `expenses:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listMileageTrips"];
+        put?: never;
+        /**
+         * Submit a business trip in a private car
+         * @description Priced at the rate of its date (GET /api/mileage/rate): SARS's, or the tenant's when lower; amount = km × ratePerKm, half-up to the cent; the trip states ratePerKm, rateEffectiveFrom and rateSource. No VAT (no tax invoice for the use of one’s own car). A date before the table (2023-03-01): 400 naming date. km up to one decimal. contactId: an EMPLOYEE contact. 201; 200 with the existing trip when clientId was already used.
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["createMileageTrip"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mileage/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One mileage trip
+         * @description Needs the role permission `expenses:read`. An API key or OAuth token needs the scope `expenses:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getMileageTrip"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mileage/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a trip; the last approval needed posts it
+         * @description The claim rules, with the trip's amount. Needs expenses:approve. Nobody approves their own claim: the user who made it, or the user whose e-mail is the claimant contact's (403 OWN_CLAIM). An approver approves up to their role's maxAmount (GET /api/expenses/approval-limits); a role with no limit row approves up to the policy's secondApprovalFrom (above: 403 APPROVAL_LIMIT_EXCEEDED with limit). A claim at or above secondApprovalFrom, when the policy has approvers 2, needs two approvals from different people: the first makes it partially_approved (the same approver again: 409 SECOND_APPROVER_REQUIRED). Anything but submitted or partially_approved is 409 NOT_AWAITING_APPROVAL. Posted on the last approval, dated the trip's date: Dr Travel: local (mileage) 6660, Cr Employee reimbursements payable 2150 (the employee).
+         *
+         *     Needs the role permission `expenses:approve`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["approveMileageTrip"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mileage/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a trip awaiting approval, with the reason
+         * @description Needs the role permission `expenses:approve`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["rejectMileageTrip"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mileage/{id}/reimburse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay an approved trip out to the employee
+         * @description Posts Dr Employee reimbursements payable 2150, Cr the bank (bankAccountId, default Bank 1000).
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["reimburseMileageTrip"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/inventory/products": {
         parameters: {
             query?: never;
@@ -2799,6 +3149,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "expense.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An approver rejects an expense claim
+         * @description An approver rejects an expense claim. A subscriber needs `expenses:read`. Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`); a 2xx within 10 seconds counts as delivered.
+         */
+        post: operations["onExpenseRejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "contact.created": {
         parameters: {
             query?: never;
@@ -2884,6 +3254,8 @@ export interface components {
          *     - `USER_TOKEN_REQUIRED` (403): A person's own route (sessions, two-factor, password) called with an API key's token
          *     - `PERMISSION_NOT_HELD` (403): A role or key cannot be given a permission its creator does not hold
          *     - `OWNER_REQUIRED` (403): Only an owner may do this
+         *     - `OWN_CLAIM` (403): Nobody approves their own expense claim or trip (made by them, or for the employee they are)
+         *     - `APPROVAL_LIMIT_EXCEEDED` (403): The claim is above the approver's role limit; `limit` names it
          *     - `API_KEY_LIMIT_REACHED` (403): The plan's number of API keys is reached
          *     - `COMPANY_LIMIT_REACHED` (403): The plan's number of companies is reached
          *     - `NOT_FOUND` (404): No such record in the tenant (another tenant's id included), or no such route
@@ -2903,7 +3275,10 @@ export interface components {
          *     - `ALREADY_VOID` (409): The document is void already
          *     - `DUPLICATE_BILL_NUMBER` (409): The supplier's bill number is captured already; `existingBillId` names that bill
          *     - `DUPLICATE_CREDIT_NOTE_NUMBER` (409): The supplier's credit note number is captured already; `existingCreditNoteId` names it
-         *     - `NOT_AWAITING_APPROVAL` (409): The bill is not awaiting approval
+         *     - `NOT_AWAITING_APPROVAL` (409): The bill, claim or trip is not awaiting approval
+         *     - `SECOND_APPROVER_REQUIRED` (409): The claim needs a second approval, from someone other than the one who approved it
+         *     - `NOT_REIMBURSABLE` (409): Only an approved claim or trip the employee paid personally is reimbursed
+         *     - `EXPENSE_REIMBURSED` (409): The claim or trip is reimbursed already: it no longer changes or goes
          *     - `NOT_APPROVED` (409): The bill is not approved (or is paid or void)
          *     - `BILL_POSTED` (409): The bill is posted to the ledger: void it instead of deleting it
          *     - `ALREADY_REVERSED` (409): The payment, allocation, write-off, recovery or journal is reversed already
@@ -2930,7 +3305,7 @@ export interface components {
          *     - `UNAVAILABLE` (503): A dependency is unavailable; retry with backoff
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         FieldError: {
             /** @description The field, parameter or header, e.g. lines[0].quantity */
             field: string;
@@ -5644,6 +6019,348 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        ExpenseApprovalLimits: {
+            limits: {
+                /** Format: uuid */
+                id: string;
+                roleId: string;
+                roleName: string;
+                maxAmount: number;
+            }[];
+            /** @description The caller may change them (admin:manage) */
+            mayChange: boolean;
+        };
+        /**
+         * @example {
+         *       "limits": [
+         *         {
+         *           "roleId": "accountant",
+         *           "maxAmount": 10000
+         *         }
+         *       ]
+         *     }
+         */
+        ExpenseApprovalLimitsUpdate: {
+            limits: {
+                /** @description A built-in role's name (e.g. accountant) or a custom role's id */
+                roleId: string;
+                /** @description The largest claim (VAT included) it approves */
+                maxAmount: number;
+            }[];
+        };
+        ExpenseApprovalPolicy: {
+            /** @description A claim of this amount or more needs a second, different approver (when approvers is 2) */
+            secondApprovalFrom: number;
+            approvers: number;
+            /** @description The caller may change it (admin:manage) */
+            mayChange: boolean;
+            /** @description The policy in words */
+            summary: string;
+        };
+        /**
+         * @example {
+         *       "secondApprovalFrom": 5000,
+         *       "approvers": 2
+         *     }
+         */
+        ExpenseApprovalPolicyUpdate: {
+            secondApprovalFrom?: number;
+            /** @description 1: one approval for any claim; 2: two from secondApprovalFrom */
+            approvers?: number;
+        };
+        /**
+         * @description personal: the employee paid and is owed (Cr Employee reimbursements payable 2150); company_card: the company card paid (Cr Credit card 2410)
+         * @enum {string}
+         */
+        ExpensePaidWith: "company_card" | "personal";
+        /**
+         * @example {
+         *       "date": "2026-03-05",
+         *       "description": "Client lunch",
+         *       "amount": 575,
+         *       "vendor": "Harbour Grill",
+         *       "paidWith": "personal"
+         *     }
+         */
+        ExpenseCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /** Format: date */
+            date: string;
+            description: string;
+            /** @description What was paid, VAT included */
+            amount: number;
+            /** @description The VAT on the slip; default the tax fraction of amount (rate/(100+rate), 15/115 at 15%, half-up to the cent; VAT Act s1 and s7). Never more than that fraction (400 vatAmount) */
+            vatAmount?: number;
+            /**
+             * @description How the supplier taxed it, as on a bill: standard (15%, input tax in VAT201 field 15), standard_capital (field 14), zero, exempt, out_of_scope (no VAT). Default standard.
+             * @enum {string}
+             */
+            taxCode?: "standard" | "standard_capital" | "zero" | "exempt" | "out_of_scope";
+            /**
+             * Format: uuid
+             * @description The expense or asset account it posts to; default General expenses (6750)
+             */
+            accountId?: string;
+            /** @description Who was paid */
+            vendor?: string;
+            supplierVatNumber?: string;
+            category?: string;
+            /** Format: uuid */
+            costCentreId?: string | null;
+            /**
+             * Format: uuid
+             * @description The EMPLOYEE contact claiming
+             */
+            contactId?: string | null;
+            paidWith: components["schemas"]["ExpensePaidWith"];
+            /** @description ZAR (the only one for now) */
+            currency?: string;
+        };
+        /**
+         * @description submitted (on create) → partially_approved (one approval of the two a claim at or above the policy’s secondApprovalFrom needs) → approved (posted) → reimbursed (a personal claim paid out); rejected (with a reason; nothing posted).
+         * @enum {string}
+         */
+        ExpenseStatus: "submitted" | "partially_approved" | "approved" | "reimbursed" | "rejected";
+        /**
+         * @description How the supplier taxed it, as on a bill: standard (15%, input tax in VAT201 field 15), standard_capital (field 14), zero, exempt, out_of_scope (no VAT). Default standard.
+         * @enum {string}
+         */
+        ExpenseTaxCode: "standard" | "standard_capital" | "zero" | "exempt" | "out_of_scope";
+        ExpenseApprovalEntry: {
+            /** Format: uuid */
+            userId: string | null;
+            /**
+             * Format: uuid
+             * @description A business API key that approved (no user)
+             */
+            keyId: string | null;
+            name: string;
+            /** @description The approver's role: a built-in role's name or a custom role's id */
+            roleId: string;
+            /** Format: date-time */
+            approvedAt: string;
+        };
+        ExpenseReceipt: {
+            contentType: string;
+            sizeBytes: number;
+            /** Format: date-time */
+            uploadedAt: string;
+            /** @description GET it here */
+            url: string;
+        };
+        Expense: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** Format: uuid */
+            companyId: string;
+            /** Format: uuid */
+            contactId: string | null;
+            /** Format: uuid */
+            accountId: string;
+            /** Format: uuid */
+            costCentreId: string | null;
+            description: string;
+            vendor: string | null;
+            supplierVatNumber: string | null;
+            category: string | null;
+            currency: string;
+            status: components["schemas"]["ExpenseStatus"];
+            /** Format: date */
+            date: string;
+            /** @description VAT included */
+            amount: number;
+            vatAmount: number;
+            vatRate: number;
+            /** @description Input tax is claimed: the company is VAT-registered on the date and the supply is taxed (with a full tax invoice above R5,000) */
+            vatClaimable: boolean;
+            vatWarning: string | null;
+            paidWith: components["schemas"]["ExpensePaidWith"];
+            taxCode: components["schemas"]["ExpenseTaxCode"];
+            approvals: components["schemas"]["ExpenseApprovalEntry"][];
+            /** @description How many approvals the claim needs under the policy */
+            approvalsNeeded: number;
+            rejectionReason: string | null;
+            /** Format: uuid */
+            entryId: string | null;
+            /** Format: uuid */
+            reimbursementEntryId: string | null;
+            /** Format: date-time */
+            reimbursedAt: string | null;
+            receipt: components["schemas"]["ExpenseReceipt"] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: date-time */
+            deletedAt: string | null;
+        };
+        ExpensePage: {
+            items: components["schemas"]["Expense"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        /**
+         * @example {
+         *       "category": "Meals"
+         *     }
+         */
+        ExpenseUpdate: {
+            description?: string;
+            vendor?: string | null;
+            category?: string | null;
+            /** Format: uuid */
+            costCentreId?: string | null;
+        };
+        ExpenseLedgerNotice: {
+            /** @description What the ledger did */
+            ledgerNotice: string;
+        };
+        /**
+         * @example {
+         *       "reason": "No slip attached"
+         *     }
+         */
+        ExpenseReject: {
+            reason: string;
+        };
+        /**
+         * @example {
+         *       "date": "2026-03-25"
+         *     }
+         */
+        ExpenseReimburse: {
+            /**
+             * Format: date
+             * @description The day it was paid out; not before the claim
+             */
+            date: string;
+            /**
+             * Format: uuid
+             * @description A bank account of the chart; default Bank (1000)
+             */
+            bankAccountId?: string;
+        };
+        MileageRate: {
+            /** @description The tenant's own rate; null: SARS's rate applies */
+            ratePerKm: number | null;
+            /** @description SARS's rate today */
+            sarsRatePerKm: number;
+            /** Format: date */
+            sarsEffectiveFrom: string;
+            sarsSource: string;
+            /** @description What a trip today is paid at */
+            effectiveRatePerKm: number;
+            /** @description SARS's published rates, oldest first */
+            rates: {
+                /** Format: date */
+                effectiveFrom: string;
+                ratePerKm: number;
+                source: string;
+            }[];
+        };
+        /**
+         * @example {
+         *       "ratePerKm": 4.5
+         *     }
+         */
+        MileageRateUpdate: {
+            /** @description At most SARS's current rate (cents); null goes back to SARS's rate */
+            ratePerKm: number | null;
+        };
+        /**
+         * @example {
+         *       "date": "2026-03-10",
+         *       "km": 123.4,
+         *       "purpose": "Client visit",
+         *       "from": "Cape Town",
+         *       "to": "Stellenbosch"
+         *     }
+         */
+        MileageTripCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /** Format: date */
+            date: string;
+            /** @description Kilometres, up to one decimal */
+            km: number;
+            /** @description The business reason */
+            purpose: string;
+            from?: string;
+            to?: string;
+            vehicle?: string;
+            /**
+             * Format: uuid
+             * @description The EMPLOYEE who drove
+             */
+            contactId?: string | null;
+        };
+        MileageTrip: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** Format: uuid */
+            companyId: string;
+            /** Format: uuid */
+            contactId: string | null;
+            /** Format: date */
+            date: string;
+            km: number;
+            purpose: string;
+            from: string | null;
+            to: string | null;
+            vehicle: string | null;
+            ratePerKm: number;
+            /**
+             * Format: date
+             * @description The date SARS's rate applied took effect (null for the tenant's own rate)
+             */
+            rateEffectiveFrom: string | null;
+            /**
+             * @description sars: SARS's prescribed rate for the date; tenant: the tenant's own lower rate
+             * @enum {string}
+             */
+            rateSource: "sars" | "tenant";
+            /** @description km × ratePerKm, half-up to the cent */
+            amount: number;
+            status: components["schemas"]["ExpenseStatus"];
+            approvals: components["schemas"]["ExpenseApprovalEntry"][];
+            rejectionReason: string | null;
+            /** Format: uuid */
+            entryId: string | null;
+            /** Format: uuid */
+            reimbursementEntryId: string | null;
+            /** Format: date-time */
+            reimbursedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        MileageTripPage: {
+            items: components["schemas"]["MileageTrip"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
         Product: {
             /** Format: uuid */
             id: string;
@@ -6488,6 +7205,19 @@ export interface components {
             /** Format: date-time */
             rejectedAt: string;
         };
+        ExpenseRejected: {
+            /** Format: uuid */
+            expenseId: string;
+            /** Format: date */
+            date: string;
+            description: string;
+            amount: number;
+            /** Format: uuid */
+            contactId: string | null;
+            reason: string;
+            /** Format: date-time */
+            rejectedAt: string;
+        };
     };
     responses: {
         /** @description Bad Request. `code`: `VALIDATION_FAILED`. */
@@ -6754,6 +7484,43 @@ export interface components {
         };
         /** @description Conflict. `code`: `CONFLICT`, `NOT_OPEN`, `NOT_RECEIVABLE`, `ALREADY_PAID`, `PERIOD_LOCKED`. */
         Conflict_a87b7b: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict. `code`: `CONFLICT`, `NOT_AWAITING_APPROVAL`. */
+        Conflict_d1a2ac: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Forbidden: the role lacks the permission (`{ error, resource, action }`), or a problem with one of these codes. `code`: `MODULE_NOT_LICENSED`, `INSUFFICIENT_SCOPE`, `PLAN_HAS_NO_API_KEYS`, `SANDBOX_READ_ONLY`, `TEST_KEY_SANDBOX_ONLY`, `OWN_CLAIM`, `APPROVAL_LIMIT_EXCEEDED`. */
+        Forbidden_8cee64: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["PermissionDenial"];
+            };
+        };
+        /** @description Conflict. `code`: `CONFLICT`, `NOT_AWAITING_APPROVAL`, `SECOND_APPROVER_REQUIRED`, `PERIOD_LOCKED`. */
+        Conflict_f154c6: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict. `code`: `CONFLICT`, `NOT_REIMBURSABLE`, `EXPENSE_REIMBURSED`, `PERIOD_LOCKED`. */
+        Conflict_4e7fee: {
             headers: {
                 [name: string]: unknown;
             };
@@ -12057,15 +12824,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `NOT_AWAITING_APPROVAL`. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["Conflict_d1a2ac"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -12261,6 +13020,938 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict_adea29"];
             414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getExpenseApprovalLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseApprovalLimits"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putExpenseApprovalLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExpenseApprovalLimitsUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseApprovalLimits"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getExpenseApprovalPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseApprovalPolicy"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putExpenseApprovalPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExpenseApprovalPolicyUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseApprovalPolicy"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listExpenses: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `-date`. */
+                sort?: "date" | "-date" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                /** @description submitted (on create) → partially_approved (one approval of the two a claim at or above the policy’s secondApprovalFrom needs) → approved (posted) → reimbursed (a personal claim paid out); rejected (with a reason; nothing posted). */
+                status?: "submitted" | "partially_approved" | "approved" | "reimbursed" | "rejected";
+                contactId?: string;
+                /** @description Dated on or after */
+                from?: string;
+                /** @description Dated on or before */
+                to?: string;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpensePage"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createExpense: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExpenseCreate"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getExpense: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteExpense: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseLedgerNotice"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `EXPENSE_REIMBURSED`, `PERIOD_LOCKED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateExpense: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExpenseUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_b4573b"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    approveExpense: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_8cee64"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_f154c6"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rejectExpense: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExpenseReject"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_d1a2ac"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    reimburseExpense: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExpenseReimburse"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_4e7fee"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getExpenseReceipt: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putExpenseReceipt: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "image/png": string;
+                "image/jpeg": string;
+                "application/pdf": string;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 20 MiB. `code`: `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getMileageRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MileageRate"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putMileageRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MileageRateUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MileageRate"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listMileageTrips: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                /** @description submitted (on create) → partially_approved (one approval of the two a claim at or above the policy’s secondApprovalFrom needs) → approved (posted) → reimbursed (a personal claim paid out); rejected (with a reason; nothing posted). */
+                status?: "submitted" | "partially_approved" | "approved" | "reimbursed" | "rejected";
+                contactId?: string;
+                /** @description On or after */
+                from?: string;
+                /** @description On or before */
+                to?: string;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MileageTripPage"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createMileageTrip: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MileageTripCreate"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MileageTrip"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MileageTrip"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getMileageTrip: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MileageTrip"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    approveMileageTrip: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MileageTrip"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_8cee64"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_f154c6"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rejectMileageTrip: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExpenseReject"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MileageTrip"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_d1a2ac"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    reimburseMileageTrip: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExpenseReimburse"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MileageTrip"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_4e7fee"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -14008,6 +15699,48 @@ export interface operations {
                     /** Format: uuid */
                     companyId: string | null;
                     data: components["schemas"]["BillRejected"];
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: retries stop at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onExpenseRejected: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; the same on every retry
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "expense.rejected";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: uuid */
+                    companyId: string | null;
+                    data: components["schemas"]["ExpenseRejected"];
                 };
             };
         };

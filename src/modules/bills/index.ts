@@ -15,3 +15,7 @@ export { billRoutes } from './bills.routes.ts';
 export const billEventSchemas: Record<string, TSchema> = {
   'bill.rejected': BillRejected,
 };
+
+// The VAT rules a supplier's tax invoice is held to, shared with expense claims (a slip is a
+// supplier's tax invoice too): the tax codes, the input tax each is tagged with, the s20 check.
+export { BILL_TAX_CODES, type BillTaxCode, INPUT_TAX_CODE, taxInvoiceCheck } from './bills.vat.ts';

@@ -662,6 +662,10 @@ describe('what may point into a sandbox', () => {
       "a key's integration partner (0032): samples are retired, not removed, so it names a retired one",
     'bills(contact_id) → contacts': 'checked: a live bill of another company from a sample contact',
     'bill_credit_notes(contact_id) → contacts': "the bill's supplier: its bill is checked",
+    'expense_claims(contact_id) → contacts':
+      'an EMPLOYEE contact (the claimant): the samples are customers, so none names one',
+    'mileage_trips(contact_id) → contacts':
+      'an EMPLOYEE contact (the driver): the samples are customers, so none names one',
     'sandbox_samples(contact_id) → contacts': "the sandbox's own record of its samples",
     'sandbox_samples(product_id) → products': "the sandbox's own record of its samples",
     'sandbox_samples(invoice_id) → invoices': "the sandbox's own record of its samples",

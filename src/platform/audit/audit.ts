@@ -28,6 +28,8 @@ export function redact(value: unknown, depth = 0): unknown {
   if (depth > 6) return '[…]';
   if (typeof value === 'string' && value.length > AUDIT_TEXT_LIMIT)
     return `[${value.length} characters, not kept]`;
+  // A file body (an uploaded receipt) is noted by its size.
+  if (value instanceof Uint8Array) return `[${value.byteLength} bytes, not kept]`;
   if (Array.isArray(value)) return value.slice(0, 50).map((v) => redact(v, depth + 1));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};

@@ -12,6 +12,7 @@ export const REFERENCE_TABLES = {
     'The sign-in directory, e-mail → tenant and user, read before any tenant is known; ' +
     'its e-mail is unique across every tenant, so it is keyed by e-mail, not by tenant.',
   schema_migrations: 'The migrations applied (migrate.ts): the schema, not data.',
+  mileage_rates: "SARS's rate per km by the date it took effect (migration 0038): the same for every tenant.",
 } as const satisfies Record<string, string>;
 
 export type ReferenceTable = keyof typeof REFERENCE_TABLES;

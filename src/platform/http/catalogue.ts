@@ -118,6 +118,12 @@ interface RouteSpec<P extends TSchema, Q extends TSchema, B extends TSchema> {
   oauthErrors?: true;
   /** The body arrives as an HTML form would send it (OAuth's token endpoint, its sign-in page). */
   consumes?: typeof FORM_CONTENT_TYPE;
+  /**
+   * The body is a file of one of these media types (an uploaded receipt), handed to the handler
+   * as a Buffer: no body schema; any other media type is a 415. The handler still reads the
+   * bytes to tell what they really are.
+   */
+  binaryBody?: readonly string[];
 }
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
@@ -407,9 +413,19 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: A
     seen.add(key);
   }
   const formRoutes = routes.filter((r) => r.consumes === FORM_CONTENT_TYPE);
+  const binaryRoutes = routes.filter((r) => r.binaryBody);
   const conventionsOf = routeConventions(routes);
   for (const route of routes)
-    if (!formRoutes.includes(route)) addRoute(app, route, deps, conventionsOf(route));
+    if (!formRoutes.includes(route) && !binaryRoutes.includes(route))
+      addRoute(app, route, deps, conventionsOf(route));
+  // A file body is read whole as bytes, only where a route declares its media types.
+  for (const route of binaryRoutes)
+    app.register(async (scope) => {
+      scope.addContentTypeParser([...route.binaryBody!], { parseAs: 'buffer' }, (_request, body, done) => {
+        done(null, body);
+      });
+      addRoute(scope, route, deps, conventionsOf(route));
+    });
   // Form bodies are parsed only where a route declares them, in a scope of their own.
   app.register(async (scope) => {
     scope.addContentTypeParser(FORM_CONTENT_TYPE, { parseAs: 'string' }, (_request, body, done) => {

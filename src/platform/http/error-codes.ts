@@ -52,6 +52,14 @@ export const ERROR_CODES = {
     meaning: 'A role or key cannot be given a permission its creator does not hold',
   },
   OWNER_REQUIRED: { status: 403, meaning: 'Only an owner may do this' },
+  OWN_CLAIM: {
+    status: 403,
+    meaning: 'Nobody approves their own expense claim or trip (made by them, or for the employee they are)',
+  },
+  APPROVAL_LIMIT_EXCEEDED: {
+    status: 403,
+    meaning: "The claim is above the approver's role limit; `limit` names it",
+  },
   API_KEY_LIMIT_REACHED: { status: 403, meaning: "The plan's number of API keys is reached" },
   COMPANY_LIMIT_REACHED: { status: 403, meaning: "The plan's number of companies is reached" },
   // 404
@@ -85,7 +93,19 @@ export const ERROR_CODES = {
     status: 409,
     meaning: "The supplier's credit note number is captured already; `existingCreditNoteId` names it",
   },
-  NOT_AWAITING_APPROVAL: { status: 409, meaning: 'The bill is not awaiting approval' },
+  NOT_AWAITING_APPROVAL: { status: 409, meaning: 'The bill, claim or trip is not awaiting approval' },
+  SECOND_APPROVER_REQUIRED: {
+    status: 409,
+    meaning: 'The claim needs a second approval, from someone other than the one who approved it',
+  },
+  NOT_REIMBURSABLE: {
+    status: 409,
+    meaning: 'Only an approved claim or trip the employee paid personally is reimbursed',
+  },
+  EXPENSE_REIMBURSED: {
+    status: 409,
+    meaning: 'The claim or trip is reimbursed already: it no longer changes or goes',
+  },
   NOT_APPROVED: { status: 409, meaning: 'The bill is not approved (or is paid or void)' },
   BILL_POSTED: { status: 409, meaning: 'The bill is posted to the ledger: void it instead of deleting it' },
   ALREADY_REVERSED: {

@@ -35,7 +35,8 @@ export function errorCodesOf(
   if (route.body || route.query || hasParams || route.companyScoped || refusesUnknownInput(route.path)) {
     codes.add('VALIDATION_FAILED');
   }
-  if (route.body) codes.add('MALFORMED_BODY').add('PAYLOAD_TOO_LARGE').add('UNSUPPORTED_MEDIA_TYPE');
+  if (route.body || route.binaryBody)
+    codes.add('MALFORMED_BODY').add('PAYLOAD_TOO_LARGE').add('UNSUPPORTED_MEDIA_TYPE');
   if (route.companyScoped) codes.add('COMPANY_HEADER_REQUIRED');
   if (user) {
     codes.add('UNAUTHENTICATED');

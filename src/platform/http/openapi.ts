@@ -132,6 +132,14 @@ function requestBody(body: TSchema, c: SchemaComponents, contentType = 'applicat
   };
 }
 
+/** A file body: the bytes, as one of the media types the route reads. */
+function fileBody(types: readonly string[]): Json {
+  return {
+    required: true,
+    content: Object.fromEntries(types.map((t) => [t, { schema: { type: 'string', contentMediaType: t } }])),
+  };
+}
+
 /** "1 MiB", "512 KiB": a body limit as people read it. */
 function sizeText(bytes: number): string {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
@@ -534,6 +542,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string, extras: Open
       security: security(route),
       parameters: parameters(route, c, conv),
       ...(route.body ? { requestBody: requestBody(route.body, c, route.consumes) } : {}),
+      ...(route.binaryBody ? { requestBody: fileBody(route.binaryBody) } : {}),
       responses: { ...successResponses(route, c, conv), ...errorResponses(route, conv) },
       'x-module': route.module,
       'x-access': route.access,
