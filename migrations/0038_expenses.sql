@@ -12,7 +12,7 @@
 --     km by the date it took effect (Income Tax Act s8(1)(b)(ii), the Minister's notice; SARS
 --     PAYE-GEN-01-G03-A01). A year whose rate is not published here uses the last one known,
 --     and the trip says which applied (rate_effective_from);
---   * cost_centre_id is stored without a foreign key: cost centres are built elsewhere.
+--   * cost_centre_id: its foreign key is added by 0041 (cost centres).
 --
 -- The chart gains (every company, existing and new; a code or key the company has already taken
 -- is left alone):

@@ -34,6 +34,9 @@ ALTER TABLE journal_lines ADD FOREIGN KEY (tenant_id, company_id, cost_centre_id
 ALTER TABLE bills ADD FOREIGN KEY (tenant_id, company_id, cost_centre_id)
   REFERENCES cost_centres (tenant_id, company_id, id);
 ALTER TABLE bill_lines ADD FOREIGN KEY (tenant_id, cost_centre_id) REFERENCES cost_centres (tenant_id, id);
+-- An expense claim's cost (0038 stored it without one, cost centres being built beside it).
+ALTER TABLE expense_claims ADD FOREIGN KEY (tenant_id, company_id, cost_centre_id)
+  REFERENCES cost_centres (tenant_id, company_id, id);
 
 CREATE TABLE cost_centre_balances (
   tenant_id uuid NOT NULL,

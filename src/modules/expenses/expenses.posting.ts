@@ -43,7 +43,13 @@ function claimLines(
   const code = row.vat_claimable ? INPUT_TAX_CODE[row.tax_code as BillTaxCode] : null;
   const tag = code ? { taxCode: code, taxRate: money(row.vat_rate) } : {};
   const lines: PostingLine[] = [
-    { accountId: account, debit: amount.minus(vat), description: label, ...tag },
+    {
+      accountId: account,
+      debit: amount.minus(vat),
+      description: label,
+      costCentreId: row.cost_centre_id,
+      ...tag,
+    },
     { ...counter, credit: amount, description: label },
   ];
   if (!vat.isZero())

@@ -114,7 +114,7 @@ export const expenseRoutes: AnyRoute[] = [
       'date; a standard-rated slip above R5,000 then needs supplierVatNumber (a full tax invoice, s20(4), s16(2): ' +
       '400 naming supplierVatNumber), from R50 to R5,000 one without it is kept with vatWarning. accountId: an ' +
       'expense or asset account (default General expenses 6750). contactId: an EMPLOYEE contact, the claimant ' +
-      "(another tenant's: 404; not an employee: 400). costCentreId is stored as given. currency: ZAR. 201; 200 " +
+      "(another tenant's: 404; not an employee: 400). costCentreId names one of the company's active cost centres (400 otherwise); the cost posts to it. currency: ZAR. 201; 200 " +
       'with the existing claim when clientId was already used.',
     body: ExpenseCreate,
     response: { 201: Expense, 200: Expense },

@@ -10,7 +10,7 @@ import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { toSql } from '../../platform/money/money.ts';
 import { vatRegisteredOn } from '../companies/index.ts';
-import { ledgerCtxOf, systemAccount } from '../ledger/index.ts';
+import { assertCostCentre, ledgerCtxOf, systemAccount } from '../ledger/index.ts';
 import { policyOf } from './expenses.policy.ts';
 import { type ClaimRow, claimRecords, type ExpenseRecord, findClaimRow } from './expenses.queries.ts';
 import {
@@ -92,6 +92,8 @@ export async function createExpense(ctx: Ctx, input: Static<typeof ExpenseCreate
     return recordOf(ctx, existing!);
   }
   if (input.contactId) await assertEmployee(ctx, input.contactId);
+  if (input.costCentreId)
+    await assertCostCentre(ctx.db, ctx.tenantId, companyId, input.costCentreId, 'costCentreId');
   const accountId = await claimAccount(ctx, companyId, input.accountId);
   const taxCode = input.taxCode ?? 'standard';
   const vat = claimVat({
@@ -180,6 +182,8 @@ export async function updateExpense(
   if (input.description !== undefined) set.description = input.description.trim();
   if (input.vendor !== undefined) set.vendor = input.vendor?.trim() || null;
   if (input.category !== undefined) set.category = input.category;
+  if (input.costCentreId)
+    await assertCostCentre(ctx.db, ctx.tenantId, row.company_id, input.costCentreId, 'costCentreId');
   if (input.costCentreId !== undefined) set.cost_centre_id = input.costCentreId;
   if (!Object.keys(set).length) return recordOf(ctx, row);
   const updated = await ctx.db

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { register, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { approved, createBill, type Purchases, purchasesSetup } from '../bills/bills.factories.ts';
+import { claim, claimsSetup, ok } from '../expenses/expenses.factories.ts';
 
 let t: TestApp;
 before(async () => {
@@ -175,5 +176,42 @@ describe('cost centres', () => {
       url: `/api/reports/income-statement?costCentreId=${theirs.id}`,
     });
     assert.equal(foreign.statusCode, 404, foreign.body);
+  });
+});
+
+describe('an expense claim', () => {
+  test('its cost posts to its cost centre; a cost centre of another company is refused', async () => {
+    const s = await claimsSetup(t);
+    const ops = await s.owner({
+      method: 'POST',
+      url: '/api/cost-centres',
+      payload: { code: 'OPS', name: 'Operations' },
+    });
+    assert.equal(ops.statusCode, 201, ops.body);
+    // R115.00 incl. VAT at 15%: VAT is the tax fraction 15/115 × 115.00 = 15.00 (VAT Act s1), the
+    // cost 100.00, in OPS.
+    const c = await claim(s.clerk, { amount: 115, description: 'Taxi', costCentreId: ops.json().id });
+    await ok(s.owner, 'POST', `/api/expenses/${c.id}/approve`);
+    const res = await s.owner({
+      method: 'GET',
+      url: `/api/reports/income-statement?from=2026-03-01&to=2026-03-31&costCentreId=${ops.json().id}`,
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual([res.json().expenses.total, res.json().netProfit], [100, -100]);
+    const other = await setup();
+    const theirs = await centre(other, 'X', 'Theirs');
+    const refused = await s.clerk({
+      method: 'POST',
+      url: '/api/expenses',
+      payload: {
+        date: '2026-03-05',
+        description: 'Taxi',
+        amount: 115,
+        paidWith: 'personal',
+        costCentreId: theirs.id,
+      },
+    });
+    assert.equal(refused.statusCode, 400, refused.body);
+    assert.match(refused.body, /costCentreId/);
   });
 });
