@@ -14,6 +14,7 @@ import {
   settingsRoutes,
 } from './modules/invoices/index.ts';
 import { accountRoutes, journalRoutes } from './modules/ledger/index.ts';
+import { purchaseOrderRoutes } from './modules/purchase-orders/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';
 import { sandboxRoutes } from './modules/sandbox/index.ts';
 import { auditRoutes } from './platform/audit/audit.routes.ts';
@@ -55,6 +56,7 @@ export const catalogue: AnyRoute[] = [
   ...journalRoutes,
   ...invoiceRoutes,
   ...billRoutes,
+  ...purchaseOrderRoutes,
   ...productRoutes,
   ...sandboxRoutes,
   ...recurringRoutes,
@@ -109,6 +111,11 @@ export const catalogueTags: OpenApiTag[] = [
     name: 'Bills',
     description:
       'Supplier bills: capture, approval (posting to creditors and input VAT), payments, void and rejection.',
+  },
+  {
+    name: 'Purchase orders',
+    description:
+      'Orders to suppliers: drafts, the PDF e-mailed, goods received per line, and the bill made from what was received.',
   },
   { name: 'Recurring invoices', description: 'Schedules that raise (and optionally send) invoices.' },
   { name: 'Invoice settings', description: "A company's numbering, defaults and logo for its documents." },

@@ -662,6 +662,8 @@ describe('what may point into a sandbox', () => {
       "a key's integration partner (0032): samples are retired, not removed, so it names a retired one",
     'bills(contact_id) → contacts': 'checked: a live bill of another company from a sample contact',
     'bill_credit_notes(contact_id) → contacts': "the bill's supplier: its bill is checked",
+    'purchase_orders(contact_id) → contacts':
+      'checked: an open purchase order of another company to a sample contact',
     'sandbox_samples(contact_id) → contacts': "the sandbox's own record of its samples",
     'sandbox_samples(product_id) → products': "the sandbox's own record of its samples",
     'sandbox_samples(invoice_id) → invoices': "the sandbox's own record of its samples",
