@@ -220,6 +220,31 @@ describe('a bill against an order that bills more than was received', () => {
     assert.deepEqual(await balances(p, '2026-03-31', ['2000']), [-1380]);
   });
 
+  test('a bill that came before the goods is held, and released at approval once they are received', async () => {
+    const p = await setup();
+    const po = await sentOrder(p);
+    const res = await p.api({
+      method: 'POST',
+      url: '/api/bills',
+      payload: {
+        contactId: p.supplierId,
+        billNumber: 'KOS-4001',
+        issueDate: '2026-03-04',
+        dueDate: '2026-04-03',
+        purchaseOrderId: po.id,
+        lines: REAMS,
+      },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    // 10 × 100.00 = 1,000.00 billed, nothing received yet (R 0.00).
+    assert.match(res.json().receiptMismatch, /R 1 000\.00 billed \(excl\. VAT\) against R 0\.00 received$/);
+    await received(p, po.id, [{ lineId: po.lines[0].id, quantity: 10 }]);
+    // Matched again at approval: 1,000.00 billed against 1,000.00 received, no acceptMismatch needed.
+    const ok = await act(p, res.json().id, 'approve');
+    assert.equal(ok.status, 'approved');
+    assert.equal(ok.receiptMismatch, null);
+  });
+
   test('a bill of what was received is not held; the order must be a sent one of the same supplier', async () => {
     const p = await setup();
     const po = await sentOrder(p);
