@@ -99,3 +99,27 @@ export async function receiptMismatch(
     .executeTakeFirstOrThrow();
   return `This bill bills more than was received on purchase order ${number.number}: ${reasons.join('; ')}`;
 }
+
+/**
+ * A bill against order `orderId` stopped counting (void, rejected, deleted): a billed order of
+ * which some received quantity is no longer on a live bill is received again, to be billed anew.
+ * (Receipts only add up, so a billed order goes back no further than received.)
+ */
+export async function reopenOrder(ctx: BillsCtx, orderId: string | null): Promise<void> {
+  if (!orderId) return;
+  await sql`
+    update purchase_orders o set status = 'received'
+     where o.tenant_id = ${ctx.tenantId} and o.id = ${orderId} and o.status = 'billed'
+       and exists (
+         select 1 from purchase_order_lines l
+          where l.tenant_id = o.tenant_id and l.purchase_order_id = o.id and l.retired_at is null
+            and coalesce((select sum(bl.quantity) from bill_lines bl
+                            join bills b on b.tenant_id = bl.tenant_id and b.id = bl.bill_id
+                           where bl.tenant_id = l.tenant_id and bl.purchase_order_line_id = l.id
+                             and bl.retired_at is null and b.deleted_at is null
+                             and b.status not in ('void', 'rejected')), 0)
+              < coalesce((select sum(r.quantity) from purchase_order_receipt_lines r
+                           where r.tenant_id = l.tenant_id and r.purchase_order_line_id = l.id), 0))`.execute(
+    ctx.db,
+  );
+}

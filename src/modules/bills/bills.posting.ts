@@ -19,7 +19,7 @@ import {
   type TaxedAmount,
   vatLinesByCode,
 } from '../ledger/index.ts';
-import { receiptMismatch } from './bills.orders.ts';
+import { receiptMismatch, reopenOrder } from './bills.orders.ts';
 import {
   type BillLineRow,
   type BillRecord,
@@ -181,6 +181,7 @@ export async function voidBill(
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+  await reopenOrder(ctx, row.purchase_order_id);
   const ledgerNotice = voidEntryId
     ? `The approval's entry was reversed (entry ${voidEntryId}): the expense, the input VAT and what was owed ` +
       'to the supplier are cancelled.'

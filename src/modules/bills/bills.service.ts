@@ -13,7 +13,7 @@ import { vatRegisteredOn } from '../companies/index.ts';
 import { companyOf, today } from '../invoices/invoices.service.ts';
 import { documentTotals } from '../invoices/vat.ts';
 import { systemAccount } from '../ledger/index.ts';
-import { orderForBill, receiptMismatch } from './bills.orders.ts';
+import { orderForBill, receiptMismatch, reopenOrder } from './bills.orders.ts';
 import { type BillRecord, type BillRow, billRecords, findBillRow } from './bills.queries.ts';
 import { planNextBill } from './bills.recurring.ts';
 import {
@@ -377,6 +377,7 @@ export async function rejectBill(ctx: TenantCtx, id: string, reason: string): Pr
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+  await reopenOrder(ctx, row.purchase_order_id);
   const bill = await recordOf(ctx, updated);
   const data: Static<typeof BillRejected> = {
     billId: bill.id,
@@ -411,6 +412,7 @@ export async function deleteBill(ctx: TenantCtx, id: string): Promise<{ ledgerNo
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', id)
     .execute();
+  await reopenOrder(ctx, row.purchase_order_id);
   return {
     ledgerNotice: `Bill ${row.bill_number} was ${row.status.replace('_', ' ')} and never posted: nothing in the ledger changed.`,
   };

@@ -150,7 +150,7 @@ describe('an order of 10 reams at 100.00', () => {
     assert.deepEqual(await balances(p, '2026-03-31', ['2000', '1300', '6750']), [-1150, 150, 1000]);
   });
 
-  test('billed in two parts: 6 received and billed (partially_received), then 4 (billed)', async () => {
+  test('billed in two parts: 6 received and billed (partially_received), then 4 (billed); a voided bill reopens it', async () => {
     const p = await setup();
     const po = await sentOrder(p);
     const lineId = po.lines[0].id;
@@ -177,6 +177,13 @@ describe('an order of 10 reams at 100.00', () => {
     assert.equal(now.status, 'billed');
     assert.deepEqual(line(now), [10, 10, 10]);
     assert.equal(now.billIds.length, 2);
+    // The second bill voided (never posted): its 4 are to bill again, the order is received again.
+    await act(p, second.json().id, 'void', {});
+    now = await get(p, po.id);
+    assert.deepEqual([now.status, ...line(now), now.billIds.length], ['received', 10, 10, 6, 1]);
+    const third = await billOrder(p, po.id, 'KOS-2003');
+    assert.equal(third.statusCode, 201, third.body);
+    assert.deepEqual([third.json().lines[0].quantity, (await get(p, po.id)).status], [4, 'billed']);
   });
 });
 
