@@ -15,6 +15,7 @@ import {
   settingsRoutes,
 } from './modules/invoices/index.ts';
 import { accountRoutes, costCentreRoutes, journalRoutes } from './modules/ledger/index.ts';
+import { purchaseOrderRoutes } from './modules/purchase-orders/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';
 import { sandboxRoutes } from './modules/sandbox/index.ts';
 import { auditRoutes } from './platform/audit/audit.routes.ts';
@@ -59,6 +60,7 @@ export const catalogue: AnyRoute[] = [
   ...billRoutes,
   ...expenseRoutes,
   ...mileageRoutes,
+  ...purchaseOrderRoutes,
   ...productRoutes,
   ...sandboxRoutes,
   ...recurringRoutes,
@@ -123,6 +125,11 @@ export const catalogueTags: OpenApiTag[] = [
     name: 'Mileage',
     description:
       "Business trips in a private car, paid per km at SARS's prescribed rate (or the tenant's lower one).",
+  },
+  {
+    name: 'Purchase orders',
+    description:
+      'Orders to suppliers: drafts, the PDF e-mailed, goods received per line, and the bill made from what was received.',
   },
   { name: 'Recurring invoices', description: 'Schedules that raise (and optionally send) invoices.' },
   { name: 'Invoice settings', description: "A company's numbering, defaults and logo for its documents." },

@@ -107,6 +107,8 @@ const PREPARE: Record<string, (values: Record<string, string>) => Promise<Record
   'POST /api/invoices': async () => ({ contactId: await contactOfA() }),
   // A bill is from one of the tenant's SUPPLIER contacts.
   'POST /api/bills': async () => ({ contactId: await supplierOfA() }),
+  // So is a purchase order.
+  'POST /api/purchase-orders': async () => ({ contactId: await supplierOfA() }),
   // Payments are made on approved bills only.
   'POST /api/bills/{id}/payments': async (values) => {
     const api = as(t.app, a.token, a.companyId);

@@ -1934,7 +1934,7 @@ export interface paths {
         put?: never;
         /**
          * Capture a supplier's bill (a draft)
-         * @description contactId must be a SUPPLIER contact of the tenant (none, or another tenant's: 404; a customer or employee: 400). billNumber is the supplier's own: the same supplier's number twice (trimmed, any case, void and deleted bills not counted) is 409 DUPLICATE_BILL_NUMBER with existingBillId and existingBillNumber (a unique index stands behind it, so two creates at once cannot both succeed). VAT as on sales: a line carries a taxCode (standard, standard_capital, zero, exempt, out_of_scope; default standard) or a vatRate (0 or the standard rate of the issue date), rounded half-up per line. A standard-rated bill above R5,000 incl. VAT claims input tax only on a full tax invoice: without supplierVatNumber or the contact's vatNumber it is 400 naming supplierVatNumber; from R50 to R5,000 it is kept with vatWarning (VAT Act s16(2), s20). A line posts to its accountId (an expense or asset account) or General expenses (6750). costCentreId (the bill's, the default of its lines) and a line's costCentreId name the company's active cost centres (400 naming the field otherwise); a line's cost posts to its cost centre. purchaseOrderId/Number and the recurrence fields are stored as given. 201; 200 with the existing bill when clientId was already used.
+         * @description contactId must be a SUPPLIER contact of the tenant (none, or another tenant's: 404; a customer or employee: 400). billNumber is the supplier's own: the same supplier's number twice (trimmed, any case, void and deleted bills not counted) is 409 DUPLICATE_BILL_NUMBER with existingBillId and existingBillNumber (a unique index stands behind it, so two creates at once cannot both succeed). VAT as on sales: a line carries a taxCode (standard, standard_capital, zero, exempt, out_of_scope; default standard) or a vatRate (0 or the standard rate of the issue date), rounded half-up per line. A standard-rated bill above R5,000 incl. VAT claims input tax only on a full tax invoice: without supplierVatNumber or the contact's vatNumber it is 400 naming supplierVatNumber; from R50 to R5,000 it is kept with vatWarning (VAT Act s16(2), s20). A line posts to its accountId (an expense or asset account) or General expenses (6750). purchaseOrderId must be a sent order of the company from the same supplier (400 naming it); purchaseOrderNumber is then its number, and a bill that bills more than was received on it carries receiptMismatch (approval needs acceptMismatch). costCentreId (the bill's, the default of its lines) and a line's costCentreId name the company's active cost centres (400 naming the field otherwise); a line's cost posts to its cost centre. The recurrence fields are stored as given. 201; 200 with the existing bill when clientId was already used.
          *
          *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -2010,7 +2010,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a bill: it is posted and the supplier is owed
-         * @description Needs expenses:approve. A bill awaiting approval (or a draft) becomes approved and posts, dated its issue date: Dr each line's account (net; tagged input_standard, VAT201 field 15, or input_capital, field 14), Dr VAT input (the VAT), Cr creditors control (2000, the total; the supplier, the bill as its open item, so aged creditors shows it). A company not VAT-registered on the issue date claims no input tax: the VAT is part of each line's cost. Any other status is 409 NOT_AWAITING_APPROVAL; an issue date on or before the lock date 409 PERIOD_LOCKED; a currency other than the base currency 422.
+         * @description Needs expenses:approve. A bill awaiting approval (or a draft) becomes approved and posts, dated its issue date: Dr each line's account (net; tagged input_standard, VAT201 field 15, or input_capital, field 14), Dr VAT input (the VAT), Cr creditors control (2000, the total; the supplier, the bill as its open item, so aged creditors shows it). A company not VAT-registered on the issue date claims no input tax: the VAT is part of each line's cost. Any other status is 409 NOT_AWAITING_APPROVAL; an issue date on or before the lock date 409 PERIOD_LOCKED; a currency other than the base currency 422. A bill against a purchase order that bills more than was received (per order line, or in value where its lines name none; matched again at approval) is 409 RECEIPT_MISMATCH with the reason unless acceptMismatch is true.
          *
          *     Needs the role permission `expenses:approve`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -2457,6 +2457,176 @@ export interface paths {
          *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
          */
         post: operations["reimburseMileageTrip"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/purchase-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Purchase orders, newest first, paged
+         * @description Filters: status, contactId, from/to (issue date), updatedSince (deleted drafts too, with deletedAt). sort: date, number, createdAt, updatedAt, `-` for descending; default -date.
+         *
+         *     Needs the role permission `expenses:read`. An API key or OAuth token needs the scope `expenses:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listPurchaseOrders"];
+        put?: never;
+        /**
+         * Prepare a purchase order to a supplier (a draft, numbered PO-0001 per company)
+         * @description contactId must be a SUPPLIER contact of the tenant (none, or another tenant's: 404; a customer: 400). Lines are priced as a bill's (taxCode standard, standard_capital, zero, exempt, out_of_scope; default standard at the rate of the issue date; VAT half-up per line) so that the bill made from the order agrees with it; accountId (an expense or asset account, default General expenses 6750) is where that bill's line will post. An order is a commitment, not a transaction: nothing is posted, now or when it is received. Numbers come from a gap-free counter per company (PO-0001, PO-0002, ...). 201; 200 with the existing order when clientId was already used.
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["createPurchaseOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/purchase-orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One purchase order: per line what was ordered, received and billed; its receipts and bills
+         * @description Needs the role permission `expenses:read`. An API key or OAuth token needs the scope `expenses:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getPurchaseOrder"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a draft purchase order, or cancel a sent one
+         * @description A draft is marked deleted (404 from then on; listed only to updatedSince). An order already sent to the supplier stays on record: a sent or partly received one is cancelled, as POST .../cancel does (with its 409s). ledgerNotice says nothing was posted.
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        delete: operations["deletePurchaseOrder"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a draft purchase order
+         * @description Only a draft changes (409 NOT_A_DRAFT once sent). lines, when given, replace every line; a new issueDate prices the lines again at its rates.
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        patch: operations["updatePurchaseOrder"];
+        trace?: never;
+    };
+    "/api/purchase-orders/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail the purchase order to the supplier with its PDF attached (draft → sent)
+         * @description To `to`, or else the supplier's e-mail address; neither is a 400 naming to. The message and its PDF are stored and the send queued in this request; the job worker sends it, so the answer never waits for the mail server: 202 with the e-mail, its status (queued, or stored when no SMTP is configured) and the order. A draft becomes sent; sending again sends again. A cancelled order is 409 ORDER_CLOSED.
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["sendPurchaseOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/purchase-orders/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The purchase order as a PDF
+         * @description A4: the company, the supplier, number and date, expected date, delivery address and reference, each line (quantity, unit price, VAT, amount), subtotal, VAT and total. A draft says DRAFT, a cancelled order CANCELLED.
+         *
+         *     Needs the role permission `expenses:read`. An API key or OAuth token needs the scope `expenses:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getPurchaseOrderPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/purchase-orders/{id}/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record goods received against the order, per line
+         * @description Each line names a line of the order (400 naming lines[i].lineId otherwise) and a quantity: never more than was ordered less what was received before (400 naming lines[i].quantity); date not before the order's issue date. The order becomes partially_received, or received when every line is in full. A draft is 409 ORDER_NOT_SENT (send it first); a cancelled or billed order 409 ORDER_CLOSED. Nothing is posted (goods are costed when the bill is approved). 201 with the order.
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["receivePurchaseOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/purchase-orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a sent or partly received purchase order
+         * @description sent or partially_received → cancelled (what was received stays recorded). A draft is 409 ORDER_NOT_SENT (delete it); an order of which anything is billed 409 ORDER_BILLED; a cancelled or billed one 409 ORDER_CLOSED; one received in full 409 CONFLICT (bill it).
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["cancelPurchaseOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/purchase-orders/{id}/bill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Convert to a bill: a draft bill of what was received and not yet billed
+         * @description The supplier's billNumber (409 DUPLICATE_BILL_NUMBER as on POST /api/bills), issueDate and dueDate; the lines are the received quantities not yet on a live bill, at the order's prices, tax codes and accounts, each naming its order line (purchaseOrderLineId); purchaseOrderId and purchaseOrderNumber are set. When everything ordered is received and billed the order becomes billed. Nothing received left to bill is 409 NOTHING_TO_BILL. 201 with the bill (submit and approve it as any bill).
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["billPurchaseOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3279,6 +3449,11 @@ export interface components {
          *     - `SECOND_APPROVER_REQUIRED` (409): The claim needs a second approval, from someone other than the one who approved it
          *     - `NOT_REIMBURSABLE` (409): Only an approved claim or trip the employee paid personally is reimbursed
          *     - `EXPENSE_REIMBURSED` (409): The claim or trip is reimbursed already: it no longer changes or goes
+         *     - `RECEIPT_MISMATCH` (409): The bill bills more than was received on its purchase order: `detail` says how
+         *     - `ORDER_NOT_SENT` (409): The purchase order is a draft: send it first
+         *     - `ORDER_CLOSED` (409): The purchase order is cancelled or fully billed
+         *     - `ORDER_BILLED` (409): Part of the purchase order is billed: it is not cancelled
+         *     - `NOTHING_TO_BILL` (409): Nothing received on the purchase order is left to bill
          *     - `NOT_APPROVED` (409): The bill is not approved (or is paid or void)
          *     - `BILL_POSTED` (409): The bill is posted to the ledger: void it instead of deleting it
          *     - `ALREADY_REVERSED` (409): The payment, allocation, write-off, recovery or journal is reversed already
@@ -3305,7 +3480,7 @@ export interface components {
          *     - `UNAVAILABLE` (503): A dependency is unavailable; retry with backoff
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "RECEIPT_MISMATCH" | "ORDER_NOT_SENT" | "ORDER_CLOSED" | "ORDER_BILLED" | "NOTHING_TO_BILL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         FieldError: {
             /** @description The field, parameter or header, e.g. lines[0].quantity */
             field: string;
@@ -5836,6 +6011,11 @@ export interface components {
             costCentreId: string | null;
             /** Format: uuid */
             productId: string | null;
+            /**
+             * Format: uuid
+             * @description The purchase order line it bills
+             */
+            purchaseOrderLineId: string | null;
         };
         Bill: {
             /** Format: uuid */
@@ -5878,6 +6058,8 @@ export interface components {
             /** Format: uuid */
             purchaseOrderId: string | null;
             purchaseOrderNumber: string | null;
+            /** @description Why the bill is held: it bills more than was received on its purchase order (per order line, or in value where its lines name none); approving it needs acceptMismatch */
+            receiptMismatch: string | null;
             recurring: boolean;
             /**
              * @description How often a recurring bill comes
@@ -5958,6 +6140,15 @@ export interface components {
         BillLedgerNotice: {
             /** @description What the ledger did */
             ledgerNotice: string;
+        };
+        /**
+         * @example {
+         *       "acceptMismatch": true
+         *     }
+         */
+        BillApprove: {
+            /** @description Approve a bill that bills more than was received on its purchase order (receiptMismatch): without it such a bill is 409 RECEIPT_MISMATCH */
+            acceptMismatch?: boolean;
         };
         /**
          * @example {
@@ -6360,6 +6551,261 @@ export interface components {
             /** @description The limit that was applied */
             limit: number;
             totalPages: number;
+        };
+        PurchaseOrderLineInput: {
+            description: string;
+            /** @description Up to four decimals */
+            quantity: number;
+            /** @description Excluding VAT; up to four decimals */
+            unitPrice: number;
+            /**
+             * @description How the supplier taxed a bill line; the rate follows from the code and the bill's issue date. standard: 15% (14% before 2018-04-01), input tax on other goods and services (VAT201 field 15); standard_capital: the same rate, input tax on capital goods and services (field 14); zero, exempt: no VAT; out_of_scope: not a supply, in no field. A company not VAT-registered on the issue date claims no input tax: the VAT is then part of the cost.
+             * @enum {string}
+             */
+            taxCode?: "standard" | "standard_capital" | "zero" | "exempt" | "out_of_scope";
+            /**
+             * Format: uuid
+             * @description The expense or asset account the bill's line will post to; default General expenses (6750)
+             */
+            accountId?: string;
+            /** Format: uuid */
+            productId?: string | null;
+        };
+        /**
+         * @example {
+         *       "contactId": "3f0c9a52-5b1e-4a53-9a53-0d3b1d6a9e10",
+         *       "issueDate": "2026-03-02",
+         *       "expectedDate": "2026-03-09",
+         *       "lines": [
+         *         {
+         *           "description": "A4 paper, ream",
+         *           "quantity": 10,
+         *           "unitPrice": 100
+         *         }
+         *       ]
+         *     }
+         */
+        PurchaseOrderCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /**
+             * Format: uuid
+             * @description A SUPPLIER contact of the tenant
+             */
+            contactId: string;
+            /** Format: date */
+            issueDate: string;
+            /** @description Default ZAR */
+            currency?: string;
+            /**
+             * Format: date
+             * @description When the goods are expected; not before issueDate
+             */
+            expectedDate?: string | null;
+            reference?: string | null;
+            notes?: string | null;
+            deliveryAddress?: string | null;
+            lines: components["schemas"]["PurchaseOrderLineInput"][];
+        };
+        /**
+         * @description draft (being prepared; changes) → sent (e-mailed to the supplier) → partially_received / received (goods in, per line) → billed (everything ordered received and billed); cancelled (a sent or partly received order of which nothing is billed). Nothing of an order posts to the ledger.
+         * @enum {string}
+         */
+        PurchaseOrderStatus: "draft" | "sent" | "partially_received" | "received" | "billed" | "cancelled";
+        PurchaseOrderLine: {
+            /** Format: uuid */
+            id: string;
+            lineNo: number;
+            description: string;
+            /** @description Ordered */
+            quantity: number;
+            /** @description Received so far, by the receipts */
+            quantityReceived: number;
+            /** @description On live bills made from this line (not void or rejected) */
+            quantityBilled: number;
+            unitPrice: number;
+            taxCode: components["schemas"]["BillTaxCode"];
+            vatRate: number;
+            /** Format: uuid */
+            accountId: string;
+            /** Format: uuid */
+            productId: string | null;
+            netAmount: number;
+            vatAmount: number;
+            totalAmount: number;
+        };
+        PurchaseOrderReceipt: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date */
+            date: string;
+            note: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            lines: {
+                /** Format: uuid */
+                lineId: string;
+                quantity: number;
+            }[];
+        };
+        PurchaseOrder: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** Format: uuid */
+            companyId: string;
+            /** @description PO-0001, numbered per company */
+            number: string;
+            /** Format: uuid */
+            contactId: string;
+            supplierName: string;
+            status: components["schemas"]["PurchaseOrderStatus"];
+            /** Format: date */
+            issueDate: string;
+            /** Format: date */
+            expectedDate: string | null;
+            currency: string;
+            reference: string | null;
+            notes: string | null;
+            deliveryAddress: string | null;
+            /** @description Sum of the line nets */
+            subtotal: number;
+            vatTotal: number;
+            /** @description VAT included */
+            total: number;
+            /** Format: date-time */
+            sentAt: string | null;
+            /** Format: date-time */
+            cancelledAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: date-time */
+            deletedAt: string | null;
+            lines: components["schemas"]["PurchaseOrderLine"][];
+            receipts: components["schemas"]["PurchaseOrderReceipt"][];
+            /** @description The live bills against the order */
+            billIds: string[];
+        };
+        PurchaseOrderPage: {
+            items: components["schemas"]["PurchaseOrder"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        /**
+         * @example {
+         *       "expectedDate": "2026-03-12",
+         *       "reference": "Stationery, March"
+         *     }
+         */
+        PurchaseOrderUpdate: {
+            /**
+             * Format: uuid
+             * @description A SUPPLIER contact
+             */
+            contactId?: string;
+            /** Format: date */
+            issueDate?: string;
+            /**
+             * Format: date
+             * @description When the goods are expected; not before issueDate
+             */
+            expectedDate?: string | null;
+            reference?: string | null;
+            notes?: string | null;
+            deliveryAddress?: string | null;
+            /** @description Replaces every line of the draft */
+            lines?: components["schemas"]["PurchaseOrderLineInput"][];
+        };
+        PurchaseOrderNotice: {
+            status: components["schemas"]["PurchaseOrderStatus"];
+            /** @description What the ledger did (nothing: an order is a commitment) */
+            ledgerNotice: string;
+        };
+        /**
+         * @example {
+         *       "message": "Please deliver by Monday."
+         *     }
+         */
+        PurchaseOrderSend: {
+            /**
+             * Format: email
+             * @description The address to send to; default the supplier's e-mail address
+             */
+            to?: string;
+            /** @description Your words, at the top of the e-mail */
+            message?: string;
+        };
+        PurchaseOrderSendResult: {
+            /** Format: uuid */
+            emailId: string;
+            to: string;
+            /**
+             * @description queued: the job worker sends it over SMTP; stored: no SMTP is configured, it is kept
+             * @enum {string}
+             */
+            status: "queued" | "stored";
+            subject: string;
+            /** Format: date-time */
+            sentAt: string;
+            purchaseOrder: components["schemas"]["PurchaseOrder"];
+        };
+        /**
+         * @example {
+         *       "date": "2026-03-09",
+         *       "lines": [
+         *         {
+         *           "lineId": "8d3b0e0c-4a3f-4a8e-9f0b-1d2c3b4a5e6f",
+         *           "quantity": 6
+         *         }
+         *       ]
+         *     }
+         */
+        PurchaseOrderReceiptCreate: {
+            /**
+             * Format: date
+             * @description The day the goods came; not before the order's issue date
+             */
+            date: string;
+            note?: string;
+            lines: {
+                /**
+                 * Format: uuid
+                 * @description A line of the order
+                 */
+                lineId: string;
+                /** @description Received now; at most what was ordered less what was received before */
+                quantity: number;
+            }[];
+        };
+        /**
+         * @example {
+         *       "billNumber": "KOS-1001",
+         *       "issueDate": "2026-03-10",
+         *       "dueDate": "2026-04-09"
+         *     }
+         */
+        PurchaseOrderBillCreate: {
+            /** @description The supplier's own number */
+            billNumber: string;
+            /** Format: date */
+            issueDate: string;
+            /**
+             * Format: date
+             * @description Not before issueDate
+             */
+            dueDate: string;
+            supplierVatNumber?: string;
         };
         Product: {
             /** Format: uuid */
@@ -12756,7 +13202,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BillApprove"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -12770,11 +13220,11 @@ export interface operations {
                     "application/json": components["schemas"]["Bill"];
                 };
             };
-            400: components["responses"]["BadRequest_9185f5"];
+            400: components["responses"]["BadRequest_516a2e"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `NOT_AWAITING_APPROVAL`, `PERIOD_LOCKED`. */
+            /** @description Conflict. `code`: `CONFLICT`, `NOT_AWAITING_APPROVAL`, `RECEIPT_MISMATCH`, `PERIOD_LOCKED`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12783,7 +13233,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -13952,6 +14404,499 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPurchaseOrders: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `-date`. */
+                sort?: "date" | "-date" | "number" | "-number" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                /** @description draft (being prepared; changes) → sent (e-mailed to the supplier) → partially_received / received (goods in, per line) → billed (everything ordered received and billed); cancelled (a sent or partly received order of which nothing is billed). Nothing of an order posts to the ledger. */
+                status?: "draft" | "sent" | "partially_received" | "received" | "billed" | "cancelled";
+                contactId?: string;
+                /** @description Issued on or after */
+                from?: string;
+                /** @description Issued on or before */
+                to?: string;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchaseOrderPage"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createPurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseOrderCreate"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchaseOrder"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchaseOrder"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchaseOrder"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deletePurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchaseOrderNotice"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `ORDER_CLOSED`, `ORDER_BILLED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updatePurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseOrderUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchaseOrder"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_b4573b"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    sendPurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseOrderSend"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchaseOrderSendResult"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `ORDER_CLOSED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPurchaseOrderPdf: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    receivePurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseOrderReceiptCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchaseOrder"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `ORDER_NOT_SENT`, `ORDER_CLOSED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelPurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchaseOrder"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `ORDER_NOT_SENT`, `ORDER_CLOSED`, `ORDER_BILLED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    billPurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseOrderBillCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bill"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `DUPLICATE_BILL_NUMBER`, `ORDER_NOT_SENT`, `ORDER_CLOSED`, `NOTHING_TO_BILL`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

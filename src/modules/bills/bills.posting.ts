@@ -19,6 +19,7 @@ import {
   type TaxedAmount,
   vatLinesByCode,
 } from '../ledger/index.ts';
+import { receiptMismatch, reopenOrder } from './bills.orders.ts';
 import {
   type BillLineRow,
   type BillRecord,
@@ -90,11 +91,21 @@ export async function creditorsLine(
 }
 
 /** POST /api/bills/{id}/approve: a draft or a bill awaiting approval is approved and posted. */
-export async function approveBill(ctx: TenantCtx, id: string): Promise<BillRecord> {
+export async function approveBill(
+  ctx: TenantCtx,
+  id: string,
+  opts: { acceptMismatch?: boolean | undefined } = {},
+): Promise<BillRecord> {
   const row = await lockBill(ctx, id);
   if (row.status !== 'awaiting_approval' && row.status !== 'draft')
     throw conflict(`Only a bill awaiting approval is approved; this one is ${row.status}`, {
       code: 'NOT_AWAITING_APPROVAL',
+    });
+  // Matched against its order again now: goods received since the bill came may settle it.
+  const held = row.purchase_order_id ? await receiptMismatch(ctx, row.purchase_order_id, id) : null;
+  if (held && !opts.acceptMismatch)
+    throw conflict(`${held}. Approve it with acceptMismatch: true if that is right`, {
+      code: 'RECEIPT_MISMATCH',
     });
   await assertBaseCurrency(ctx, row.company_id, row.currency, 'bill');
   if (money(row.total).isZero()) throw badRequest('lines', 'a bill of zero posts nothing');
@@ -122,7 +133,14 @@ export async function approveBill(ctx: TenantCtx, id: string): Promise<BillRecor
     ctx.principal.type === 'user' || ctx.principal.type === 'api_key' ? ctx.principal.userId : null;
   const updated = await ctx.db
     .updateTable('bills')
-    .set({ status: 'approved', entry_id: entryId, approved_at: ctx.deps.now(), approved_by: approvedBy })
+    .set({
+      status: 'approved',
+      entry_id: entryId,
+      approved_at: ctx.deps.now(),
+      approved_by: approvedBy,
+      receipt_mismatch: held,
+      ...(held ? { receipt_mismatch_accepted_by: approvedBy } : {}),
+    })
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', id)
     .returningAll()
@@ -164,6 +182,7 @@ export async function voidBill(
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+  await reopenOrder(ctx, row.purchase_order_id);
   const ledgerNotice = voidEntryId
     ? `The approval's entry was reversed (entry ${voidEntryId}): the expense, the input VAT and what was owed ` +
       'to the supplier are cancelled.'

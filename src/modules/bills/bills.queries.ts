@@ -161,6 +161,7 @@ export function toBill(row: BillRow, lines: BillLineRow[], s: BillSettlement, ve
     costCentreId: row.cost_centre_id,
     purchaseOrderId: row.purchase_order_id,
     purchaseOrderNumber: row.purchase_order_number,
+    receiptMismatch: row.receipt_mismatch,
     recurring: row.recurring,
     frequency: row.frequency as BillRecord['frequency'],
     nextDate: row.next_date,
@@ -182,6 +183,7 @@ export function toBill(row: BillRow, lines: BillLineRow[], s: BillSettlement, ve
       ...toTaxedLine(l),
       costCentreId: l.cost_centre_id,
       productId: l.product_id,
+      purchaseOrderLineId: l.purchase_order_line_id,
     })),
   };
 }

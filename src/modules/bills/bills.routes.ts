@@ -12,6 +12,7 @@ import { listBillPayments, payBill, reverseBillPayment } from './bills.payments.
 import { approveBill, voidBill } from './bills.posting.ts';
 import {
   Bill,
+  BillApprove,
   BillCreate,
   BillIdParams,
   BillListQuery,
@@ -118,10 +119,12 @@ export const billRoutes: AnyRoute[] = [
       'standard-rated bill above R5,000 incl. VAT claims input tax only on a full tax invoice: without ' +
       "supplierVatNumber or the contact's vatNumber it is 400 naming supplierVatNumber; from R50 to R5,000 it " +
       'is kept with vatWarning (VAT Act s16(2), s20). A line posts to its accountId (an expense or asset ' +
-      "account) or General expenses (6750). costCentreId (the bill's, the default of its lines) and a line's " +
-      "costCentreId name the company's active cost centres (400 naming the field otherwise); a line's cost posts " +
-      'to its cost centre. purchaseOrderId/Number and the recurrence fields are ' +
-      'stored as given. 201; 200 with the existing bill when clientId was already used.',
+      'account) or General expenses (6750). purchaseOrderId must be a sent order of the company from the same ' +
+      'supplier (400 naming it); purchaseOrderNumber is then its number, and a bill that bills more than was ' +
+      "received on it carries receiptMismatch (approval needs acceptMismatch). costCentreId (the bill's, the " +
+      "default of its lines) and a line's costCentreId name the company's active cost centres (400 naming the " +
+      "field otherwise); a line's cost posts to its cost centre. The recurrence fields are stored as given. " +
+      '201; 200 with the existing bill when clientId was already used.',
     body: BillCreate,
     response: { 201: Bill, 200: Bill },
     handler: async ({ body }, ctx) => createBill(ctx, body),
@@ -199,7 +202,7 @@ export const billRoutes: AnyRoute[] = [
     method: 'POST',
     path: '/api/bills/{id}/approve',
     operationId: 'approveBill',
-    errors: ['NOT_AWAITING_APPROVAL', 'PERIOD_LOCKED', 'UNPROCESSABLE'],
+    errors: ['NOT_AWAITING_APPROVAL', 'RECEIPT_MISMATCH', 'PERIOD_LOCKED', 'UNPROCESSABLE'],
     summary: 'Approve a bill: it is posted and the supplier is owed',
     description:
       'Needs expenses:approve. A bill awaiting approval (or a draft) becomes approved and posts, dated its issue ' +
@@ -207,10 +210,15 @@ export const billRoutes: AnyRoute[] = [
       'Dr VAT input (the VAT), Cr creditors control (2000, the total; the supplier, the bill as its open item, ' +
       'so aged creditors shows it). A company not VAT-registered on the issue date claims no input tax: the ' +
       "VAT is part of each line's cost. Any other status is 409 NOT_AWAITING_APPROVAL; an issue date on or " +
-      'before the lock date 409 PERIOD_LOCKED; a currency other than the base currency 422.',
+      'before the lock date 409 PERIOD_LOCKED; a currency other than the base currency 422. A bill against a ' +
+      'purchase order that bills more than was received (per order line, or in value where its lines name ' +
+      'none; matched again at approval) is 409 RECEIPT_MISMATCH with the reason unless acceptMismatch is true.',
     params: BillIdParams,
+    body: BillApprove,
+    bodyOptional: true,
     response: { 200: Bill },
-    handler: async ({ params }, ctx) => approveBill(ctx, params.id),
+    handler: async ({ params, body }, ctx) =>
+      approveBill(ctx, params.id, { acceptMismatch: body?.acceptMismatch }),
   }),
   defineRoute({
     ...approve,

@@ -147,7 +147,13 @@ const taxedLineOut = {
 
 export const BillLine = named(
   'BillLine',
-  Type.Object({ id: Uuid, ...taxedLineOut, costCentreId: nullable(Uuid), productId: nullable(Uuid) }),
+  Type.Object({
+    id: Uuid,
+    ...taxedLineOut,
+    costCentreId: nullable(Uuid),
+    productId: nullable(Uuid),
+    purchaseOrderLineId: nullable(Uuid, { description: 'The purchase order line it bills' }),
+  }),
 );
 
 export const Bill = named(
@@ -180,6 +186,11 @@ export const Bill = named(
     costCentreId: nullable(Uuid),
     purchaseOrderId: nullable(Uuid),
     purchaseOrderNumber: nullable(Type.String()),
+    receiptMismatch: nullable(Type.String(), {
+      description:
+        'Why the bill is held: it bills more than was received on its purchase order (per order line, or in ' +
+        'value where its lines name none); approving it needs acceptMismatch',
+    }),
     recurring: Type.Boolean(),
     frequency: nullable(BillFrequency),
     nextDate: nullable(DateString),
@@ -217,6 +228,22 @@ export const BillListQuery = Type.Object({
 });
 
 export const BillIdParams = Type.Object({ id: Uuid });
+
+export const BillApprove = named(
+  'BillApprove',
+  Type.Object(
+    {
+      acceptMismatch: Type.Optional(
+        Type.Boolean({
+          description:
+            'Approve a bill that bills more than was received on its purchase order (receiptMismatch): without ' +
+            'it such a bill is 409 RECEIPT_MISMATCH',
+        }),
+      ),
+    },
+    { additionalProperties: false, examples: [{ acceptMismatch: true }] },
+  ),
+);
 
 export const BillReject = named(
   'BillReject',

@@ -13,6 +13,7 @@ import { vatRegisteredOn } from '../companies/index.ts';
 import { companyOf, today } from '../invoices/invoices.service.ts';
 import { documentTotals } from '../invoices/vat.ts';
 import { assertCostCentre, systemAccount } from '../ledger/index.ts';
+import { orderForBill, receiptMismatch, reopenOrder } from './bills.orders.ts';
 import { type BillRecord, type BillRow, billRecords, findBillRow } from './bills.queries.ts';
 import { planNextBill } from './bills.recurring.ts';
 import {
@@ -212,6 +213,7 @@ export async function insertBill(
   ctx: BillsCtx,
   input: Static<typeof BillCreate>,
   run?: BillRun,
+  orderLineIds?: Array<string | null>,
 ): Promise<{ bill: BillRecord; created: boolean }> {
   const companyId = companyOf(ctx);
   const id = input.clientId?.toLowerCase() ?? crypto.randomUUID();
@@ -245,12 +247,16 @@ export async function insertBill(
   for (const [i, l] of input.lines.entries())
     if (l.costCentreId)
       await assertCostCentre(ctx.db, ctx.tenantId, companyId, l.costCentreId, `lines[${i}].costCentreId`);
+  const order = input.purchaseOrderId
+    ? await orderForBill(ctx, companyId, input.contactId, input.purchaseOrderId)
+    : null;
   const lineRows = rows.map((r, i) => ({
     ...r,
     bill_id: id,
     // A line's own cost centre, else the bill's: what its cost posts to.
     cost_centre_id: input.lines[i]!.costCentreId ?? input.costCentreId ?? null,
     product_id: input.lines[i]!.productId ?? null,
+    purchase_order_line_id: orderLineIds?.[i] ?? null,
   }));
   const row = await ctx.db
     .insertInto('bills')
@@ -275,7 +281,8 @@ export async function insertBill(
       total: toSql(totals.total),
       cost_centre_id: input.costCentreId ?? null,
       purchase_order_id: input.purchaseOrderId ?? null,
-      purchase_order_number: input.purchaseOrderNumber ?? null,
+      // The order's own number when one is named (what the bill is matched against).
+      purchase_order_number: order ? order.number : (input.purchaseOrderNumber ?? null),
       recurring: input.recurring ?? false,
       frequency: input.frequency ?? null,
       next_date: input.nextDate ?? null,
@@ -290,7 +297,17 @@ export async function insertBill(
     .executeTakeFirstOrThrow();
   await ctx.db.insertInto('bill_lines').values(lineRows).execute();
   await planNextBill(ctx.deps, ctx.db, row);
-  return { bill: await recordOf(ctx, row), created: true };
+  const held = input.purchaseOrderId ? await receiptMismatch(ctx, input.purchaseOrderId, id) : null;
+  const stored = held
+    ? await ctx.db
+        .updateTable('bills')
+        .set({ receipt_mismatch: held })
+        .where('tenant_id', '=', ctx.tenantId)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow()
+    : row;
+  return { bill: await recordOf(ctx, stored), created: true };
 }
 
 type BillSortKey = (typeof BILL_SORT_KEYS)[number];
@@ -366,6 +383,7 @@ export async function rejectBill(ctx: TenantCtx, id: string, reason: string): Pr
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+  await reopenOrder(ctx, row.purchase_order_id);
   const bill = await recordOf(ctx, updated);
   const data: Static<typeof BillRejected> = {
     billId: bill.id,
@@ -400,6 +418,7 @@ export async function deleteBill(ctx: TenantCtx, id: string): Promise<{ ledgerNo
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', id)
     .execute();
+  await reopenOrder(ctx, row.purchase_order_id);
   return {
     ledgerNotice: `Bill ${row.bill_number} was ${row.status.replace('_', ' ')} and never posted: nothing in the ledger changed.`,
   };

@@ -38,6 +38,9 @@ export interface BillsTable {
   cost_centre_id: string | null;
   purchase_order_id: string | null;
   purchase_order_number: string | null;
+  /** Why the bill is held: it bills more than was received on its order (0040). */
+  receipt_mismatch: string | null;
+  receipt_mismatch_accepted_by: string | null;
   recurring: Generated<boolean>;
   frequency: string | null;
   next_date: DateString | null;
@@ -81,6 +84,8 @@ export interface BillLinesTable extends TaxedLineColumns {
   bill_id: string;
   cost_centre_id: string | null;
   product_id: string | null;
+  /** The purchase order line it bills (0040). */
+  purchase_order_line_id: string | null;
   retired_at: Timestamp | null;
 }
 

@@ -3,6 +3,7 @@
 import type { TSchema } from 'typebox';
 import { BillRejected } from './bills.schemas.ts';
 
+export type { BillRecord } from './bills.queries.ts';
 export {
   RECURRING_BILL_JOB_OPTIONS,
   RECURRING_BILL_QUEUE,
@@ -10,6 +11,9 @@ export {
   runRecurringBills,
 } from './bills.recurring.ts';
 export { billRoutes } from './bills.routes.ts';
+// What purchase orders use: the bill schema (a bill made from an order), line pricing, creation.
+export { Bill, BillTaxCode as BillTaxCodeSchema } from './bills.schemas.ts';
+export { type BillsCtx, insertBill, pricedLines } from './bills.service.ts';
 
 /** Each event the module emits, with the schema of its `data`. */
 export const billEventSchemas: Record<string, TSchema> = {

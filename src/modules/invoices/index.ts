@@ -21,6 +21,7 @@ export {
   type SystemActor,
 } from './invoices.service.ts';
 export { DOCUMENT_TYPES, type DocumentType } from './invoices.tables.ts';
+export { type CounterType, takeNumber } from './numbering.ts';
 export { recordPayment } from './payments.ts';
 export { recurringRoutes } from './recurring.routes.ts';
 export {

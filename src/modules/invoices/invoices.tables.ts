@@ -83,7 +83,8 @@ export interface InvoiceTemplatesTable {
 export interface DocumentCountersTable {
   tenant_id: string;
   company_id: string;
-  document_type: DocumentType;
+  /** A sales document's type, or another module's counter (purchase orders). */
+  document_type: DocumentType | 'purchase_order';
   next_number: ColumnType<string, string | number | undefined, string | number>;
 }
 

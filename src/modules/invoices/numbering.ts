@@ -9,7 +9,7 @@
 // the create still has to make, so creates on one company wait on each other less.
 import { type QueryCreator, sql } from 'kysely';
 import type { DB } from '../../platform/db/schema.ts';
-import type { DocumentType } from './invoices.tables.ts';
+import type { DocumentCountersTable, DocumentType } from './invoices.tables.ts';
 
 export const DEFAULT_PREFIXES: Record<DocumentType, string> = {
   invoice: 'INV-',
@@ -23,11 +23,19 @@ export const DEFAULT_PREFIXES: Record<DocumentType, string> = {
   deposit: 'DEP-',
 };
 
+/** Counters of documents kept by other modules on the same table (purchase orders: PO-0001). */
+export type CounterType = Exclude<DocumentCountersTable['document_type'], DocumentType>;
+
 /**
  * The counter's next number taken, as a CTE (`taken`, one row, column `n`): the counter row is
  * created at 1 the first time (upsert), and locked until commit.
  */
-export function takeNumber(tx: QueryCreator<DB>, tenantId: string, companyId: string, type: DocumentType) {
+export function takeNumber(
+  tx: QueryCreator<DB>,
+  tenantId: string,
+  companyId: string,
+  type: DocumentType | CounterType,
+) {
   return tx
     .insertInto('document_counters')
     .values({ tenant_id: tenantId, company_id: companyId, document_type: type, next_number: '2' })

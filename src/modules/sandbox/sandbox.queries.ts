@@ -73,7 +73,7 @@ export async function samplesOf(
 }
 
 export interface BlockingRecord {
-  type: 'invoice' | 'journal_entry' | 'recurring_invoice' | 'api_key' | 'bill' | 'company';
+  type: 'invoice' | 'journal_entry' | 'recurring_invoice' | 'api_key' | 'bill' | 'purchase_order' | 'company';
   id: string;
   description: string;
 }
@@ -226,6 +226,26 @@ export async function blockingRecords(
       type: 'bill',
       id: b.id,
       description: `Bill ${b.bill_number} of ${b.company} is from the sandbox's contact ${b.contact}`,
+    });
+  }
+
+  // Purchase orders of another company, not deleted and still open (neither cancelled nor billed),
+  // to a sample contact: goods are still to come from it, or to be billed.
+  const orders = await sql<{ id: string; number: string; company: string; contact: string }>`
+    select o.id, o.number, co.name as company, c.name as contact
+      from purchase_orders o
+      join companies co on co.tenant_id = o.tenant_id and co.id = o.company_id and co.deleted_at is null
+      join contacts c on c.tenant_id = o.tenant_id and c.id = o.contact_id
+     where o.tenant_id = ${tenantId} and o.company_id <> ${sandboxId}
+       and o.deleted_at is null and o.status not in ('cancelled', 'billed')
+       and o.contact_id in ${sampleContacts}
+     order by co.name, o.issue_date, o.id
+     limit ${MAX_BLOCKING}`.execute(tx);
+  for (const o of orders.rows) {
+    out.push({
+      type: 'purchase_order',
+      id: o.id,
+      description: `Purchase order ${o.number} of ${o.company} is to the sandbox's contact ${o.contact}`,
     });
   }
 

@@ -666,6 +666,8 @@ describe('what may point into a sandbox', () => {
       'an EMPLOYEE contact (the claimant): the samples are customers, so none names one',
     'mileage_trips(contact_id) → contacts':
       'an EMPLOYEE contact (the driver): the samples are customers, so none names one',
+    'purchase_orders(contact_id) → contacts':
+      'checked: an open purchase order of another company to a sample contact',
     'sandbox_samples(contact_id) → contacts': "the sandbox's own record of its samples",
     'sandbox_samples(product_id) → products': "the sandbox's own record of its samples",
     'sandbox_samples(invoice_id) → invoices': "the sandbox's own record of its samples",

@@ -91,6 +91,11 @@ interface RouteSpec<P extends TSchema, Q extends TSchema, B extends TSchema> {
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * The body may be left out: a request without one is validated as `{}` (a body of optional
+   * properties added to an operation that had none, so its existing callers still work).
+   */
+  bodyOptional?: boolean;
   /** Success responses by status; the default is 201 when declared, else the lowest (successStatus). */
   response: Record<number, TSchema>;
   /** Needs X-Company-Id naming a company of the tenant. */
@@ -458,6 +463,13 @@ function addRoute(app: FastifyInstance, route: AnyRoute, deps: AppDeps, conventi
       response,
     },
     onRequest,
+    ...(route.bodyOptional
+      ? {
+          preValidation: async (request: { body: unknown }) => {
+            request.body ??= {};
+          },
+        }
+      : {}),
     ...(route.oauthErrors ? { config: { oauthErrors: true } } : {}),
     ...(conventions.onSend.length ? { onSend: conventions.onSend } : {}),
     handler: async (request, reply) => {

@@ -106,6 +106,14 @@ export const ERROR_CODES = {
     status: 409,
     meaning: 'The claim or trip is reimbursed already: it no longer changes or goes',
   },
+  RECEIPT_MISMATCH: {
+    status: 409,
+    meaning: 'The bill bills more than was received on its purchase order: `detail` says how',
+  },
+  ORDER_NOT_SENT: { status: 409, meaning: 'The purchase order is a draft: send it first' },
+  ORDER_CLOSED: { status: 409, meaning: 'The purchase order is cancelled or fully billed' },
+  ORDER_BILLED: { status: 409, meaning: 'Part of the purchase order is billed: it is not cancelled' },
+  NOTHING_TO_BILL: { status: 409, meaning: 'Nothing received on the purchase order is left to bill' },
   NOT_APPROVED: { status: 409, meaning: 'The bill is not approved (or is paid or void)' },
   BILL_POSTED: { status: 409, meaning: 'The bill is posted to the ledger: void it instead of deleting it' },
   ALREADY_REVERSED: {

@@ -117,7 +117,12 @@ function parameters(route: AnyRoute, c: SchemaComponents, conv: Conventions): Js
  * The request body. Examples that the schema carries (JSON Schema `examples`, an array) are
  * also given as the media type's named OpenAPI examples, which is what consoles prefill from.
  */
-function requestBody(body: TSchema, c: SchemaComponents, contentType = 'application/json'): Json {
+function requestBody(
+  body: TSchema,
+  c: SchemaComponents,
+  contentType = 'application/json',
+  required = true,
+): Json {
   const schema = c.of(body);
   const examples0 = (body as { examples?: unknown }).examples;
   const given = Array.isArray(examples0) ? (JSON.parse(JSON.stringify(examples0)) as unknown[]) : [];
@@ -125,7 +130,7 @@ function requestBody(body: TSchema, c: SchemaComponents, contentType = 'applicat
     given.map((value, i) => [given.length === 1 ? 'example' : `example${i + 1}`, { value }]),
   );
   return {
-    required: true,
+    required,
     content: {
       [contentType]: { schema, ...(given.length ? { examples } : {}) },
     },
@@ -541,7 +546,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string, extras: Open
       tags: [tag],
       security: security(route),
       parameters: parameters(route, c, conv),
-      ...(route.body ? { requestBody: requestBody(route.body, c, route.consumes) } : {}),
+      ...(route.body ? { requestBody: requestBody(route.body, c, route.consumes, !route.bodyOptional) } : {}),
       ...(route.binaryBody ? { requestBody: fileBody(route.binaryBody) } : {}),
       responses: { ...successResponses(route, c, conv), ...errorResponses(route, conv) },
       'x-module': route.module,
