@@ -46,14 +46,16 @@ export function changedWarning(row: BankDetailsRow): string {
 export async function bankDetailsOf(
   ctx: TenantCtx,
   contactIds: string[],
+  opts: { lock?: boolean } = {},
 ): Promise<Map<string, BankDetailsRow>> {
   if (!contactIds.length) return new Map();
-  const rows = await ctx.db
+  const q = ctx.db
     .selectFrom('contact_bank_details')
     .selectAll()
     .where('tenant_id', '=', ctx.tenantId)
     .where('contact_id', 'in', contactIds)
-    .execute();
+    .orderBy('contact_id');
+  const rows = await (opts.lock ? q.forUpdate() : q).execute();
   return new Map(rows.map((r) => [r.contact_id, r]));
 }
 

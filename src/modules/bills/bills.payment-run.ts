@@ -60,7 +60,7 @@ export function blockOf(c: Candidate, now: Date): { reason: BlockedReason; warni
 }
 
 /** These bills with what is due on each, their suppliers' names and bank details (four statements). */
-async function candidates(ctx: TenantCtx, rows: BillRow[]): Promise<Candidate[]> {
+async function candidates(ctx: TenantCtx, rows: BillRow[], lock = false): Promise<Candidate[]> {
   const ids = rows.map((r) => r.id);
   const contactIds = [...new Set(rows.map((r) => r.contact_id))];
   const settled = await billSettlements(ctx.db, ctx.tenantId, ids);
@@ -73,7 +73,8 @@ async function candidates(ctx: TenantCtx, rows: BillRow[]): Promise<Candidate[]>
         .execute()
     : [];
   const name = new Map(names.map((n) => [n.id, n.name]));
-  const details = await bankDetailsOf(ctx, contactIds);
+  // A run locks the details it pays to: a change cannot slip in between the check and the file.
+  const details = await bankDetailsOf(ctx, contactIds, { lock });
   return rows.map((row) => ({
     row,
     due: money(amountDueOf(row, settled.get(row.id)!)),
@@ -175,7 +176,7 @@ export async function createPaymentRun(ctx: TenantCtx, input: Static<typeof Paym
   if (again) return again;
   const companyId = ctx.companyId!;
   const now = ctx.deps.now();
-  const all = await candidates(ctx, rows);
+  const all = await candidates(ctx, rows, true);
   const refused: { billId: string; billNumber: string; blockedReason: string; warning: string }[] = [];
   for (const c of all) {
     const block = blockOf(c, now);
