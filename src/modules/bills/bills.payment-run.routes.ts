@@ -3,6 +3,7 @@
 import { Type } from 'typebox';
 import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
+import { Paged, pageQueryProperties } from '../../platform/http/paging.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { BankDetails, BankDetailsInput } from './bills.bank-details.schemas.ts';
 import { confirmBankDetails, getBankDetails, putBankDetails } from './bills.bank-details.ts';
@@ -15,7 +16,7 @@ import {
   PaymentRunProposal,
   PaymentRunQuery,
 } from './bills.payment-run.schemas.ts';
-import { createPaymentRun, getPaymentRun, proposePaymentRun } from './bills.payment-run.ts';
+import { createPaymentRun, getPaymentRun, listPaymentRuns, proposePaymentRun } from './bills.payment-run.ts';
 import { Bill, BillIdParams } from './bills.schemas.ts';
 
 const expenses = { module: 'expenses', companyScoped: true, tag: 'Bills' } as const;
@@ -187,6 +188,18 @@ export const paymentRunRoutes: AnyRoute[] = [
     body: PaymentRunCreate,
     response: { 201: PaymentRun, 200: PaymentRun },
     handler: async ({ body }, ctx) => createPaymentRun(ctx, body),
+  }),
+  defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/api/bills/payment-runs',
+    operationId: 'listPaymentRuns',
+    summary: "The company's payment runs, newest first, paged",
+    description:
+      'Made by POST /api/bills/payment-run; each with its payments and the address of its bank file.',
+    query: Type.Object(pageQueryProperties),
+    response: { 200: Paged(PaymentRun) },
+    handler: async ({ query }, ctx) => listPaymentRuns(ctx, query),
   }),
   defineRoute({
     ...read,

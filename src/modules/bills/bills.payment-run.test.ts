@@ -204,6 +204,8 @@ describe('the payment run', () => {
     assert.equal(again.statusCode, 200, again.body);
     assert.equal(again.json().entryId, run.entryId);
     assert.deepEqual((await fetched(sales(p), `/api/bills/payment-runs/${clientId}`)).payments, run.payments);
+    const listed = await fetched(sales(p), '/api/bills/payment-runs');
+    assert.deepEqual([listed.total, listed.items[0].id, listed.items[0].payments.length], [1, clientId, 3]);
 
     // The bank file: the whole account numbers (only here), two-decimal amounts, bill numbers.
     const file = await p.api({ method: 'GET', url: run.fileUrl });

@@ -7,6 +7,7 @@ import type { Decimal } from 'decimal.js';
 import type { Static } from 'typebox';
 import { addDays } from '../../platform/dates.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
+import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { money, toNumber, toSql } from '../../platform/money/money.ts';
 import { secretKeysOf } from '../../platform/secrets/index.ts';
@@ -308,7 +309,8 @@ function runRow(ctx: TenantCtx, id: string) {
 type RunRow = NonNullable<Awaited<ReturnType<typeof runRow>>>;
 
 /** The run's items with their payments and bills, in the file's order. */
-export function runItems(ctx: TenantCtx, runId: string) {
+export function runItems(ctx: TenantCtx, runIds: string | string[]) {
+  const ids = typeof runIds === 'string' ? [runIds] : runIds;
   return ctx.db
     .selectFrom('bill_payment_run_items as i')
     .innerJoin('bill_payments as p', (j) =>
@@ -332,13 +334,17 @@ export function runItems(ctx: TenantCtx, runId: string) {
       'b.contact_id',
     ])
     .where('i.tenant_id', '=', ctx.tenantId)
-    .where('i.run_id', '=', runId)
+    .select('i.run_id')
+    .where('i.run_id', 'in', ids)
     .orderBy('i.line_no')
     .execute();
 }
 
 async function runRecord(ctx: TenantCtx, run: RunRow): Promise<Run> {
-  const items = await runItems(ctx, run.id);
+  return toRun(run, await runItems(ctx, run.id));
+}
+
+function toRun(run: RunRow, items: Awaited<ReturnType<typeof runItems>>): Run {
   return {
     id: run.id,
     date: run.date,
@@ -361,6 +367,43 @@ async function runRecord(ctx: TenantCtx, run: RunRow): Promise<Run> {
     })),
     fileUrl: `/api/bills/payment-runs/${run.id}/file`,
   };
+}
+
+/** GET /api/bills/payment-runs: the company's runs, newest first, paged; their items in one statement. */
+export async function listPaymentRuns(
+  ctx: TenantCtx,
+  query: { page?: number | undefined; limit?: number | undefined },
+): Promise<Page<Run>> {
+  const p = paging(query);
+  const q = ctx.db
+    .selectFrom('bill_payment_runs')
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('company_id', '=', ctx.companyId!);
+  const { n } = await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const runs = await q
+    .selectAll()
+    .orderBy('date', 'desc')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(p.limit)
+    .offset(p.offset)
+    .execute();
+  const items = runs.length
+    ? await runItems(
+        ctx,
+        runs.map((r) => r.id),
+      )
+    : [];
+  return pageOf(
+    runs.map((r) =>
+      toRun(
+        r,
+        items.filter((i) => i.run_id === r.id),
+      ),
+    ),
+    Number(n),
+    p,
+  );
 }
 
 /** GET /api/bills/payment-runs/{id}. */
