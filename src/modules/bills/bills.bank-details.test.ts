@@ -72,6 +72,12 @@ describe('supplier bank details', () => {
     );
     assert.match(row.account_number_sealed, /^v1:test:/);
     assert.ok(!JSON.stringify(row).includes('62001234567'));
+    // Nor in the audit log of the PUT (the body is kept there, secrets redacted).
+    const audit = await withTenant(t.database.db, b.tenantId, (tx) =>
+      tx.selectFrom('audit_log').select('details').where('tenant_id', '=', b.tenantId).execute(),
+    );
+    assert.ok(audit.length > 0);
+    assert.ok(!JSON.stringify(audit).includes('62001234567'), JSON.stringify(audit));
 
     // The same details again change nothing (no new history line).
     const same = await setBankDetails(t, p, p.supplierId);
