@@ -2032,9 +2032,9 @@ export interface paths {
         };
         /**
          * The run's bank payment file (CSV)
-         * @description One row per bill: payee name, account number (whole: only here), branch code, account type, amount (two decimals), reference (the bill number, at most 20 characters) and your reference (PAYRUN and the date). The bank details as they were when the run was made. bankProfile's layouts: see BankProfile.
+         * @description One row per bill: payee name, account number (whole: only here), branch code, account type, amount (two decimals), reference (the bill number, at most 20 characters) and your reference (PAYRUN and the date). The bank details as they were when the run was made. bankProfile's layouts: see BankProfile. Needs the role permission expenses:write (the whole account numbers are in it), the scope expenses:read.
          *
-         *     Needs the role permission `expenses:read`. An API key or OAuth token needs the scope `expenses:read`. Company-scoped: send `X-Company-Id`.
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:read`. Company-scoped: send `X-Company-Id`.
          */
         get: operations["getPaymentRunFile"];
         put?: never;

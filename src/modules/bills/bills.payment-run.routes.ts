@@ -216,13 +216,17 @@ export const paymentRunRoutes: AnyRoute[] = [
     method: 'GET',
     path: '/api/bills/payment-runs/{id}/file',
     operationId: 'getPaymentRunFile',
+    // The one answer with whole account numbers: for the people who pay (expenses:write), not
+    // every reader of bills. A key still needs only the read scope: it reads, changes nothing.
+    permission: ['expenses', 'write'],
     errors: ['UNAVAILABLE'],
     produces: 'text/csv',
     summary: "The run's bank payment file (CSV)",
     description:
       'One row per bill: payee name, account number (whole: only here), branch code, account type, amount ' +
       '(two decimals), reference (the bill number, at most 20 characters) and your reference (PAYRUN and the ' +
-      "date). The bank details as they were when the run was made. bankProfile's layouts: see BankProfile.",
+      "date). The bank details as they were when the run was made. bankProfile's layouts: see BankProfile. " +
+      'Needs the role permission expenses:write (the whole account numbers are in it), the scope expenses:read.',
     params: BillIdParams,
     response: { 200: PaymentRunFile },
     handler: async ({ params }, ctx) => paymentRunFile(ctx, params.id),

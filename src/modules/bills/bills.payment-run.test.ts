@@ -340,5 +340,13 @@ describe('the payment run', () => {
     assert.equal(run.statusCode, 201, run.body);
     const file = await p.api({ method: 'GET', url: run.json().fileUrl });
     assert.match(file.body, /Karoo Office Supplies CC,1048899123,250655,cheque,115\.00,KOS-1,/);
+    // A viewer reads the run (masked) but not the file with the whole account numbers.
+    const viewer = as(t.app, (await addMember(t, b, 'viewer')).token, b.companyId);
+    assert.equal(
+      (await viewer({ method: 'GET', url: `/api/bills/payment-runs/${run.json().id}` })).statusCode,
+      200,
+    );
+    const denied = await viewer({ method: 'GET', url: run.json().fileUrl });
+    assert.equal(denied.statusCode, 403, denied.body);
   });
 });
