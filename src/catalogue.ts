@@ -3,7 +3,7 @@
 
 import { type TSchema, Type } from 'typebox';
 import { entitlementRoutes, setupProgressRoutes } from './modules/billing/index.ts';
-import { billEventSchemas, billRoutes } from './modules/bills/index.ts';
+import { billEventSchemas, billRoutes, paymentRunRoutes } from './modules/bills/index.ts';
 import { companyRoutes } from './modules/companies/index.ts';
 import { contactEventSchemas, contactRoutes } from './modules/contacts/index.ts';
 import { expenseEventSchemas, expenseRoutes, mileageRoutes } from './modules/expenses/index.ts';
@@ -57,6 +57,7 @@ export const catalogue: AnyRoute[] = [
   ...journalRoutes,
   ...costCentreRoutes,
   ...invoiceRoutes,
+  ...paymentRunRoutes,
   ...billRoutes,
   ...expenseRoutes,
   ...mileageRoutes,

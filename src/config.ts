@@ -4,6 +4,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
+import {
+  loadOrCreateSecretKeys,
+  parseSecretKeys,
+  type SecretKeys,
+  SecretsKeyError,
+} from './platform/secrets/keys.ts';
 
 export const PLANS = ['free', 'starter', 'business', 'professional', 'manufacturing', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -15,6 +21,12 @@ export interface Config {
   databaseUrl: string | undefined;
   publicBaseUrl: string;
   jwtSecret: Uint8Array;
+  /**
+   * The keys that seal secrets at rest (SECRETS_KEY), read on first use (a generated key is
+   * only written when something is sealed). undefined only on a server install (DATABASE_URL)
+   * that set none: the features that keep secrets then answer 503 naming it.
+   */
+  secretKeys: () => SecretKeys | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
   whatsappConfigured: boolean;
@@ -103,6 +115,37 @@ function loadJwtSecret(raw: string | undefined, dataDir: string): Uint8Array {
 }
 
 /**
+ * SECRETS_KEY: set, it is parsed (one key, or `id:key,...` with the current one first). Unset
+ * on the embedded database, a key is generated once into DATA_DIR beside the data it protects
+ * (as JWT_SECRET is), so a fresh machine works. Unset with DATABASE_URL it stays absent:
+ * several processes or machines share that database, and a key each made for itself would
+ * seal values the others cannot open; the features that keep secrets answer 503 naming it.
+ */
+function loadSecretKeys(
+  raw: string | undefined,
+  dataDir: string,
+  databaseUrl: string | undefined,
+): () => SecretKeys | undefined {
+  if (raw !== undefined && raw.trim() !== '') {
+    // A bad key given stops start-up, naming the variable.
+    let keys: SecretKeys;
+    try {
+      keys = parseSecretKeys(raw);
+    } catch (err) {
+      if (err instanceof SecretsKeyError) throw new ConfigError(err.message);
+      throw err;
+    }
+    return () => keys;
+  }
+  if (databaseUrl) return () => undefined;
+  let generated: SecretKeys | undefined;
+  return () => {
+    generated ??= loadOrCreateSecretKeys(dataDir);
+    return generated;
+  };
+}
+
+/**
  * API_PROCESSES: how many processes serve (Node.js runs JavaScript on one core a process).
  * Above 1 needs DATABASE_URL: the embedded database belongs to one process.
  */
@@ -177,6 +220,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     publicBaseUrl: publicBaseUrl.replace(/\/$/, ''),
     jwtSecret: loadJwtSecret(env.JWT_SECRET, dataDir),
+    secretKeys: loadSecretKeys(env.SECRETS_KEY, dataDir, databaseUrl),
     smtpUrl,
     mailFrom: env.MAIL_FROM || 'Business Platform <no-reply@localhost>',
     whatsappConfigured: Boolean(env.WHATSAPP_TOKEN),

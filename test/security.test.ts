@@ -94,8 +94,57 @@ const SEEDS: Record<string, (values: Record<string, string>) => Promise<void>> =
     assert.equal(res.statusCode, 201, res.body);
     advanceOfA = res.json().id as string;
   },
+  // A payment run pays approved bills of a supplier whose bank details are not a recent change
+  // (a change waits for another person's confirmation): captured, then dated back as if long
+  // ago, a bill approved, and a run made (POST /api/bills/payment-run, the spec's singular path).
+  'GET /api/bills/payment-runs': async () => {
+    if (runOfA) return;
+    const api = as(t.app, a.token, a.companyId);
+    const supplier = await supplierOfA();
+    const put = await api({
+      method: 'PUT',
+      url: `/api/contacts/${supplier}/bank-details`,
+      payload: {
+        bankName: 'FNB',
+        accountHolder: 'Security supplier',
+        accountNumber: '62001234567',
+        branchCode: '250655',
+      },
+    });
+    assert.equal(put.statusCode, 200, put.body);
+    await withTenant(t.database.db, a.tenantId, (tx) =>
+      tx
+        .updateTable('contact_bank_details')
+        .set({ changed_at: '2020-01-01T00:00:00Z' })
+        .where('tenant_id', '=', a.tenantId)
+        .where('contact_id', '=', supplier)
+        .execute(),
+    );
+    const bill = await api({
+      method: 'POST',
+      url: '/api/bills',
+      payload: {
+        contactId: supplier,
+        billNumber: 'SEC-RUN-1',
+        issueDate: '2026-03-02',
+        dueDate: '2026-04-01',
+        lines: [{ description: 'Paper', quantity: 1, unitPrice: 100 }],
+      },
+    });
+    assert.equal(bill.statusCode, 201, bill.body);
+    const approved = await api({ method: 'POST', url: `/api/bills/${bill.json().id}/approve` });
+    assert.equal(approved.statusCode, 200, approved.body);
+    const run = await api({
+      method: 'POST',
+      url: '/api/bills/payment-run',
+      payload: { date: '2026-03-25', billIds: [bill.json().id] },
+    });
+    assert.equal(run.statusCode, 201, run.body);
+    runOfA = run.json().id as string;
+  },
 };
 let advanceOfA: string | undefined;
+let runOfA: string | undefined;
 
 /**
  * Creators whose example body names other records, or which need their parent in a state:

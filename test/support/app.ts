@@ -76,6 +76,8 @@ export async function startTestApp(
     ...loadConfig({
       JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
       DATA_DIR: '/tmp/bp-test-data',
+      // A fixed key (32 bytes, hex): nothing is generated into DATA_DIR by a test.
+      SECRETS_KEY: `test:${'7e'.repeat(32)}`,
       // Set for the rate-limit run of CI: these apps then count in that Redis.
       REDIS_URL: process.env.REDIS_URL,
     }),

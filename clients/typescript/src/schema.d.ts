@@ -1869,6 +1869,236 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/contacts/{id}/bank-details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A supplier's bank details, the account number masked, with every change
+         * @description accountMasked shows the last four digits only (••••1234): the whole number is kept sealed and goes only into a payment run's bank file. pendingConfirmation is true while a change (or the first capture) made in the last 14 days has not been confirmed by another person: the payment run does not pay the supplier meanwhile. history lists every change, newest first, masked. A contact without bank details is 404.
+         *
+         *     Needs the role permission `contacts:read`. An API key or OAuth token needs the scope `contacts:read`.
+         */
+        get: operations["getContactBankDetails"];
+        /**
+         * Set a supplier's bank details (a change needs another person's confirmation before paying)
+         * @description accountNumber: digits only; branchCode: six digits (400 naming the field otherwise); accountType default cheque. The number is sealed at rest (AES-256-GCM, SECRETS_KEY; a server install without it answers 503 naming it). A change of anything a payment goes by is kept in history (who, when, the masked old and new numbers) and needs confirming by someone else (POST …/bank-details/confirm): a changed account is the commonest payment fraud. The same details sent again change nothing.
+         *
+         *     Needs the role permission `contacts:write`. An API key or OAuth token needs the scope `contacts:write`.
+         */
+        put: operations["setContactBankDetails"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contacts/{id}/bank-details/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a supplier's changed bank details (someone other than who changed them)
+         * @description Needs contacts:approve. Say that the change was checked with the supplier by phone, on a number known before the change (not one given in the e-mail or letter announcing it). The person (or key) who made the change cannot confirm it: 409 SAME_USER. Confirmed, the payment run pays the supplier again. Confirming confirmed details changes nothing.
+         *
+         *     Needs the role permission `contacts:approve`. An API key or OAuth token needs the scope `contacts:write`.
+         */
+        post: operations["confirmContactBankDetails"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bills/{id}/hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put a bill on hold, with the reason: it is not paid until released
+         * @description Only an approved or partially paid bill (409 NOT_APPROVED otherwise); setting what is set already, or clearing what is not, is 409 CONFLICT. Nothing is posted. A held or disputed bill is listed as blocked by the payment run and refused by it and by POST /api/bills/{id}/payments (409 ON_HOLD / DISPUTED).
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["holdBill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bills/{id}/release-hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release the hold on a bill
+         * @description Only an approved or partially paid bill (409 NOT_APPROVED otherwise); setting what is set already, or clearing what is not, is 409 CONFLICT. Nothing is posted. A held or disputed bill is listed as blocked by the payment run and refused by it and by POST /api/bills/{id}/payments (409 ON_HOLD / DISPUTED).
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["releaseBillHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bills/{id}/dispute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a bill disputed with the supplier, with the reason: it is not paid until resolved
+         * @description Only an approved or partially paid bill (409 NOT_APPROVED otherwise); setting what is set already, or clearing what is not, is 409 CONFLICT. Nothing is posted. A held or disputed bill is listed as blocked by the payment run and refused by it and by POST /api/bills/{id}/payments (409 ON_HOLD / DISPUTED).
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["disputeBill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bills/{id}/resolve-dispute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve the dispute on a bill
+         * @description Only an approved or partially paid bill (409 NOT_APPROVED otherwise); setting what is set already, or clearing what is not, is 409 CONFLICT. Nothing is posted. A held or disputed bill is listed as blocked by the payment run and refused by it and by POST /api/bills/{id}/payments (409 ON_HOLD / DISPUTED).
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["resolveBillDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bills/payment-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What is due by a date, by supplier, and what cannot be paid and why
+         * @description Approved and partially paid bills of the company with something due and a due date on or before dueBy (default today + 7 days), each for what is due on it. suppliers: the payable ones grouped by supplier (payee and masked account from its bank details), with totals; total: all of them. blocked: the bills that cannot be paid now, each with blockedReason: on_hold, disputed (the bill), no_bank_details, or bank_details_changed (changed or first captured in the last 14 days and not confirmed by another person: the commonest payment fraud in South Africa), and a warning in words. Blocked bills are not in total.
+         *
+         *     Needs the role permission `expenses:read`. An API key or OAuth token needs the scope `expenses:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["proposePaymentRun"];
+        put?: never;
+        /**
+         * Pay the selected bills at once: one payment each, one bank entry, a bank payment file
+         * @description Each bill in billIds (of the company; another's or none: 404) is paid what is due on it, dated date, from bankAccountId (default Bank 1000). All are checked before anything is written: a blocked bill (as GET /api/bills/payment-run lists) is 409 PAYMENT_BLOCKED with `blocked` naming each and its blockedReason; one not approved 409 NOT_APPROVED; one with nothing due 409 ALREADY_PAID; a date before a bill's issue date 400 naming date. Each bill gets a payment (GET /api/bills/{id}/payments) and its status moves to paid (what is due is paid whole); the ledger gets ONE entry: Dr creditors control per bill (its open item, so aged creditors clears it), Cr the bank the total. Reversing one payment of a run posts its own mirror entry; the others stand. 201 with the run and fileUrl, the bank file; 200 with the existing run when clientId was already used.
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["createPaymentRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bills/payment-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's payment runs, newest first, paged
+         * @description Made by POST /api/bills/payment-run; each with its payments and the address of its bank file.
+         *
+         *     Needs the role permission `expenses:read`. An API key or OAuth token needs the scope `expenses:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listPaymentRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bills/payment-runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One payment run with its payments
+         * @description Needs the role permission `expenses:read`. An API key or OAuth token needs the scope `expenses:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getPaymentRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bills/payment-runs/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The run's bank payment file (CSV)
+         * @description One row per bill: payee name, account number (whole: only here), branch code, account type, amount (two decimals), reference (the bill number, at most 20 characters) and your reference (PAYRUN and the date). The bank details as they were when the run was made. bankProfile's layouts: see BankProfile. Needs the role permission expenses:write (the whole account numbers are in it), the scope expenses:read.
+         *
+         *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getPaymentRunFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/bills/credit-notes": {
         parameters: {
             query?: never;
@@ -2080,7 +2310,7 @@ export interface paths {
         put?: never;
         /**
          * Pay a supplier bill, in part or whole
-         * @description Posts Dr creditors control (the bill's open item), Cr the bank account (bankAccountId, default Bank 1000). The bill becomes partially_paid, or paid (paidAt) when nothing is left due. More than is due is 400 naming amount; a bill not approved 409 NOT_APPROVED; a paid one 409 ALREADY_PAID. 201; 200 with the existing payment when clientId was already used.
+         * @description Posts Dr creditors control (the bill's open item), Cr the bank account (bankAccountId, default Bank 1000). The bill becomes partially_paid, or paid (paidAt) when nothing is left due. More than is due is 400 naming amount; a bill not approved 409 NOT_APPROVED; a paid one 409 ALREADY_PAID; a bill on hold or disputed 409 ON_HOLD or DISPUTED (release or resolve it first, as a hold stops payment in Xero and Sage). 201; 200 with the existing payment when clientId was already used.
          *
          *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -3469,6 +3699,10 @@ export interface components {
          *     - `CONTACT_HAS_OPEN_ITEMS` (409): The contact has open documents
          *     - `SKU_TAKEN` (409): Another product has this SKU
          *     - `SANDBOX_IN_USE` (409): Records outside the sandbox point into it; `blocking` names them
+         *     - `ON_HOLD` (409): The bill is on hold: release the hold before paying it
+         *     - `DISPUTED` (409): The bill is disputed with the supplier: resolve the dispute before paying it
+         *     - `PAYMENT_BLOCKED` (409): A bill selected for a payment run may not be paid; `blocked` names each with its `blockedReason`
+         *     - `SAME_USER` (409): The person who changed the bank details cannot confirm them: another person must
          *     - `PRECONDITION_FAILED` (412): `If-Match` names a version that is no longer current
          *     - `PAYLOAD_TOO_LARGE` (413): The body is larger than the route accepts
          *     - `URI_TOO_LONG` (414): The request address is longer than the service reads
@@ -3480,7 +3714,7 @@ export interface components {
          *     - `UNAVAILABLE` (503): A dependency is unavailable; retry with backoff
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "RECEIPT_MISMATCH" | "ORDER_NOT_SENT" | "ORDER_CLOSED" | "ORDER_BILLED" | "NOTHING_TO_BILL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "RECEIPT_MISMATCH" | "ORDER_NOT_SENT" | "ORDER_CLOSED" | "ORDER_BILLED" | "NOTHING_TO_BILL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "ON_HOLD" | "DISPUTED" | "PAYMENT_BLOCKED" | "SAME_USER" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         FieldError: {
             /** @description The field, parameter or header, e.g. lines[0].quantity */
             field: string;
@@ -5786,6 +6020,321 @@ export interface components {
             sentAt: string;
         };
         /**
+         * @description cheque (current), savings or transmission: the account type a South African bank file asks
+         * @enum {string}
+         */
+        BankAccountType: "cheque" | "savings" | "transmission";
+        BankDetailsChange: {
+            /** Format: date-time */
+            changedAt: string;
+            /** @description Who made the change (a person or an API key) */
+            changedBy: string;
+            /** @description null: the first details captured */
+            oldAccountMasked: string | null;
+            newAccountMasked: string;
+            bankName: string;
+            branchCode: string;
+        };
+        BankDetails: {
+            /** Format: uuid */
+            contactId: string;
+            bankName: string;
+            accountHolder: string;
+            /** @description The last four digits only: ••••1234 */
+            accountMasked: string;
+            branchCode: string;
+            accountType: components["schemas"]["BankAccountType"];
+            /** Format: date-time */
+            changedAt: string;
+            changedBy: string;
+            /** Format: date-time */
+            confirmedAt: string | null;
+            confirmedBy: string | null;
+            /** @description Changed (or first captured) in the last 14 days and not confirmed: a payment run does not pay the supplier */
+            pendingConfirmation: boolean;
+            /** @description Every change, newest first */
+            history: components["schemas"]["BankDetailsChange"][];
+        };
+        /**
+         * @example {
+         *       "bankName": "First National Bank",
+         *       "accountHolder": "Karoo Office Supplies CC",
+         *       "accountNumber": "62001234567",
+         *       "branchCode": "250655",
+         *       "accountType": "cheque"
+         *     }
+         */
+        BankDetailsInput: {
+            bankName: string;
+            /** @description The payee name the bank shows */
+            accountHolder: string;
+            /** @description Digits only (5 to 16); stored sealed, answered masked */
+            accountNumber: string;
+            /** @description Six digits (universal or branch code) */
+            branchCode: string;
+            /**
+             * @description cheque (current), savings or transmission: the account type a South African bank file asks
+             * @enum {string}
+             */
+            accountType?: "cheque" | "savings" | "transmission";
+        };
+        /**
+         * @example {
+         *       "reason": "Waiting for the delivery note"
+         *     }
+         */
+        BillHoldReason: {
+            reason: string;
+        };
+        /**
+         * @description draft (being captured) → awaiting_approval (submitted) → approved (posted: the supplier is owed) → partially_paid / paid; rejected (an approver refused it, with a reason; nothing posted); void (an approved bill's entry reversed, or an unposted bill withdrawn).
+         * @enum {string}
+         */
+        BillStatus: "draft" | "awaiting_approval" | "approved" | "partially_paid" | "paid" | "rejected" | "void";
+        /**
+         * @description How the supplier taxed a bill line; the rate follows from the code and the bill's issue date. standard: 15% (14% before 2018-04-01), input tax on other goods and services (VAT201 field 15); standard_capital: the same rate, input tax on capital goods and services (field 14); zero, exempt: no VAT; out_of_scope: not a supply, in no field. A company not VAT-registered on the issue date claims no input tax: the VAT is then part of the cost.
+         * @enum {string}
+         */
+        BillTaxCode: "standard" | "standard_capital" | "zero" | "exempt" | "out_of_scope";
+        BillLine: {
+            /** Format: uuid */
+            id: string;
+            lineNo: number;
+            description: string;
+            quantity: number;
+            unitPrice: number;
+            taxCode: components["schemas"]["BillTaxCode"];
+            vatRate: number;
+            /** Format: uuid */
+            accountId: string;
+            netAmount: number;
+            vatAmount: number;
+            totalAmount: number;
+            /** Format: uuid */
+            costCentreId: string | null;
+            /** Format: uuid */
+            productId: string | null;
+            /**
+             * Format: uuid
+             * @description The purchase order line it bills
+             */
+            purchaseOrderLineId: string | null;
+        };
+        Bill: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** Format: uuid */
+            companyId: string;
+            /** Format: uuid */
+            contactId: string;
+            /** @description The supplier contact's name */
+            vendor: string;
+            billNumber: string;
+            reference: string | null;
+            notes: string | null;
+            category: string | null;
+            status: components["schemas"]["BillStatus"];
+            currency: string;
+            /** Format: date */
+            issueDate: string;
+            /** Format: date */
+            dueDate: string;
+            /** @description Sum of the line nets */
+            subtotal: number;
+            vatAmount: number;
+            /** @description The rate of its standard-rated lines; null when none */
+            vatRate: number | null;
+            /** @description The total, VAT included */
+            amount: number;
+            amountPaid: number;
+            /** @description By supplier credit notes (offset and refunded) */
+            amountCredited: number;
+            /** @description The total less payments and offset credit notes */
+            amountDue: number;
+            supplierVatNumber: string | null;
+            /** @description Why the input tax claimed may not stand (an abridged tax invoice without a VAT number) */
+            vatWarning: string | null;
+            /** Format: uuid */
+            costCentreId: string | null;
+            /** Format: uuid */
+            purchaseOrderId: string | null;
+            purchaseOrderNumber: string | null;
+            /** @description Why the bill is held: it bills more than was received on its purchase order (per order line, or in value where its lines name none); approving it needs acceptMismatch */
+            receiptMismatch: string | null;
+            recurring: boolean;
+            /**
+             * @description How often a recurring bill comes
+             * @enum {string|null}
+             */
+            frequency: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly" | null;
+            /** Format: date */
+            nextDate: string | null;
+            /** Format: date */
+            endDate: string | null;
+            recurrenceActive: boolean;
+            /** @description Why the last run made no bill (the recurrence is paused until resumed) */
+            recurrenceError: string | null;
+            /**
+             * Format: uuid
+             * @description The recurring bill this one was made from
+             */
+            recurringFromId: string | null;
+            rejectionReason: string | null;
+            /** @description Held: neither a payment run nor a single payment pays it */
+            onHold: boolean;
+            holdReason: string | null;
+            /** @description Disputed with the supplier: not paid until resolved */
+            disputed: boolean;
+            disputeReason: string | null;
+            /** Format: uuid */
+            entryId: string | null;
+            /** Format: uuid */
+            voidEntryId: string | null;
+            /** Format: date-time */
+            approvedAt: string | null;
+            /** Format: date-time */
+            paidAt: string | null;
+            /** Format: date-time */
+            voidedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: date-time */
+            deletedAt: string | null;
+            /** @description What the ledger did (on a void) */
+            ledgerNotice?: string;
+            lines: components["schemas"]["BillLine"][];
+        };
+        PaymentRunBill: {
+            /** Format: uuid */
+            billId: string;
+            billNumber: string;
+            /** Format: date */
+            dueDate: string;
+            /** @description What is due on the bill: what the run pays */
+            amount: number;
+        };
+        PaymentRunSupplier: {
+            /** Format: uuid */
+            contactId: string;
+            /** @description The account holder of the bank details */
+            payee: string;
+            bankName: string;
+            /** @description ••••1234 */
+            accountMasked: string;
+            total: number;
+            bills: components["schemas"]["PaymentRunBill"][];
+        };
+        PaymentRunBlockedItem: {
+            billId: string;
+            /** @description The supplier contact's name */
+            vendor: string;
+            contactId: string;
+            billNumber: string;
+            /** @description The account holder when bank details exist, else the vendor */
+            payee: string;
+            /**
+             * @description no_bank_details: the supplier has none; on_hold: the bill is held; disputed: the bill is disputed; bank_details_changed: the bank details changed (or were first captured) in the last 14 days and nobody else has confirmed them (POST /api/contacts/{id}/bank-details/confirm)
+             * @enum {string}
+             */
+            blockedReason: "no_bank_details" | "on_hold" | "disputed" | "bank_details_changed";
+            /** @description The reason in words, with what to do */
+            warning: string;
+            /** Format: date */
+            dueDate: string;
+            amount: number;
+        };
+        PaymentRunProposal: {
+            /** Format: date */
+            dueBy: string;
+            /** @description What the payable suppliers are owed (blocked bills not counted) */
+            total: number;
+            suppliers: components["schemas"]["PaymentRunSupplier"][];
+            blocked: components["schemas"]["PaymentRunBlockedItem"][];
+        };
+        /**
+         * @example {
+         *       "date": "2026-03-25",
+         *       "billIds": [
+         *         "3f0c9a52-5b1e-4a53-9a53-0d3b1d6a9e10"
+         *       ],
+         *       "bankProfile": "generic"
+         *     }
+         */
+        PaymentRunCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /**
+             * Format: date
+             * @description The payment date (not before any bill’s issue date)
+             */
+            date: string;
+            /**
+             * Format: uuid
+             * @description A bank account of the chart; default Bank (1000)
+             */
+            bankAccountId?: string;
+            billIds: string[];
+            /**
+             * @description The bank file's layout. generic: a header row, then per bill payee name, account number, branch code, account type, amount (two decimals), reference (the bill number, at most 20 characters: what the supplier's statement shows) and your reference (what yours shows). fnb, absa, standard_bank and nedbank are accepted and recorded, and for now write the generic columns (each bank's own import layout is to come); the file name carries the profile.
+             * @enum {string}
+             */
+            bankProfile?: "generic" | "fnb" | "absa" | "standard_bank" | "nedbank";
+        };
+        /**
+         * @description The bank file's layout. generic: a header row, then per bill payee name, account number, branch code, account type, amount (two decimals), reference (the bill number, at most 20 characters: what the supplier's statement shows) and your reference (what yours shows). fnb, absa, standard_bank and nedbank are accepted and recorded, and for now write the generic columns (each bank's own import layout is to come); the file name carries the profile.
+         * @enum {string}
+         */
+        BankProfile: "generic" | "fnb" | "absa" | "standard_bank" | "nedbank";
+        PaymentRunPayment: {
+            /** Format: uuid */
+            paymentId: string;
+            /** Format: uuid */
+            billId: string;
+            billNumber: string;
+            /** Format: uuid */
+            contactId: string;
+            payee: string;
+            accountMasked: string;
+            amount: number;
+        };
+        PaymentRun: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date */
+            date: string;
+            /** Format: uuid */
+            bankAccountId: string;
+            bankProfile: components["schemas"]["BankProfile"];
+            total: number;
+            /** @description Bills paid */
+            count: number;
+            /** Format: uuid */
+            entryId: string;
+            createdBy: string;
+            /** Format: date-time */
+            createdAt: string;
+            payments: components["schemas"]["PaymentRunPayment"][];
+            /** @description The bank payment file (CSV): GET it with the same credentials */
+            fileUrl: string;
+        };
+        PaymentRunPage: {
+            items: components["schemas"]["PaymentRun"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        /**
          * @description offset: it reduces what is owed on the bill (never more than is due on it); refund: the supplier paid it back into the bank (never more than was paid on the bill)
          * @enum {string}
          */
@@ -5853,11 +6402,6 @@ export interface components {
                 accountId?: string;
             }[];
         };
-        /**
-         * @description How the supplier taxed a bill line; the rate follows from the code and the bill's issue date. standard: 15% (14% before 2018-04-01), input tax on other goods and services (VAT201 field 15); standard_capital: the same rate, input tax on capital goods and services (field 14); zero, exempt: no VAT; out_of_scope: not a supply, in no field. A company not VAT-registered on the issue date claims no input tax: the VAT is then part of the cost.
-         * @enum {string}
-         */
-        BillTaxCode: "standard" | "standard_capital" | "zero" | "exempt" | "out_of_scope";
         SupplierCreditNote: {
             /** Format: uuid */
             id: string;
@@ -5987,117 +6531,6 @@ export interface components {
             endDate?: string | null;
             recurrenceActive?: boolean;
             lines: components["schemas"]["BillLineInput"][];
-        };
-        /**
-         * @description draft (being captured) → awaiting_approval (submitted) → approved (posted: the supplier is owed) → partially_paid / paid; rejected (an approver refused it, with a reason; nothing posted); void (an approved bill's entry reversed, or an unposted bill withdrawn).
-         * @enum {string}
-         */
-        BillStatus: "draft" | "awaiting_approval" | "approved" | "partially_paid" | "paid" | "rejected" | "void";
-        BillLine: {
-            /** Format: uuid */
-            id: string;
-            lineNo: number;
-            description: string;
-            quantity: number;
-            unitPrice: number;
-            taxCode: components["schemas"]["BillTaxCode"];
-            vatRate: number;
-            /** Format: uuid */
-            accountId: string;
-            netAmount: number;
-            vatAmount: number;
-            totalAmount: number;
-            /** Format: uuid */
-            costCentreId: string | null;
-            /** Format: uuid */
-            productId: string | null;
-            /**
-             * Format: uuid
-             * @description The purchase order line it bills
-             */
-            purchaseOrderLineId: string | null;
-        };
-        Bill: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            tenantId: string;
-            /** Format: uuid */
-            companyId: string;
-            /** Format: uuid */
-            contactId: string;
-            /** @description The supplier contact's name */
-            vendor: string;
-            billNumber: string;
-            reference: string | null;
-            notes: string | null;
-            category: string | null;
-            status: components["schemas"]["BillStatus"];
-            currency: string;
-            /** Format: date */
-            issueDate: string;
-            /** Format: date */
-            dueDate: string;
-            /** @description Sum of the line nets */
-            subtotal: number;
-            vatAmount: number;
-            /** @description The rate of its standard-rated lines; null when none */
-            vatRate: number | null;
-            /** @description The total, VAT included */
-            amount: number;
-            amountPaid: number;
-            /** @description By supplier credit notes (offset and refunded) */
-            amountCredited: number;
-            /** @description The total less payments and offset credit notes */
-            amountDue: number;
-            supplierVatNumber: string | null;
-            /** @description Why the input tax claimed may not stand (an abridged tax invoice without a VAT number) */
-            vatWarning: string | null;
-            /** Format: uuid */
-            costCentreId: string | null;
-            /** Format: uuid */
-            purchaseOrderId: string | null;
-            purchaseOrderNumber: string | null;
-            /** @description Why the bill is held: it bills more than was received on its purchase order (per order line, or in value where its lines name none); approving it needs acceptMismatch */
-            receiptMismatch: string | null;
-            recurring: boolean;
-            /**
-             * @description How often a recurring bill comes
-             * @enum {string|null}
-             */
-            frequency: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly" | null;
-            /** Format: date */
-            nextDate: string | null;
-            /** Format: date */
-            endDate: string | null;
-            recurrenceActive: boolean;
-            /** @description Why the last run made no bill (the recurrence is paused until resumed) */
-            recurrenceError: string | null;
-            /**
-             * Format: uuid
-             * @description The recurring bill this one was made from
-             */
-            recurringFromId: string | null;
-            rejectionReason: string | null;
-            /** Format: uuid */
-            entryId: string | null;
-            /** Format: uuid */
-            voidEntryId: string | null;
-            /** Format: date-time */
-            approvedAt: string | null;
-            /** Format: date-time */
-            paidAt: string | null;
-            /** Format: date-time */
-            voidedAt: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            /** Format: date-time */
-            deletedAt: string | null;
-            /** @description What the ledger did (on a void) */
-            ledgerNotice?: string;
-            lines: components["schemas"]["BillLine"][];
         };
         BillPage: {
             items: components["schemas"]["Bill"][];
@@ -7930,6 +8363,15 @@ export interface components {
         };
         /** @description Conflict. `code`: `CONFLICT`, `NOT_OPEN`, `NOT_RECEIVABLE`, `ALREADY_PAID`, `PERIOD_LOCKED`. */
         Conflict_a87b7b: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict. `code`: `CONFLICT`, `NOT_APPROVED`. */
+        Conflict_7fb10e: {
             headers: {
                 [name: string]: unknown;
             };
@@ -12745,6 +13187,516 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getContactBankDetails: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankDetails"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setContactBankDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankDetailsInput"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankDetails"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    confirmContactBankDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankDetails"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `SAME_USER`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    holdBill: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BillHoldReason"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bill"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_7fb10e"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    releaseBillHold: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bill"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_7fb10e"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    disputeBill: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BillHoldReason"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bill"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_7fb10e"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    resolveBillDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bill"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_7fb10e"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    proposePaymentRun: {
+        parameters: {
+            query?: {
+                /** @description Bills due on or before this day; default today + 7 days */
+                dueBy?: string;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentRunProposal"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createPaymentRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentRunCreate"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentRun"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentRun"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_PAID`, `NOT_APPROVED`, `PERIOD_LOCKED`, `PAYMENT_BLOCKED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPaymentRuns: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentRunPage"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPaymentRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentRun"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPaymentRunFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listSupplierCreditNotes: {
         parameters: {
             query?: {
@@ -13421,7 +14373,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_PAID`, `NOT_APPROVED`, `PERIOD_LOCKED`. */
+            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_PAID`, `NOT_APPROVED`, `PERIOD_LOCKED`, `ON_HOLD`, `DISPUTED`. */
             409: {
                 headers: {
                     [name: string]: unknown;

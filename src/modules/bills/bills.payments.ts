@@ -2,12 +2,14 @@
 // bill row is locked while what is due is checked, so two payments at once cannot together pay
 // more than is owed; a payment of more than is due is 400 (a supplier's credit is not kept yet).
 // The bill's status follows: approved → partially_paid → paid (paidAt set).
+import type { Decimal } from 'decimal.js';
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/money.ts';
 import { bankAccount } from '../invoices/payments.ts';
 import { ledgerCtxOf, post, reverse } from '../ledger/index.ts';
+import { assertNotHeld } from './bills.hold.ts';
 import { creditorsLine } from './bills.posting.ts';
 import { amountDueOf, type BillRow, billSettlements } from './bills.queries.ts';
 import type { BillPayment, BillPaymentCreate } from './bills.schemas.ts';
@@ -66,6 +68,7 @@ export async function payBill(
   if (row.status === 'paid') throw conflict('This bill is paid already', { code: 'ALREADY_PAID' });
   if (row.status !== 'approved' && row.status !== 'partially_paid')
     throw conflict(`Only an approved bill is paid; this one is ${row.status}`, { code: 'NOT_APPROVED' });
+  assertNotHeld(row);
   if (!hasAtMostDecimals(input.amount, 2)) throw badRequest('amount', 'at most two decimals');
   if (input.date < row.issue_date) throw badRequest('date', 'must not be before the bill’s issue date');
   const due = money(amountDueOf(row, (await billSettlements(ctx.db, ctx.tenantId, [id])).get(id)!));
@@ -84,23 +87,54 @@ export async function payBill(
       { accountId: bank, credit: amount, description: `Payment of bill ${row.bill_number}` },
     ],
   });
+  const payment = await recordPayment(ctx, row, {
+    id: paymentId,
+    amount,
+    date: input.date,
+    reference: input.reference ?? null,
+    bankAccountId: bank,
+    entryId,
+    paymentRunId: null,
+  });
+  ctx.reply.code(201);
+  return payment;
+}
+
+/**
+ * The payment record of money already posted (entryId), and the bill's status after it. A
+ * single payment posts its own entry; a payment run posts one entry for all its bills and
+ * records each bill's payment here with that entry.
+ */
+export async function recordPayment(
+  ctx: TenantCtx,
+  row: BillRow,
+  p: {
+    id: string;
+    amount: Decimal;
+    date: string;
+    reference: string | null;
+    bankAccountId: string;
+    entryId: string;
+    paymentRunId: string | null;
+  },
+): Promise<Payment> {
   const payment = await ctx.db
     .insertInto('bill_payments')
     .values({
       tenant_id: ctx.tenantId,
-      id: paymentId,
-      bill_id: id,
+      id: p.id,
+      bill_id: row.id,
       company_id: row.company_id,
-      amount: toSql(amount),
-      date: input.date,
-      reference: input.reference ?? null,
-      bank_account_id: bank,
-      entry_id: entryId,
+      amount: toSql(p.amount),
+      date: p.date,
+      reference: p.reference,
+      bank_account_id: p.bankAccountId,
+      entry_id: p.entryId,
+      payment_run_id: p.paymentRunId,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
   await settleBill(ctx, row);
-  ctx.reply.code(201);
   return toBillPayment(payment);
 }
 
@@ -161,10 +195,32 @@ export async function reverseBillPayment(ctx: TenantCtx, id: string, paymentId: 
   if (!payment) throw notFound('Payment');
   if (payment.reversed_at)
     throw conflict('This payment has already been reversed', { code: 'ALREADY_REVERSED' });
-  const reversal = await reverse(ledgerCtxOf(ctx), payment.entry_id, {
-    description: `Payment of bill ${row.bill_number} reversed`,
-    source: { type: 'bill_payment', id: paymentId },
-  });
+  // A payment run's entry pays several bills: reversing it whole would undo the others, so
+  // one payment of a run is undone by its own entry, the mirror of its part of the run's.
+  const reversal = payment.payment_run_id
+    ? await post(ledgerCtxOf(ctx), {
+        companyId: row.company_id,
+        date: payment.date,
+        description: `Payment of bill ${row.bill_number} reversed (payment run)`,
+        reference: row.bill_number,
+        source: { type: 'bill_payment', id: paymentId },
+        lines: [
+          {
+            accountId: payment.bank_account_id,
+            debit: money(payment.amount),
+            description: 'Payment reversed',
+          },
+          {
+            ...(await creditorsLine(ctx, row)),
+            credit: money(payment.amount),
+            description: `Bill ${row.bill_number}`,
+          },
+        ],
+      })
+    : await reverse(ledgerCtxOf(ctx), payment.entry_id, {
+        description: `Payment of bill ${row.bill_number} reversed`,
+        source: { type: 'bill_payment', id: paymentId },
+      });
   const reversed = await ctx.db
     .updateTable('bill_payments')
     .set({ reversed_at: ctx.deps.now(), reversal_entry_id: reversal })

@@ -258,12 +258,13 @@ export const billRoutes: AnyRoute[] = [
     method: 'POST',
     path: '/api/bills/{id}/payments',
     operationId: 'recordBillPayment',
-    errors: ['ALREADY_PAID', 'NOT_APPROVED', 'CONFLICT', 'PERIOD_LOCKED'],
+    errors: ['ALREADY_PAID', 'NOT_APPROVED', 'ON_HOLD', 'DISPUTED', 'CONFLICT', 'PERIOD_LOCKED'],
     summary: 'Pay a supplier bill, in part or whole',
     description:
       "Posts Dr creditors control (the bill's open item), Cr the bank account (bankAccountId, default Bank " +
       '1000). The bill becomes partially_paid, or paid (paidAt) when nothing is left due. More than is due is 400 ' +
-      'naming amount; a bill not approved 409 NOT_APPROVED; a paid one 409 ALREADY_PAID. 201; 200 with the ' +
+      'naming amount; a bill not approved 409 NOT_APPROVED; a paid one 409 ALREADY_PAID; a bill on hold or ' +
+      'disputed 409 ON_HOLD or DISPUTED (release or resolve it first, as a hold stops payment in Xero and Sage). 201; 200 with the ' +
       'existing payment when clientId was already used.',
     params: BillIdParams,
     body: BillPaymentCreate,

@@ -62,6 +62,11 @@ export interface BillsTable {
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
   deleted_at: Timestamp | null;
+  // 0039: neither a payment run nor a single payment pays a held or disputed bill.
+  on_hold: Generated<boolean>;
+  hold_reason: string | null;
+  disputed: Generated<boolean>;
+  dispute_reason: string | null;
 }
 
 /** The columns a bill line and a supplier credit note line share. */
@@ -101,6 +106,8 @@ export interface BillPaymentsTable {
   entry_id: string;
   reversed_at: Timestamp | null;
   reversal_entry_id: string | null;
+  /** 0039: the payment run it was made in (its entry is the run's, shared with the run's others). */
+  payment_run_id: string | null;
   created_at: DefaultTimestamp;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }

@@ -3,6 +3,7 @@
 import type { TSchema } from 'typebox';
 import { BillRejected } from './bills.schemas.ts';
 
+export { paymentRunRoutes } from './bills.payment-run.routes.ts';
 export type { BillRecord } from './bills.queries.ts';
 export {
   RECURRING_BILL_JOB_OPTIONS,

@@ -646,6 +646,9 @@ describe('what may point into a sandbox', () => {
       'checked: a recurring schedule of another company for a sample customer',
     'open_items(contact_id) → contacts': 'derived from journal_lines',
     'contact_consents(contact_id) → contacts': "part of the contact's own record",
+    'contact_bank_details(contact_id) → contacts': "part of the contact's own record (0039)",
+    'contact_bank_detail_changes(contact_id) → contacts':
+      "part of the contact's own record: its bank details' history",
     'invoice_lines(invoice_id) → invoices': "part of the document (the invoice's company)",
     'invoice_payments(invoice_id) → invoices': "part of the document (the invoice's company)",
     'invoice_write_offs(invoice_id) → invoices': "part of the document (the invoice's company)",

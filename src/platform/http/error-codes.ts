@@ -141,6 +141,20 @@ export const ERROR_CODES = {
     status: 409,
     meaning: 'Records outside the sandbox point into it; `blocking` names them',
   },
+  ON_HOLD: { status: 409, meaning: 'The bill is on hold: release the hold before paying it' },
+  DISPUTED: {
+    status: 409,
+    meaning: 'The bill is disputed with the supplier: resolve the dispute before paying it',
+  },
+  PAYMENT_BLOCKED: {
+    status: 409,
+    meaning:
+      'A bill selected for a payment run may not be paid; `blocked` names each with its `blockedReason`',
+  },
+  SAME_USER: {
+    status: 409,
+    meaning: 'The person who changed the bank details cannot confirm them: another person must',
+  },
   // 412, 413, 422, 429
   PRECONDITION_FAILED: { status: 412, meaning: '`If-Match` names a version that is no longer current' },
   PAYLOAD_TOO_LARGE: { status: 413, meaning: 'The body is larger than the route accepts' },
