@@ -9,7 +9,7 @@ import { FileResponse } from '../../platform/files/response.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { notFound } from '../../platform/http/problem.ts';
 import { openSecret, secretKeysOf } from '../../platform/secrets/index.ts';
-import { runItems, runRow } from './bills.payment-run.ts';
+import { runItems, runRow } from './bills.payment-run.read.ts';
 
 const COLUMNS = [
   'Payee name',

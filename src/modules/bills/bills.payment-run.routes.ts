@@ -9,6 +9,7 @@ import { BankDetails, BankDetailsInput } from './bills.bank-details.schemas.ts';
 import { confirmBankDetails, getBankDetails, putBankDetails } from './bills.bank-details.ts';
 import { disputeBill, holdBill, releaseHold, resolveDispute } from './bills.hold.ts';
 import { paymentRunFile } from './bills.payment-run.file.ts';
+import { getPaymentRun, listPaymentRuns } from './bills.payment-run.read.ts';
 import {
   PaymentRun,
   PaymentRunCreate,
@@ -16,7 +17,7 @@ import {
   PaymentRunProposal,
   PaymentRunQuery,
 } from './bills.payment-run.schemas.ts';
-import { createPaymentRun, getPaymentRun, listPaymentRuns, proposePaymentRun } from './bills.payment-run.ts';
+import { createPaymentRun, proposePaymentRun } from './bills.payment-run.ts';
 import { Bill, BillIdParams } from './bills.schemas.ts';
 
 const expenses = { module: 'expenses', companyScoped: true, tag: 'Bills' } as const;
