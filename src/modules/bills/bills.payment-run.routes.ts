@@ -1,10 +1,10 @@
 // The catalogue entries of supplier bank details (under the contact), hold and dispute on a
 // bill, and the payment run. Kept apart from bills.routes.ts; spread into src/catalogue.ts.
 import { Type } from 'typebox';
-import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged, pageQueryProperties } from '../../platform/http/paging.ts';
 import { named } from '../../platform/http/schema-names.ts';
+import { read, write } from './bills.access.ts';
 import { BankDetails, BankDetailsInput } from './bills.bank-details.schemas.ts';
 import { confirmBankDetails, getBankDetails, putBankDetails } from './bills.bank-details.ts';
 import { disputeBill, holdBill, releaseHold, resolveDispute } from './bills.hold.ts';
@@ -20,13 +20,6 @@ import {
 import { createPaymentRun, proposePaymentRun } from './bills.payment-run.ts';
 import { Bill, BillIdParams } from './bills.schemas.ts';
 
-const expenses = { module: 'expenses', companyScoped: true, tag: 'Bills' } as const;
-const read = { ...expenses, access: 'read' as const, permission: ['expenses', 'read'] as [Resource, Action] };
-const write = {
-  ...expenses,
-  access: 'write' as const,
-  permission: ['expenses', 'write'] as [Resource, Action],
-};
 // DECISIONS.md: /api/contacts* belongs to module contacts. Contacts are one book per tenant.
 const contacts = { module: 'contacts', tag: 'Contacts' } as const;
 

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { PaymentParams } from '../invoices/payments.schemas.ts';
+import { approve, read, write } from './bills.access.ts';
 import {
   createSupplierCreditNote,
   getSupplierCreditNote,
@@ -34,19 +34,6 @@ import {
   submitBill,
   updateBill,
 } from './bills.service.ts';
-
-const expenses = { module: 'expenses', companyScoped: true, tag: 'Bills' } as const;
-const read = { ...expenses, access: 'read' as const, permission: ['expenses', 'read'] as [Resource, Action] };
-const write = {
-  ...expenses,
-  access: 'write' as const,
-  permission: ['expenses', 'write'] as [Resource, Action],
-};
-const approve = {
-  ...expenses,
-  access: 'write' as const,
-  permission: ['expenses', 'approve'] as [Resource, Action],
-};
 
 const VoidBody = Type.Object(
   {

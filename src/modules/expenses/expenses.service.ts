@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import { emit } from '../../platform/events/outbox.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
-import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
+import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { toSql } from '../../platform/money/money.ts';
@@ -160,11 +160,12 @@ export async function listExpenses(
   if (query.contactId) q = q.where('contact_id', '=', query.contactId);
   if (query.from) q = q.where('date', '>=', query.from);
   if (query.to) q = q.where('date', '<=', query.to);
-  const { n } = await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-  let page = q.selectAll();
-  for (const column of SORT_COLUMNS[order.key]) page = page.orderBy(column, order.direction);
-  const rows = await page.orderBy('id', order.direction).limit(p.limit).offset(p.offset).execute();
-  return pageOf(await claimRecords(ctx.db, ctx.tenantId, rows, await policyOf(ctx)), Number(n), p);
+  const { rows, total } = await pageOfQuery(
+    q,
+    { columns: SORT_COLUMNS[order.key], direction: order.direction },
+    p,
+  );
+  return pageOf(await claimRecords(ctx.db, ctx.tenantId, rows, await policyOf(ctx)), total, p);
 }
 
 /** PATCH: the words of a claim nobody has approved yet (the amounts are what was approved on). */

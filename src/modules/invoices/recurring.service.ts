@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { idFor } from '../../platform/http/idempotent.ts';
-import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
+import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { getContact } from '../contacts/index.ts';
@@ -326,11 +326,12 @@ export async function listRecurring(
       .where('active', '=', status === 'active')
       .where((eb) => eb.or([eb('end_date', 'is', null), eb('next_date', '<=', eb.ref('end_date'))]));
   }
-  const { n } = await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-  let page = q.selectAll();
-  for (const column of SORT_COLUMNS[order.key]) page = page.orderBy(column, order.direction);
-  const rows = await page.orderBy('id', order.direction).limit(p.limit).offset(p.offset).execute();
-  return pageOf(await toRecurrings(ctx.db, ctx.tenantId, rows as RecurringRow[]), Number(n), p);
+  const { rows, total } = await pageOfQuery(
+    q,
+    { columns: SORT_COLUMNS[order.key], direction: order.direction },
+    p,
+  );
+  return pageOf(await toRecurrings(ctx.db, ctx.tenantId, rows as RecurringRow[]), total, p);
 }
 
 /** The documents a schedule made, by period, oldest first (deleted drafts are not listed). */

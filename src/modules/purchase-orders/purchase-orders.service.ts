@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
-import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
+import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { money, toSql } from '../../platform/money/money.ts';
@@ -181,11 +181,12 @@ export async function listOrders(
   if (query.contactId) q = q.where('contact_id', '=', query.contactId);
   if (query.from) q = q.where('issue_date', '>=', query.from);
   if (query.to) q = q.where('issue_date', '<=', query.to);
-  const { n } = await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-  let page = q.selectAll();
-  for (const column of SORT_COLUMNS[order.key]) page = page.orderBy(column, order.direction);
-  const rows = await page.orderBy('id', order.direction).limit(p.limit).offset(p.offset).execute();
-  return pageOf(await orderRecords(ctx.db, ctx.tenantId, rows), Number(n), p);
+  const { rows, total } = await pageOfQuery(
+    q,
+    { columns: SORT_COLUMNS[order.key], direction: order.direction },
+    p,
+  );
+  return pageOf(await orderRecords(ctx.db, ctx.tenantId, rows), total, p);
 }
 
 function assertDraft(row: OrderRow) {

@@ -1,6 +1,7 @@
 // The paged list envelope: { items, total, page, limit, totalPages }. limit at or below 0
 // becomes the default (50), above the maximum becomes the maximum (200), never a 400;
 // page below 1 is 1; a page past the end is empty with the same total.
+import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import { type TSchema, Type } from 'typebox';
 import { named, nameOf } from './schema-names.ts';
 
@@ -67,4 +68,22 @@ export function Paged<T extends TSchema>(item: T): ReturnType<typeof envelope<T>
   if (name) named(`${name}Page`, schema);
   envelopes.set(item, schema);
   return schema;
+}
+
+/**
+ * One page of a filtered list query: how many rows match, then the page of them ordered by the
+ * sort's columns, the id breaking ties in the same direction (so pages never overlap).
+ */
+export async function pageOfQuery<DB, TB extends keyof DB & string, O>(
+  filtered: SelectQueryBuilder<DB, TB, O>,
+  order: { columns: readonly string[]; direction: 'asc' | 'desc' },
+  p: Paging,
+): Promise<{ rows: Selectable<DB[TB]>[]; total: number }> {
+  const { n } = await filtered
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .$castTo<{ n: string }>()
+    .executeTakeFirstOrThrow();
+  let page = filtered.selectAll().$castTo<Selectable<DB[TB]>>();
+  for (const column of [...order.columns, 'id']) page = page.orderBy(sql.ref(column), order.direction);
+  return { rows: await page.limit(p.limit).offset(p.offset).execute(), total: Number(n) };
 }
