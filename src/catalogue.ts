@@ -2,6 +2,7 @@
 // registers it, the OpenAPI document describes it, the security suite walks it.
 
 import { type TSchema, Type } from 'typebox';
+import { bankingRoutes } from './modules/banking/index.ts';
 import { entitlementRoutes, setupProgressRoutes } from './modules/billing/index.ts';
 import { billEventSchemas, billRoutes, paymentRunRoutes } from './modules/bills/index.ts';
 import { companyRoutes } from './modules/companies/index.ts';
@@ -62,6 +63,7 @@ export const catalogue: AnyRoute[] = [
   ...expenseRoutes,
   ...mileageRoutes,
   ...purchaseOrderRoutes,
+  ...bankingRoutes,
   ...productRoutes,
   ...sandboxRoutes,
   ...recurringRoutes,
@@ -131,6 +133,27 @@ export const catalogueTags: OpenApiTag[] = [
     name: 'Purchase orders',
     description:
       'Orders to suppliers: drafts, the PDF e-mailed, goods received per line, and the bill made from what was received.',
+  },
+  {
+    name: 'Bank accounts',
+    description:
+      "A company's bank accounts: each is a ledger account of subtype bank, with its bank details.",
+  },
+  {
+    name: 'Bank statements',
+    description:
+      'Statement files in (OFX/QFX, CAMT.053, South African bank CSVs): a preview, then an import that adds nothing twice.',
+  },
+  { name: 'Bank transactions', description: 'The lines of a bank account as the bank reports them.' },
+  { name: 'Bank rules', description: 'Rules that code bank lines on import: conditions, actions, priority.' },
+  {
+    name: 'Reconciliation',
+    description:
+      'Matching bank lines to invoices, bills, payments and accounts: ranked suggestions with reasons, undo, the report.',
+  },
+  {
+    name: 'Bank feeds',
+    description: "A bank connected with the customer's read-only keys, synced on a schedule.",
   },
   { name: 'Recurring invoices', description: 'Schedules that raise (and optionally send) invoices.' },
   { name: 'Invoice settings', description: "A company's numbering, defaults and logo for its documents." },

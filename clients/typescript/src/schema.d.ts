@@ -2863,6 +2863,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/bank-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's bank accounts (bare array, by code)
+         * @description Every ledger account of subtype bank is one, the chart's Bank (1000) included. The account number is answered masked. A bounded list: no paging.
+         *
+         *     Needs the role permission `banking:read`. An API key or OAuth token needs the scope `banking:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listBankAccounts"];
+        put?: never;
+        /**
+         * Add a bank account (and its ledger account)
+         * @description Creates the ledger account (type asset, subtype bank; code accountCode or the next free from 1010) and its bank details. A non-zero openingBalance needs openingDate and posts Dr the account, Cr Opening balances (3400), reversed for an overdraft. 201; 200 with the existing one when clientId was used.
+         *
+         *     Needs the role permission `banking:write`. An API key or OAuth token needs the scope `banking:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["createBankAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bank-accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One bank account
+         * @description Needs the role permission `banking:read`. An API key or OAuth token needs the scope `banking:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getBankAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename a bank account, change its bank details, or deactivate it
+         * @description Deactivating deactivates its ledger account: no new payment may name it. The chart's Bank (1000) stays active (409). The opening balance is posted once; correct it with a journal.
+         *
+         *     Needs the role permission `banking:write`. An API key or OAuth token needs the scope `banking:write`. Company-scoped: send `X-Company-Id`.
+         */
+        patch: operations["updateBankAccount"];
+        trace?: never;
+    };
     "/api/inventory/products": {
         parameters: {
             query?: never;
@@ -7239,6 +7293,95 @@ export interface components {
              */
             dueDate: string;
             supplierVatNumber?: string;
+        };
+        /**
+         * @description The bank: picks the statement CSV profile by default; 'other' for any other bank
+         * @enum {string}
+         */
+        BankName: "fnb" | "absa" | "standard_bank" | "nedbank" | "capitec" | "investec" | "other";
+        BankAccount: {
+            /**
+             * Format: uuid
+             * @description Also the ledger account's id: what an invoice or bill payment names as bankAccountId
+             */
+            id: string;
+            /** Format: uuid */
+            companyId: string;
+            /** @description The ledger account's name */
+            name: string;
+            /** @description The ledger account's code */
+            accountCode: string;
+            bank: components["schemas"]["BankName"];
+            /** @description The last four digits only, e.g. ••••4321 */
+            accountNumberMasked: string | null;
+            branchCode: string | null;
+            /** @description ISO 4217 */
+            currency: string;
+            /** @description The balance on openingDate, posted against Opening balances (3400) */
+            openingBalance: number;
+            /** Format: date */
+            openingDate: string | null;
+            /** Format: uuid */
+            openingEntryId: string | null;
+            /** @description The closing balance of the last statement read (or the feed) */
+            statementBalance: number | null;
+            /** Format: date */
+            statementDate: string | null;
+            /** @description The ledger account's: a deactivated one takes no new payment */
+            isActive: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "name": "FNB Business Cheque",
+         *       "bank": "fnb",
+         *       "accountNumber": "62812345678",
+         *       "branchCode": "250655",
+         *       "openingBalance": "15000.00",
+         *       "openingDate": "2026-03-01"
+         *     }
+         */
+        BankAccountCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            name: string;
+            /** @description The ledger account's code; default the next free one from 1010 (1000 is the chart's Bank) */
+            accountCode?: string;
+            /**
+             * @description The bank: picks the statement CSV profile by default; 'other' for any other bank
+             * @enum {string}
+             */
+            bank?: "fnb" | "absa" | "standard_bank" | "nedbank" | "capitec" | "investec" | "other";
+            /** @description Digits only, 4 to 20 */
+            accountNumber?: string;
+            /** @description The six-digit branch (universal) code */
+            branchCode?: string;
+            /** @description ISO 4217; default ZAR */
+            currency?: string;
+            /** @description An amount, at most two decimals (a number or a decimal string) */
+            openingBalance?: number | string;
+            /** Format: date */
+            openingDate?: string;
+        };
+        BankAccountUpdate: {
+            name?: string;
+            /**
+             * @description The bank: picks the statement CSV profile by default; 'other' for any other bank
+             * @enum {string}
+             */
+            bank?: "fnb" | "absa" | "standard_bank" | "nedbank" | "capitec" | "investec" | "other";
+            /** @description Digits only, 4 to 20 */
+            accountNumber?: string | null;
+            /** @description The six-digit branch (universal) code */
+            branchCode?: string | null;
+            /** @description false deactivates its ledger account (not the chart's Bank) */
+            isActive?: boolean;
         };
         Product: {
             /** Format: uuid */
@@ -15849,6 +15992,194 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listBankAccounts: {
+        parameters: {
+            query?: {
+                /** @description Only active (true) or deactivated (false); default both */
+                isActive?: boolean;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccount"][];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createBankAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankAccountCreate"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccount"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccount"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBankAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccount"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateBankAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankAccountUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccount"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -12,6 +12,8 @@ export const BUILT: Partial<Record<ModuleName, string | null>> = {
   companies: null,
   inventory: 'The products book only: stock, batches, serials and locations are not built yet',
   billing: null,
+  expenses: null,
+  banking: null,
 };
 
 export const MODULE_STATUSES = ['available', 'not_licensed', 'not_built'] as const;
