@@ -35,7 +35,13 @@ export function ingest(t: TestApp, k: Banking, lines: StatementLine[], source: '
   return withTenant(t.database.db, k.b.tenantId, async (tx) => {
     await lockBankAccount(tx, k.b.tenantId, k.bankAccountId);
     const plan = await planIngest(tx, k.b.tenantId, k.bankAccountId, lines);
-    const ids = await writeIngest(tx, plan, { tenantId: k.b.tenantId, companyId: k.b.companyId, source });
+    const ids = await writeIngest(tx, plan, {
+      tenantId: k.b.tenantId,
+      companyId: k.b.companyId,
+      source,
+      deps: t.deps,
+      principal: { type: 'system' },
+    });
     return { plan, ids };
   });
 }

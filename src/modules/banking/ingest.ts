@@ -12,6 +12,7 @@
 // feed's provisional ones) are not counted: the feed supersedes them when they post.
 import { sql } from 'kysely';
 import type { Tx } from '../../platform/db/tenant.ts';
+import type { AppDeps, TenantCtx } from '../../platform/http/context.ts';
 import { money } from '../../platform/money/money.ts';
 import type { BankTransactionsTable } from './banking.tables.ts';
 import { afterIngest } from './ingest.hooks.ts';
@@ -166,6 +167,10 @@ export async function lockBankAccount(db: Tx, tenantId: string, bankAccountId: s
 export interface IngestOrigin {
   tenantId: string;
   companyId: string;
+  /** The process's dependencies, and who imports: reconciling what is certain acts as them. */
+  deps: AppDeps;
+  /** A person or key (a statement uploaded), or the system (a scheduled feed sync). */
+  principal: TenantCtx['principal'] | { type: 'system' };
   source: 'file' | 'feed';
   statementId?: string | null;
   /** Columns of the source's own (the feed's id), per line. */
@@ -209,6 +214,17 @@ export async function writeIngest(db: Tx, plan: IngestPlan, origin: IngestOrigin
       .values(rows.slice(i, i + CHUNK) as never)
       .execute();
   const ids = rows.map((r) => r.id);
-  if (ids.length) await afterIngest(db, origin.tenantId, origin.companyId, plan.bankAccountId, ids);
+  if (ids.length)
+    await afterIngest(
+      {
+        db,
+        tenantId: origin.tenantId,
+        companyId: origin.companyId,
+        deps: origin.deps,
+        principal: origin.principal,
+      },
+      plan.bankAccountId,
+      ids,
+    );
   return ids;
 }
