@@ -45,6 +45,11 @@ export interface Config {
    * the defaults of src/platform/http/rate-limit.ts (60 a minute per address); tests lower them.
    */
   rateLimits?: Partial<RateLimitSettings>;
+  /**
+   * The bank feed's address (BANK_FEED_BASE_URL): Investec's API host by default; tests point
+   * it at a local fake bank speaking the same protocol.
+   */
+  bankFeedBaseUrl: string;
 }
 
 export interface RateLimitSettings {
@@ -232,5 +237,9 @@ export function loadConfig(env: Env = process.env): Config {
       env.JOBS_WORKER === undefined || env.JOBS_WORKER === '' || parseFlag('JOBS_WORKER', env.JOBS_WORKER),
     processes: parseProcesses(env.API_PROCESSES, databaseUrl),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
+    bankFeedBaseUrl: (
+      parseUrl('BANK_FEED_BASE_URL', env.BANK_FEED_BASE_URL, ['http:', 'https:']) ??
+      'https://openapi.investec.com'
+    ).replace(/\/$/, ''),
   };
 }

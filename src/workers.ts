@@ -1,6 +1,7 @@
 // Every job queue of the service and its handler, registered once per app, as the route
 // catalogue is: a process that works (JOBS_WORKER) runs them, every process can send to them.
 
+import { BANK_FEED_SYNC_CRON, BANK_FEED_SYNC_QUEUE, runDueBankFeeds } from './modules/banking/index.ts';
 import {
   RECURRING_BILL_JOB_OPTIONS,
   RECURRING_BILL_QUEUE,
@@ -57,5 +58,19 @@ export async function registerWorkers(deps: AppDeps): Promise<void> {
       await purge();
     },
     { cron: IDEMPOTENCY_PURGE_CRON },
+  );
+  // Bank feeds: every 15 minutes, each due feed synced in its own tenant transaction
+  // (bank-feeds.jobs.ts); a sync that threw fails the run, so the worker logs it.
+  const syncFeeds = runDueBankFeeds(deps);
+  await deps.jobs.register(
+    BANK_FEED_SYNC_QUEUE,
+    async () => {
+      const { errors } = await syncFeeds();
+      if (errors.length)
+        throw new Error(
+          `bank feed syncs failed: ${errors.map((e) => `${e.feedId}: ${e.message}`).join('; ')}`,
+        );
+    },
+    { cron: BANK_FEED_SYNC_CRON },
   );
 }

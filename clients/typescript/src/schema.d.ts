@@ -2917,6 +2917,108 @@ export interface paths {
         patch: operations["updateBankAccount"];
         trace?: never;
     };
+    "/api/bank-feeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's bank feeds (live and disconnected)
+         * @description A bounded list (one live feed per bank account): no paging.
+         *
+         *     Needs the role permission `banking:read`. An API key or OAuth token needs the scope `banking:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listBankFeeds"];
+        put?: never;
+        /**
+         * Connect a bank account to the bank
+         * @description The keys are checked with the bank first (422 when it refuses them; 400 when they do not see investecAccountId). One live feed per bank account (409). The first sync is due at once. The keys are sealed at rest (AES-256-GCM, SECRETS_KEY; a server install without it answers 503 naming it) and never answered back.
+         *
+         *     Needs the role permission `banking:write`. An API key or OAuth token needs the scope `banking:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["createBankFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bank-feeds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One bank feed, with its sync state
+         * @description Needs the role permission `banking:read`. An API key or OAuth token needs the scope `banking:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getBankFeed"];
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect the feed (kept, with the lines it brought; its keys no longer used)
+         * @description Needs the role permission `banking:write`. An API key or OAuth token needs the scope `banking:write`. Company-scoped: send `X-Company-Id`.
+         */
+        delete: operations["disconnectBankFeed"];
+        options?: never;
+        head?: never;
+        /**
+         * Replace the feed's keys, or change syncFrom
+         * @description New keys come as all three and are checked with the bank (they must still see the account); they clear needsAttention and the failures, and the next sync is due at once. A disconnected feed: 409. The keys are sealed at rest (AES-256-GCM, SECRETS_KEY; a server install without it answers 503 naming it) and never answered back.
+         *
+         *     Needs the role permission `banking:write`. An API key or OAuth token needs the scope `banking:write`. Company-scoped: send `X-Company-Id`.
+         */
+        patch: operations["updateBankFeed"];
+        trace?: never;
+    };
+    "/api/bank-feeds/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The bank accounts a set of keys can see (to pick one to connect)
+         * @description Asks the bank (Investec Programmable Banking) with the customer's read-only keys. Nothing is stored. 422 when the bank refuses the keys; 503 when the bank cannot be reached.
+         *
+         *     Needs the role permission `banking:write`. An API key or OAuth token needs the scope `banking:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["listBankFeedAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bank-feeds/{id}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync the feed now
+         * @description Brings the posted lines from max(syncFrom, the last posted day - 3) to today (adding nothing a statement file or an earlier sync brought), the pending ones, and the balance. A failure of the bank is answered as the outcome (ok false, error) and recorded on the feed (backoff 15 min, 1 h, 4 h, then 12 h; needsAttention after 3 failures in a row, or at once when the bank refuses the keys). A disconnected feed: 409.
+         *
+         *     Needs the role permission `banking:write`. An API key or OAuth token needs the scope `banking:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["syncBankFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/inventory/products": {
         parameters: {
             query?: never;
@@ -7382,6 +7484,132 @@ export interface components {
             branchCode?: string | null;
             /** @description false deactivates its ledger account (not the chart's Bank) */
             isActive?: boolean;
+        };
+        BankFeed: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The bank account the feed fills
+             */
+            bankAccountId: string;
+            bankAccountName: string;
+            /** @description The bank's id of the account (Investec's accountId) */
+            investecAccountId: string;
+            investecAccountName: string;
+            /** @description The last four digits only, e.g. ••••5678 */
+            investecAccountMasked: string;
+            /** @description ISO 4217 */
+            currency: string;
+            /**
+             * @description disconnected: kept with the lines it brought
+             * @enum {string}
+             */
+            status: "active" | "disconnected";
+            /** @description The status in words, with what needs doing */
+            statusLabel: string;
+            /**
+             * @description null before the first sync
+             * @enum {string|null}
+             */
+            lastSyncStatus: "ok" | "failed" | null;
+            /** @description The last failed sync's reason */
+            lastError: string | null;
+            /** @description Why a person must act (needsAttention) */
+            attentionReason: string | null;
+            /** Format: date-time */
+            lastSyncAt: string | null;
+            /**
+             * Format: date-time
+             * @description The next scheduled sync (or retry after a failure); null: none until a person acts
+             */
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date */
+            syncFrom: string;
+            /** @description Syncs that succeeded */
+            syncCount: number;
+            /** @description Posted lines the feed added, over all syncs */
+            totalImported: number;
+            consecutiveFailures: number;
+            /** @description After 3 failed syncs in a row, or at once when the bank refuses the keys */
+            needsAttention: boolean;
+        };
+        BankFeedList: {
+            feeds: components["schemas"]["BankFeed"][];
+        };
+        /** @description The customer's read-only Programmable Banking keys: used for this call, not stored */
+        BankFeedKeys: {
+            /** @description The bank's OAuth client id */
+            clientId: string;
+            /** @description The client secret */
+            clientSecret: string;
+            /** @description The x-api-key */
+            apiKey: string;
+        };
+        BankFeedAccountList: {
+            accounts: {
+                investecAccountId: string;
+                investecAccountName: string;
+                investecAccountMasked: string;
+                referenceName: string;
+                productName: string;
+            }[];
+        };
+        /**
+         * @example {
+         *       "bankAccountId": "0b9a4b0e-3f7e-4c55-9d8b-5a1f3c2d7e10",
+         *       "clientId": "yAxzQRFX97vOcyQAwluEU6H6ePxMA5eY",
+         *       "clientSecret": "4dY1v1kyFAkg5s3d",
+         *       "apiKey": "eUF4elFSRlg5N3ZPY3lRQXdsdUVVNkg2ZVB4TUE1ZVk6YVc1MlpYTjBaV010ZW1FdGNHSXRZV05qYjNWdWRITXRjMkZ1WkdKdmVBPT0=",
+         *       "investecAccountId": "3353431574710166878182963",
+         *       "syncFrom": "2026-03-01"
+         *     }
+         */
+        BankFeedCreate: {
+            /** Format: uuid */
+            bankAccountId: string;
+            /** @description The bank's OAuth client id */
+            clientId: string;
+            /** @description The client secret */
+            clientSecret: string;
+            /** @description The x-api-key */
+            apiKey: string;
+            investecAccountId: string;
+            /**
+             * Format: date
+             * @description The first day whose lines the feed brings
+             */
+            syncFrom: string;
+        };
+        /** @description New keys (all three together: checked with the bank first) and/or a new syncFrom */
+        BankFeedUpdate: {
+            /** @description The bank's OAuth client id */
+            clientId?: string;
+            /** @description The client secret */
+            clientSecret?: string;
+            /** @description The x-api-key */
+            apiKey?: string;
+            /** Format: date */
+            syncFrom?: string;
+        };
+        BankFeedSyncResult: {
+            ok: boolean;
+            /** @description Posted lines added */
+            imported: number;
+            /** @description Posted lines the account already held (a file or an earlier sync) */
+            duplicates: number;
+            /** @description Pending lines added */
+            pending: number;
+            /** @description Pending lines that posted or went */
+            superseded: number;
+            /** Format: date */
+            fromDate: string | null;
+            /** Format: date */
+            toDate: string | null;
+            error: string | null;
+            feed: components["schemas"]["BankFeed"];
         };
         Product: {
             /** Format: uuid */
@@ -16180,6 +16408,305 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listBankFeeds: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankFeedList"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createBankFeed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankFeedCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankFeed"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Unprocessable Content. `code`: `UNPROCESSABLE`, `IDEMPOTENCY_KEY_REUSED`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBankFeed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankFeed"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    disconnectBankFeed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankFeed"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateBankFeed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankFeedUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankFeed"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listBankFeedAccounts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankFeedKeys"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankFeedAccountList"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    syncBankFeed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankFeedSyncResult"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

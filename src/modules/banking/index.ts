@@ -8,6 +8,7 @@ import { bankTransactionRoutes } from './bank-transactions.routes.ts';
 import { reconciliationRoutes } from './reconciliation.routes.ts';
 
 export { assertBankAccount, type BankAccount, bankAccountOf } from './bank-accounts.service.ts';
+export { BANK_FEED_SYNC_CRON, BANK_FEED_SYNC_QUEUE, runDueBankFeeds } from './bank-feeds.jobs.ts';
 
 export const bankingRoutes: AnyRoute[] = [
   ...bankAccountRoutes,
