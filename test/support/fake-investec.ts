@@ -81,7 +81,9 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
 }
 
 export async function startFakeInvestec(): Promise<FakeInvestec> {
-  let credentials = { clientId: 'client-abc', clientSecret: 'secret-xyz', apiKey: 'api-key-123' };
+  // Keys of this bank's own: feeds of other tests (pointed at an earlier fake) are refused here.
+  const own = randomUUID().slice(0, 8);
+  let credentials = { clientId: `client-${own}`, clientSecret: `secret-${own}`, apiKey: `api-key-${own}` };
   let revoked = false;
   const tokens = new Map<string, number>();
   let transactions: FakeTransaction[] = [];
@@ -160,7 +162,12 @@ export async function startFakeInvestec(): Promise<FakeInvestec> {
     rotate() {
       revoked = false;
       tokens.clear();
-      credentials = { clientId: 'client-new', clientSecret: 'secret-new', apiKey: 'api-key-new' };
+      const fresh = randomUUID().slice(0, 8);
+      credentials = {
+        clientId: `client-${fresh}`,
+        clientSecret: `secret-${fresh}`,
+        apiKey: `api-key-${fresh}`,
+      };
       fake.credentials = credentials;
       return credentials;
     },
