@@ -33,6 +33,7 @@ import { signAccessToken } from '../src/platform/auth/tokens.ts';
 import { withTenant } from '../src/platform/db/tenant.ts';
 import type { AnyRoute } from '../src/platform/http/catalogue.ts';
 import { as, type Registered, register, sha256, startTestApp, type TestApp } from './support/app.ts';
+import { type FakeInvestec, startFakeInvestec } from './support/fake-investec.ts';
 import { assertPermissionDenied, assertProblem } from './support/problem.ts';
 
 /**
@@ -223,7 +224,29 @@ const PREPARE: Record<string, (values: Record<string, string>) => Promise<Record
     await releaseOfA(note.json().id);
     return { sourceId: note.json().id };
   },
+  // A bank feed connects a bank account of the tenant with keys the bank accepts (it asks the
+  // bank first): a new bank account of A (one live feed each), and the local fake bank's keys.
+  'POST /api/bank-feeds': async () => {
+    feedBank ??= await startFakeInvestec();
+    t.deps.config.bankFeedBaseUrl = feedBank.url;
+    const res = await as(
+      t.app,
+      a.token,
+      a.companyId,
+    )({
+      method: 'POST',
+      url: '/api/bank-accounts',
+      payload: { name: `Security feed ${crypto.randomUUID()}` },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    return {
+      bankAccountId: res.json().id,
+      ...feedBank.credentials,
+      investecAccountId: feedBank.accounts[0]!.accountId,
+    };
+  },
 };
+let feedBank: FakeInvestec | undefined;
 
 let contactA: string | undefined;
 async function contactOfA(): Promise<string> {
@@ -447,7 +470,10 @@ before(async () => {
   assert.equal(login.statusCode, 200, login.body);
   deniedToken = login.json().accessToken;
 });
-after(() => t.close());
+after(async () => {
+  await feedBank?.close();
+  await t.close();
+});
 
 /** Tenant A's key tokens, one per scope list (user keys of A's owner: the role allows everything). */
 const keyTokens = new Map<string, string>();

@@ -7539,7 +7539,14 @@ export interface components {
         BankFeedList: {
             feeds: components["schemas"]["BankFeed"][];
         };
-        /** @description The customer's read-only Programmable Banking keys: used for this call, not stored */
+        /**
+         * @description The customer's read-only Programmable Banking keys: used for this call, not stored
+         * @example {
+         *       "clientId": "yAxzQRFX97vOcyQAwluEU6H6ePxMA5eY",
+         *       "clientSecret": "4dY1v1kyFAkg5s3d",
+         *       "apiKey": "eUF4elFSRlg5N3ZPY3lRQXdsdUVVNkg2ZVB4TUE1ZVk6YVc1MlpYTjBaV010ZW1FdGNHSXRZV05qYjNWdWRITXRjMkZ1WkdKdmVBPT0="
+         *     }
+         */
         BankFeedKeys: {
             /** @description The bank's OAuth client id */
             clientId: string;

@@ -61,6 +61,14 @@ export const BankFeedKeys = named(
     {
       additionalProperties: false,
       description: "The customer's read-only Programmable Banking keys: used for this call, not stored",
+      examples: [
+        {
+          clientId: 'yAxzQRFX97vOcyQAwluEU6H6ePxMA5eY',
+          clientSecret: '4dY1v1kyFAkg5s3d',
+          apiKey:
+            'eUF4elFSRlg5N3ZPY3lRQXdsdUVVNkg2ZVB4TUE1ZVk6YVc1MlpYTjBaV010ZW1FdGNHSXRZV05qYjNWdWRITXRjMkZ1WkdKdmVBPT0=',
+        },
+      ],
     },
   ),
 );
