@@ -11,7 +11,8 @@ import { ingest } from './banking.factories.ts';
 
 let t: TestApp;
 before(async () => {
-  t = await startTestApp();
+  // No job worker: the tests run the scheduled sync themselves, on the test clock.
+  t = await startTestApp({ jobsWork: false });
 });
 after(async () => {
   await t.close();
@@ -211,6 +212,30 @@ describe('bank feed sync', () => {
       const feed = await feedOf(k);
       assert.equal(feed.lastSyncStatus, 'ok');
       assert.equal(feed.attentionReason, null);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  test('keys that SECRETS_KEY cannot open (a key rotated away): needs attention, no retry, no 500', async () => {
+    t.clock.set(T0);
+    const fake = await fakeBank(t);
+    try {
+      const k = await connectedFeed(t, fake);
+      await withTenant(t.database.db, k.b.tenantId, (tx) =>
+        tx
+          .updateTable('bank_feeds')
+          .set({ api_key_sealed: 'v1:retired:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAA:AAAA' })
+          .where('id', '=', k.feedId)
+          .execute(),
+      );
+      const res = await syncNow(k);
+      assert.equal(res.statusCode, 200, res.body);
+      const out = res.json();
+      assert.equal(out.ok, false);
+      assert.equal(out.feed.needsAttention, true);
+      assert.match(out.feed.attentionReason, /cannot be opened with this SECRETS_KEY/);
+      assert.equal(out.feed.nextAttemptAt, null);
     } finally {
       await fake.close();
     }

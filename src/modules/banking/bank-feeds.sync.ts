@@ -23,7 +23,7 @@ import type { Tx } from '../../platform/db/tenant.ts';
 import type { AppDeps, TenantCtx } from '../../platform/http/context.ts';
 import { conflict } from '../../platform/http/problem.ts';
 import { money } from '../../platform/money/money.ts';
-import { openSecret, secretKeysOf } from '../../platform/secrets/index.ts';
+import { openSecret, SecretOpenError, secretKeysOf } from '../../platform/secrets/index.ts';
 import { type BankFeed, type BankFeedRow, bankFeedOf } from './bank-feeds.service.ts';
 import { InvestecClient, InvestecError, type InvestecTransaction } from './feeds/investec-client.ts';
 import { lockBankAccount, planIngest, type StatementLine, writeIngest } from './ingest.ts';
@@ -97,7 +97,13 @@ function toLine(t: InvestecTransaction): StatementLine {
   };
 }
 
-async function failed(db: Tx, feed: BankFeedRow, now: Date, err: InvestecError): Promise<void> {
+async function failed(
+  db: Tx,
+  feed: BankFeedRow,
+  now: Date,
+  err: InvestecError,
+  attentionReason = 'The bank refused the keys (revoked or changed): give new keys to resume the feed',
+): Promise<void> {
   const failures = feed.consecutive_failures + 1;
   const revoked = err.kind === 'unauthorized';
   let next: Date | null = null;
@@ -115,7 +121,7 @@ async function failed(db: Tx, feed: BankFeedRow, now: Date, err: InvestecError):
       consecutive_failures: failures,
       needs_attention: attention || feed.needs_attention,
       attention_reason: revoked
-        ? 'The bank refused the keys (revoked or changed): give new keys to resume the feed'
+        ? attentionReason
         : attention
           ? `${failures} syncs in a row failed (last: ${err.message}); retrying on a backoff`
           : feed.attention_reason,
@@ -174,12 +180,30 @@ export async function syncBankFeed(db: Tx, origin: SyncOrigin, feedId: string): 
     feed: await bankFeedOf(db, tenantId, feed.company_id, feed.id),
   });
   const secrets = secretKeysOf(deps);
-  const client = new InvestecClient(deps.config.bankFeedBaseUrl, {
-    clientId: openSecret(secrets, feed.client_id_sealed),
-    clientSecret: openSecret(secrets, feed.client_secret_sealed),
-    apiKey: openSecret(secrets, feed.api_key_sealed),
-  });
   const now = deps.now();
+  let client: InvestecClient;
+  try {
+    client = new InvestecClient(deps.config.bankFeedBaseUrl, {
+      clientId: openSecret(secrets, feed.client_id_sealed),
+      clientSecret: openSecret(secrets, feed.client_secret_sealed),
+      apiKey: openSecret(secrets, feed.api_key_sealed),
+    });
+  } catch (err) {
+    if (!(err instanceof SecretOpenError)) throw err;
+    // A SECRETS_KEY rotated without keeping the old key: the keys are lost, a person gives them again.
+    const reason = 'The stored keys cannot be opened with this SECRETS_KEY: give the keys again';
+    await failed(db, feed, now, new InvestecError('unauthorized', reason), reason);
+    return answer({
+      ok: false,
+      imported: 0,
+      duplicates: 0,
+      pending: 0,
+      superseded: 0,
+      fromDate: null,
+      toDate: null,
+      error: reason,
+    });
+  }
   const last = await db
     .selectFrom('bank_transactions')
     .select((eb) => eb.fn.max('date').as('last'))

@@ -10,7 +10,8 @@ import { bankingSetup } from './banking.factories.ts';
 
 let t: TestApp;
 before(async () => {
-  t = await startTestApp();
+  // No job worker: the tests run the scheduled sync themselves, on the test clock.
+  t = await startTestApp({ jobsWork: false });
   t.clock.set('2026-03-20T08:00:00Z');
 });
 after(async () => {
