@@ -170,3 +170,14 @@ describe('loadConfig', () => {
     );
   });
 });
+
+describe('BANK_FEED_BASE_URL', () => {
+  test("defaults to Investec's API host; given, it is used without a trailing slash; not http(s): refused", () => {
+    assert.equal(load({}).bankFeedBaseUrl, 'https://openapi.investec.com');
+    assert.equal(
+      load({ BANK_FEED_BASE_URL: 'http://127.0.0.1:4010/' }).bankFeedBaseUrl,
+      'http://127.0.0.1:4010',
+    );
+    assert.throws(() => load({ BANK_FEED_BASE_URL: 'ftp://bank' }), /BANK_FEED_BASE_URL/);
+  });
+});
