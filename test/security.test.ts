@@ -33,7 +33,7 @@ import { signAccessToken } from '../src/platform/auth/tokens.ts';
 import { withTenant } from '../src/platform/db/tenant.ts';
 import type { AnyRoute } from '../src/platform/http/catalogue.ts';
 import { as, type Registered, register, sha256, startTestApp, type TestApp } from './support/app.ts';
-import { type FakeInvestec, startFakeInvestec } from './support/fake-investec.ts';
+import { type FakeInvestec, keysBody, startFakeInvestec } from './support/fake-investec.ts';
 import { assertPermissionDenied, assertProblem } from './support/problem.ts';
 
 /**
@@ -241,7 +241,7 @@ const PREPARE: Record<string, (values: Record<string, string>) => Promise<Record
     assert.equal(res.statusCode, 201, res.body);
     return {
       bankAccountId: res.json().id,
-      ...feedBank.credentials,
+      ...keysBody(feedBank.credentials),
       investecAccountId: feedBank.accounts[0]!.accountId,
     };
   },

@@ -295,3 +295,8 @@ export async function startFakeInvestec(): Promise<FakeInvestec> {
     });
   return fake;
 }
+
+/** The keys as our API's bodies name them (investec*), from the fake's credentials. */
+export function keysBody(c: FakeInvestec['credentials']) {
+  return { investecClientId: c.clientId, investecClientSecret: c.clientSecret, investecApiKey: c.apiKey };
+}

@@ -7542,18 +7542,18 @@ export interface components {
         /**
          * @description The customer's read-only Programmable Banking keys: used for this call, not stored
          * @example {
-         *       "clientId": "yAxzQRFX97vOcyQAwluEU6H6ePxMA5eY",
-         *       "clientSecret": "4dY1v1kyFAkg5s3d",
-         *       "apiKey": "eUF4elFSRlg5N3ZPY3lRQXdsdUVVNkg2ZVB4TUE1ZVk6YVc1MlpYTjBaV010ZW1FdGNHSXRZV05qYjNWdWRITXRjMkZ1WkdKdmVBPT0="
+         *       "investecClientId": "yAxzQRFX97vOcyQAwluEU6H6ePxMA5eY",
+         *       "investecClientSecret": "4dY1v1kyFAkg5s3d",
+         *       "investecApiKey": "eUF4elFSRlg5N3ZPY3lRQXdsdUVVNkg2ZVB4TUE1ZVk6YVc1MlpYTjBaV010ZW1FdGNHSXRZV05qYjNWdWRITXRjMkZ1WkdKdmVBPT0="
          *     }
          */
         BankFeedKeys: {
             /** @description The bank's OAuth client id */
-            clientId: string;
+            investecClientId: string;
             /** @description The client secret */
-            clientSecret: string;
+            investecClientSecret: string;
             /** @description The x-api-key */
-            apiKey: string;
+            investecApiKey: string;
         };
         BankFeedAccountList: {
             accounts: {
@@ -7567,9 +7567,9 @@ export interface components {
         /**
          * @example {
          *       "bankAccountId": "0b9a4b0e-3f7e-4c55-9d8b-5a1f3c2d7e10",
-         *       "clientId": "yAxzQRFX97vOcyQAwluEU6H6ePxMA5eY",
-         *       "clientSecret": "4dY1v1kyFAkg5s3d",
-         *       "apiKey": "eUF4elFSRlg5N3ZPY3lRQXdsdUVVNkg2ZVB4TUE1ZVk6YVc1MlpYTjBaV010ZW1FdGNHSXRZV05qYjNWdWRITXRjMkZ1WkdKdmVBPT0=",
+         *       "investecClientId": "yAxzQRFX97vOcyQAwluEU6H6ePxMA5eY",
+         *       "investecClientSecret": "4dY1v1kyFAkg5s3d",
+         *       "investecApiKey": "eUF4elFSRlg5N3ZPY3lRQXdsdUVVNkg2ZVB4TUE1ZVk6YVc1MlpYTjBaV010ZW1FdGNHSXRZV05qYjNWdWRITXRjMkZ1WkdKdmVBPT0=",
          *       "investecAccountId": "3353431574710166878182963",
          *       "syncFrom": "2026-03-01"
          *     }
@@ -7578,11 +7578,11 @@ export interface components {
             /** Format: uuid */
             bankAccountId: string;
             /** @description The bank's OAuth client id */
-            clientId: string;
+            investecClientId: string;
             /** @description The client secret */
-            clientSecret: string;
+            investecClientSecret: string;
             /** @description The x-api-key */
-            apiKey: string;
+            investecApiKey: string;
             investecAccountId: string;
             /**
              * Format: date
@@ -7593,11 +7593,11 @@ export interface components {
         /** @description New keys (all three together: checked with the bank first) and/or a new syncFrom */
         BankFeedUpdate: {
             /** @description The bank's OAuth client id */
-            clientId?: string;
+            investecClientId?: string;
             /** @description The client secret */
-            clientSecret?: string;
+            investecClientSecret?: string;
             /** @description The x-api-key */
-            apiKey?: string;
+            investecApiKey?: string;
             /** Format: date */
             syncFrom?: string;
         };

@@ -1,7 +1,7 @@
 // Test helpers of the bank feed: the app pointed at a fresh fake bank, and a connected feed.
 import assert from 'node:assert/strict';
 import { register, type TestApp } from '../../../test/support/app.ts';
-import { type FakeInvestec, startFakeInvestec } from '../../../test/support/fake-investec.ts';
+import { type FakeInvestec, keysBody, startFakeInvestec } from '../../../test/support/fake-investec.ts';
 import { type Banking, bankingSetup } from './banking.factories.ts';
 
 export interface Fed extends Banking {
@@ -24,7 +24,7 @@ export async function connectedFeed(t: TestApp, fake: FakeInvestec, syncFrom = '
     url: '/api/bank-feeds',
     payload: {
       bankAccountId: k.bankAccountId,
-      ...fake.credentials,
+      ...keysBody(fake.credentials),
       investecAccountId: fake.accounts[0]!.accountId,
       syncFrom,
     },

@@ -50,6 +50,7 @@ export const BankFeedList = named('BankFeedList', Type.Object({ feeds: Type.Arra
 
 export const BankFeedIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
+// The keys are named investec* in bodies: clientId is every create's idempotency UUID here.
 const ClientId = Type.String({ minLength: 1, maxLength: 200, description: "The bank's OAuth client id" });
 const ClientSecret = Type.String({ minLength: 1, maxLength: 500, description: 'The client secret' });
 const ApiKey = Type.String({ minLength: 1, maxLength: 500, description: 'The x-api-key' });
@@ -57,15 +58,15 @@ const ApiKey = Type.String({ minLength: 1, maxLength: 500, description: 'The x-a
 export const BankFeedKeys = named(
   'BankFeedKeys',
   Type.Object(
-    { clientId: ClientId, clientSecret: ClientSecret, apiKey: ApiKey },
+    { investecClientId: ClientId, investecClientSecret: ClientSecret, investecApiKey: ApiKey },
     {
       additionalProperties: false,
       description: "The customer's read-only Programmable Banking keys: used for this call, not stored",
       examples: [
         {
-          clientId: 'yAxzQRFX97vOcyQAwluEU6H6ePxMA5eY',
-          clientSecret: '4dY1v1kyFAkg5s3d',
-          apiKey:
+          investecClientId: 'yAxzQRFX97vOcyQAwluEU6H6ePxMA5eY',
+          investecClientSecret: '4dY1v1kyFAkg5s3d',
+          investecApiKey:
             'eUF4elFSRlg5N3ZPY3lRQXdsdUVVNkg2ZVB4TUE1ZVk6YVc1MlpYTjBaV010ZW1FdGNHSXRZV05qYjNWdWRITXRjMkZ1WkdKdmVBPT0=',
         },
       ],
@@ -93,9 +94,9 @@ export const BankFeedCreate = named(
   Type.Object(
     {
       bankAccountId: Type.String({ format: 'uuid' }),
-      clientId: ClientId,
-      clientSecret: ClientSecret,
-      apiKey: ApiKey,
+      investecClientId: ClientId,
+      investecClientSecret: ClientSecret,
+      investecApiKey: ApiKey,
       investecAccountId: Type.String({ minLength: 1, maxLength: 100 }),
       syncFrom: Type.String({ format: 'date', description: 'The first day whose lines the feed brings' }),
     },
@@ -104,9 +105,9 @@ export const BankFeedCreate = named(
       examples: [
         {
           bankAccountId: '0b9a4b0e-3f7e-4c55-9d8b-5a1f3c2d7e10',
-          clientId: 'yAxzQRFX97vOcyQAwluEU6H6ePxMA5eY',
-          clientSecret: '4dY1v1kyFAkg5s3d',
-          apiKey:
+          investecClientId: 'yAxzQRFX97vOcyQAwluEU6H6ePxMA5eY',
+          investecClientSecret: '4dY1v1kyFAkg5s3d',
+          investecApiKey:
             'eUF4elFSRlg5N3ZPY3lRQXdsdUVVNkg2ZVB4TUE1ZVk6YVc1MlpYTjBaV010ZW1FdGNHSXRZV05qYjNWdWRITXRjMkZ1WkdKdmVBPT0=',
           investecAccountId: '3353431574710166878182963',
           syncFrom: '2026-03-01',
@@ -120,9 +121,9 @@ export const BankFeedUpdate = named(
   'BankFeedUpdate',
   Type.Object(
     {
-      clientId: Type.Optional(ClientId),
-      clientSecret: Type.Optional(ClientSecret),
-      apiKey: Type.Optional(ApiKey),
+      investecClientId: Type.Optional(ClientId),
+      investecClientSecret: Type.Optional(ClientSecret),
+      investecApiKey: Type.Optional(ApiKey),
       syncFrom: Type.Optional(Type.String({ format: 'date' })),
     },
     {

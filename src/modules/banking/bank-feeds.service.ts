@@ -122,7 +122,7 @@ async function accountsSeen(ctx: TenantCtx, keys: InvestecKeys): Promise<Investe
 /** POST /api/bank-feeds/accounts: what the keys can see, to pick one. Nothing is stored. */
 export async function bankFeedAccounts(ctx: TenantCtx, body: Static<typeof BankFeedKeys>) {
   companyOf(ctx);
-  const accounts = await accountsSeen(ctx, body);
+  const accounts = await accountsSeen(ctx, keysOf(body));
   return {
     accounts: accounts.map((a) => ({
       investecAccountId: a.accountId,
@@ -131,6 +131,19 @@ export async function bankFeedAccounts(ctx: TenantCtx, body: Static<typeof BankF
       referenceName: a.referenceName ?? '',
       productName: a.productName ?? '',
     })),
+  };
+}
+
+/** The keys as a body names them (investec*), as the client takes them. */
+function keysOf(body: {
+  investecClientId: string;
+  investecClientSecret: string;
+  investecApiKey: string;
+}): InvestecKeys {
+  return {
+    clientId: body.investecClientId,
+    clientSecret: body.investecClientSecret,
+    apiKey: body.investecApiKey,
   };
 }
 
@@ -156,7 +169,7 @@ function accountOf(accounts: InvestecAccount[], id: string, field: string): Inve
 export async function createBankFeed(ctx: TenantCtx, body: Static<typeof BankFeedCreate>): Promise<BankFeed> {
   const companyId = companyOf(ctx);
   // SECRETS_KEY first: without it nothing can be kept, whatever else the request says.
-  const sealed = sealedKeys(ctx, body);
+  const sealed = sealedKeys(ctx, keysOf(body));
   const account = await assertBankAccount(ctx.db, ctx.tenantId, companyId, body.bankAccountId);
   const live = await ctx.db
     .selectFrom('bank_feeds')
@@ -169,7 +182,7 @@ export async function createBankFeed(ctx: TenantCtx, body: Static<typeof BankFee
     throw conflict(`${account.name} already has a live bank feed (${live.id}): disconnect it first`, {
       field: 'bankAccountId',
     });
-  const seen = accountOf(await accountsSeen(ctx, body), body.investecAccountId, 'investecAccountId');
+  const seen = accountOf(await accountsSeen(ctx, keysOf(body)), body.investecAccountId, 'investecAccountId');
   const id = crypto.randomUUID();
   const inserted = await ctx.db
     .insertInto('bank_feeds')
@@ -206,14 +219,17 @@ export async function updateBankFeed(
 ): Promise<BankFeed> {
   const row = await feedRow(ctx, id, true);
   if (row.status === 'disconnected') throw conflict('The bank feed is disconnected: connect a new one');
-  const given = [body.clientId, body.clientSecret, body.apiKey].filter((k) => k !== undefined).length;
+  const given = [body.investecClientId, body.investecClientSecret, body.investecApiKey].filter(
+    (k) => k !== undefined,
+  ).length;
   const set: Updateable<BankFeedsTable> = {};
   if (given > 0) {
-    const missing = (['clientId', 'clientSecret', 'apiKey'] as const).find((k) => body[k] === undefined);
-    if (missing) throw badRequest(missing, 'new keys come as all three: clientId, clientSecret and apiKey');
-    const keys = { clientId: body.clientId!, clientSecret: body.clientSecret!, apiKey: body.apiKey! };
+    const names = ['investecClientId', 'investecClientSecret', 'investecApiKey'] as const;
+    const missing = names.find((k) => body[k] === undefined);
+    if (missing) throw badRequest(missing, `new keys come as all three: ${names.join(', ')}`);
+    const keys = keysOf(body as Required<typeof body>);
     const sealed = sealedKeys(ctx, keys);
-    accountOf(await accountsSeen(ctx, keys), row.investec_account_id, 'clientId');
+    accountOf(await accountsSeen(ctx, keys), row.investec_account_id, 'investecClientId');
     Object.assign(set, sealed, {
       needs_attention: false,
       attention_reason: null,

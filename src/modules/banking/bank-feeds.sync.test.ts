@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { keysBody } from '../../../test/support/fake-investec.ts';
 import { withTenant } from '../../platform/db/tenant.ts';
 import { connectedFeed, type Fed, fakeBank, feedOf, syncNow } from './bank-feeds.factories.ts';
 import { runDueBankFeeds } from './bank-feeds.jobs.ts';
@@ -202,7 +203,11 @@ describe('bank feed sync', () => {
       assert.equal(left.consecutiveFailures, 1);
       // New keys (checked with the bank) clear it; the next sync is due at once and works.
       const keys = fake.rotate();
-      const patched = await k.api({ method: 'PATCH', url: `/api/bank-feeds/${k.feedId}`, payload: keys });
+      const patched = await k.api({
+        method: 'PATCH',
+        url: `/api/bank-feeds/${k.feedId}`,
+        payload: keysBody(keys),
+      });
       assert.equal(patched.statusCode, 200, patched.body);
       assert.equal(patched.json().needsAttention, false);
       assert.equal(patched.json().consecutiveFailures, 0);

@@ -1,9 +1,11 @@
 // /api/bank-feeds: connecting with the customer's keys (checked with the bank, sealed at rest,
 // never answered back), one live feed per account, disconnecting, SECRETS_KEY, tenancy.
 // Against a local fake of Investec Programmable Banking (test/support/fake-investec.ts).
+
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { as, register, startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { keysBody } from '../../../test/support/fake-investec.ts';
 import { withTenant } from '../../platform/db/tenant.ts';
 import { connectedFeed, fakeBank } from './bank-feeds.factories.ts';
 import { bankingSetup } from './banking.factories.ts';
@@ -50,7 +52,7 @@ describe('bank feeds: connecting', () => {
       const seen = await k.api({
         method: 'POST',
         url: '/api/bank-feeds/accounts',
-        payload: fake.credentials,
+        payload: keysBody(fake.credentials),
       });
       assert.equal(seen.statusCode, 200, seen.body);
       assert.deepEqual(
@@ -70,7 +72,7 @@ describe('bank feeds: connecting', () => {
         url: '/api/bank-feeds',
         payload: {
           bankAccountId: k.bankAccountId,
-          ...fake.credentials,
+          ...keysBody(fake.credentials),
           investecAccountId: fake.accounts[0]!.accountId,
           syncFrom: '2026-03-01',
         },
@@ -106,7 +108,8 @@ describe('bank feeds: connecting', () => {
         tx.selectFrom('audit_log').select('details').execute(),
       );
       const logged = JSON.stringify(audit);
-      assert.ok(!logged.includes(fake.credentials.clientSecret) && !logged.includes(fake.credentials.apiKey));
+      for (const secret of Object.values(fake.credentials))
+        assert.ok(!logged.includes(secret), 'no key in the log');
     } finally {
       await fake.close();
     }
@@ -116,7 +119,7 @@ describe('bank feeds: connecting', () => {
     const fake = await fakeBank(t);
     try {
       const k = await bankingSetup(t, await register(t.app, { plan: 'free' }));
-      const wrong = { ...fake.credentials, clientSecret: 'not-the-secret' };
+      const wrong = { ...keysBody(fake.credentials), investecClientSecret: 'not-the-secret' };
       const seen = await k.api({ method: 'POST', url: '/api/bank-feeds/accounts', payload: wrong });
       assert.equal(seen.statusCode, 422, seen.body);
       assert.match(seen.json().detail, /refused the keys/);
@@ -131,7 +134,7 @@ describe('bank feeds: connecting', () => {
       const other = await k.api({
         method: 'POST',
         url: '/api/bank-feeds',
-        payload: { ...body, ...fake.credentials, investecAccountId: '999' },
+        payload: { ...body, ...keysBody(fake.credentials), investecAccountId: '999' },
       });
       assert.equal(other.statusCode, 400, other.body);
       assert.match(other.body, /investecAccountId/);
@@ -141,7 +144,7 @@ describe('bank feeds: connecting', () => {
       const extra = await k.api({
         method: 'POST',
         url: '/api/bank-feeds/accounts',
-        payload: { ...fake.credentials, pin: '1' },
+        payload: { ...keysBody(fake.credentials), pin: '1' },
       });
       assert.equal(extra.statusCode, 400);
     } finally {
@@ -155,7 +158,7 @@ describe('bank feeds: connecting', () => {
       const k = await connectedFeed(t, fake);
       const body = {
         bankAccountId: k.bankAccountId,
-        ...fake.credentials,
+        ...keysBody(fake.credentials),
         investecAccountId: fake.accounts[0]!.accountId,
         syncFrom: '2026-03-01',
       };
@@ -194,10 +197,10 @@ describe('bank feeds: connecting', () => {
       const res = await k.api({
         method: 'PATCH',
         url: `/api/bank-feeds/${k.feedId}`,
-        payload: { clientId: 'x', clientSecret: 'y' },
+        payload: { investecClientId: 'x', investecClientSecret: 'y' },
       });
       assert.equal(res.statusCode, 400, res.body);
-      assert.match(res.body, /apiKey/);
+      assert.match(res.body, /investecApiKey/);
     } finally {
       await fake.close();
     }
@@ -214,7 +217,7 @@ describe('bank feeds: connecting', () => {
         url: '/api/bank-feeds',
         payload: {
           bankAccountId: k.bankAccountId,
-          ...fake.credentials,
+          ...keysBody(fake.credentials),
           investecAccountId: fake.accounts[0]!.accountId,
           syncFrom: '2026-03-01',
         },
@@ -227,7 +230,7 @@ describe('bank feeds: connecting', () => {
       const patch = await k.api({
         method: 'PATCH',
         url: `/api/bank-feeds/${k.feedId}`,
-        payload: fake.credentials,
+        payload: keysBody(fake.credentials),
       });
       assert.equal(patch.statusCode, 503);
     } finally {
@@ -258,7 +261,7 @@ describe('bank feeds: connecting', () => {
         url: '/api/bank-feeds',
         payload: {
           bankAccountId: k.bankAccountId,
-          ...fake.credentials,
+          ...keysBody(fake.credentials),
           investecAccountId: fake.accounts[0]!.accountId,
           syncFrom: '2026-03-01',
         },

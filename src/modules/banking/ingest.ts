@@ -214,7 +214,9 @@ export async function writeIngest(db: Tx, plan: IngestPlan, origin: IngestOrigin
       .values(rows.slice(i, i + CHUNK) as never)
       .execute();
   const ids = rows.map((r) => r.id);
-  if (ids.length)
+  // Rules and reconciling are for lines the bank has posted: a pending one may yet change.
+  const posted = rows.filter((r) => !r.pending).map((r) => r.id);
+  if (posted.length)
     await afterIngest(
       {
         db,
@@ -224,7 +226,7 @@ export async function writeIngest(db: Tx, plan: IngestPlan, origin: IngestOrigin
         principal: origin.principal,
       },
       plan.bankAccountId,
-      ids,
+      posted,
     );
   return ids;
 }

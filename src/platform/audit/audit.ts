@@ -18,7 +18,7 @@ export interface AuditEntry {
 // account_number / accountNumber: bank account numbers are kept sealed (src/platform/secrets),
 // so the log must not hold them in clear either.
 const SECRET_KEY =
-  /pass(word)?|secret|token|totp|otp|code|key|hash|authorization|cookie|signature|account_?number/i;
+  /pass(word)?|secret|token|totp|otp|code|key|hash|authorization|cookie|signature|account_?number|investec_?client_?id/i;
 
 /** Text longer than this (an uploaded image in base64) is noted by its length, not kept. */
 export const AUDIT_TEXT_LIMIT = 4096;
