@@ -7664,11 +7664,7 @@ export interface components {
              * @description A live contact
              */
             contactId?: string | null;
-            /**
-             * @description VAT classification for the VAT report (VAT201 field in brackets): on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. The standard-rated codes take the standard rate of the date (15%, 14% before 2018-04-01), the others 0. Output: standard (1, 4); standard_capital (capital goods or services supplied: 1A, 4A); zero (zero-rated, s11: 2); zero_export (exports, s11(1)(a): 2A); exempt (s12: 3); accommodation_long (commercial accommodation of more than 28 days, s10(10): 5, the VAT is the rate of 60% of the net); accommodation_short (28 days or less: 7); change_in_use (output tax on goods or services taken out of taxable use, or second-hand goods exported, s18(1): 10, 11; tag the credit line of the goods); imported_services (VAT on imported services, s7(1)(c): 12; the tax alone, the value of the service is not paired); bad_debt_recovered (the VAT on a bad debt recovered, s22(2): 12; posted by a recovery only). Input: input_standard (15); input_capital (capital goods and services: 14); input_import (VAT paid to customs on imports: 15A) and input_capital_import (on capital goods imported: 14A), the tax alone as customs levied it (s13(2)), not paired with a net; input_change_in_use (goods or services taken into taxable use, s18(4): 16); input_bad_debt (the VAT of a bad debt written off, claimed back, s22(1): 17; posted by an invoice write-off only); input_other (other input tax adjustments: 18); input_zero, input_exempt (no VAT).
-             * @enum {string|null}
-             */
-            taxCode?: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "bad_debt_recovered" | "accommodation_short" | "accommodation_long" | "change_in_use" | "imported_services" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | "input_capital_import" | "input_change_in_use" | "input_other" | "input_bad_debt" | null;
+            taxCode?: components["schemas"]["TaxCode"] | null;
             description?: string | null;
             /**
              * Format: uuid
@@ -7712,11 +7708,7 @@ export interface components {
              * @description A live contact
              */
             contactId?: string | null;
-            /**
-             * @description VAT classification for the VAT report (VAT201 field in brackets): on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. The standard-rated codes take the standard rate of the date (15%, 14% before 2018-04-01), the others 0. Output: standard (1, 4); standard_capital (capital goods or services supplied: 1A, 4A); zero (zero-rated, s11: 2); zero_export (exports, s11(1)(a): 2A); exempt (s12: 3); accommodation_long (commercial accommodation of more than 28 days, s10(10): 5, the VAT is the rate of 60% of the net); accommodation_short (28 days or less: 7); change_in_use (output tax on goods or services taken out of taxable use, or second-hand goods exported, s18(1): 10, 11; tag the credit line of the goods); imported_services (VAT on imported services, s7(1)(c): 12; the tax alone, the value of the service is not paired); bad_debt_recovered (the VAT on a bad debt recovered, s22(2): 12; posted by a recovery only). Input: input_standard (15); input_capital (capital goods and services: 14); input_import (VAT paid to customs on imports: 15A) and input_capital_import (on capital goods imported: 14A), the tax alone as customs levied it (s13(2)), not paired with a net; input_change_in_use (goods or services taken into taxable use, s18(4): 16); input_bad_debt (the VAT of a bad debt written off, claimed back, s22(1): 17; posted by an invoice write-off only); input_other (other input tax adjustments: 18); input_zero, input_exempt (no VAT).
-             * @enum {string|null}
-             */
-            taxCode?: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "bad_debt_recovered" | "accommodation_short" | "accommodation_long" | "change_in_use" | "imported_services" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | "input_capital_import" | "input_change_in_use" | "input_other" | "input_bad_debt" | null;
+            taxCode?: components["schemas"]["TaxCode"] | null;
             description?: string | null;
             /**
              * Format: uuid
@@ -7823,11 +7815,7 @@ export interface components {
                  * @description A live contact
                  */
                 contactId?: string | null;
-                /**
-                 * @description VAT classification for the VAT report (VAT201 field in brackets): on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. The standard-rated codes take the standard rate of the date (15%, 14% before 2018-04-01), the others 0. Output: standard (1, 4); standard_capital (capital goods or services supplied: 1A, 4A); zero (zero-rated, s11: 2); zero_export (exports, s11(1)(a): 2A); exempt (s12: 3); accommodation_long (commercial accommodation of more than 28 days, s10(10): 5, the VAT is the rate of 60% of the net); accommodation_short (28 days or less: 7); change_in_use (output tax on goods or services taken out of taxable use, or second-hand goods exported, s18(1): 10, 11; tag the credit line of the goods); imported_services (VAT on imported services, s7(1)(c): 12; the tax alone, the value of the service is not paired); bad_debt_recovered (the VAT on a bad debt recovered, s22(2): 12; posted by a recovery only). Input: input_standard (15); input_capital (capital goods and services: 14); input_import (VAT paid to customs on imports: 15A) and input_capital_import (on capital goods imported: 14A), the tax alone as customs levied it (s13(2)), not paired with a net; input_change_in_use (goods or services taken into taxable use, s18(4): 16); input_bad_debt (the VAT of a bad debt written off, claimed back, s22(1): 17; posted by an invoice write-off only); input_other (other input tax adjustments: 18); input_zero, input_exempt (no VAT).
-                 * @enum {string|null}
-                 */
-                taxCode?: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "bad_debt_recovered" | "accommodation_short" | "accommodation_long" | "change_in_use" | "imported_services" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | "input_capital_import" | "input_change_in_use" | "input_other" | "input_bad_debt" | null;
+                taxCode?: components["schemas"]["TaxCode"] | null;
                 description?: string | null;
                 /**
                  * Format: uuid

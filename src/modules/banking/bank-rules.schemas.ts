@@ -74,7 +74,8 @@ const codingProperties = {
     nullable(Uuid, { description: 'An active account of the company, not a control account' }),
   ),
   contactId: Type.Optional(nullable(Uuid, { description: 'A live contact' })),
-  taxCode: Type.Optional(nullable(TaxCodeSchema)),
+  // A union, not nullable(): the enum must admit null too.
+  taxCode: Type.Optional(Type.Union([TaxCodeSchema, Type.Null()])),
   description: Type.Optional(nullable(Type.String({ maxLength: 500 }))),
   costCentreId: Type.Optional(nullable(Uuid, { description: 'An active cost centre of the company' })),
   splits: Type.Optional(
