@@ -7674,6 +7674,11 @@ export interface components {
             /** @description Instead of accountId, taxCode and costCentreId: the line split over accounts by percentages summing to exactly 100 */
             splits?: components["schemas"]["BankCodingSplit"][] | null;
         };
+        /**
+         * @example {
+         *       "reason": "Transfer between our own accounts, recorded by journal"
+         *     }
+         */
         BankTransactionExclude: {
             /** @description Why it is set aside */
             reason: string;
@@ -7763,7 +7768,7 @@ export interface components {
          *         }
          *       ],
          *       "actions": {
-         *         "accountId": "0b6f3a52-8f0e-4f51-9d6a-6f1e2d3c4b5a",
+         *         "description": "Uber trip",
          *         "taxCode": "input_standard"
          *       }
          *     }

@@ -157,7 +157,7 @@ export const BankRuleCreate = named(
             { field: 'description', operator: 'wildcard', value: '*UBER*' },
             { field: 'direction', operator: 'equals', value: 'out' },
           ],
-          actions: { accountId: '0b6f3a52-8f0e-4f51-9d6a-6f1e2d3c4b5a', taxCode: 'input_standard' },
+          actions: { description: 'Uber trip', taxCode: 'input_standard' },
         },
       ],
     },

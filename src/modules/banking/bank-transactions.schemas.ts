@@ -105,7 +105,10 @@ export const BankTransactionExclude = named(
   'BankTransactionExclude',
   Type.Object(
     { reason: Type.String({ minLength: 1, maxLength: 500, description: 'Why it is set aside' }) },
-    { additionalProperties: false },
+    {
+      additionalProperties: false,
+      examples: [{ reason: 'Transfer between our own accounts, recorded by journal' }],
+    },
   ),
 );
 
