@@ -410,6 +410,26 @@ describe('re-running the rules', () => {
       ).field,
       'to',
     );
+    // One new rule run alone: it looks at the lines no other rule coded (the ride), not at eats
+    // (the Uber rule's) nor the payout (a person's), and codes the ride.
+    const rides = await createRule(k, {
+      name: 'Rides',
+      conditions: [{ field: 'description', operator: 'wildcard', value: 'uber ?trip*' }],
+      actions: { accountId: c.code('6100') },
+    });
+    const alone = await k.api({
+      method: 'POST',
+      url: '/api/bank-rules/run',
+      payload: { ruleIds: [rides.id] },
+    });
+    assert.deepEqual(alone.json(), { examined: 1, coded: 1, cleared: 0, unchanged: 0 });
+    assert.deepEqual(await codings(k, [ride, eats]), [
+      ['Rides', c.code('6100'), null, null, null],
+      ['Uber', c.code('6750'), null, null, null],
+    ]);
+    await k.api({ method: 'PATCH', url: `/api/bank-rules/${rides.id}`, payload: { isActive: false } });
+    const off = await k.api({ method: 'POST', url: '/api/bank-rules/run', payload: { ruleIds: [rides.id] } });
+    assert.equal(assertProblem(off, 400).field, 'ruleIds[0]');
   });
 
   test('6,000 lines: coded in bulk on import, and re-run in a few statements', async () => {
