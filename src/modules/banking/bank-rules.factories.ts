@@ -67,3 +67,26 @@ export function markReconciled(t: TestApp, k: Banking, ids: string[]) {
       .execute(),
   );
 }
+
+/** Bank lines of March the tests' rules are about. */
+export const UBER_RIDE = {
+  line: 1,
+  date: '2026-03-02',
+  amount: '-120.00',
+  description: 'UBER *TRIP HELP.UBER.COM',
+  payee: 'Uber BV',
+};
+export const UBER_EATS = { line: 2, date: '2026-03-03', amount: '-80.00', description: 'Uber Eats Sandton' };
+export const UBER_PAYOUT = {
+  line: 3,
+  date: '2026-03-04',
+  amount: '500.00',
+  description: 'UBER PAYOUT',
+  reference: 'TRIP-1234',
+};
+export const TELKOM = {
+  line: 4,
+  date: '2026-03-05',
+  amount: '-200.00',
+  description: 'DEBIT ORDER TELKOM MOBILE',
+};
