@@ -25,6 +25,7 @@ import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { catalogue } from '../src/catalogue.ts';
 import type { Plan } from '../src/config.ts';
+import { lockBankAccount, planIngest, writeIngest } from '../src/modules/banking/ingest.ts';
 import { keyTokenFor } from '../src/platform/auth/api-keys.factories.ts';
 import { licensedModule } from '../src/platform/auth/limits.ts';
 import { hashPassword } from '../src/platform/auth/passwords.ts';
@@ -142,6 +143,24 @@ const SEEDS: Record<string, (values: Record<string, string>) => Promise<void>> =
     });
     assert.equal(run.statusCode, 201, run.body);
     runOfA = run.json().id as string;
+  },
+  // Bank lines come only from an import (a statement or the feed): one line into tenant A's
+  // chart Bank account, the way both add them (ingest.ts); the same line again adds nothing.
+  'GET /api/bank-transactions': async () => {
+    const accounts = await as(t.app, a.token, a.companyId)({ method: 'GET', url: '/api/bank-accounts' });
+    const bankAccountId = (accounts.json() as { id: string }[])[0]!.id;
+    await withTenant(t.database.db, a.tenantId, async (tx) => {
+      await lockBankAccount(tx, a.tenantId, bankAccountId);
+      const line = { date: '2026-03-02', amount: '-50.00', description: 'SECURITY SEED' };
+      const plan = await planIngest(tx, a.tenantId, bankAccountId, [line]);
+      const origin = {
+        tenantId: a.tenantId,
+        companyId: a.companyId,
+        deps: t.deps,
+        principal: { type: 'system' },
+      };
+      await writeIngest(tx, plan, { ...origin, source: 'file' } as Parameters<typeof writeIngest>[2]);
+    });
   },
 };
 let advanceOfA: string | undefined;

@@ -2917,6 +2917,180 @@ export interface paths {
         patch: operations["updateBankAccount"];
         trace?: never;
     };
+    "/api/bank-transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's bank lines (paged; newest first by default)
+         * @description Filters apply before paging. amountMin and amountMax bound the size of the line whatever its direction (R50 in and R50 out both have size 50); direction narrows to money in or out. A feed's pending lines are listed with pending: true; a superseded line (a pending line once posted) is hidden, except to updatedSince, so a sync learns of it (supersededAt). Each line says which rule touched it and its coding.
+         *
+         *     Needs the role permission `banking:read`. An API key or OAuth token needs the scope `banking:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listBankTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bank-transactions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One bank line, with the rule that touched it and its coding
+         * @description Needs the role permission `banking:read`. An API key or OAuth token needs the scope `banking:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getBankTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set or clear a bank line's coding (a person's: no rule overwrites it)
+         * @description Given fields replace, null clears; splits take the place of accountId, taxCode and costCentreId. With every field cleared the line is uncoded again and the rules may code it on their next run. Only an unreconciled line: 409 ALREADY_RECONCILED for a reconciled one, 409 CONFLICT for an excluded or superseded one.
+         *
+         *     Needs the role permission `banking:write`. An API key or OAuth token needs the scope `banking:write`. Company-scoped: send `X-Company-Id`.
+         */
+        patch: operations["codeBankTransaction"];
+        trace?: never;
+    };
+    "/api/bank-transactions/{id}/exclude": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a bank line aside (excluded), with the reason
+         * @description unreconciled → excluded (an excluded line takes the new reason). A reconciled line: 409 ALREADY_RECONCILED; a superseded one: 409 CONFLICT.
+         *
+         *     Needs the role permission `banking:write`. An API key or OAuth token needs the scope `banking:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["excludeBankTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bank-transactions/{id}/include": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take an excluded bank line back (unreconciled)
+         * @description excluded → unreconciled; an unreconciled line is answered as it is. A reconciled line: 409 ALREADY_RECONCILED; a superseded one: 409 CONFLICT.
+         *
+         *     Needs the role permission `banking:write`. An API key or OAuth token needs the scope `banking:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["includeBankTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bank-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's bank rules, in the order they run (bare array)
+         * @description Active rules run in priority order (lower first) on every import and when re-run, over unreconciled lines not coded by a person. The first rule that matches codes the line (the line's rule); a stop-processing rule ends there, any other lets later matching rules fill only what it left unset. Deleted rules are not listed.
+         *
+         *     Needs the role permission `banking:read`. An API key or OAuth token needs the scope `banking:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listBankRules"];
+        put?: never;
+        /**
+         * Add a bank rule
+         * @description Active rules run in priority order (lower first) on every import and when re-run, over unreconciled lines not coded by a person. The first rule that matches codes the line (the line's rule); a stop-processing rule ends there, any other lets later matching rules fill only what it left unset. It codes new lines from the next import; POST /api/bank-rules/run applies it to the lines already held. 201; 200 with the existing rule when clientId was used.
+         *
+         *     Needs the role permission `banking:write`. An API key or OAuth token needs the scope `banking:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["createBankRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bank-rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One bank rule
+         * @description Needs the role permission `banking:read`. An API key or OAuth token needs the scope `banking:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getBankRule"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a bank rule
+         * @description Marked deleted (404 from then on); it runs no more. The lines it coded keep their coding and still name it until the rules are re-run.
+         *
+         *     Needs the role permission `banking:write`. An API key or OAuth token needs the scope `banking:write`. Company-scoped: send `X-Company-Id`.
+         */
+        delete: operations["deleteBankRule"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a bank rule (or deactivate it)
+         * @description Lines already coded keep their coding until the rules are re-run.
+         *
+         *     Needs the role permission `banking:write`. An API key or OAuth token needs the scope `banking:write`. Company-scoped: send `X-Company-Id`.
+         */
+        patch: operations["updateBankRule"];
+        trace?: never;
+    };
+    "/api/bank-rules/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the bank rules again over the unreconciled lines
+         * @description Active rules run in priority order (lower first) on every import and when re-run, over unreconciled lines not coded by a person. The first rule that matches codes the line (the line's rule); a stop-processing rule ends there, any other lets later matching rules fill only what it left unset. A line a rule coded before is recoded from the rules as they are now, and its coding cleared when none matches. Reconciled and excluded lines, superseded ones and lines a person coded are not touched. Answers the counts.
+         *
+         *     Needs the role permission `banking:write`. An API key or OAuth token needs the scope `banking:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["runBankRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/bank-feeds": {
         parameters: {
             query?: never;
@@ -3829,6 +4003,7 @@ export interface components {
          *     - `NOT_WRITTEN_OFF` (409): Nothing written off on the document is left to recover
          *     - `WRITE_OFF_RECOVERED` (409): Money was recovered on what was written off: reverse the recovery first
          *     - `ALREADY_VOID` (409): The document is void already
+         *     - `ALREADY_RECONCILED` (409): The bank line is reconciled: undo the reconciliation first
          *     - `DUPLICATE_BILL_NUMBER` (409): The supplier's bill number is captured already; `existingBillId` names that bill
          *     - `DUPLICATE_CREDIT_NOTE_NUMBER` (409): The supplier's credit note number is captured already; `existingCreditNoteId` names it
          *     - `NOT_AWAITING_APPROVAL` (409): The bill, claim or trip is not awaiting approval
@@ -3870,7 +4045,7 @@ export interface components {
          *     - `UNAVAILABLE` (503): A dependency is unavailable; retry with backoff
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "RECEIPT_MISMATCH" | "ORDER_NOT_SENT" | "ORDER_CLOSED" | "ORDER_BILLED" | "NOTHING_TO_BILL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "ON_HOLD" | "DISPUTED" | "PAYMENT_BLOCKED" | "SAME_USER" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_RECONCILED" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "RECEIPT_MISMATCH" | "ORDER_NOT_SENT" | "ORDER_CLOSED" | "ORDER_BILLED" | "NOTHING_TO_BILL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "ON_HOLD" | "DISPUTED" | "PAYMENT_BLOCKED" | "SAME_USER" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         FieldError: {
             /** @description The field, parameter or header, e.g. lines[0].quantity */
             field: string;
@@ -7485,6 +7660,307 @@ export interface components {
             /** @description false deactivates its ledger account (not the chart's Bank) */
             isActive?: boolean;
         };
+        /**
+         * @description unreconciled (waiting), reconciled (matched or posted), excluded (set aside, with a reason)
+         * @enum {string}
+         */
+        BankTransactionStatus: "unreconciled" | "reconciled" | "excluded";
+        /**
+         * @description VAT classification for the VAT report (VAT201 field in brackets): on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. The standard-rated codes take the standard rate of the date (15%, 14% before 2018-04-01), the others 0. Output: standard (1, 4); standard_capital (capital goods or services supplied: 1A, 4A); zero (zero-rated, s11: 2); zero_export (exports, s11(1)(a): 2A); exempt (s12: 3); accommodation_long (commercial accommodation of more than 28 days, s10(10): 5, the VAT is the rate of 60% of the net); accommodation_short (28 days or less: 7); change_in_use (output tax on goods or services taken out of taxable use, or second-hand goods exported, s18(1): 10, 11; tag the credit line of the goods); imported_services (VAT on imported services, s7(1)(c): 12; the tax alone, the value of the service is not paired); bad_debt_recovered (the VAT on a bad debt recovered, s22(2): 12; posted by a recovery only). Input: input_standard (15); input_capital (capital goods and services: 14); input_import (VAT paid to customs on imports: 15A) and input_capital_import (on capital goods imported: 14A), the tax alone as customs levied it (s13(2)), not paired with a net; input_change_in_use (goods or services taken into taxable use, s18(4): 16); input_bad_debt (the VAT of a bad debt written off, claimed back, s22(1): 17; posted by an invoice write-off only); input_other (other input tax adjustments: 18); input_zero, input_exempt (no VAT).
+         * @enum {string}
+         */
+        TaxCode: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "bad_debt_recovered" | "accommodation_short" | "accommodation_long" | "change_in_use" | "imported_services" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | "input_capital_import" | "input_change_in_use" | "input_other" | "input_bad_debt";
+        BankCodingSplit: {
+            /** Format: uuid */
+            accountId: string;
+            taxCode: components["schemas"]["TaxCode"];
+            /** @description A share of the line in percent, above 0, at most four decimals; the splits sum to exactly 100 */
+            percent: number | string;
+            description?: string | null;
+            /** Format: uuid */
+            costCentreId?: string | null;
+        };
+        BankTransaction: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            companyId: string;
+            /** Format: uuid */
+            bankAccountId: string;
+            /** Format: date */
+            date: string;
+            /** Format: date */
+            valueDate: string | null;
+            /** @description Signed: + money in, - money out */
+            amount: number;
+            /** @enum {string} */
+            direction: "in" | "out";
+            description: string;
+            reference: string | null;
+            payee: string | null;
+            /** @description The source's own id (FITID, AcctSvcrRef, a feed's id) */
+            externalId: string | null;
+            runningBalance: number | null;
+            /** @enum {string} */
+            source: "file" | "feed";
+            /** Format: uuid */
+            statementId: string | null;
+            /** @description The nth line of its date and amount in the account */
+            sequence: number;
+            /** @description A feed's provisional line: replaced when it posts */
+            pending: boolean;
+            /** Format: date-time */
+            supersededAt: string | null;
+            status: components["schemas"]["BankTransactionStatus"];
+            excludedReason: string | null;
+            /** Format: date-time */
+            reconciledAt: string | null;
+            /** @description The first bank rule that touched the line (null: none) */
+            rule: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            } | null;
+            /** Format: date-time */
+            ruleAppliedAt: string | null;
+            /**
+             * @description Who set the coding; a person's coding is never overwritten by a rule
+             * @enum {string|null}
+             */
+            codedBy: "rule" | "person" | null;
+            /** @description How the line is to be posted when reconciled: set by a rule or a person */
+            coding: {
+                /** Format: uuid */
+                accountId: string | null;
+                /** Format: uuid */
+                contactId: string | null;
+                taxCode: string | null;
+                description: string | null;
+                /** Format: uuid */
+                costCentreId: string | null;
+                splits: components["schemas"]["BankCodingSplit"][] | null;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        BankTransactionPage: {
+            items: components["schemas"]["BankTransaction"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        BankTransactionCoding: {
+            /**
+             * Format: uuid
+             * @description An active account of the company, not a control account
+             */
+            accountId?: string | null;
+            /**
+             * Format: uuid
+             * @description A live contact
+             */
+            contactId?: string | null;
+            taxCode?: components["schemas"]["TaxCode"] | null;
+            description?: string | null;
+            /**
+             * Format: uuid
+             * @description An active cost centre of the company
+             */
+            costCentreId?: string | null;
+            /** @description Instead of accountId, taxCode and costCentreId: the line split over accounts by percentages summing to exactly 100 */
+            splits?: components["schemas"]["BankCodingSplit"][] | null;
+        };
+        /**
+         * @example {
+         *       "reason": "Transfer between our own accounts, recorded by journal"
+         *     }
+         */
+        BankTransactionExclude: {
+            /** @description Why it is set aside */
+            reason: string;
+        };
+        BankRuleCondition: {
+            /**
+             * @description What of the bank line is tested: its text fields, its amount (the size), or its direction
+             * @enum {string}
+             */
+            field: "description" | "reference" | "payee" | "amount" | "direction";
+            /**
+             * @description Text fields: contains, equals, or wildcard (the whole field against a pattern: * any run of characters, ? one character; no regular expressions), all case-insensitive. amount (the size of the line, whatever its direction): equals, between (min and max, both included), gt, lt. direction: equals, value 'in' (money received) or 'out' (money paid).
+             * @enum {string}
+             */
+            operator: "contains" | "equals" | "wildcard" | "between" | "gt" | "lt";
+            /** @description The text, pattern, amount or direction; not with between */
+            value?: string | number;
+            /** @description An amount (the size of the line, never negative), at most two decimals */
+            min?: number | string;
+            /** @description An amount (the size of the line, never negative), at most two decimals */
+            max?: number | string;
+        };
+        /** @description At least one action; splits exclude accountId, taxCode and costCentreId */
+        BankRuleActions: {
+            /**
+             * Format: uuid
+             * @description An active account of the company, not a control account
+             */
+            accountId?: string | null;
+            /**
+             * Format: uuid
+             * @description A live contact
+             */
+            contactId?: string | null;
+            taxCode?: components["schemas"]["TaxCode"] | null;
+            description?: string | null;
+            /**
+             * Format: uuid
+             * @description An active cost centre of the company
+             */
+            costCentreId?: string | null;
+            /** @description Instead of accountId, taxCode and costCentreId: the line split over accounts by percentages summing to exactly 100 */
+            splits?: components["schemas"]["BankCodingSplit"][] | null;
+        };
+        BankRule: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            companyId: string;
+            name: string;
+            /** @description Lower runs first; ties by creation. Default: after the last rule (its priority + 10) */
+            priority: number;
+            /**
+             * @description all conditions must hold, or any one of them
+             * @enum {string}
+             */
+            match: "all" | "any";
+            conditions: components["schemas"]["BankRuleCondition"][];
+            actions: components["schemas"]["BankRuleActions"];
+            /** @description true (the default): no later rule touches a line this one matched. false: later matching rules fill what this one left unset */
+            stopProcessing: boolean;
+            /**
+             * Format: uuid
+             * @description Only lines of this bank account; null: every bank account
+             */
+            bankAccountId: string | null;
+            isActive: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "name": "Uber rides",
+         *       "match": "all",
+         *       "conditions": [
+         *         {
+         *           "field": "description",
+         *           "operator": "wildcard",
+         *           "value": "*UBER*"
+         *         },
+         *         {
+         *           "field": "direction",
+         *           "operator": "equals",
+         *           "value": "out"
+         *         }
+         *       ],
+         *       "actions": {
+         *         "description": "Uber trip",
+         *         "taxCode": "input_standard"
+         *       }
+         *     }
+         */
+        BankRuleCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            name: string;
+            /** @description Lower runs first; ties by creation. Default: after the last rule (its priority + 10) */
+            priority?: number;
+            /**
+             * @description all conditions must hold, or any one of them
+             * @enum {string}
+             */
+            match?: "all" | "any";
+            conditions: components["schemas"]["BankRuleCondition"][];
+            actions: components["schemas"]["BankRuleActions"];
+            /** @description true (the default): no later rule touches a line this one matched. false: later matching rules fill what this one left unset */
+            stopProcessing?: boolean;
+            /**
+             * Format: uuid
+             * @description Only lines of this bank account; null: every bank account
+             */
+            bankAccountId?: string | null;
+            isActive?: boolean;
+        };
+        BankRuleUpdate: {
+            name?: string;
+            /** @description Lower runs first; ties by creation. Default: after the last rule (its priority + 10) */
+            priority?: number;
+            /**
+             * @description all conditions must hold, or any one of them
+             * @enum {string}
+             */
+            match?: "all" | "any";
+            conditions?: components["schemas"]["BankRuleCondition"][];
+            /** @description At least one action; splits exclude accountId, taxCode and costCentreId */
+            actions?: {
+                /**
+                 * Format: uuid
+                 * @description An active account of the company, not a control account
+                 */
+                accountId?: string | null;
+                /**
+                 * Format: uuid
+                 * @description A live contact
+                 */
+                contactId?: string | null;
+                taxCode?: components["schemas"]["TaxCode"] | null;
+                description?: string | null;
+                /**
+                 * Format: uuid
+                 * @description An active cost centre of the company
+                 */
+                costCentreId?: string | null;
+                /** @description Instead of accountId, taxCode and costCentreId: the line split over accounts by percentages summing to exactly 100 */
+                splits?: components["schemas"]["BankCodingSplit"][] | null;
+            };
+            /** @description true (the default): no later rule touches a line this one matched. false: later matching rules fill what this one left unset */
+            stopProcessing?: boolean;
+            /**
+             * Format: uuid
+             * @description Only lines of this bank account; null: every bank account
+             */
+            bankAccountId?: string | null;
+            isActive?: boolean;
+        };
+        BankRuleRun: {
+            /** Format: uuid */
+            bankAccountId?: string;
+            /** Format: date */
+            from?: string;
+            /** Format: date */
+            to?: string;
+            /** @description Only these rules run, over the lines no other rule coded; default every active rule over every unreconciled line not coded by a person */
+            ruleIds?: string[];
+        };
+        BankRuleRunResult: {
+            /** @description Unreconciled lines looked at (a person's coding is not looked at) */
+            examined: number;
+            /** @description Lines whose coding a rule set or changed */
+            coded: number;
+            /** @description Lines a rule had coded that no rule matches now: their coding is cleared */
+            cleared: number;
+            /** @description Lines left as they were (coded the same, or matched by no rule) */
+            unchanged: number;
+        };
         BankFeed: {
             /** Format: uuid */
             id: string;
@@ -8339,11 +8815,6 @@ export interface components {
              */
             submittedAt: string | null;
         };
-        /**
-         * @description VAT classification for the VAT report (VAT201 field in brackets): on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. The standard-rated codes take the standard rate of the date (15%, 14% before 2018-04-01), the others 0. Output: standard (1, 4); standard_capital (capital goods or services supplied: 1A, 4A); zero (zero-rated, s11: 2); zero_export (exports, s11(1)(a): 2A); exempt (s12: 3); accommodation_long (commercial accommodation of more than 28 days, s10(10): 5, the VAT is the rate of 60% of the net); accommodation_short (28 days or less: 7); change_in_use (output tax on goods or services taken out of taxable use, or second-hand goods exported, s18(1): 10, 11; tag the credit line of the goods); imported_services (VAT on imported services, s7(1)(c): 12; the tax alone, the value of the service is not paired); bad_debt_recovered (the VAT on a bad debt recovered, s22(2): 12; posted by a recovery only). Input: input_standard (15); input_capital (capital goods and services: 14); input_import (VAT paid to customs on imports: 15A) and input_capital_import (on capital goods imported: 14A), the tax alone as customs levied it (s13(2)), not paired with a net; input_change_in_use (goods or services taken into taxable use, s18(4): 16); input_bad_debt (the VAT of a bad debt written off, claimed back, s22(1): 17; posted by an invoice write-off only); input_other (other input tax adjustments: 18); input_zero, input_exempt (no VAT).
-         * @enum {string}
-         */
-        TaxCode: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "bad_debt_recovered" | "accommodation_short" | "accommodation_long" | "change_in_use" | "imported_services" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | "input_capital_import" | "input_change_in_use" | "input_other" | "input_bad_debt";
         VatReportLine: {
             taxCode: components["schemas"]["TaxCode"];
             /** @description Percent */
@@ -8787,6 +9258,15 @@ export interface components {
         };
         /** @description Conflict. `code`: `CONFLICT`, `NOT_REIMBURSABLE`, `EXPENSE_REIMBURSED`, `PERIOD_LOCKED`. */
         Conflict_4e7fee: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict. `code`: `CONFLICT`, `ALREADY_RECONCILED`. */
+        Conflict_3a3c64: {
             headers: {
                 [name: string]: unknown;
             };
@@ -16414,6 +16894,506 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listBankTransactions: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `-date`. */
+                sort?: "date" | "-date" | "updatedAt" | "-updatedAt" | "createdAt" | "-createdAt";
+                bankAccountId?: string;
+                /** @description unreconciled (waiting), reconciled (matched or posted), excluded (set aside, with a reason) */
+                status?: "unreconciled" | "reconciled" | "excluded";
+                /** @description Dated on or after */
+                from?: string;
+                /** @description Dated on or before */
+                to?: string;
+                /** @description Text in the description, reference or payee (case-insensitive) */
+                q?: string;
+                /** @description The size of the line (whatever its direction) at least this; with direction for in or out */
+                amountMin?: number | string;
+                /** @description The size of the line at most this */
+                amountMax?: number | string;
+                /** @description in: money received; out: money paid */
+                direction?: "in" | "out";
+                /** @description Lines this rule touched */
+                ruleId?: string;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankTransactionPage"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBankTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankTransaction"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    codeBankTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankTransactionCoding"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankTransaction"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_3a3c64"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    excludeBankTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankTransactionExclude"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankTransaction"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_3a3c64"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    includeBankTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankTransaction"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_3a3c64"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listBankRules: {
+        parameters: {
+            query?: {
+                /** @description That account's rules and the rules of every account */
+                bankAccountId?: string;
+                isActive?: boolean;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankRule"][];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createBankRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankRuleCreate"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankRule"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankRule"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBankRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankRule"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteBankRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateBankRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankRuleUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankRule"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    runBankRules: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankRuleRun"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankRuleRunResult"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];

@@ -671,6 +671,8 @@ describe('what may point into a sandbox', () => {
       'an EMPLOYEE contact (the driver): the samples are customers, so none names one',
     'purchase_orders(contact_id) → contacts':
       'checked: an open purchase order of another company to a sample contact',
+    'bank_transactions(coded_contact_id) → contacts':
+      "a bank line's coding (0044): samples are retired, not removed, so it names a retired one",
     'sandbox_samples(contact_id) → contacts': "the sandbox's own record of its samples",
     'sandbox_samples(product_id) → products': "the sandbox's own record of its samples",
     'sandbox_samples(invoice_id) → invoices': "the sandbox's own record of its samples",

@@ -85,6 +85,7 @@ export const ERROR_CODES = {
     meaning: 'Money was recovered on what was written off: reverse the recovery first',
   },
   ALREADY_VOID: { status: 409, meaning: 'The document is void already' },
+  ALREADY_RECONCILED: { status: 409, meaning: 'The bank line is reconciled: undo the reconciliation first' },
   DUPLICATE_BILL_NUMBER: {
     status: 409,
     meaning: "The supplier's bill number is captured already; `existingBillId` names that bill",
