@@ -14,6 +14,23 @@ test('a scalar that may be null is one type list keeping its keywords; an object
   assert.deepEqual(object.anyOf[1], { type: 'null' });
 });
 
+test('an enum that may be null lists null among its values, so a body may send null', async () => {
+  const schema = nullable(Type.Union([Type.Literal('a'), Type.Literal('b')]));
+  const flat = nullable({ type: 'string', enum: ['a', 'b'] } as unknown as ReturnType<typeof Type.String>);
+  assert.deepEqual({ ...flat }, { type: ['string', 'null'], enum: ['a', 'b', null] });
+  const app = Fastify();
+  app.post('/', { schema: { body: Type.Object({ code: flat, other: schema }) } }, async (req) => req.body);
+  for (const body of [
+    { code: null, other: null },
+    { code: 'a', other: 'b' },
+  ]) {
+    const res = await app.inject({ method: 'POST', url: '/', payload: body });
+    assert.equal(res.statusCode, 200, res.body);
+  }
+  const bad = await app.inject({ method: 'POST', url: '/', payload: { code: 'c', other: 'a' } });
+  assert.equal(bad.statusCode, 400, bad.body);
+});
+
 test('in an answer, null and a value are written as they are', async () => {
   const app = Fastify();
   const answers = [

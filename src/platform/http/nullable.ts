@@ -18,7 +18,10 @@ export function nullable<T extends TSchema>(
 ): TUnsafe<Static<T> | null> {
   const type = (schema as { type?: unknown }).type;
   if (typeof type === 'string' && SCALAR_TYPES.has(type)) {
-    return Type.Unsafe<Static<T> | null>({ ...schema, ...options, type: [type, 'null'] });
+    // An enum lists null too: else the type list lets null through and the enum refuses it.
+    const values = (schema as { enum?: unknown[] }).enum;
+    const listed = Array.isArray(values) ? { enum: [...values, null] } : {};
+    return Type.Unsafe<Static<T> | null>({ ...schema, ...options, ...listed, type: [type, 'null'] });
   }
   return Type.Unsafe<Static<T> | null>(Type.Union([schema, Type.Null()], options));
 }
