@@ -5,21 +5,23 @@ import { named } from '../../platform/http/schema-names.ts';
 import { SIGN_CONVENTIONS } from './statements/csv-profiles.ts';
 import { DATE_FORMATS } from './statements/types.ts';
 
-const Column = Type.Union(
-  [
-    Type.String({
-      minLength: 1,
-      maxLength: 100,
-      description: "The column's header (case and spaces ignored)",
-    }),
-    Type.Integer({
-      minimum: 0,
-      maximum: 200,
-      description: 'The column by index, 0-based (a file without a header)',
-    }),
-  ],
-  { description: 'A column: by its header name or its 0-based index' },
-);
+const column = (description = 'A column: by its header name or its 0-based index') =>
+  Type.Union(
+    [
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: "The column's header (case and spaces ignored)",
+      }),
+      Type.Integer({
+        minimum: 0,
+        maximum: 200,
+        description: 'The column by index, 0-based (a file without a header)',
+      }),
+    ],
+    { description },
+  );
+const Column = column();
 
 const Columns = Type.Object(
   {
@@ -30,13 +32,11 @@ const Columns = Type.Object(
     }),
     reference: Type.Optional(Column),
     payee: Type.Optional(Column),
-    amount: Type.Optional(Type.Union([Column], { description: 'The signed amount (sign: signed)' })),
-    debit: Type.Optional(Type.Union([Column], { description: 'Money out (sign: debit_credit)' })),
-    credit: Type.Optional(Type.Union([Column], { description: 'Money in (sign: debit_credit)' })),
-    fee: Type.Optional(
-      Type.Union([Column], { description: 'A fee or charge, money out (sign: debit_credit)' }),
-    ),
-    balance: Type.Optional(Type.Union([Column], { description: 'The running balance, checked row by row' })),
+    amount: Type.Optional(column('The signed amount (sign: signed)')),
+    debit: Type.Optional(column('Money out (sign: debit_credit)')),
+    credit: Type.Optional(column('Money in (sign: debit_credit)')),
+    fee: Type.Optional(column('A fee or charge, money out (sign: debit_credit)')),
+    balance: Type.Optional(column('The running balance, checked row by row')),
   },
   { additionalProperties: false },
 );
