@@ -3,6 +3,7 @@
 // the file left out, or one that could not be read).
 import { money } from '../../../platform/money/money.ts';
 import type { StatementLine } from '../ingest.ts';
+import { amountOf, centsOf } from './types.ts';
 
 export interface RunningGap {
   /** The row whose balance does not follow from the one before. */
@@ -29,27 +30,26 @@ export function checkBalances(
   opening: string | undefined,
   closing: string | undefined,
 ): BalanceCheck {
-  let total = money(0);
-  for (const l of lines) total = total.plus(l.amount);
+  // In cents, exactly (BigInt): a statement of 50,000 lines is read row by row.
+  const cents = (a: string) => (/^-?\d+\.\d\d$/.test(a) ? centsOf(a) : centsOf(money(a).toFixed(2)));
+  let total = 0n;
   const runningGaps: RunningGap[] = [];
-  let prev: StatementLine | undefined;
+  let prevBalance: bigint | null = null;
   for (const l of lines) {
-    if (prev?.runningBalance != null && l.runningBalance != null) {
-      const expected = money(prev.runningBalance).plus(l.amount);
-      const found = money(l.runningBalance);
-      if (!expected.equals(found))
-        runningGaps.push({
-          line: l.line ?? null,
-          date: l.date,
-          expected: expected.toFixed(2),
-          found: found.toFixed(2),
-          difference: found.minus(expected).toFixed(2),
-        });
-    }
-    prev = l;
+    const amount = cents(l.amount);
+    total += amount;
+    const balance = l.runningBalance == null ? null : cents(l.runningBalance);
+    if (prevBalance != null && balance != null && prevBalance + amount !== balance)
+      runningGaps.push({
+        line: l.line ?? null,
+        date: l.date,
+        expected: amountOf(prevBalance + amount),
+        found: amountOf(balance),
+        difference: amountOf(balance - prevBalance - amount),
+      });
+    prevBalance = balance;
   }
-  const gap =
-    opening != null && closing != null ? money(closing).minus(money(opening).plus(total)).toFixed(2) : null;
+  const gap = opening != null && closing != null ? amountOf(cents(closing) - cents(opening) - total) : null;
   const status =
     gap == null && !lines.some((l) => l.runningBalance != null)
       ? 'not_given'
@@ -60,7 +60,7 @@ export function checkBalances(
     status,
     openingBalance: opening ?? null,
     closingBalance: closing ?? null,
-    linesTotal: total.toFixed(2),
+    linesTotal: amountOf(total),
     gap,
     runningGaps,
   };

@@ -3,13 +3,15 @@
 // UTF-8 or, failing that, Windows-1252 (what the banks' Excel-shaped exports are), and a file
 // listed newest first is turned oldest first so the running balance reads row by row.
 import { parse } from 'csv-parse/sync';
-import { money } from '../../../platform/money/money.ts';
 import type { StatementLine } from '../ingest.ts';
 import type { Column, CsvMapping } from './csv-profiles.ts';
 import {
+  amountOf,
   amountText,
+  centsOf,
   dateText,
   decodeText,
+  isZeroAmount,
   type ParsedStatement,
   type RowError,
   UnreadableStatement,
@@ -22,19 +24,20 @@ interface Row {
   info: { lines: number };
 }
 
-/** The file's rows, each with its line in the file. */
+/**
+ * The file's rows, each with its line in the file. csv-parse's per-record info costs more than
+ * the parse itself: a file whose every record is one line (no quoted line break, none skipped)
+ * numbers its records by position; any other is parsed again with info.
+ */
 function rowsOf(text: string, mapping: CsvMapping): Row[] {
   const delimiter = mapping.delimiter ?? (mapping.decimalSeparator === ',' ? ';' : sniff(text));
+  const options = { delimiter, relax_column_count: true, relax_quotes: true, bom: true };
   try {
-    return parse(text, {
-      delimiter,
-      info: true,
-      relax_column_count: true,
-      relax_quotes: true,
-      skip_empty_lines: true,
-      trim: true,
-      bom: true,
-    }) as unknown as Row[];
+    const records = parse(text, options) as string[][];
+    const lineCount = text.split(/\r\n|\n|\r/).length - (/(\r\n|\n|\r)$/.test(text) ? 1 : 0);
+    if (records.length === lineCount)
+      return records.map((record, i) => ({ record: record.map((c) => c.trim()), info: { lines: i + 1 } }));
+    return parse(text, { ...options, info: true, trim: true, skip_empty_lines: true }) as unknown as Row[];
   } catch (err) {
     throw new UnreadableStatement(`the CSV could not be read: ${(err as Error).message}`);
   }
@@ -62,8 +65,19 @@ function locate(rows: Row[], mapping: CsvMapping): { start: number; index: (c: C
   const limit = Math.min(rows.length, mapping.skipRows + 50);
   for (let i = mapping.skipRows; i < limit; i++) {
     const cells = rows[i]!.record.map(norm);
-    if (wanted.every((w) => cells.includes(w)))
-      return { start: i + 1, index: (c) => (typeof c === 'number' ? c : cells.indexOf(norm(c))) };
+    if (wanted.every((w) => cells.includes(w))) {
+      // Each column's index found once, not per row.
+      const known = new Map<Column, number>();
+      const index = (c: Column) => {
+        let at = known.get(c);
+        if (at === undefined) {
+          at = typeof c === 'number' ? c : cells.indexOf(norm(c));
+          known.set(c, at);
+        }
+        return at;
+      };
+      return { start: i + 1, index };
+    }
   }
   throw new UnreadableStatement(
     `no header row naming the mapping's columns (${named(mapping).join(', ')}) in the first ${limit} rows`,
@@ -78,7 +92,7 @@ export function parseCsv(bytes: Uint8Array, mapping: CsvMapping): ParsedStatemen
   const cell = (r: string[], col: Column | undefined) => {
     if (col === undefined) return undefined;
     const i = index(col);
-    return i < 0 ? undefined : r[i]?.trim();
+    return i < 0 ? undefined : r[i];
   };
   const money2 = (r: string[], col: Column | undefined, field: string, errs: string[]) => {
     const raw = cell(r, col);
@@ -112,20 +126,16 @@ export function parseCsv(bytes: Uint8Array, mapping: CsvMapping): ParsedStatemen
         money2(r, c.debit, 'debit', bad),
         money2(r, c.fee, 'fee', bad),
       ];
-      const [inn, out, fee] = parts.map((p) => (p == null ? null : money(p).abs()));
-      amount = parts.every((p) => p == null)
-        ? null
-        : (inn ?? money(0))
-            .minus(out ?? 0)
-            .minus(fee ?? 0)
-            .toFixed(2);
+      // Their sign is the column's: money in less money out less the fee.
+      const [inn, out, fee] = parts.map((p) => (p == null ? 0n : centsOf(p.replace(/^-/, ''))));
+      amount = parts.every((p) => p == null) ? null : amountOf(inn! - out! - fee!);
     }
     const balance = money2(r, c.balance, 'balance', bad);
     if (bad.length) {
       errors.push({ line, field: bad[0]!.split(':')[0]!, message: bad.join('; ') });
       continue;
     }
-    if (amount == null || money(amount).isZero()) {
+    if (amount == null || isZeroAmount(amount)) {
       errors.push({ line, field: 'amount', message: 'no amount (or zero)' });
       continue;
     }
@@ -149,8 +159,8 @@ export function parseCsv(bytes: Uint8Array, mapping: CsvMapping): ParsedStatemen
   const first = lines[0];
   const last = lines.at(-1);
   if (first?.runningBalance != null && last?.runningBalance != null) {
-    out.openingBalance = money(first.runningBalance).minus(first.amount).toFixed(2);
-    out.closingBalance = money(last.runningBalance).toFixed(2);
+    out.openingBalance = amountOf(centsOf(first.runningBalance) - centsOf(first.amount));
+    out.closingBalance = last.runningBalance;
   }
   if (first) out.periodFrom = first.date;
   if (last) out.periodTo = last.date;

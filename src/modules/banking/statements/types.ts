@@ -25,11 +25,15 @@ export interface ParsedStatement {
 /** A file that cannot be read at all (not OFX, not XML, no header row): the route's 422. */
 export class UnreadableStatement extends Error {}
 
-const AMOUNT = /^[+-]?\d+(\.\d{1,2})?$/;
+const AMOUNT = /^[+-]?(\d+)(?:\.(\d{1,2}))?$/;
 
 /** A money text as a bank writes it ("1 234,50", "-R1,234.50", "(50.00)") as "-1234.50", or null. */
+const PLAIN = /^-?(0|[1-9]\d*)\.\d\d$/;
+
 export function amountText(raw: string | undefined, decimal: '.' | ',' = '.'): string | null {
   if (raw == null) return null;
+  // Most rows of most exports: already the one spelling.
+  if (decimal === '.' && PLAIN.test(raw)) return raw;
   let s = raw.trim().replace(/^R\s?|ZAR\s?/i, '');
   if (!s) return null;
   let negative = false;
@@ -45,9 +49,26 @@ export function amountText(raw: string | undefined, decimal: '.' | ',' = '.'): s
   if (decimal === ',') s = s.replace(/\./g, '').replace(',', '.');
   else s = s.replace(/,/g, '');
   if (s.startsWith('-R') || s.startsWith('+R')) s = s[0] + s.slice(2);
-  if (!AMOUNT.test(s)) return null;
-  if (negative) s = s.startsWith('-') ? s.slice(1) : `-${s.replace(/^\+/, '')}`;
-  return s.replace(/^\+/, '');
+  const m = AMOUNT.exec(s);
+  if (!m) return null;
+  // Two decimals, no leading zeros, the sign in front: one spelling per amount (cheap to compare).
+  const sign = (s.startsWith('-') ? !negative : negative) ? '-' : '';
+  const whole = m[1]!.replace(/^0+(?=\d)/, '');
+  const cents = (m[2] ?? '').padEnd(2, '0');
+  return `${sign}${whole}.${cents}`;
+}
+
+/** Whether a normalised amount (amountText's) is zero. */
+export const isZeroAmount = (a: string) => /^-?0\.00$/.test(a);
+
+/** A normalised amount in cents, exactly (BigInt: never a float). */
+export const centsOf = (a: string): bigint => BigInt(a.replace('.', ''));
+
+/** Cents back as an amount text with two decimals. */
+export function amountOf(cents: bigint): string {
+  const neg = cents < 0n;
+  const digits = (neg ? -cents : cents).toString().padStart(3, '0');
+  return `${neg ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
@@ -68,6 +89,8 @@ function valid(y: number, m: number, d: number): string | null {
   if (dt.getUTCFullYear() !== y || dt.getUTCMonth() !== m - 1 || dt.getUTCDate() !== d) return null;
   return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
+
+const TIME = /[ T]\d{1,2}:.*$/;
 
 /** A date in the given format (a time after it ignored) as YYYY-MM-DD, or null. */
 export function dateText(raw: string | undefined, format: DateFormat): string | null {
