@@ -95,10 +95,7 @@ const TIME = /[ T]\d{1,2}:.*$/;
 /** A date in the given format (a time after it ignored) as YYYY-MM-DD, or null. */
 export function dateText(raw: string | undefined, format: DateFormat): string | null {
   if (!raw) return null;
-  const s = raw
-    .trim()
-    .split(/[ T](?=\d{1,2}:)/)[0]!
-    .trim();
+  const s = TIME.test(raw) ? raw.replace(TIME, '').trim() : raw.trim();
   let m: RegExpExecArray | null;
   switch (format) {
     case 'YYYY-MM-DD':
