@@ -33,6 +33,7 @@ import { modulesOf, PLAN_TABLE } from '../src/platform/auth/plans.ts';
 import { signAccessToken } from '../src/platform/auth/tokens.ts';
 import { withTenant } from '../src/platform/db/tenant.ts';
 import type { AnyRoute } from '../src/platform/http/catalogue.ts';
+import { encodeMultipart, fileFieldsOf, MULTIPART_CONTENT_TYPE } from '../src/platform/http/multipart.ts';
 import { as, type Registered, register, sha256, startTestApp, type TestApp } from './support/app.ts';
 import { type FakeInvestec, keysBody, startFakeInvestec } from './support/fake-investec.ts';
 import { assertPermissionDenied, assertProblem } from './support/problem.ts';
@@ -208,6 +209,11 @@ const PREPARE: Record<string, (values: Record<string, string>) => Promise<Record
   },
   // So is a recurring schedule.
   'POST /api/recurring': async () => ({ contactId: await contactOfA() }),
+  // A statement is of one of the tenant's bank accounts (the chart's Bank is one).
+  'POST /api/bank-statements': async () => {
+    const res = await as(t.app, a.token, a.companyId)({ method: 'GET', url: '/api/bank-accounts' });
+    return { bankAccountId: res.json()[0].id };
+  },
   // Payments are taken on released invoices only.
   'POST /api/invoices/{id}/payments': async (values) => {
     await releaseOfA(values.id!);
@@ -397,7 +403,7 @@ async function idsOfTenantA(route: AnyRoute): Promise<Record<string, string>> {
         method: 'POST',
         url,
         query: exampleQuery(creator),
-        payload: { ...(exampleBody(creator) as object), ...overrides },
+        ...encoded(creator, { ...(exampleBody(creator) as object), ...overrides }),
       });
       assert.ok(
         res.statusCode >= 200 && res.statusCode < 300,
@@ -436,14 +442,25 @@ function call(
   headers: Record<string, string>,
   values: Record<string, string> = {},
 ): Promise<LightMyRequestResponse> {
-  const body = exampleBody(route);
+  const body = encoded(route, exampleBody(route));
   return t.app.inject({
     method: route.method,
     url: fill(route.path, values),
     query: exampleQuery(route),
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    headers: { ...body.headers, ...headers },
+    ...(body.payload === undefined ? {} : { payload: body.payload }),
   });
+}
+
+/** A body as the route reads it: JSON, or multipart/form-data (its file properties as file parts). */
+function encoded(
+  route: AnyRoute,
+  body: unknown,
+): { payload?: string | Buffer; headers: Record<string, string> } {
+  if (body === undefined) return { headers: {} };
+  if (route.consumes === MULTIPART_CONTENT_TYPE)
+    return encodeMultipart(body as Record<string, unknown>, fileFieldsOf(route.body));
+  return { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
 }
 
 function claimsOf(token: string): { sub: string; tid: string; sid: string } {

@@ -2917,6 +2917,102 @@ export interface paths {
         patch: operations["updateBankAccount"];
         trace?: never;
     };
+    "/api/bank-statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Statement files imported, newest first (paged)
+         * @description Needs the role permission `banking:read`. An API key or OAuth token needs the scope `banking:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listBankStatements"];
+        put?: never;
+        /**
+         * Import (or preview) a statement file: OFX/QFX, CAMT.053 or a bank CSV
+         * @description multipart/form-data, at most 20 MiB (larger: 413). The format is told from the bytes unless given; a CSV is read with the saved mapping named (mappingId), the profile named, or the bank account's bank's. preview=true answers what the import would do and writes nothing (200). Otherwise one statement is written (201): its new lines, never a line the account already holds (the same file, an overlapping statement or the bank feed: each duplicate with its reason); identical rows of one day are kept. Rows with errors are not written (each in errors), the rest are. The balances are checked: opening + lines = closing, and the running balance row by row (a gap says where and how much). The same file again answers 200 with the statement it was imported as, adding nothing. A file that cannot be read at all: 422.
+         *
+         *     Needs the role permission `banking:write`. An API key or OAuth token needs the scope `banking:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["importBankStatement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bank-statements/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One imported statement, with its report as it was answered
+         * @description Needs the role permission `banking:read`. An API key or OAuth token needs the scope `banking:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getBankStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bank-csv-mappings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's saved CSV mappings (bare array, by name)
+         * @description Needs the role permission `banking:read`. An API key or OAuth token needs the scope `banking:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listBankCsvMappings"];
+        put?: never;
+        /**
+         * Save a CSV mapping: column roles, date format, sign convention, skipped rows
+         * @description Columns by header name (case and spaces ignored) or 0-based index (header: false). sign signed needs columns.amount; debit_credit needs debit or credit (fee counted as money out). A name once per company (409). 201; 200 with the existing one when clientId was used.
+         *
+         *     Needs the role permission `banking:write`. An API key or OAuth token needs the scope `banking:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["createBankCsvMapping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bank-csv-mappings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One saved CSV mapping
+         * @description Needs the role permission `banking:read`. An API key or OAuth token needs the scope `banking:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getBankCsvMapping"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a saved CSV mapping
+         * @description Needs the role permission `banking:write`. An API key or OAuth token needs the scope `banking:write`. Company-scoped: send `X-Company-Id`.
+         */
+        patch: operations["updateBankCsvMapping"];
+        trace?: never;
+    };
     "/api/bank-transactions": {
         parameters: {
             query?: never;
@@ -7661,6 +7757,313 @@ export interface components {
             isActive?: boolean;
         };
         /**
+         * @example {
+         *       "file": "Date,Amount,Balance,Description\n2026/03/02,-50.00,14950.00,POS PURCHASE VIDA E CAFFE\n",
+         *       "bankAccountId": "00000000-0000-4000-8000-000000000000",
+         *       "profile": "fnb"
+         *     }
+         */
+        BankStatementUpload: {
+            /**
+             * Format: binary
+             * @description The statement: OFX/QFX (1.x or 2.x), CAMT.053 XML or a bank CSV; at most 20 MiB
+             */
+            file: string;
+            /**
+             * Format: uuid
+             * @description The bank account the statement is of
+             */
+            bankAccountId: string;
+            /**
+             * @description true: answer what the import would do, writing nothing (default false)
+             * @enum {string}
+             */
+            preview?: "true" | "false";
+            /**
+             * @description Default: told from the bytes
+             * @enum {string}
+             */
+            format?: "ofx" | "camt053" | "csv";
+            /**
+             * @description A CSV's bank profile; default the bank account's bank (else told from the header)
+             * @enum {string}
+             */
+            profile?: "fnb" | "absa" | "standard_bank" | "nedbank" | "capitec" | "investec";
+            /**
+             * Format: uuid
+             * @description A saved CSV mapping, instead of a profile
+             */
+            mappingId?: string;
+        };
+        StatementBalanceCheck: {
+            /** @enum {string} */
+            status: "ok" | "gap" | "not_given";
+            /** @description A decimal string, two places */
+            openingBalance: string | null;
+            /** @description A decimal string, two places */
+            closingBalance: string | null;
+            /** @description A decimal string, two places */
+            linesTotal: string;
+            /** @description closing - (opening + lines), when both are given */
+            gap: string | null;
+            /** @description Rows whose running balance does not follow the row before's */
+            runningGaps: {
+                line: number | null;
+                /** Format: date */
+                date: string;
+                /** @description A decimal string, two places */
+                expected: string;
+                /** @description A decimal string, two places */
+                found: string;
+                /** @description found - expected */
+                difference: string;
+            }[];
+        };
+        BankStatement: {
+            /**
+             * Format: uuid
+             * @description null in a preview
+             */
+            id: string | null;
+            /** Format: uuid */
+            companyId: string;
+            /** Format: uuid */
+            bankAccountId: string;
+            preview: boolean;
+            /** @enum {string} */
+            format: "ofx" | "camt053" | "csv";
+            /** @description The CSV's bank profile, or mapping:<id> */
+            profile: string | null;
+            fileName: string | null;
+            fileSha256: string;
+            fileSize: number;
+            alreadyImported: {
+                /** Format: uuid */
+                statementId: string;
+                /** Format: date-time */
+                importedAt: string;
+                message: string;
+            } | null;
+            /** Format: date */
+            periodFrom: string | null;
+            /** Format: date */
+            periodTo: string | null;
+            currency: string | null;
+            /** @description The account the file names */
+            accountHint: string | null;
+            /** @description Lines read plus rows with errors */
+            rowsRead: number;
+            rowsNew: number;
+            rowsDuplicate: number;
+            /** @description Rows not written: each is in errors */
+            rowsError: number;
+            balance: components["schemas"]["StatementBalanceCheck"];
+            duplicates: {
+                line: number | null;
+                /** Format: date */
+                date: string;
+                /** @description A decimal string, two places */
+                amount: string;
+                description: string;
+                reason: string;
+                /**
+                 * Format: uuid
+                 * @description The bank transaction already held
+                 */
+                duplicateOfId: string;
+            }[];
+            identical: {
+                line: number | null;
+                /** Format: date */
+                date: string;
+                /** @description A decimal string, two places */
+                amount: string;
+                /** @description Why an identical row of the same day is kept, not merged */
+                note: string;
+            }[];
+            errors: {
+                /** @description The row (CSV) or entry (OFX, CAMT) in the file, 1-based */
+                line: number;
+                field?: string;
+                message: string;
+            }[];
+            warnings: string[];
+            /** @description What was (or would be) done, in words */
+            message: string;
+            /** Format: date-time */
+            createdAt: string | null;
+        };
+        BankStatementPage: {
+            items: components["schemas"]["BankStatement"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        BankCsvMapping: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            companyId: string;
+            name: string;
+            columns: {
+                /** @description A column: by its header name or its 0-based index */
+                date: string | number;
+                /** @description A column: by its header name or its 0-based index */
+                valueDate?: string | number;
+                /** @description One column, or several joined with a space */
+                description: (string | number) | (string | number)[];
+                /** @description A column: by its header name or its 0-based index */
+                reference?: string | number;
+                /** @description A column: by its header name or its 0-based index */
+                payee?: string | number;
+                /** @description The signed amount (sign: signed) */
+                amount?: string | number;
+                /** @description Money out (sign: debit_credit) */
+                debit?: string | number;
+                /** @description Money in (sign: debit_credit) */
+                credit?: string | number;
+                /** @description A fee or charge, money out (sign: debit_credit) */
+                fee?: string | number;
+                /** @description The running balance, checked row by row */
+                balance?: string | number;
+            };
+            /** @enum {string} */
+            dateFormat: "YYYY-MM-DD" | "YYYY/MM/DD" | "YYYYMMDD" | "DD/MM/YYYY" | "DD-MM-YYYY" | "MM/DD/YYYY" | "DD MMM YYYY";
+            /**
+             * @description signed: one amount column, negative out; debit_credit: out and in (and fee) columns
+             * @enum {string}
+             */
+            sign: "signed" | "debit_credit";
+            skipRows: number;
+            header: boolean;
+            /** @enum {string} */
+            decimalSeparator: "." | ",";
+            delimiter: ("," | ";" | "\t") | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "name": "Credit union export",
+         *       "columns": {
+         *         "date": "Txn Date",
+         *         "description": [
+         *           "Narrative",
+         *           "Ref"
+         *         ],
+         *         "debit": "Out",
+         *         "credit": "In",
+         *         "balance": "Bal"
+         *       },
+         *       "dateFormat": "DD/MM/YYYY",
+         *       "sign": "debit_credit",
+         *       "skipRows": 2
+         *     }
+         */
+        BankCsvMappingCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            name: string;
+            columns: {
+                /** @description A column: by its header name or its 0-based index */
+                date: string | number;
+                /** @description A column: by its header name or its 0-based index */
+                valueDate?: string | number;
+                /** @description One column, or several joined with a space */
+                description: (string | number) | (string | number)[];
+                /** @description A column: by its header name or its 0-based index */
+                reference?: string | number;
+                /** @description A column: by its header name or its 0-based index */
+                payee?: string | number;
+                /** @description The signed amount (sign: signed) */
+                amount?: string | number;
+                /** @description Money out (sign: debit_credit) */
+                debit?: string | number;
+                /** @description Money in (sign: debit_credit) */
+                credit?: string | number;
+                /** @description A fee or charge, money out (sign: debit_credit) */
+                fee?: string | number;
+                /** @description The running balance, checked row by row */
+                balance?: string | number;
+            };
+            /** @enum {string} */
+            dateFormat: "YYYY-MM-DD" | "YYYY/MM/DD" | "YYYYMMDD" | "DD/MM/YYYY" | "DD-MM-YYYY" | "MM/DD/YYYY" | "DD MMM YYYY";
+            /**
+             * @description signed: one amount column, negative out; debit_credit: out and in (and fee) columns
+             * @enum {string}
+             */
+            sign: "signed" | "debit_credit";
+            /** @description Rows before the header (default 0) */
+            skipRows?: number;
+            /** @description Whether a header row names the columns (default true) */
+            header?: boolean;
+            /**
+             * @description Default '.'
+             * @enum {string}
+             */
+            decimalSeparator?: "." | ",";
+            /**
+             * @description Default: told from the file
+             * @enum {string}
+             */
+            delimiter?: "," | ";" | "\t";
+        };
+        BankCsvMappingUpdate: {
+            name?: string;
+            columns?: {
+                /** @description A column: by its header name or its 0-based index */
+                date: string | number;
+                /** @description A column: by its header name or its 0-based index */
+                valueDate?: string | number;
+                /** @description One column, or several joined with a space */
+                description: (string | number) | (string | number)[];
+                /** @description A column: by its header name or its 0-based index */
+                reference?: string | number;
+                /** @description A column: by its header name or its 0-based index */
+                payee?: string | number;
+                /** @description The signed amount (sign: signed) */
+                amount?: string | number;
+                /** @description Money out (sign: debit_credit) */
+                debit?: string | number;
+                /** @description Money in (sign: debit_credit) */
+                credit?: string | number;
+                /** @description A fee or charge, money out (sign: debit_credit) */
+                fee?: string | number;
+                /** @description The running balance, checked row by row */
+                balance?: string | number;
+            };
+            /** @enum {string} */
+            dateFormat?: "YYYY-MM-DD" | "YYYY/MM/DD" | "YYYYMMDD" | "DD/MM/YYYY" | "DD-MM-YYYY" | "MM/DD/YYYY" | "DD MMM YYYY";
+            /**
+             * @description signed: one amount column, negative out; debit_credit: out and in (and fee) columns
+             * @enum {string}
+             */
+            sign?: "signed" | "debit_credit";
+            /** @description Rows before the header (default 0) */
+            skipRows?: number;
+            /** @description Whether a header row names the columns (default true) */
+            header?: boolean;
+            /**
+             * @description Default '.'
+             * @enum {string}
+             */
+            decimalSeparator?: "." | ",";
+            /**
+             * @description Default: told from the file
+             * @enum {string}
+             */
+            delimiter?: "," | ";" | "\t";
+        };
+        /**
          * @description unreconciled (waiting), reconciled (matched or posted), excluded (set aside, with a reason)
          * @enum {string}
          */
@@ -9265,6 +9668,24 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The request body is larger than 20 MiB. `code`: `PAYLOAD_TOO_LARGE`. */
+        PayloadTooLarge_: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Unprocessable Content. `code`: `UNPROCESSABLE`, `IDEMPOTENCY_KEY_REUSED`. */
+        UnprocessableContent_9bb1cd: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Conflict. `code`: `CONFLICT`, `ALREADY_RECONCILED`. */
         Conflict_3a3c64: {
             headers: {
@@ -9284,7 +9705,7 @@ export interface components {
             };
         };
         /** @description The request body is larger than 1 MiB. `code`: `PAYLOAD_TOO_LARGE`. */
-        PayloadTooLarge_: {
+        PayloadTooLarge__: {
             headers: {
                 [name: string]: unknown;
             };
@@ -15865,15 +16286,7 @@ export interface operations {
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            /** @description The request body is larger than 20 MiB. `code`: `PAYLOAD_TOO_LARGE`. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge_"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -16900,6 +17313,335 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listBankStatements: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                bankAccountId?: string;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankStatementPage"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    importBankStatement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["BankStatementUpload"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankStatement"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankStatement"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge_"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent_9bb1cd"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBankStatement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankStatement"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listBankCsvMappings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankCsvMapping"][];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createBankCsvMapping: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankCsvMappingCreate"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankCsvMapping"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankCsvMapping"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBankCsvMapping: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankCsvMapping"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateBankCsvMapping: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankCsvMappingUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankCsvMapping"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listBankTransactions: {
         parameters: {
             query?: {
@@ -17472,15 +18214,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Unprocessable Content. `code`: `UNPROCESSABLE`, `IDEMPOTENCY_KEY_REUSED`. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["UnprocessableContent_9bb1cd"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -18479,7 +19213,7 @@ export interface operations {
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge_"];
+            413: components["responses"]["PayloadTooLarge__"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
@@ -18611,7 +19345,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
-            413: components["responses"]["PayloadTooLarge_"];
+            413: components["responses"]["PayloadTooLarge__"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];

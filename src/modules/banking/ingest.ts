@@ -63,7 +63,11 @@ export interface IngestPlan {
   duplicateCount: number;
 }
 
-const keyOf = (date: string, amount: string) => `${date}|${money(amount).toFixed(2)}`;
+// An amount already in its one spelling (two decimals, no leading zero: the parsers' and the
+// database's) is its own key; only others go through Decimal (a 50,000-line file, 50,000 times).
+const PLAIN = /^-?(0|[1-9]\d*)\.\d\d$/;
+const keyOf = (date: string, amount: string) =>
+  `${date}|${PLAIN.test(amount) ? amount : money(amount).toFixed(2)}`;
 
 function ordinal(n: number): string {
   const s = ['th', 'st', 'nd', 'rd'];
@@ -180,6 +184,41 @@ export interface IngestOrigin {
 /** Rows a single INSERT carries (PostgreSQL allows 65,535 parameters; a row takes 16). */
 const CHUNK = 2000;
 
+// The columns every line has, with their types: sent as one array each through unnest (17
+// parameters a statement, whatever the rows), which PostgreSQL binds far faster than a
+// multi-row VALUES of 17 parameters a row.
+const ARRAY_COLUMNS = [
+  ['tenant_id', 'uuid'],
+  ['id', 'uuid'],
+  ['company_id', 'uuid'],
+  ['bank_account_id', 'uuid'],
+  ['date', 'date'],
+  ['value_date', 'date'],
+  ['amount', 'numeric'],
+  ['description', 'text'],
+  ['reference', 'text'],
+  ['payee', 'text'],
+  ['external_id', 'text'],
+  ['running_balance', 'numeric'],
+  ['source', 'text'],
+  ['statement_id', 'uuid'],
+  ['source_line', 'int4'],
+  ['sequence', 'int4'],
+  ['pending', 'bool'],
+] as const;
+const UNNEST_CHUNK = 10_000;
+
+async function insertByArrays(db: Tx, rows: Array<Record<string, unknown>>): Promise<void> {
+  for (let i = 0; i < rows.length; i += UNNEST_CHUNK) {
+    const chunk = rows.slice(i, i + UNNEST_CHUNK);
+    const arrays = ARRAY_COLUMNS.map(
+      ([name, type]) => sql`${chunk.map((r) => r[name] ?? null)}::${sql.raw(type)}[]`,
+    );
+    await sql`insert into bank_transactions (${sql.join(ARRAY_COLUMNS.map(([n]) => sql.ref(n)))})
+      select * from unnest(${sql.join(arrays)})`.execute(db);
+  }
+}
+
 /**
  * Writes the plan's new lines (planned under lockBankAccount, in the same transaction), then
  * runs what follows every import: the bank rules, and reconciling what is certain. Answers the
@@ -208,11 +247,14 @@ export async function writeIngest(db: Tx, plan: IngestPlan, origin: IngestOrigin
       pending: p.line.pending ?? false,
       ...origin.columns?.(p.line),
     }));
-  for (let i = 0; i < rows.length; i += CHUNK)
-    await db
-      .insertInto('bank_transactions')
-      .values(rows.slice(i, i + CHUNK) as never)
-      .execute();
+  // Lines with columns of their source's own (the feed's) go as rows; a file's, as arrays.
+  if (origin.columns)
+    for (let i = 0; i < rows.length; i += CHUNK)
+      await db
+        .insertInto('bank_transactions')
+        .values(rows.slice(i, i + CHUNK) as never)
+        .execute();
+  else await insertByArrays(db, rows);
   const ids = rows.map((r) => r.id);
   // Rules and reconciling are for lines the bank has posted: a pending one may yet change.
   const posted = rows.filter((r) => !r.pending).map((r) => r.id);

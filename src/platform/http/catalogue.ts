@@ -41,6 +41,7 @@ import type { AppDeps, BaseCtx, PublicCtx, TenantCtx } from './context.ts';
 import { type RouteConventions, routeConventions } from './conventions.ts';
 import type { ErrorCode } from './error-codes.ts';
 import { wasReplayed } from './idempotency-key.ts';
+import { attachFiles, fileFieldsOf, MULTIPART_CONTENT_TYPE, multipartScope, readParts } from './multipart.ts';
 import { badRequest, HttpError, notFound, PermissionDenied, unauthorized } from './problem.ts';
 import { closeObjects, NO_QUERY, refusesUnknownInput } from './strict-input.ts';
 
@@ -121,8 +122,12 @@ interface RouteSpec<P extends TSchema, Q extends TSchema, B extends TSchema> {
    * problem's members beside them) sent as application/json: OAuth's token endpoint.
    */
   oauthErrors?: true;
-  /** The body arrives as an HTML form would send it (OAuth's token endpoint, its sign-in page). */
-  consumes?: typeof FORM_CONTENT_TYPE;
+  /**
+   * The body arrives as an HTML form would send it (OAuth's token endpoint, its sign-in page), or
+   * as multipart/form-data: a file uploaded with its fields (multipart.ts; the file properties of
+   * the body schema are `fileProperty`s, the file limit the route's bodyLimit).
+   */
+  consumes?: typeof FORM_CONTENT_TYPE | typeof MULTIPART_CONTENT_TYPE;
   /**
    * The body is a file of one of these media types (an uploaded receipt), handed to the handler
    * as a Buffer: no body schema; any other media type is a 415. The handler still reads the
@@ -419,10 +424,17 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: A
   }
   const formRoutes = routes.filter((r) => r.consumes === FORM_CONTENT_TYPE);
   const binaryRoutes = routes.filter((r) => r.binaryBody);
+  const multipartRoutes = routes.filter((r) => r.consumes === MULTIPART_CONTENT_TYPE);
   const conventionsOf = routeConventions(routes);
   for (const route of routes)
-    if (!formRoutes.includes(route) && !binaryRoutes.includes(route))
+    if (!formRoutes.includes(route) && !binaryRoutes.includes(route) && !multipartRoutes.includes(route))
       addRoute(app, route, deps, conventionsOf(route));
+  // Uploads with fields: @fastify/multipart only in the scope of the routes that declare it.
+  if (multipartRoutes.length)
+    app.register(async (scope) => {
+      await multipartScope(scope, Math.max(...multipartRoutes.map((r) => r.bodyLimit ?? 0), 1024 * 1024));
+      for (const route of multipartRoutes) addRoute(scope, route, deps, conventionsOf(route));
+    });
   // A file body is read whole as bytes, only where a route declares its media types.
   for (const route of binaryRoutes)
     app.register(async (scope) => {
@@ -468,6 +480,12 @@ function addRoute(app: FastifyInstance, route: AnyRoute, deps: AppDeps, conventi
           preValidation: async (request: { body: unknown }) => {
             request.body ??= {};
           },
+        }
+      : {}),
+    ...(route.consumes === MULTIPART_CONTENT_TYPE
+      ? {
+          preValidation: readParts(fileFieldsOf(route.body), route.bodyLimit ?? 1024 * 1024),
+          preHandler: attachFiles(fileFieldsOf(route.body)),
         }
       : {}),
     ...(route.oauthErrors ? { config: { oauthErrors: true } } : {}),

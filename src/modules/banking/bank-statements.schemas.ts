@@ -1,0 +1,135 @@
+import { Type } from 'typebox';
+import { stringEnum } from '../../platform/http/enums.ts';
+import { fileProperty } from '../../platform/http/multipart.ts';
+import { nullable } from '../../platform/http/nullable.ts';
+import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { named } from '../../platform/http/schema-names.ts';
+import { STATEMENT_FORMATS } from './banking.tables.ts';
+import { CSV_PROFILES } from './statements/csv-profiles.ts';
+
+const Uuid = Type.String({ format: 'uuid' });
+const Day = Type.String({ format: 'date' });
+const Amount = Type.String({ description: 'A decimal string, two places' });
+
+/** Uploaded with a statement file: the fields of the multipart body. */
+export const BankStatementUpload = named(
+  'BankStatementUpload',
+  Type.Object(
+    {
+      file: fileProperty('The statement: OFX/QFX (1.x or 2.x), CAMT.053 XML or a bank CSV; at most 20 MiB'),
+      bankAccountId: Type.String({ format: 'uuid', description: 'The bank account the statement is of' }),
+      preview: Type.Optional(
+        stringEnum(['true', 'false'] as const, {
+          description: 'true: answer what the import would do, writing nothing (default false)',
+        }),
+      ),
+      format: Type.Optional(stringEnum(STATEMENT_FORMATS, { description: 'Default: told from the bytes' })),
+      profile: Type.Optional(
+        stringEnum(CSV_PROFILES, {
+          description: "A CSV's bank profile; default the bank account's bank (else told from the header)",
+        }),
+      ),
+      mappingId: Type.Optional(
+        Type.String({ format: 'uuid', description: 'A saved CSV mapping, instead of a profile' }),
+      ),
+    },
+    {
+      additionalProperties: false,
+      examples: [
+        {
+          file: 'Date,Amount,Balance,Description\n2026/03/02,-50.00,14950.00,POS PURCHASE VIDA E CAFFE\n',
+          bankAccountId: '00000000-0000-4000-8000-000000000000',
+          profile: 'fnb',
+        },
+      ],
+    },
+  ),
+);
+
+const RowError = Type.Object({
+  line: Type.Integer({ description: 'The row (CSV) or entry (OFX, CAMT) in the file, 1-based' }),
+  field: Type.Optional(Type.String()),
+  message: Type.String(),
+});
+
+const RunningGap = Type.Object({
+  line: nullable(Type.Integer()),
+  date: Day,
+  expected: Amount,
+  found: Amount,
+  difference: Type.String({ description: 'found - expected' }),
+});
+
+export const BalanceCheck = named(
+  'StatementBalanceCheck',
+  Type.Object({
+    status: stringEnum(['ok', 'gap', 'not_given'] as const),
+    openingBalance: nullable(Amount),
+    closingBalance: nullable(Amount),
+    linesTotal: Amount,
+    gap: nullable(Type.String({ description: 'closing - (opening + lines), when both are given' })),
+    runningGaps: Type.Array(RunningGap, {
+      description: "Rows whose running balance does not follow the row before's",
+    }),
+  }),
+);
+
+const Duplicate = Type.Object({
+  line: nullable(Type.Integer()),
+  date: Day,
+  amount: Amount,
+  description: Type.String(),
+  reason: Type.String(),
+  duplicateOfId: Type.String({ format: 'uuid', description: 'The bank transaction already held' }),
+});
+
+const Identical = Type.Object({
+  line: nullable(Type.Integer()),
+  date: Day,
+  amount: Amount,
+  note: Type.String({ description: 'Why an identical row of the same day is kept, not merged' }),
+});
+
+export const BankStatement = named(
+  'BankStatement',
+  Type.Object({
+    id: nullable(Type.String({ format: 'uuid', description: 'null in a preview' })),
+    companyId: Uuid,
+    bankAccountId: Uuid,
+    preview: Type.Boolean(),
+    format: stringEnum(STATEMENT_FORMATS),
+    profile: nullable(Type.String({ description: "The CSV's bank profile, or mapping:<id>" })),
+    fileName: nullable(Type.String()),
+    fileSha256: Type.String(),
+    fileSize: Type.Integer(),
+    alreadyImported: nullable(
+      Type.Object({
+        statementId: Uuid,
+        importedAt: Type.String({ format: 'date-time' }),
+        message: Type.String(),
+      }),
+    ),
+    periodFrom: nullable(Day),
+    periodTo: nullable(Day),
+    currency: nullable(Type.String()),
+    accountHint: nullable(Type.String({ description: 'The account the file names' })),
+    rowsRead: Type.Integer({ description: 'Lines read plus rows with errors' }),
+    rowsNew: Type.Integer(),
+    rowsDuplicate: Type.Integer(),
+    rowsError: Type.Integer({ description: 'Rows not written: each is in errors' }),
+    balance: BalanceCheck,
+    duplicates: Type.Array(Duplicate),
+    identical: Type.Array(Identical),
+    errors: Type.Array(RowError),
+    warnings: Type.Array(Type.String()),
+    message: Type.String({ description: 'What was (or would be) done, in words' }),
+    createdAt: nullable(Type.String({ format: 'date-time' })),
+  }),
+);
+
+export const BankStatementsQuery = Type.Object(
+  { ...pageQueryProperties, bankAccountId: Type.Optional(Uuid) },
+  { additionalProperties: false },
+);
+
+export const BankStatementIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });

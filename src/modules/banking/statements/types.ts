@@ -1,0 +1,170 @@
+// What every statement parser answers: the lines it read (as ingest takes them), the rows it could
+// not read (each with its row and field, so the preview can say which), and the statement's own
+// figures when the file gives them.
+import type { StatementLine } from '../ingest.ts';
+
+export interface RowError {
+  /** The row (CSV) or entry (OFX, CAMT) in the file, 1-based. */
+  line: number;
+  field?: string;
+  message: string;
+}
+
+export interface ParsedStatement {
+  lines: StatementLine[];
+  errors: RowError[];
+  openingBalance?: string;
+  closingBalance?: string;
+  periodFrom?: string;
+  periodTo?: string;
+  currency?: string;
+  /** The account the file names (an account number, an IBAN), to warn of a file for another. */
+  accountHint?: string;
+}
+
+/** A file that cannot be read at all (not OFX, not XML, no header row): the route's 422. */
+export class UnreadableStatement extends Error {}
+
+const AMOUNT = /^[+-]?(\d+)(?:\.(\d{1,2}))?$/;
+
+/** A money text as a bank writes it ("1 234,50", "-R1,234.50", "(50.00)") as "-1234.50", or null. */
+const PLAIN = /^-?(0|[1-9]\d*)\.\d\d$/;
+
+export function amountText(raw: string | undefined, decimal: '.' | ',' = '.'): string | null {
+  if (raw == null) return null;
+  // Most rows of most exports: already the one spelling.
+  if (decimal === '.' && PLAIN.test(raw)) return raw;
+  let s = raw.trim().replace(/^R\s?|ZAR\s?/i, '');
+  if (!s) return null;
+  let negative = false;
+  if (/^\(.*\)$/.test(s)) {
+    negative = true;
+    s = s.slice(1, -1);
+  }
+  if (/\s*(DR|CR)$/i.test(s)) {
+    negative = /DR$/i.test(s);
+    s = s.replace(/\s*(DR|CR)$/i, '');
+  }
+  s = s.replace(/^R\s?/i, '').replace(/[\s\u00a0']/g, '');
+  if (decimal === ',') s = s.replace(/\./g, '').replace(',', '.');
+  else s = s.replace(/,/g, '');
+  if (s.startsWith('-R') || s.startsWith('+R')) s = s[0] + s.slice(2);
+  const m = AMOUNT.exec(s);
+  if (!m) return null;
+  // Two decimals, no leading zeros, the sign in front: one spelling per amount (cheap to compare).
+  const sign = (s.startsWith('-') ? !negative : negative) ? '-' : '';
+  const whole = m[1]!.replace(/^0+(?=\d)/, '');
+  const cents = (m[2] ?? '').padEnd(2, '0');
+  return `${sign}${whole}.${cents}`;
+}
+
+/** Whether a normalised amount (amountText's) is zero. */
+export const isZeroAmount = (a: string) => /^-?0\.00$/.test(a);
+
+/** A normalised amount in cents, exactly (BigInt: never a float). */
+export const centsOf = (a: string): bigint => BigInt(a.replace('.', ''));
+
+/** Cents back as an amount text with two decimals. */
+export function amountOf(cents: bigint): string {
+  const neg = cents < 0n;
+  const digits = (neg ? -cents : cents).toString().padStart(3, '0');
+  return `${neg ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+export const DATE_FORMATS = [
+  'YYYY-MM-DD',
+  'YYYY/MM/DD',
+  'YYYYMMDD',
+  'DD/MM/YYYY',
+  'DD-MM-YYYY',
+  'MM/DD/YYYY',
+  'DD MMM YYYY',
+] as const;
+export type DateFormat = (typeof DATE_FORMATS)[number];
+
+function valid(y: number, m: number, d: number): string | null {
+  const dt = new Date(Date.UTC(y, m - 1, d));
+  if (dt.getUTCFullYear() !== y || dt.getUTCMonth() !== m - 1 || dt.getUTCDate() !== d) return null;
+  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+const TIME = /[ T]\d{1,2}:.*$/;
+
+/** A date in the given format (a time after it ignored) as YYYY-MM-DD, or null. */
+export function dateText(raw: string | undefined, format: DateFormat): string | null {
+  if (!raw) return null;
+  const s = TIME.test(raw) ? raw.replace(TIME, '').trim() : raw.trim();
+  let m: RegExpExecArray | null;
+  switch (format) {
+    case 'YYYY-MM-DD':
+    case 'YYYY/MM/DD':
+      m = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/.exec(s);
+      return m ? valid(+m[1]!, +m[2]!, +m[3]!) : null;
+    case 'YYYYMMDD':
+      m = /^(\d{4})(\d{2})(\d{2})$/.exec(s);
+      return m ? valid(+m[1]!, +m[2]!, +m[3]!) : null;
+    case 'DD/MM/YYYY':
+    case 'DD-MM-YYYY':
+      m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})$/.exec(s);
+      return m ? valid(+m[3]!, +m[2]!, +m[1]!) : null;
+    case 'MM/DD/YYYY':
+      m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(s);
+      return m ? valid(+m[3]!, +m[1]!, +m[2]!) : null;
+    case 'DD MMM YYYY': {
+      m = /^(\d{1,2})[\s-]([A-Za-z]{3})[A-Za-z]*[\s-](\d{4})$/.exec(s);
+      const month = m ? MONTHS.indexOf(m[2]!.toLowerCase()) + 1 : 0;
+      return m && month ? valid(+m[3]!, month, +m[1]!) : null;
+    }
+  }
+}
+
+/** The text of the bytes: UTF-8 (a BOM dropped) when they are, else Windows-1252 (SA banks' exports). */
+export function decodeText(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    // Node's 'windows-1252' decoder reads 0x80-0x9F as Latin-1 controls; the table says what they are.
+    let out = '';
+    for (const b of bytes)
+      out += b >= 0x80 && b <= 0x9f ? (CP1252[b - 0x80] ?? '\ufffd') : String.fromCharCode(b);
+    return out;
+  }
+}
+
+// Windows-1252's 0x80-0x9F (the rest is Latin-1); undefined where the code page has none.
+const CP1252 = [
+  '\u20ac',
+  undefined,
+  '\u201a',
+  '\u0192',
+  '\u201e',
+  '\u2026',
+  '\u2020',
+  '\u2021',
+  '\u02c6',
+  '\u2030',
+  '\u0160',
+  '\u2039',
+  '\u0152',
+  undefined,
+  '\u017d',
+  undefined,
+  undefined,
+  '\u2018',
+  '\u2019',
+  '\u201c',
+  '\u201d',
+  '\u2022',
+  '\u2013',
+  '\u2014',
+  '\u02dc',
+  '\u2122',
+  '\u0161',
+  '\u203a',
+  '\u0153',
+  undefined,
+  '\u017e',
+  '\u0178',
+];
