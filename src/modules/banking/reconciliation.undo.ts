@@ -20,6 +20,23 @@ export async function undoMatch(ctx: SalesCtx, id: string) {
   if (!m) throw notFound('Match');
   if (m.undone_at) throw conflict('This match has been undone already', { code: 'ALREADY_REVERSED' });
   const { items } = await getMatch(ctx, id);
+  // A transfer's entry the other account's bank line has claimed since cannot be reversed under it.
+  const claimed = await ctx.db
+    .selectFrom('bank_match_items')
+    .select('match_id')
+    .where('tenant_id', '=', ctx.tenantId)
+    .where(
+      'journal_entry_id',
+      'in',
+      items.map((i) => i.journalEntryId),
+    )
+    .where('match_id', '<>', id)
+    .where('undone_at', 'is', null)
+    .executeTakeFirst();
+  if (claimed && (m.kind === 'create' || m.kind === 'transfer'))
+    throw conflict(
+      `The other bank account's line is matched to this entry (match ${claimed.match_id}); undo that first`,
+    );
   for (const it of items) {
     if (it.invoicePaymentId) await reversePayment(ctx, it.invoiceId!, it.invoicePaymentId);
     else if (it.billPaymentId) await reverseBillPayment(ctx, it.billId!, it.billPaymentId);
