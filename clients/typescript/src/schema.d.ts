@@ -7597,11 +7597,9 @@ export interface components {
         /**
          * @example {
          *       "bankTransactionId": "00000000-0000-4000-8000-000000000001",
-         *       "invoices": [
-         *         {
-         *           "invoiceId": "00000000-0000-4000-8000-000000000002"
-         *         }
-         *       ]
+         *       "create": {
+         *         "accountId": "00000000-0000-4000-8000-000000000002"
+         *       }
          *     }
          */
         BankMatchCreate: {

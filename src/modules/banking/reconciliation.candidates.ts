@@ -89,11 +89,12 @@ export async function loadCandidates(
     ),
   ];
   const signed = [...new Set(lines.map((l) => money(l.amount).toFixed(2)))];
+  const named = await namedContacts(db, tenantId, texts);
   const invoices = inAmounts.length
-    ? await openDocs(db, 'invoices', tenantId, companyId, inAmounts, tokens, texts)
+    ? await openDocs(db, 'invoices', tenantId, companyId, inAmounts, tokens, named)
     : [];
   const bills = outAmounts.length
-    ? await openDocs(db, 'bills', tenantId, companyId, outAmounts, tokens, texts)
+    ? await openDocs(db, 'bills', tenantId, companyId, outAmounts, tokens, named)
     : [];
   const dates = lines.map((l) => l.date).sort();
   const unclaimed = await sql<Unclaimed>`
@@ -113,6 +114,24 @@ export async function loadCandidates(
 }
 
 /**
+ * The contacts a text names, by their name without its legal suffix, as whole words (one query
+ * for the page, apart from the documents' so that it runs once, not once per document).
+ */
+async function namedContacts(db: Tx, tenantId: string, texts: string[]): Promise<string[]> {
+  const r = await sql<{ id: string }>`
+    with keys as (
+      select c.id, ' ' || btrim(regexp_replace(regexp_replace(regexp_replace(lower(c.name), '[^a-z0-9]+', ' ', 'g'),
+               '\\y(pty|ltd|limited|cc|inc|proprietary)\\y', ' ', 'g'), '\\s+', ' ', 'g')) || ' ' as k
+        from contacts c where c.tenant_id = ${tenantId}
+    )
+    select k.id from keys k
+     where length(k.k) >= 5 and exists (select 1 from unnest(${texts}::text[]) t(x) where position(k.k in t.x) > 0)`.execute(
+    db,
+  );
+  return r.rows.map((x) => x.id);
+}
+
+/**
  * Open invoices (receivable) or approved bills with what is due on them, among those whose due
  * is one of the amounts, whose number is one of the tokens, or whose contact a text names.
  */
@@ -123,7 +142,7 @@ async function openDocs(
   companyId: string,
   amounts: string[],
   tokens: string[],
-  texts: string[],
+  named: string[],
 ): Promise<OpenDoc[]> {
   const inv = kind === 'invoices';
   const table = sql.table(kind);
@@ -133,14 +152,6 @@ async function openDocs(
   // The due: a receivable's open item is a debit balance, a payable's a credit one.
   const due = inv ? sql`o.balance` : sql`-o.balance`;
   const r = await sql<OpenDoc>`
-    with keys as (
-      select c.id, ' ' || btrim(regexp_replace(regexp_replace(regexp_replace(lower(c.name), '[^a-z0-9]+', ' ', 'g'),
-               '\\y(pty|ltd|limited|cc|inc|proprietary)\\y', ' ', 'g'), '\\s+', ' ', 'g')) || ' ' as k
-        from contacts c where c.tenant_id = ${tenantId}
-    ), named as (
-      select k.id from keys k
-       where length(k.k) >= 5 and exists (select 1 from unnest(${texts}::text[]) t(x) where position(k.k in t.x) > 0)
-    )
     select d.id, ${numberCol} as number, d.contact_id as "contactId", c.name as "contactName",
            d.due_date::text as "dueDate", (${due})::text as due
       from ${table} d
@@ -154,6 +165,6 @@ async function openDocs(
        and (${due}) > 0
        and ((${due}) = any(${amounts}::numeric[])
             or upper(regexp_replace(${numberCol}, '[^A-Za-z0-9]', '', 'g')) = any(${tokens}::text[])
-            or d.contact_id in (select id from named))`.execute(db);
+            or d.contact_id = any(${named}::uuid[]))`.execute(db);
   return r.rows;
 }

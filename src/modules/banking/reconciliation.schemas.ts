@@ -67,7 +67,7 @@ export const MatchCreate = named(
       examples: [
         {
           bankTransactionId: '00000000-0000-4000-8000-000000000001',
-          invoices: [{ invoiceId: '00000000-0000-4000-8000-000000000002' }],
+          create: { accountId: '00000000-0000-4000-8000-000000000002' },
         },
       ],
     },
@@ -137,9 +137,14 @@ export const LineSuggestions = named(
   }),
 );
 
-export const SuggestionsQuery = Type.Object({ bankAccountId: Uuid, ...pageQueryProperties }, closed);
+const BankAccountId = Type.String({ format: 'uuid', examples: ['00000000-0000-4000-8000-000000000003'] });
 
-export const AutoBody = Type.Object({ bankAccountId: Uuid }, closed);
+export const SuggestionsQuery = Type.Object({ bankAccountId: BankAccountId, ...pageQueryProperties }, closed);
+
+export const AutoBody = Type.Object(
+  { bankAccountId: Uuid },
+  { ...closed, examples: [{ bankAccountId: '00000000-0000-4000-8000-000000000003' }] },
+);
 export const AutoResult = named(
   'BankAutoReconcileResult',
   Type.Object({
@@ -150,7 +155,10 @@ export const AutoResult = named(
 );
 
 export const ReportQuery = Type.Object(
-  { bankAccountId: Uuid, asOf: Type.Optional(Type.String({ format: 'date', description: 'Default today' })) },
+  {
+    bankAccountId: BankAccountId,
+    asOf: Type.Optional(Type.String({ format: 'date', description: 'Default today' })),
+  },
   closed,
 );
 
