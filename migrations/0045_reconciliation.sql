@@ -69,3 +69,8 @@ CREATE INDEX IF NOT EXISTS invoices_open_for_matching ON invoices (tenant_id, co
   WHERE status IN ('open', 'partially_paid');
 CREATE INDEX IF NOT EXISTS bills_open_for_matching ON bills (tenant_id, company_id, contact_id)
   WHERE status IN ('approved', 'partially_paid');
+-- A document number named in a bank line, found by its key (no separators, upper case).
+CREATE INDEX IF NOT EXISTS invoices_number_key ON invoices
+  (tenant_id, company_id, upper(regexp_replace(number, '[^A-Za-z0-9]', '', 'g')));
+CREATE INDEX IF NOT EXISTS bills_number_key ON bills
+  (tenant_id, company_id, upper(regexp_replace(bill_number, '[^A-Za-z0-9]', '', 'g')));
