@@ -64,6 +64,24 @@ export function numberTokens(text: string): string[] {
   return found.map(normalNumber).filter((t) => t.length >= 2);
 }
 
+/**
+ * The spellings a number named in a line may have in the books: as written (upper case), and with
+ * a hyphen between its letters and digits (INV0042 → INV-0042), so that the documents' number
+ * indexes find it without a regular expression per row.
+ */
+export function numberVariants(tokens: string[]): string[] {
+  const out = new Set<string>();
+  for (const t of tokens) {
+    out.add(t);
+    const m = /^([A-Z]+)([0-9].*)$/.exec(t);
+    if (m) {
+      out.add(`${m[1]}-${m[2]}`);
+      out.add(`${m[1]}/${m[2]}`);
+    }
+  }
+  return [...out];
+}
+
 export interface Candidates {
   invoices: OpenDoc[];
   bills: OpenDoc[];
@@ -118,17 +136,15 @@ export async function loadCandidates(
  * for the page, apart from the documents' so that it runs once, not once per document).
  */
 async function namedContacts(db: Tx, tenantId: string, texts: string[]): Promise<string[]> {
-  const r = await sql<{ id: string }>`
-    with keys as (
-      select c.id, ' ' || btrim(regexp_replace(regexp_replace(regexp_replace(lower(c.name), '[^a-z0-9]+', ' ', 'g'),
-               '\\y(pty|ltd|limited|cc|inc|proprietary)\\y', ' ', 'g'), '\\s+', ' ', 'g')) || ' ' as k
-        from contacts c where c.tenant_id = ${tenantId}
-    )
-    select k.id from keys k
-     where length(k.k) >= 5 and exists (select 1 from unnest(${texts}::text[]) t(x) where position(k.k in t.x) > 0)`.execute(
-    db,
-  );
-  return r.rows.map((x) => x.id);
+  // Matched here rather than in SQL: the tenant's names are few next to its documents, and
+  // regular expressions per row cost more in the database than the rows cost to send.
+  const rows = await db
+    .selectFrom('contacts')
+    .select(['id', 'name'])
+    .where('tenant_id', '=', tenantId)
+    .where('deleted_at', 'is', null)
+    .execute();
+  return rows.filter((c) => texts.some((t) => nameIn(c.name, t))).map((c) => c.id);
 }
 
 /**
@@ -154,15 +170,14 @@ async function openDocs(
   // The open items first (the control account's, by the partial index of open ones), narrowed
   // to those the page could match, then their documents by primary key: a plan that stays
   // small whatever the planner knows of the tables. A number is found by its key's index (0045).
-  const numberKey = inv
-    ? sql`upper(regexp_replace(number, '[^A-Za-z0-9]', '', 'g'))`
-    : sql`upper(regexp_replace(bill_number, '[^A-Za-z0-9]', '', 'g'))`;
+  const numberCol0 = inv ? sql.ref('number') : sql.ref('bill_number');
+  const variants = numberVariants(tokens);
   const r = await sql<OpenDoc>`
     with ctl as (
       select id from accounts where tenant_id = ${tenantId} and company_id = ${companyId} and system_key = ${control}
     ), numbered as materialized (
       select id from ${table}
-       where tenant_id = ${tenantId} and company_id = ${companyId} and ${numberKey} = any(${tokens}::text[])
+       where tenant_id = ${tenantId} and company_id = ${companyId} and ${numberCol0} = any(${variants}::text[])
     ), o as materialized (
       select o.item_id, o.balance from open_items o
        where o.tenant_id = ${tenantId} and o.company_id = ${companyId} and o.account_id = (select id from ctl)

@@ -54,13 +54,23 @@ export function codedAccountOf(line: object): string | null {
   return typeof v === 'string' ? v : null;
 }
 
-function rankDoc(line: CandidateLine, doc: OpenDoc, kind: 'invoice' | 'bill'): Suggestion | null {
+/** What ranking needs of a line, worked out once per line. */
+interface LineFacts {
+  text: string;
+  tokens: Set<string>;
+  refTokens: Set<string>;
+}
+
+function rankDoc(
+  line: CandidateLine,
+  f: LineFacts,
+  doc: OpenDoc,
+  kind: 'invoice' | 'bill',
+): Suggestion | null {
   const amount = money(line.amount).abs();
   const due = money(doc.due);
-  const tokens = new Set(numberTokens(textOf(line)));
-  const numberIn = tokens.has(normalNumber(doc.number));
-  const text = textOf(line);
-  const nameIn = nameAppears(doc.contactName, text);
+  const numberIn = f.tokens.has(normalNumber(doc.number));
+  const nameIn = nameAppears(doc.contactName, f.text);
   const exact = amount.equals(due);
   if (!exact && !numberIn && !(nameIn && amount.lessThan(due))) return null;
   const reasons: string[] = [];
@@ -81,7 +91,7 @@ function rankDoc(line: CandidateLine, doc: OpenDoc, kind: 'invoice' | 'bill'): S
   }
   if (numberIn) {
     score += 0.35;
-    const where = line.reference && new Set(numberTokens(line.reference)).has(normalNumber(doc.number));
+    const where = f.refTokens.has(normalNumber(doc.number));
     reasons.push(`${doc.number} appears in the ${where ? 'reference' : 'description'}`);
   }
   if (nameIn) {
@@ -108,9 +118,9 @@ function rankDoc(line: CandidateLine, doc: OpenDoc, kind: 'invoice' | 'bill'): S
 }
 
 /** Several open invoices of a customer named in the line that together make the amount. */
-function groups(line: CandidateLine, invoices: OpenDoc[]): Suggestion[] {
+function groups(line: CandidateLine, f: LineFacts, invoices: OpenDoc[]): Suggestion[] {
   const target = Math.round(money(line.amount).times(100).toNumber());
-  const text = textOf(line);
+  const text = f.text;
   const byContact = new Map<string, OpenDoc[]>();
   for (const d of invoices) {
     if (!nameAppears(d.contactName, text)) continue;
@@ -145,10 +155,46 @@ function groups(line: CandidateLine, invoices: OpenDoc[]): Suggestion[] {
   return out;
 }
 
+/** The page's documents by due amount, by number key and by contact: a line ranks only its own. */
+interface DocIndex {
+  byDue: Map<string, OpenDoc[]>;
+  byNumber: Map<string, OpenDoc[]>;
+  byContact: Map<string, OpenDoc[]>;
+}
+const indexes = new WeakMap<OpenDoc[], DocIndex>();
+function indexOf(docs: OpenDoc[]): DocIndex {
+  const known = indexes.get(docs);
+  if (known) return known;
+  const add = (m: Map<string, OpenDoc[]>, k: string, d: OpenDoc) => m.set(k, [...(m.get(k) ?? []), d]);
+  const ix: DocIndex = { byDue: new Map(), byNumber: new Map(), byContact: new Map() };
+  for (const d of docs) {
+    add(ix.byDue, money(d.due).toFixed(2), d);
+    add(ix.byNumber, normalNumber(d.number), d);
+    add(ix.byContact, d.contactId, d);
+  }
+  indexes.set(docs, ix);
+  return ix;
+}
+
+/** The documents a line could match: its amount due, a number it names, a contact it names. */
+function docsFor(line: CandidateLine, f: LineFacts, docs: OpenDoc[]): OpenDoc[] {
+  const ix = indexOf(docs);
+  const out = new Set<OpenDoc>(ix.byDue.get(money(line.amount).abs().toFixed(2)) ?? []);
+  for (const t of f.tokens) for (const d of ix.byNumber.get(t) ?? []) out.add(d);
+  for (const list of ix.byContact.values())
+    if (nameAppears(list[0]!.contactName, f.text)) for (const d of list) out.add(d);
+  return [...out];
+}
+
 export function rank(line: CandidateLine & object, c: Candidates): Suggestion[] {
   const amount = money(line.amount);
   const out: Suggestion[] = [];
   const lineTokens = new Set(numberTokens(textOf(line)));
+  const f: LineFacts = {
+    text: textOf(line),
+    tokens: lineTokens,
+    refTokens: new Set(numberTokens(line.reference ?? '')),
+  };
   for (const e of c.unclaimed) {
     if (!money(e.moved).equals(amount)) continue;
     const reasons = ['amount equals a recorded bank movement not yet matched to a bank line'];
@@ -177,14 +223,15 @@ export function rank(line: CandidateLine & object, c: Candidates): Suggestion[] 
     });
   }
   if (amount.isPositive()) {
-    for (const d of c.invoices) {
-      const s = rankDoc(line, d, 'invoice');
+    const docs = docsFor(line, f, c.invoices);
+    for (const d of docs) {
+      const s = rankDoc(line, f, d, 'invoice');
       if (s) out.push(s);
     }
-    out.push(...groups(line, c.invoices));
+    out.push(...groups(line, f, docs));
   } else {
-    for (const d of c.bills) {
-      const s = rankDoc(line, d, 'bill');
+    for (const d of docsFor(line, f, c.bills)) {
+      const s = rankDoc(line, f, d, 'bill');
       if (s) out.push(s);
     }
   }
