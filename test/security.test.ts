@@ -25,6 +25,7 @@ import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { catalogue } from '../src/catalogue.ts';
 import type { Plan } from '../src/config.ts';
+import { ingest } from '../src/modules/banking/banking.factories.ts';
 import { lockBankAccount, planIngest, writeIngest } from '../src/modules/banking/ingest.ts';
 import { keyTokenFor } from '../src/platform/auth/api-keys.factories.ts';
 import { licensedModule } from '../src/platform/auth/limits.ts';
@@ -43,7 +44,10 @@ import { assertPermissionDenied, assertProblem } from './support/problem.ts';
  * Each is still checked with a random UUID (404 expected); list a route here only when
  * there truly is no POST that makes, nor GET that lists, the thing its parameter names.
  */
-const NO_REAL_ID: Record<string, string> = {};
+const NO_REAL_ID: Record<string, string> = {
+  'GET /api/reconciliation/transactions/{id}/suggestions':
+    "a bank line's id: lines come in by import (POST /api/bank-statements or a feed), not on this collection",
+};
 
 /**
  * Routes whose path parameter is a key every tenant has its own of, not a record id, by
@@ -213,6 +217,20 @@ const PREPARE: Record<string, (values: Record<string, string>) => Promise<Record
   'POST /api/bank-statements': async () => {
     const res = await as(t.app, a.token, a.companyId)({ method: 'GET', url: '/api/bank-accounts' });
     return { bankAccountId: res.json()[0].id };
+  },
+  // A match reconciles a bank line of the tenant's (imported here into Bank 1000), posted against
+  // one of its accounts (Bank charges 6100).
+  'POST /api/reconciliation/matches': async () => {
+    const api = as(t.app, a.token, a.companyId);
+    const accounts = (await api({ method: 'GET', url: '/api/accounts' })).json() as {
+      id: string;
+      code: string;
+    }[];
+    const bank = accounts.find((x) => x.code === '1000')!.id;
+    const { ids } = await ingest(t, { api, b: a, bankAccountId: bank }, [
+      { date: '2026-03-05', amount: '-12.34', description: 'Security fee' },
+    ]);
+    return { bankTransactionId: ids[0], create: { accountId: accounts.find((x) => x.code === '6100')!.id } };
   },
   // Payments are taken on released invoices only.
   'POST /api/invoices/{id}/payments': async (values) => {

@@ -3187,6 +3187,158 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reconciliation/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of unreconciled bank lines, each with its ranked suggestions
+         * @description Oldest first. Each suggestion has a score (0..1), its reasons in words and `accept`, the body part to POST to /api/reconciliation/matches: an open invoice (money in) or bill (money out) by amount due, document number in the reference or description, contact name and date; several open invoices of a named customer adding up to the amount; an entry already moving the account that no bank line claims (matched, never recorded again); the bank rule's account. certain: the exact amount due and the document's number in the line. bankAccountId of another company or tenant: 404.
+         *
+         *     Needs the role permission `banking:read`. An API key or OAuth token needs the scope `banking:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listReconciliationSuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reconciliation/transactions/{id}/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One bank line with its ranked suggestions
+         * @description A reconciled or excluded line answers no suggestions.
+         *
+         *     Needs the role permission `banking:read`. An API key or OAuth token needs the scope `banking:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getBankTransactionSuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reconciliation/auto": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reconcile the unreconciled lines of a bank account that have exactly one certain candidate
+         * @description Certain: the exact amount due and the document's number in the reference or description. A line with two certain candidates, or a document two lines are certain of, waits for a person. Imports run this on their new lines by themselves.
+         *
+         *     Needs the role permission `banking:write`. An API key or OAuth token needs the scope `banking:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["autoReconcile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reconciliation/matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reconcile a bank line: pay invoices or bills, link an existing entry, create one, or a transfer
+         * @description Exactly one of invoices, bills, existing, create, transfer (400 naming the field otherwise). invoices: a payment recorded on each (dated as the bank line, into its account; invoice.paid when it settles one; one invoice named without an amount takes the whole line, its excess becoming the customer's credit). bills: a payment of each (more than is due: 422, no supplier credit is kept). existing: entries already moving the account, only linked (reversed or claimed by another line: 409). create: the line posted against accountId, gross, VAT by taxCode (money in: an output code; out: an input code). transfer: against another bank account (its own bank line later matches the entry as existing). The amounts must add up to the bank line exactly (400 naming the field). The line must be unreconciled (409). 201; 200 with the match when clientId was used. Another tenant’s ids: 404.
+         *
+         *     Needs the role permission `banking:write`. An API key or OAuth token needs the scope `banking:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["createBankMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reconciliation/matches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One match: the bank line and what it recorded or linked
+         * @description Needs the role permission `banking:read`. An API key or OAuth token needs the scope `banking:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getBankMatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reconciliation/matches/{id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a match: what it recorded is reversed, the bank line unreconciled again
+         * @description Payments it recorded are reversed through their services (an excess credit applied elsewhere: 409 CREDIT_IN_USE), entries it posted reversed; an existing entry is only unlinked. Twice: 409 ALREADY_REVERSED.
+         *
+         *     Needs the role permission `banking:write`. An API key or OAuth token needs the scope `banking:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["undoBankMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reconciliation/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Statement balance, ledger balance and the items between them, at a date
+         * @description Ties out: statementLinesBalance (opening + bank lines to asOf) - unreconciledTotal + unmatchedLedgerTotal = ledgerBalance; difference is what does not (0). statementBalance is the last running balance the bank gave.
+         *
+         *     Needs the role permission `banking:read`. An API key or OAuth token needs the scope `banking:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getReconciliationReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/bank-feeds": {
         parameters: {
             query?: never;
@@ -8364,6 +8516,195 @@ export interface components {
             /** @description Lines left as they were (coded the same, or matched by no rule) */
             unchanged: number;
         };
+        BankMatchSuggestion: {
+            /** @enum {string} */
+            kind: "invoice" | "invoices" | "bill" | "existing" | "create";
+            score: number;
+            /** @description Exact amount and the document number in the line: auto-reconciled */
+            certain: boolean;
+            reasons: string[];
+            /** @description What it is, e.g. INV-0042 Acme (Pty) Ltd */
+            label: string;
+            /** Format: uuid */
+            contactId: string | null;
+            /** @description What to send in POST /api/reconciliation/matches (with bankTransactionId) */
+            accept: {
+                invoices?: {
+                    /** Format: uuid */
+                    invoiceId: string;
+                    amount: number;
+                }[];
+                bills?: {
+                    /** Format: uuid */
+                    billId: string;
+                    amount: number;
+                }[];
+                existing?: {
+                    /** Format: uuid */
+                    journalEntryId: string;
+                }[];
+                create?: {
+                    /** Format: uuid */
+                    accountId: string;
+                };
+            };
+        };
+        BankLineSuggestions: {
+            /** Format: uuid */
+            bankTransactionId: string;
+            /** Format: date */
+            date: string;
+            amount: number;
+            description: string;
+            reference: string | null;
+            suggestions: components["schemas"]["BankMatchSuggestion"][];
+        };
+        BankLineSuggestionsPage: {
+            items: components["schemas"]["BankLineSuggestions"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        BankAutoReconcileResult: {
+            /** @description Unreconciled lines looked at */
+            considered: number;
+            reconciled: number;
+            matchIds: string[];
+        };
+        /**
+         * @example {
+         *       "bankTransactionId": "00000000-0000-4000-8000-000000000001",
+         *       "create": {
+         *         "accountId": "00000000-0000-4000-8000-000000000002"
+         *       }
+         *     }
+         */
+        BankMatchCreate: {
+            /** Format: uuid */
+            bankTransactionId: string;
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /** @description Money in: payments recorded against these invoices */
+            invoices?: {
+                /** Format: uuid */
+                invoiceId: string;
+                /** @description A positive amount, at most two decimals; default what is due (or the whole line) */
+                amount?: number | string;
+            }[];
+            /** @description Money out: payments recorded against these bills */
+            bills?: {
+                /** Format: uuid */
+                billId: string;
+                /** @description A positive amount, at most two decimals; default what is due (or the whole line) */
+                amount?: number | string;
+            }[];
+            /** @description Entries already in the books moving this bank account: linked, nothing recorded */
+            existing?: {
+                /** Format: uuid */
+                journalEntryId: string;
+            }[];
+            /** @description Post the bank line against this account (gross, VAT by the tax code) */
+            create?: {
+                /** Format: uuid */
+                accountId: string;
+                /**
+                 * @description VAT classification for the VAT report (VAT201 field in brackets): on a sales or purchase line, how its net amount was taxed; on a VAT account line, the tax it carries. The standard-rated codes take the standard rate of the date (15%, 14% before 2018-04-01), the others 0. Output: standard (1, 4); standard_capital (capital goods or services supplied: 1A, 4A); zero (zero-rated, s11: 2); zero_export (exports, s11(1)(a): 2A); exempt (s12: 3); accommodation_long (commercial accommodation of more than 28 days, s10(10): 5, the VAT is the rate of 60% of the net); accommodation_short (28 days or less: 7); change_in_use (output tax on goods or services taken out of taxable use, or second-hand goods exported, s18(1): 10, 11; tag the credit line of the goods); imported_services (VAT on imported services, s7(1)(c): 12; the tax alone, the value of the service is not paired); bad_debt_recovered (the VAT on a bad debt recovered, s22(2): 12; posted by a recovery only). Input: input_standard (15); input_capital (capital goods and services: 14); input_import (VAT paid to customs on imports: 15A) and input_capital_import (on capital goods imported: 14A), the tax alone as customs levied it (s13(2)), not paired with a net; input_change_in_use (goods or services taken into taxable use, s18(4): 16); input_bad_debt (the VAT of a bad debt written off, claimed back, s22(1): 17; posted by an invoice write-off only); input_other (other input tax adjustments: 18); input_zero, input_exempt (no VAT).
+                 * @enum {string}
+                 */
+                taxCode?: "standard" | "standard_capital" | "zero" | "zero_export" | "exempt" | "bad_debt_recovered" | "accommodation_short" | "accommodation_long" | "change_in_use" | "imported_services" | "input_standard" | "input_capital" | "input_zero" | "input_exempt" | "input_import" | "input_capital_import" | "input_change_in_use" | "input_other" | "input_bad_debt";
+                /** Format: uuid */
+                contactId?: string;
+                description?: string;
+                /** Format: uuid */
+                costCentreId?: string;
+            };
+            /** @description Money moved to or from another bank account of the company */
+            transfer?: {
+                /** Format: uuid */
+                bankAccountId: string;
+            };
+        };
+        BankMatch: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            bankTransactionId: string;
+            /** Format: uuid */
+            bankAccountId: string;
+            /** @enum {string} */
+            kind: "invoice" | "bill" | "existing" | "create" | "transfer" | "mixed";
+            /** @description The bank line’s amount, signed (+ in, - out) */
+            amount: number;
+            /** @description Reconciled by auto-reconcile, not a person */
+            auto: boolean;
+            /** @enum {string} */
+            status: "live" | "undone";
+            items: {
+                /** Format: uuid */
+                journalEntryId: string;
+                /** Format: uuid */
+                invoicePaymentId: string | null;
+                /** Format: uuid */
+                invoiceId: string | null;
+                /** Format: uuid */
+                billPaymentId: string | null;
+                /** Format: uuid */
+                billId: string | null;
+                /** Format: uuid */
+                customerCreditId: string | null;
+                /** @description The entry’s movement on the bank account, signed */
+                amount: number;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            undoneAt: string | null;
+        };
+        BankReconciliationReport: {
+            /** Format: uuid */
+            bankAccountId: string;
+            /** Format: date */
+            asOf: string;
+            /** @description The last bank line’s running balance on or before asOf, else opening + lines */
+            statementBalance: number;
+            /** @description Opening balance + the bank lines to asOf */
+            statementLinesBalance: number;
+            /** @description The ledger account’s balance at asOf */
+            ledgerBalance: number;
+            unreconciledTotal: number;
+            unmatchedLedgerTotal: number;
+            /** @description statementLinesBalance - unreconciledTotal + unmatchedLedgerTotal - ledgerBalance: 0 when it ties out */
+            difference: number;
+            /** @description Bank lines to asOf not matched (as of asOf) */
+            unreconciled: {
+                /** Format: date */
+                date: string;
+                amount: number;
+                description: string;
+                /** Format: uuid */
+                bankTransactionId: string | null;
+                /** Format: uuid */
+                journalEntryId: string | null;
+            }[];
+            /** @description Ledger movements of the account to asOf not matched to a bank line to asOf */
+            unmatchedLedger: {
+                /** Format: date */
+                date: string;
+                amount: number;
+                description: string;
+                /** Format: uuid */
+                bankTransactionId: string | null;
+                /** Format: uuid */
+                journalEntryId: string | null;
+            }[];
+        };
         BankFeed: {
             /** Format: uuid */
             id: string;
@@ -9615,6 +9956,15 @@ export interface components {
         };
         /** @description Conflict. `code`: `CONFLICT`, `NOT_OPEN`, `NOT_RECEIVABLE`, `ALREADY_PAID`, `PERIOD_LOCKED`. */
         Conflict_a87b7b: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict. `code`: `CONFLICT`, `ALREADY_REVERSED`, `CREDIT_IN_USE`, `PERIOD_LOCKED`. */
+        Conflict_a9392a: {
             headers: {
                 [name: string]: unknown;
             };
@@ -14106,15 +14456,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_REVERSED`, `CREDIT_IN_USE`, `PERIOD_LOCKED`. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["Conflict_a9392a"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -18137,6 +18479,322 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listReconciliationSuggestions: {
+        parameters: {
+            query: {
+                bankAccountId: string;
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankLineSuggestionsPage"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBankTransactionSuggestions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankLineSuggestions"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    autoReconcile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    bankAccountId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAutoReconcileResult"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_60bfff"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createBankMatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankMatchCreate"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankMatch"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankMatch"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `NOT_OPEN`, `NOT_RECEIVABLE`, `ALREADY_PAID`, `NOT_APPROVED`, `PERIOD_LOCKED`, `ON_HOLD`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent_9bb1cd"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBankMatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankMatch"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    undoBankMatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankMatch"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_a9392a"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getReconciliationReport: {
+        parameters: {
+            query: {
+                bankAccountId: string;
+                /** @description Default today */
+                asOf?: string;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankReconciliationReport"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -7,6 +7,7 @@ import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/money.ts';
+import type { SalesCtx } from '../invoices/invoices.service.ts';
 import { bankAccount } from '../invoices/payments.ts';
 import { ledgerCtxOf, post, reverse } from '../ledger/index.ts';
 import { assertNotHeld } from './bills.hold.ts';
@@ -49,6 +50,20 @@ export async function payBill(
   id: string,
   input: Static<typeof BillPaymentCreate>,
 ): Promise<Payment> {
+  const { payment, created } = await payBillCore(ctx, id, input);
+  ctx.reply.code(created ? 201 : 200);
+  return payment;
+}
+
+/**
+ * The payment itself, without an HTTP reply (a request's TenantCtx or a job's SalesCtx: bank
+ * reconciliation pays bills after an import). created: false on a clientId replay.
+ */
+export async function payBillCore(
+  ctx: SalesCtx,
+  id: string,
+  input: Static<typeof BillPaymentCreate>,
+): Promise<{ payment: Payment; created: boolean }> {
   const paymentId = input.clientId?.toLowerCase() ?? crypto.randomUUID();
   if (input.clientId) {
     const existing = await ctx.db
@@ -60,8 +75,7 @@ export async function payBill(
     if (existing) {
       if (existing.bill_id !== id)
         throw conflict('clientId: already the id of another record', { field: 'clientId' });
-      ctx.reply.code(200);
-      return toBillPayment(existing);
+      return { payment: toBillPayment(existing), created: false };
     }
   }
   const row = await lockBill(ctx, id);
@@ -96,8 +110,7 @@ export async function payBill(
     entryId,
     paymentRunId: null,
   });
-  ctx.reply.code(201);
-  return payment;
+  return { payment, created: true };
 }
 
 /**
@@ -106,7 +119,7 @@ export async function payBill(
  * records each bill's payment here with that entry.
  */
 export async function recordPayment(
-  ctx: TenantCtx,
+  ctx: SalesCtx,
   row: BillRow,
   p: {
     id: string;
@@ -142,7 +155,7 @@ export async function recordPayment(
  * After money or credit moved on an approved bill: its status follows what is still due
  * (approved → partially_paid → paid, paidAt set when nothing is left).
  */
-export async function settleBill(ctx: TenantCtx, row: BillRow): Promise<void> {
+export async function settleBill(ctx: SalesCtx, row: BillRow): Promise<void> {
   const s = (await billSettlements(ctx.db, ctx.tenantId, [row.id])).get(row.id)!;
   const due = money(amountDueOf(row, s));
   const moved = money(s.paid).plus(money(s.offset));
@@ -183,7 +196,7 @@ export async function listBillPayments(ctx: TenantCtx, id: string): Promise<Paym
  * DELETE /api/bills/{id}/payments/{paymentId}: the payment's entry is reversed (dated as it was),
  * the amount is owed again and the bill's status follows. The row stays, marked reversed.
  */
-export async function reverseBillPayment(ctx: TenantCtx, id: string, paymentId: string): Promise<Payment> {
+export async function reverseBillPayment(ctx: SalesCtx, id: string, paymentId: string): Promise<Payment> {
   const row = await lockBill(ctx, id);
   const payment = await ctx.db
     .selectFrom('bill_payments')

@@ -9,6 +9,7 @@ import type { Decimal } from 'decimal.js';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict } from '../../platform/http/problem.ts';
 import { money } from '../../platform/money/money.ts';
+import type { SalesCtx } from '../invoices/invoices.service.ts';
 import { assertBaseCurrency } from '../invoices/release.ts';
 import {
   ledgerCtxOf,
@@ -79,7 +80,7 @@ export async function purchaseEntryLines(
 
 /** Creditors control, the supplier and the bill as its open item. */
 export async function creditorsLine(
-  ctx: TenantCtx,
+  ctx: Pick<SalesCtx, 'db' | 'tenantId' | 'principal'>,
   row: BillRow,
 ): Promise<Omit<PostingLine, 'debit' | 'credit'>> {
   return {

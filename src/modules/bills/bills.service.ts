@@ -10,7 +10,7 @@ import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { hasAtMostDecimals, toSql } from '../../platform/money/money.ts';
 import { vatRegisteredOn } from '../companies/index.ts';
-import { companyOf, today } from '../invoices/invoices.service.ts';
+import { companyOf, type SalesCtx, today } from '../invoices/invoices.service.ts';
 import { documentTotals } from '../invoices/vat.ts';
 import { assertCostCentre, systemAccount } from '../ledger/index.ts';
 import { orderForBill, receiptMismatch, reopenOrder } from './bills.orders.ts';
@@ -346,7 +346,7 @@ export async function listBills(
 }
 
 /** Locks the bill; 404 when it is not the company's live bill. */
-export async function lockBill(ctx: TenantCtx, id: string): Promise<BillRow> {
+export async function lockBill(ctx: SalesCtx, id: string): Promise<BillRow> {
   const row = await findBillRow(ctx.db, ctx.tenantId, companyOf(ctx), id, { lock: true });
   if (!row) throw notFound('Bill');
   return row;

@@ -20,7 +20,7 @@ import {
   RECEIVABLE_TYPES,
   settlements,
 } from './invoices.queries.ts';
-import { companyOf } from './invoices.service.ts';
+import { companyOf, type SalesCtx } from './invoices.service.ts';
 import { settle } from './settle.ts';
 
 export interface PaymentInput {
@@ -66,7 +66,7 @@ export function toPayment(r: PaymentRow) {
 }
 
 export async function bankAccount(
-  ctx: TenantCtx,
+  ctx: Pick<SalesCtx, 'db' | 'tenantId' | 'principal'>,
   companyId: string,
   id: string | undefined,
 ): Promise<string> {
@@ -84,7 +84,7 @@ export async function bankAccount(
 }
 
 /** The credit a payment's excess left, locked; 409 CREDIT_IN_USE when some of it was drawn on. */
-async function creditOfPayment(ctx: TenantCtx, paymentId: string): Promise<string | undefined> {
+async function creditOfPayment(ctx: SalesCtx, paymentId: string): Promise<string | undefined> {
   const row = await ctx.db
     .selectFrom('customer_credits')
     .select('id')
@@ -103,7 +103,7 @@ async function creditOfPayment(ctx: TenantCtx, paymentId: string): Promise<strin
   return row.id;
 }
 
-function findPayment(ctx: TenantCtx, invoiceId: string, id: string) {
+function findPayment(ctx: SalesCtx, invoiceId: string, id: string) {
   return ctx.db
     .selectFrom('invoice_payments')
     .selectAll()
@@ -114,6 +114,16 @@ function findPayment(ctx: TenantCtx, invoiceId: string, id: string) {
 }
 
 export async function recordPayment(ctx: TenantCtx, invoiceId: string, input: PaymentInput) {
+  const { payment, created } = await recordPaymentCore(ctx, invoiceId, input);
+  ctx.reply.code(created ? 201 : 200);
+  return payment;
+}
+
+/**
+ * The payment itself, without an HTTP reply (a request's TenantCtx or a job's SalesCtx: bank
+ * reconciliation records payments after an import). created: false on a clientId replay.
+ */
+export async function recordPaymentCore(ctx: SalesCtx, invoiceId: string, input: PaymentInput) {
   const companyId = companyOf(ctx);
   const invoice = await lockInvoiceRow(ctx.db, ctx.tenantId, companyId, invoiceId);
   if (!invoice) throw notFound('Document');
@@ -121,10 +131,7 @@ export async function recordPayment(ctx: TenantCtx, invoiceId: string, input: Pa
   if (input.clientId) {
     // Under the invoice's lock, so a racing retry finds the first one once it commits.
     const existing = await findPayment(ctx, invoiceId, id);
-    if (existing) {
-      ctx.reply.code(200);
-      return toPayment(existing);
-    }
+    if (existing) return { payment: toPayment(existing), created: false };
   }
   if (!RECEIVABLE_TYPES.has(invoice.document_type))
     throw conflict('Only an invoice or a debit note takes payments', { code: 'NOT_RECEIVABLE' });
@@ -204,10 +211,9 @@ export async function recordPayment(ctx: TenantCtx, invoiceId: string, input: Pa
       entryId,
     });
   await settle(ctx, invoice, 'payment');
-  ctx.reply.code(201);
   const payment = toPayment((await findPayment(ctx, invoiceId, id))!);
   await emit(ctx, 'payment.recorded', payment, companyId);
-  return payment;
+  return { payment, created: true };
 }
 
 export async function listPayments(ctx: TenantCtx, invoiceId: string) {
@@ -225,7 +231,7 @@ export async function listPayments(ctx: TenantCtx, invoiceId: string) {
 }
 
 /** Reverses a payment: its entry is reversed (on the payment's date) and it no longer counts. */
-export async function reversePayment(ctx: TenantCtx, invoiceId: string, paymentId: string) {
+export async function reversePayment(ctx: SalesCtx, invoiceId: string, paymentId: string) {
   const invoice = await lockInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), invoiceId);
   if (!invoice) throw notFound('Document');
   const payment = await findPayment(ctx, invoiceId, paymentId);
