@@ -170,6 +170,10 @@ async function openDocs(
   // The open items first (the control account's, by the partial index of open ones), narrowed
   // to those the page could match, then their documents by primary key: a plan that stays
   // small whatever the planner knows of the tables. A number is found by its key's index (0045).
+  // The documents and contacts are joined laterally (limit 1 keeps the planner from flattening
+  // them back into plain joins), one primary-key lookup per open item:
+  // PGlite keeps no statistics, and with plain joins it scanned every invoice of the company
+  // against the open items (10,000 × 946 comparisons, 2.9 s under EXPLAIN; 800 ms a page).
   const numberCol0 = inv ? sql.ref('number') : sql.ref('bill_number');
   const variants = numberVariants(tokens);
   const r = await sql<OpenDoc>`
@@ -188,8 +192,8 @@ async function openDocs(
     select d.id, ${numberCol} as number, d.contact_id as "contactId", c.name as "contactName",
            d.due_date::text as "dueDate", (${due})::text as due
       from o
-      join ${table} d on d.tenant_id = ${tenantId} and d.id = o.item_id
-      join contacts c on c.tenant_id = d.tenant_id and c.id = d.contact_id
+     cross join lateral (select * from ${table} d where d.tenant_id = ${tenantId} and d.id = o.item_id limit 1) d
+     cross join lateral (select name from contacts c where c.tenant_id = ${tenantId} and c.id = d.contact_id limit 1) c
      where d.company_id = ${companyId} and d.deleted_at is null
        and d.status = any(${statuses}::text[])
        ${inv ? sql`and d.document_type in ('invoice', 'debit_note')` : sql``}`.execute(db);
