@@ -11,6 +11,7 @@ import { catalogue } from '../src/catalogue.ts';
 import type { AnyRoute } from '../src/platform/http/catalogue.ts';
 import { refusesUnknownInput } from '../src/platform/http/strict-input.ts';
 import { as, type Registered, register, startTestApp, type TestApp } from './support/app.ts';
+import { type FakeInvestec, startFakeInvestec } from './support/fake-investec.ts';
 import { asQuery, mutated, mutatedQuery, valid } from './support/schema-arbitrary.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647);
@@ -32,12 +33,20 @@ const LEFT_OUT: Record<string, string> = {
 let t: TestApp;
 let owner: Registered;
 
+// The bank feed's routes ask the bank: a local fake one, which refuses the fuzzer's keys (422).
+let bank: FakeInvestec;
+
 before(async () => {
   t = await startTestApp();
+  bank = await startFakeInvestec();
+  t.deps.config.bankFeedBaseUrl = bank.url;
   owner = await register(t.app);
   process.stdout.write(`fuzz seed ${SEED} (FUZZ_SEED=${SEED} replays it), ${RUNS} values per kind\n`);
 });
-after(() => t.close());
+after(async () => {
+  await t.close();
+  await bank.close();
+});
 
 const name = (r: AnyRoute) => `${r.method} ${r.path}`;
 const fill = (path: string) => path.replace(/\{(\w+)\}/g, () => crypto.randomUUID());

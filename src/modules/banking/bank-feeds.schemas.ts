@@ -51,9 +51,26 @@ export const BankFeedList = named('BankFeedList', Type.Object({ feeds: Type.Arra
 export const BankFeedIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
 // The keys are named investec* in bodies: clientId is every create's idempotency UUID here.
-const ClientId = Type.String({ minLength: 1, maxLength: 200, description: "The bank's OAuth client id" });
-const ClientSecret = Type.String({ minLength: 1, maxLength: 500, description: 'The client secret' });
-const ApiKey = Type.String({ minLength: 1, maxLength: 500, description: 'The x-api-key' });
+// Sent in HTTP headers (Basic auth, x-api-key): visible ASCII only, as the bank issues them.
+const KEY_PATTERN = '^[!-~]+$';
+const ClientId = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  pattern: KEY_PATTERN,
+  description: "The bank's OAuth client id",
+});
+const ClientSecret = Type.String({
+  minLength: 1,
+  maxLength: 500,
+  pattern: KEY_PATTERN,
+  description: 'The client secret',
+});
+const ApiKey = Type.String({
+  minLength: 1,
+  maxLength: 500,
+  pattern: KEY_PATTERN,
+  description: 'The x-api-key',
+});
 
 export const BankFeedKeys = named(
   'BankFeedKeys',
