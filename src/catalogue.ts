@@ -15,6 +15,7 @@ import {
   recurringRoutes,
   settingsRoutes,
 } from './modules/invoices/index.ts';
+import { onlinePaymentRoutes } from './modules/invoices/online/index.ts';
 import { accountRoutes, costCentreRoutes, journalRoutes } from './modules/ledger/index.ts';
 import { purchaseOrderRoutes } from './modules/purchase-orders/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';
@@ -58,6 +59,7 @@ export const catalogue: AnyRoute[] = [
   ...journalRoutes,
   ...costCentreRoutes,
   ...invoiceRoutes,
+  ...onlinePaymentRoutes,
   ...paymentRunRoutes,
   ...billRoutes,
   ...expenseRoutes,
@@ -113,6 +115,21 @@ export const catalogueTags: OpenApiTag[] = [
     name: 'Invoices',
     description:
       'Sales documents of nine types (invoice, quote, credit note…): drafts, release to the ledger, payments, credit allocations, PDFs and e-mail.',
+  },
+  {
+    name: 'Payment gateways',
+    description:
+      "A company's credentials at the online payment gateways, and whether each can take money (with the reason when not).",
+  },
+  {
+    name: 'Payment links',
+    description:
+      'Links for what an invoice has due, paid online through a gateway; the public pay page at /pay/{token}.',
+  },
+  {
+    name: 'Payment notifications',
+    description:
+      "The gateways' inbound notifications (signature-verified) and the webhook inbox with its review queue.",
   },
   {
     name: 'Bills',

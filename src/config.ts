@@ -50,6 +50,16 @@ export interface Config {
    * it at a local fake bank speaking the same protocol.
    */
   bankFeedBaseUrl: string;
+  /**
+   * Payment gateway A's address (GATEWAY_A_BASE_URL; PayFast-style): its payment page is
+   * `/eng/process`, its validate endpoint `/eng/query/validate`. Tests point it at a local fake.
+   */
+  gatewayABaseUrl: string;
+  /**
+   * Payment gateway B's address (GATEWAY_B_BASE_URL; Yoco-style): checkouts are created at
+   * `/api/checkouts`. Tests point it at a local fake.
+   */
+  gatewayBBaseUrl: string;
 }
 
 export interface RateLimitSettings {
@@ -240,6 +250,14 @@ export function loadConfig(env: Env = process.env): Config {
     bankFeedBaseUrl: (
       parseUrl('BANK_FEED_BASE_URL', env.BANK_FEED_BASE_URL, ['http:', 'https:']) ??
       'https://openapi.investec.com'
+    ).replace(/\/$/, ''),
+    gatewayABaseUrl: (
+      parseUrl('GATEWAY_A_BASE_URL', env.GATEWAY_A_BASE_URL, ['http:', 'https:']) ??
+      'https://www.payfast.co.za'
+    ).replace(/\/$/, ''),
+    gatewayBBaseUrl: (
+      parseUrl('GATEWAY_B_BASE_URL', env.GATEWAY_B_BASE_URL, ['http:', 'https:']) ??
+      'https://payments.yoco.com'
     ).replace(/\/$/, ''),
   };
 }

@@ -24,6 +24,11 @@ export const ERROR_CODES = {
   INVALID_CREDENTIALS: { status: 401, meaning: 'Wrong e-mail or password (or a password sent unhashed)' },
   TOTP_REQUIRED: { status: 401, meaning: 'Two-factor is on: send `totpCode` with the sign-in' },
   TOTP_INVALID: { status: 401, meaning: 'The two-factor or recovery code is wrong or used' },
+  SIGNATURE_INVALID: {
+    status: 401,
+    meaning:
+      "An inbound gateway notification whose signature does not verify with the tenant's stored secret",
+  },
   API_KEY_REQUIRED: {
     status: 401,
     meaning: 'The route takes the API key itself as bearer, not an exchanged token',
@@ -156,12 +161,29 @@ export const ERROR_CODES = {
     status: 409,
     meaning: 'The person who changed the bank details cannot confirm them: another person must',
   },
+  GATEWAY_UNAVAILABLE: {
+    status: 409,
+    meaning: 'The payment gateway cannot take money (no or half-finished credentials); `detail` says why',
+  },
+  LINK_NOT_ACTIVE: { status: 409, meaning: 'The payment link is revoked or expired already' },
+  NOT_IN_REVIEW: {
+    status: 409,
+    meaning: 'The notification is not waiting in the review queue (matched, refused or dismissed already)',
+  },
+  REFERENCE_MISMATCH: {
+    status: 409,
+    meaning: 'The reference a gateway echoed back names another tenant (or nothing of this one)',
+  },
   // 412, 413, 422, 429
   PRECONDITION_FAILED: { status: 412, meaning: '`If-Match` names a version that is no longer current' },
   PAYLOAD_TOO_LARGE: { status: 413, meaning: 'The body is larger than the route accepts' },
   URI_TOO_LONG: { status: 414, meaning: 'The request address is longer than the service reads' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'The body is of a media type the route does not read' },
   UNPROCESSABLE: { status: 422, meaning: 'Understood but not supported; `reasons` lists why' },
+  CURRENCY_NOT_SUPPORTED: {
+    status: 422,
+    meaning: 'Payment links take rand (ZAR) only: the document is in another currency',
+  },
   IDEMPOTENCY_KEY_REUSED: { status: 422, meaning: '`Idempotency-Key` was used with a different request' },
   RATE_LIMITED: {
     status: 429,
