@@ -2,7 +2,9 @@
 // gateways' credentials set through the API as a person sets them.
 import assert from 'node:assert/strict';
 import { type Registered, register, type TestApp } from '../../../../test/support/app.ts';
+import { withTenant } from '../../../platform/db/tenant.ts';
 import { released, type Sales, salesSetup } from '../invoices.factories.ts';
+import { newLinkToken } from './links.token.ts';
 
 export interface Online extends Sales {
   b: Registered;
@@ -38,4 +40,37 @@ export async function setGateway(o: Sales, gateway: 'gatewaya' | 'gatewayb', pay
 /** A released invoice of R1,150.00 (R1,000 + 15% VAT), issued 2026-03-02. */
 export async function openInvoice(o: Sales, extra: Record<string, unknown> = {}) {
   return released(o, { lines: [{ description: 'Website hosting', quantity: 1, unitPrice: 1000 }], ...extra });
+}
+
+/**
+ * A payment link row written straight to the table, for tests of the inbound notifications
+ * (the links API makes them the same way: links.service.ts).
+ */
+export async function insertLink(
+  t: TestApp,
+  o: Online,
+  invoiceId: string,
+  gateway: 'gatewaya' | 'gatewayb',
+  extra: { amount?: string; checkoutId?: string; checkoutUrl?: string; expiresAt?: Date } = {},
+): Promise<{ id: string; token: string }> {
+  const id = crypto.randomUUID();
+  const token = newLinkToken(o.tenantId);
+  await withTenant(t.database.db, o.tenantId, (tx) =>
+    tx
+      .insertInto('payment_links')
+      .values({
+        tenant_id: o.tenantId,
+        id,
+        company_id: o.companyId,
+        invoice_id: invoiceId,
+        gateway,
+        token,
+        amount: extra.amount ?? '1150.00',
+        expires_at: extra.expiresAt ?? new Date(Date.now() + 30 * 86_400_000),
+        checkout_id: extra.checkoutId ?? null,
+        checkout_url: extra.checkoutUrl ?? null,
+      })
+      .execute(),
+  );
+  return { id, token };
 }
