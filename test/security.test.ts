@@ -27,6 +27,7 @@ import { catalogue } from '../src/catalogue.ts';
 import type { Plan } from '../src/config.ts';
 import { ingest } from '../src/modules/banking/banking.factories.ts';
 import { lockBankAccount, planIngest, writeIngest } from '../src/modules/banking/ingest.ts';
+import { fileNotification } from '../src/modules/invoices/online/notifications.service.ts';
 import { keyTokenFor } from '../src/platform/auth/api-keys.factories.ts';
 import { licensedModule } from '../src/platform/auth/limits.ts';
 import { hashPassword } from '../src/platform/auth/passwords.ts';
@@ -55,6 +56,10 @@ const NO_REAL_ID: Record<string, string> = {
  * record of that key (as A's list shows it) is left as it was.
  */
 const OWN_KEYS: Record<string, string> = {
+  'PUT /api/payment-gateways/{gateway}':
+    "a gateway's name ('gatewaya'), not a record id: every company has its own credentials at each gateway",
+  'DELETE /api/payment-gateways/{gateway}':
+    "a gateway's name ('gatewaya'), not a record id: every company has its own credentials at each gateway",
   'POST /api/reports/vat/periods/{id}/submit':
     "a VAT period's id is its end month ('2026-04'): every company has its own period of that name",
 };
@@ -151,6 +156,20 @@ const SEEDS: Record<string, (values: Record<string, string>) => Promise<void>> =
   },
   // Bank lines come only from an import (a statement or the feed): one line into tenant A's
   // chart Bank account, the way both add them (ingest.ts); the same line again adds nothing.
+  // Gateway notifications come in from the gateways (/webhooks/*), not through this collection:
+  // one filed straight into tenant A's inbox, waiting in the review queue.
+  'GET /api/payment-notifications': async () => {
+    await withTenant(t.database.db, a.tenantId, (tx) =>
+      fileNotification(tx, a.tenantId, {
+        gateway: 'gatewaya',
+        rawBody: 'm_payment_id=seed&pf_payment_id=1',
+        companyId: a.companyId,
+        trusted: true,
+        status: 'review',
+        outcome: 'Security seed',
+      }),
+    );
+  },
   'GET /api/bank-transactions': async () => {
     const accounts = await as(t.app, a.token, a.companyId)({ method: 'GET', url: '/api/bank-accounts' });
     const bankAccountId = (accounts.json() as { id: string }[])[0]!.id;
@@ -400,6 +419,13 @@ async function idsOfTenantA(route: AnyRoute): Promise<Record<string, string>> {
   const values: Record<string, string> = {};
   const names = paramNames(route.path);
   for (const [i, param] of names.entries()) {
+    // A path parameter that is one of a few names (an enum), not an id: its first name.
+    const named = (route.params as { properties?: Record<string, { enum?: string[] }> } | undefined)
+      ?.properties?.[param]?.enum;
+    if (named?.length) {
+      values[param] = named[0]!;
+      continue;
+    }
     const creator = onCollection(route, i, 'POST');
     const lister = onCollection(route, i, 'GET');
     if (!creator && lister) {

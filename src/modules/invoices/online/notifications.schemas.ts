@@ -74,7 +74,10 @@ export const PaymentGatewayCredentials = named(
         Type.Number({ minimum: 0, maximum: 1000, multipleOf: 0.01, description: 'Default 0.01 (one cent)' }),
       ),
     },
-    { additionalProperties: false },
+    {
+      additionalProperties: false,
+      examples: [{ merchantId: '10000100', merchantKey: '46f0cd694581a', passphrase: 'jt7NOE43FZPn' }],
+    },
   ),
 );
 
@@ -162,7 +165,7 @@ export const NotificationMatch = named(
         description: 'The invoice (or debit note) the payment is for',
       }),
     },
-    { additionalProperties: false },
+    { additionalProperties: false, examples: [{ invoiceId: '3fa85f64-5717-4562-b3fc-2c963f66afa6' }] },
   ),
 );
 
@@ -170,6 +173,9 @@ export const NotificationDismiss = named(
   'PaymentNotificationDismiss',
   Type.Object(
     { reason: Type.String({ minLength: 1, maxLength: 500, description: 'Why it is set aside' }) },
-    { additionalProperties: false },
+    {
+      additionalProperties: false,
+      examples: [{ reason: 'Paid twice by the customer: refunded at the gateway' }],
+    },
   ),
 );

@@ -356,7 +356,6 @@ export function toNotification(r: NotificationRow) {
 function inbox(ctx: TenantCtx) {
   return ctx.db
     .selectFrom('payment_notifications')
-    .selectAll()
     .where('tenant_id', '=', ctx.tenantId)
     .where((eb) => eb.or([eb('company_id', '=', ctx.companyId!), eb('company_id', 'is', null)]));
 }
@@ -384,7 +383,7 @@ export async function listNotifications(ctx: TenantCtx, query: Static<typeof Not
 }
 
 async function inboxRow(ctx: TenantCtx, id: string, lock = false): Promise<NotificationRow> {
-  const q = inbox(ctx).where('id', '=', id);
+  const q = inbox(ctx).selectAll().where('id', '=', id);
   const r = await (lock ? q.forUpdate() : q).executeTakeFirst();
   if (!r) throw notFound('Payment notification');
   return r;
