@@ -181,3 +181,20 @@ describe('BANK_FEED_BASE_URL', () => {
     assert.throws(() => load({ BANK_FEED_BASE_URL: 'ftp://bank' }), /BANK_FEED_BASE_URL/);
   });
 });
+
+describe('GATEWAY_A_BASE_URL and GATEWAY_B_BASE_URL', () => {
+  test("default to the gateways' hosts; given, used without a trailing slash; not http(s): refused", () => {
+    assert.equal(load({}).gatewayABaseUrl, 'https://www.payfast.co.za');
+    assert.equal(load({}).gatewayBBaseUrl, 'https://payments.yoco.com');
+    assert.equal(
+      load({ GATEWAY_A_BASE_URL: 'http://127.0.0.1:4020/' }).gatewayABaseUrl,
+      'http://127.0.0.1:4020',
+    );
+    assert.equal(
+      load({ GATEWAY_B_BASE_URL: 'http://127.0.0.1:4030' }).gatewayBBaseUrl,
+      'http://127.0.0.1:4030',
+    );
+    assert.throws(() => load({ GATEWAY_A_BASE_URL: 'ftp://gateway' }), /GATEWAY_A_BASE_URL/);
+    assert.throws(() => load({ GATEWAY_B_BASE_URL: 'gateway' }), /GATEWAY_B_BASE_URL/);
+  });
+});
