@@ -256,6 +256,21 @@ const PREPARE: Record<string, (values: Record<string, string>) => Promise<Record
     await releaseOfA(values.id!);
     return {};
   },
+  // A payment link is for a released invoice, through a gateway with credentials (A's, set here).
+  'POST /api/invoices/{id}/payment-links': async (values) => {
+    await releaseOfA(values.id!);
+    const res = await as(
+      t.app,
+      a.token,
+      a.companyId,
+    )({
+      method: 'PUT',
+      url: '/api/payment-gateways/gatewaya',
+      payload: { merchantId: '10000100', merchantKey: '46f0cd694581a', passphrase: 'jt7NOE43FZPn' },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    return { gateway: 'gatewaya' };
+  },
   // A bad debt is written off a released invoice: 10 of it, so that more can be written off.
   'POST /api/invoices/{id}/write-off': async (values) => {
     await releaseOfA(values.id!);

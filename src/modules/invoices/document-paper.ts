@@ -14,11 +14,13 @@ import {
   type InvoiceRow,
   linesOf,
   paidOf,
+  RECEIVABLE_TYPES,
   settlements,
   shownStatus,
 } from './invoices.queries.ts';
 import { companyOf, type SalesCtx, today } from './invoices.service.ts';
 import type { DocumentType, Status } from './invoices.tables.ts';
+import { payUrl } from './online/links.service.ts';
 import { type DocumentSettings, loadSettings } from './settings.queries.ts';
 import type { SalesTaxCode } from './vat.ts';
 
@@ -82,6 +84,8 @@ export interface Paper {
   credited: Decimal;
   due: Decimal;
   lines: PaperLine[];
+  /** The pay page of its newest active, unexpired payment link while something is due (issue 18). */
+  payUrl: string | null;
   company: PaperParty & { registrationNo: string | null; phone: string | null };
   customer: PaperParty;
   settings: DocumentSettings;
@@ -194,6 +198,23 @@ async function lookOf(ctx: SalesCtx, row: InvoiceRow, settings: DocumentSettings
   return BUILT_IN_LOOK;
 }
 
+/** The pay page of the document's newest live payment link, when it has something due online. */
+async function payUrlOf(ctx: SalesCtx, row: InvoiceRow, due: Decimal): Promise<string | null> {
+  const payable = RECEIVABLE_TYPES.has(row.document_type) && row.status !== 'draft' && row.status !== 'void';
+  if (!payable || row.currency !== 'ZAR' || due.lessThanOrEqualTo(0)) return null;
+  const link = await ctx.db
+    .selectFrom('payment_links')
+    .select('token')
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('invoice_id', '=', row.id)
+    .where('status', '=', 'active')
+    .where('expires_at', '>', ctx.deps.now())
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return link ? payUrl(ctx.deps, link.token) : null;
+}
+
 /** Everything the document prints, or 404 (another company's or tenant's id, a deleted draft). */
 export async function loadPaper(ctx: SalesCtx, id: string): Promise<Paper> {
   const companyId = companyOf(ctx);
@@ -226,6 +247,7 @@ export async function loadPaper(ctx: SalesCtx, id: string): Promise<Paper> {
     paid: money(paidOf(row, settled)),
     credited: money(creditedOf(row, settled)),
     due: money(amountDue(row, settled)),
+    payUrl: await payUrlOf(ctx, row, money(amountDue(row, settled))),
     lines: lines.map((l) => ({
       description: l.description,
       quantity: money(l.quantity),

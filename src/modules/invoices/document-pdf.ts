@@ -484,6 +484,16 @@ function totalsAndBanking(pdf: Pdf, p: Paper, ink: Ink, newPage: () => void) {
   pdf.x = left;
 }
 
+/** "Pay online: <the pay page>" (issue 18), a link in the PDF too. */
+function payOnline(pdf: Pdf, url: string, ink: Ink, newPage: () => void) {
+  const left = pdf.page.margins.left;
+  pdf.font(BOLD).fontSize(9);
+  if (pdf.y + 2 * pdf.currentLineHeight(true) > pageBottom(pdf)) newPage();
+  pdf.fillColor(ink.heading).text('Pay online: ', left, pdf.y, { width: contentWidth(pdf), continued: true });
+  pdf.font(FONT).fillColor('#000000').text(url, { link: url });
+  pdf.y += 8;
+}
+
 /** A heading and its text (notes, terms), on this page if it fits, else at the top of the next. */
 function textBlock(pdf: Pdf, heading: string, body: string, ink: Ink, newPage: () => void) {
   const left = pdf.page.margins.left;
@@ -616,6 +626,7 @@ export function renderPaper(p: Paper): Promise<Buffer> {
       }
       if (p.type === 'delivery_note') receivedBlock(pdf, ink, newPage);
       else totalsAndBanking(pdf, p, ink, newPage);
+      if (p.payUrl) payOnline(pdf, p.payUrl, ink, newPage);
       if (p.notes) textBlock(pdf, 'Notes', p.notes, ink, newPage);
       if (p.terms) textBlock(pdf, 'Terms', p.terms, ink, newPage);
       if (footer) templateFooter(pdf, footer, footerHeight);

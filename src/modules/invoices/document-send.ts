@@ -87,6 +87,7 @@ export function bodyOf(p: Paper, message: string | undefined): string {
       ].join('\n'),
     );
   }
+  if (p.payUrl) parts.push(`Pay online: ${p.payUrl}`);
   parts.push(`Kind regards\n${p.company.name}`);
   return `${parts.join('\n\n')}\n`;
 }

@@ -653,6 +653,10 @@ describe('what may point into a sandbox', () => {
     'invoice_payments(invoice_id) → invoices': "part of the document (the invoice's company)",
     'invoice_write_offs(invoice_id) → invoices': "part of the document (the invoice's company)",
     'invoice_bad_debt_recoveries(invoice_id) → invoices': "part of the document (the invoice's company)",
+    'payment_links(company_id, invoice_id) → invoices':
+      "part of the document (the key names the invoice's company)",
+    'payment_notifications(company_id, invoice_id) → invoices':
+      "within one company: the invoice a gateway's notification was matched to (the key names the company)",
     'invoice_allocations(source_document_id) → invoices': 'within one company (the invoices rules)',
     'customer_credits(contact_id) → contacts':
       "checked: the document it came from, or its entry naming the customer (an advance payment's)",

@@ -174,6 +174,11 @@ export const ERROR_CODES = {
     status: 409,
     meaning: 'The reference a gateway echoed back names another tenant (or nothing of this one)',
   },
+  // 410
+  LINK_GONE: {
+    status: 410,
+    meaning: 'The payment link was revoked or has expired: ask the business for a new one',
+  },
   // 412, 413, 422, 429
   PRECONDITION_FAILED: { status: 412, meaning: '`If-Match` names a version that is no longer current' },
   PAYLOAD_TOO_LARGE: { status: 413, meaning: 'The body is larger than the route accepts' },

@@ -245,7 +245,9 @@ function errorResponses(route: AnyRoute, conv: Conventions): Json {
       content['application/json'] = { schema: { $ref: '#/components/schemas/PermissionDenial' } };
       content['application/problem+json'] = { schema: problem };
     }
-    if (html && status < 500 && status !== 429) content['text/html'] = { schema: { type: 'string' } };
+    // 503 too: a page whose dependency is down says so as a page (the pay page, gateway unavailable).
+    if (html && (status < 500 || status === 503) && status !== 429)
+      content['text/html'] = { schema: { type: 'string' } };
     out[String(status)] = {
       description: errorDescription(route, status, codes),
       ...(headers ? { headers } : {}),

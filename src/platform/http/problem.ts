@@ -22,6 +22,7 @@ const TITLES: Record<number, string> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   409: 'Conflict',
+  410: 'Gone',
   412: 'Precondition Failed',
   413: 'Payload Too Large',
   414: 'URI Too Long',
