@@ -6859,6 +6859,13 @@ export interface components {
             /** Format: date-time */
             updatedAt: string | null;
         };
+        /**
+         * @example {
+         *       "merchantId": "10000100",
+         *       "merchantKey": "46f0cd694581a",
+         *       "passphrase": "jt7NOE43FZPn"
+         *     }
+         */
         PaymentGatewayCredentials: {
             /** @description Gateway A: the merchant id (its ITNs name it) */
             merchantId?: string;
@@ -7000,6 +7007,11 @@ export interface components {
             limit: number;
             totalPages: number;
         };
+        /**
+         * @example {
+         *       "invoiceId": "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+         *     }
+         */
         PaymentNotificationMatch: {
             /**
              * Format: uuid
@@ -7007,6 +7019,11 @@ export interface components {
              */
             invoiceId: string;
         };
+        /**
+         * @example {
+         *       "reason": "Paid twice by the customer: refunded at the gateway"
+         *     }
+         */
         PaymentNotificationDismiss: {
             /** @description Why it is set aside */
             reason: string;

@@ -677,10 +677,6 @@ describe('what may point into a sandbox', () => {
       'checked: an open purchase order of another company to a sample contact',
     'bank_transactions(coded_contact_id) → contacts':
       "a bank line's coding (0044): samples are retired, not removed, so it names a retired one",
-    'payment_links(company_id, invoice_id) → invoices':
-      "part of the document: its link (the invoice's company)",
-    'payment_notifications(company_id, invoice_id) → invoices':
-      "the inbox's record of a gateway's notification about the document (the invoice's company)",
     'sandbox_samples(contact_id) → contacts': "the sandbox's own record of its samples",
     'sandbox_samples(product_id) → products': "the sandbox's own record of its samples",
     'sandbox_samples(invoice_id) → invoices': "the sandbox's own record of its samples",
