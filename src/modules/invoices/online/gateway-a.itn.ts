@@ -183,7 +183,8 @@ export async function validateAtGateway(baseUrl: string, paramString: string): P
     throw new GatewayAUnreachable(`the gateway could not be reached: ${(err as Error).message}`);
   }
   const text = (await res.text()).trim();
-  if (res.status >= 500) throw new GatewayAUnreachable(`the gateway's validate answered ${res.status}`);
+  // Any status but 200 says nothing of the notification (the gateway down, a proxy between):
+  // tried again later rather than refused.
   if (!res.ok) throw new GatewayAUnreachable(`the gateway's validate answered ${res.status}`);
   return text === 'VALID';
 }

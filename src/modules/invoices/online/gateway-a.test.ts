@@ -143,6 +143,15 @@ describe("gateway A's ITN", () => {
       customStr1: r.o.tenantId,
       customStr2: r.invoice.id,
     });
+    // The gateway checks the form's signature: an amount changed on the way is refused.
+    const tampered = form.fields.map(([k, v]): [string, string] => [k, k === 'amount' ? '1.00' : v]);
+    const refused = await fetch(form.action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(tampered).toString(),
+    });
+    assert.equal(refused.status, 400);
+    assert.match(await refused.text(), /signature does not match/);
     const page = await fetch(form.action, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
