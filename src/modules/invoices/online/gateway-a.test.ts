@@ -380,7 +380,7 @@ describe("gateway A's ITN", () => {
     assert.equal((await paymentsOf(r.o, r.invoice.id)).length, 0);
   });
 
-  test('an unknown tenant is a 404; a body not form-urlencoded a 415', async () => {
+  test('an unknown tenant is a 404; a body not form-urlencoded a 415; past 64 KiB a 413', async () => {
     const r = await ready();
     const unknown = await t.app.inject({
       method: 'POST',
@@ -396,6 +396,15 @@ describe("gateway A's ITN", () => {
       payload: '{}',
     });
     assertProblem(json, 415);
+    // Past 64 KiB: 413, nothing filed.
+    const huge = await t.app.inject({
+      method: 'POST',
+      url: `/webhooks/gatewaya/itn/${r.o.tenantId}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `item_description=${'x'.repeat(65 * 1024)}`,
+    });
+    assertProblem(huge, 413);
+    assert.equal((await fetched(r.o, '/api/payment-notifications')).total, 0);
   });
 
   test('the inbox lists every notification with its checks', async () => {
