@@ -14,6 +14,12 @@ import {
   type RecurringJob,
   runRecurring,
 } from './modules/invoices/index.ts';
+import {
+  GATEWAY_A_ITN_JOB_OPTIONS,
+  GATEWAY_A_ITN_QUEUE,
+  type GatewayAItnJob,
+  runGatewayAItn,
+} from './modules/invoices/online/gateway-a.itn.ts';
 import { deliverAttempt, RETRY_SCHEDULE } from './platform/events/deliver.ts';
 import { DELIVER_QUEUE, type DeliverJob } from './platform/events/deliveries.ts';
 import type { AppDeps } from './platform/http/context.ts';
@@ -48,6 +54,13 @@ export async function registerWorkers(deps: AppDeps): Promise<void> {
     RECURRING_BILL_QUEUE,
     runRecurringBills(deps),
     RECURRING_BILL_JOB_OPTIONS,
+  );
+  // Gateway A's ITNs: each checked once filed (gateway-a.itn.ts), retried while the gateway's
+  // validate endpoint is away.
+  await deps.jobs.register<GatewayAItnJob>(
+    GATEWAY_A_ITN_QUEUE,
+    runGatewayAItn(deps),
+    GATEWAY_A_ITN_JOB_OPTIONS,
   );
   // Idempotency keys older than 24 hours, every tenant's, once a day (they count as absent
   // from then on anyway: this only keeps the table small).

@@ -2009,6 +2009,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/gatewaya/itn/{tenantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Gateway A's payment notification (ITN), posted by the gateway
+         * @description Form-urlencoded as the gateway posts it (at most 64 KiB), fields the service does not read ignored. The notification is filed in the webhook inbox as received and answered 200 at once; then the job worker checks it, in order: merchant_id is a gateway A account of this tenant, the signature over the raw body with its passphrase, the gateway's validate endpoint confirming it (retried while unreachable), the payment id not seen before, payment_status COMPLETE, and m_payment_id naming a payment link of this tenant. Only then is the payment trusted and recorded (or left for review). An unknown tenant is a 404.
+         *
+         *     No token needed.
+         */
+        post: operations["receiveGatewayAItn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payment-notifications": {
         parameters: {
             query?: never;
@@ -15635,6 +15657,54 @@ export interface operations {
             };
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable_"];
+        };
+    };
+    receiveGatewayAItn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": string;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The notification, as filed in the inbox
+                         */
+                        id: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 64 KiB. `code`: `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listPaymentNotifications: {

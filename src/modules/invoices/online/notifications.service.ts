@@ -354,6 +354,7 @@ export function toNotification(r: NotificationRow) {
  * any company was known (refused ones: a bad signature names nobody trustworthy).
  */
 function inbox(ctx: TenantCtx) {
+  // No select here: pageOfQuery counts over it, then selects the page.
   return ctx.db
     .selectFrom('payment_notifications')
     .where('tenant_id', '=', ctx.tenantId)
