@@ -1869,6 +1869,162 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payment-gateways": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The payment gateways, whether each can take money, and the reason in words when not
+         * @description Every gateway is listed, set up or not. A gateway is unavailable with no credentials, with half-finished ones (gateway A without its merchant key; gateway B with a secret key but no webhook signing secret), or when the stored credentials will not decrypt with this server's SECRETS_KEY. Secrets are never answered: only whether each is held.
+         *
+         *     Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listPaymentGateways"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment-gateways/{gateway}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the company's credentials at a gateway (they replace the stored ones)
+         * @description Gateway A takes merchantId, merchantKey and (when set at the gateway) passphrase; gateway B takes secretKey and webhookSecret (whsec_…). The other gateway's fields are refused (400). A field left out is cleared, so what is stored is exactly what was sent; a half-finished set is kept and reported unavailable with the reason. Secrets are sealed with SECRETS_KEY (503 naming it when this server has none) and never answered back. The first set makes the gateway its clearing account (a bank account, code 1060 onwards). A merchant id another company of the business holds is 409.
+         *
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
+         */
+        put: operations["setPaymentGatewayCredentials"];
+        post?: never;
+        /**
+         * Clear the company's credentials at a gateway (it can no longer take money)
+         * @description The clearing account and every payment recorded through the gateway stay. Links already made stop working: their page says the gateway is unavailable.
+         *
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
+         */
+        delete: operations["disconnectPaymentGateway"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/gatewayb/invoice/{tenantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Gateway B's webhook for a business (payment.succeeded, refund.succeeded, ...)
+         * @description Called by gateway B, not by API clients. The business in the path routes the call only (spec Payments rule 2): the Standard Webhooks signature (webhook-id, webhook-timestamp within 5 minutes, webhook-signature) must verify with a gateway B webhook secret the business stored (401 SIGNATURE_INVALID), and the checkout metadata echoed back must name this business and one of its payment links for the invoice it names (409 REFERENCE_MISMATCH). Both or refused; every call is filed in the payment notifications inbox. A retry of an event already taken (the same webhook-id) is filed as a duplicate and answered 200. payment.succeeded is recorded against its invoice when within the tolerance of what is due (else it waits in the review queue); refund.succeeded of a whole payment reverses it. Other events are filed and dismissed. Unknown fields are ignored. 503 when a stored secret will not decrypt (the gateway retries).
+         *
+         *     No token needed.
+         */
+        post: operations["receiveGatewayBWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment-notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhook inbox: every gateway notification, trusted or not, with its checks and outcome (paged)
+         * @description status=review is the review queue: trusted payments not matched confidently (amount outside the tolerance, no invoice or more than one). Refused notifications (a signature that did not verify, a reference naming another tenant, the gateway answering INVALID) are listed too, with what failed; they never move money.
+         *
+         *     Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listPaymentNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment-notifications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One notification of the inbox, with its raw body, checks and outcome
+         * @description Needs the role permission `invoices:read`. An API key or OAuth token needs the scope `invoices:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getPaymentNotification"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment-notifications/{id}/match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a notification in the review queue by matching it to an invoice
+         * @description review → matched: the payment is recorded as the gateway reported it, into the gateway clearing account (more than is due leaves the customer a credit, as any payment does). Only a trusted payment waiting in review: anything else is 409 NOT_IN_REVIEW.
+         *
+         *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["matchPaymentNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment-notifications/{id}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a notification in the review queue aside, with the reason (nothing is recorded)
+         * @description Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["dismissPaymentNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/contacts/{id}/bank-details": {
         parameters: {
             query?: never;
@@ -4220,6 +4376,7 @@ export interface components {
          *     - `INVALID_CREDENTIALS` (401): Wrong e-mail or password (or a password sent unhashed)
          *     - `TOTP_REQUIRED` (401): Two-factor is on: send `totpCode` with the sign-in
          *     - `TOTP_INVALID` (401): The two-factor or recovery code is wrong or used
+         *     - `SIGNATURE_INVALID` (401): An inbound gateway notification whose signature does not verify with the tenant's stored secret
          *     - `API_KEY_REQUIRED` (401): The route takes the API key itself as bearer, not an exchanged token
          *     - `FORBIDDEN` (403): Not allowed for this caller
          *     - `MODULE_NOT_LICENSED` (403): The tenant's plan does not include the route's module
@@ -4282,18 +4439,23 @@ export interface components {
          *     - `DISPUTED` (409): The bill is disputed with the supplier: resolve the dispute before paying it
          *     - `PAYMENT_BLOCKED` (409): A bill selected for a payment run may not be paid; `blocked` names each with its `blockedReason`
          *     - `SAME_USER` (409): The person who changed the bank details cannot confirm them: another person must
+         *     - `GATEWAY_UNAVAILABLE` (409): The payment gateway cannot take money (no or half-finished credentials); `detail` says why
+         *     - `LINK_NOT_ACTIVE` (409): The payment link is revoked or expired already
+         *     - `NOT_IN_REVIEW` (409): The notification is not waiting in the review queue (matched, refused or dismissed already)
+         *     - `REFERENCE_MISMATCH` (409): The reference a gateway echoed back names another tenant (or nothing of this one)
          *     - `PRECONDITION_FAILED` (412): `If-Match` names a version that is no longer current
          *     - `PAYLOAD_TOO_LARGE` (413): The body is larger than the route accepts
          *     - `URI_TOO_LONG` (414): The request address is longer than the service reads
          *     - `UNSUPPORTED_MEDIA_TYPE` (415): The body is of a media type the route does not read
          *     - `UNPROCESSABLE` (422): Understood but not supported; `reasons` lists why
+         *     - `CURRENCY_NOT_SUPPORTED` (422): Payment links take rand (ZAR) only: the document is in another currency
          *     - `IDEMPOTENCY_KEY_REUSED` (422): `Idempotency-Key` was used with a different request
          *     - `RATE_LIMITED` (429): Too many requests; `limit` and `retryAfterSeconds` say when to retry
          *     - `INTERNAL_ERROR` (500): Unexpected error; deliberately generic
          *     - `UNAVAILABLE` (503): A dependency is unavailable; retry with backoff
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_RECONCILED" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "RECEIPT_MISMATCH" | "ORDER_NOT_SENT" | "ORDER_CLOSED" | "ORDER_BILLED" | "NOTHING_TO_BILL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "ON_HOLD" | "DISPUTED" | "PAYMENT_BLOCKED" | "SAME_USER" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "SIGNATURE_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_RECONCILED" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "RECEIPT_MISMATCH" | "ORDER_NOT_SENT" | "ORDER_CLOSED" | "ORDER_BILLED" | "NOTHING_TO_BILL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "ON_HOLD" | "DISPUTED" | "PAYMENT_BLOCKED" | "SAME_USER" | "GATEWAY_UNAVAILABLE" | "LINK_NOT_ACTIVE" | "NOT_IN_REVIEW" | "REFERENCE_MISMATCH" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "CURRENCY_NOT_SUPPORTED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         FieldError: {
             /** @description The field, parameter or header, e.g. lines[0].quantity */
             field: string;
@@ -6597,6 +6759,137 @@ export interface components {
              * @description Also the document's sentAt
              */
             sentAt: string;
+        };
+        /**
+         * @description gatewaya: PayFast-style redirect and ITN; gatewayb: Yoco-style checkouts
+         * @enum {string}
+         */
+        PaymentGatewayName: "gatewaya" | "gatewayb";
+        PaymentGateway: {
+            gateway: components["schemas"]["PaymentGatewayName"];
+            name: string;
+            /** @description The gateway can take money: payment links may be made */
+            available: boolean;
+            /** @description Why it cannot, in words (null when it can) */
+            reason: string | null;
+            /** @description Some credentials are stored */
+            configured: boolean;
+            /** @description Gateway A's merchant id (not a secret: its ITNs name it) */
+            merchantId: string | null;
+            hasMerchantKey: boolean;
+            hasPassphrase: boolean;
+            hasSecretKey: boolean;
+            hasWebhookSecret: boolean;
+            /** @description How far a paid amount may be from what is due and still be recorded without review (rand) */
+            amountTolerance: number;
+            /**
+             * Format: uuid
+             * @description The bank account (ledger account) online payments are recorded into until the gateway's payout
+             */
+            clearingAccountId: string | null;
+            /** Format: date-time */
+            updatedAt: string | null;
+        };
+        PaymentGatewayCredentials: {
+            /** @description Gateway A: the merchant id (its ITNs name it) */
+            merchantId?: string;
+            /** @description Gateway A: the merchant key (sealed at rest, never answered back) */
+            merchantKey?: string;
+            /** @description Gateway A: the passphrase set at the gateway (sealed, never answered back) */
+            passphrase?: string;
+            /** @description Gateway B: the secret key (sealed, never answered back) */
+            secretKey?: string;
+            /** @description Gateway B: the webhook's signing secret, whsec_… (sealed, never answered back) */
+            webhookSecret?: string;
+            /** @description Default 0.01 (one cent) */
+            amountTolerance?: number;
+        };
+        /**
+         * @description received: filed, checks under way; matched: recorded against an invoice; review: trusted but not matched confidently (waiting for a person); refused: not trusted (nothing recorded); duplicate: a replay of one already taken; dismissed: a person set it aside with a reason
+         * @enum {string}
+         */
+        PaymentNotificationStatus: "received" | "matched" | "review" | "refused" | "duplicate" | "dismissed";
+        PaymentNotificationCheck: {
+            /** @description signature, validate, merchant, payment_status, amount, replay, reference… */
+            check: string;
+            passed: boolean;
+            detail: string;
+        };
+        PaymentNotification: {
+            /** Format: uuid */
+            id: string;
+            gateway: components["schemas"]["PaymentGatewayName"];
+            /**
+             * @description other: an event nothing is done with
+             * @enum {string}
+             */
+            kind: "payment" | "refund" | "other";
+            status: components["schemas"]["PaymentNotificationStatus"];
+            /** @description The signature verified and (gateway A) the gateway confirmed it */
+            trusted: boolean;
+            /** @description What was done, in words */
+            outcome: string;
+            checks: components["schemas"]["PaymentNotificationCheck"][];
+            /** Format: uuid */
+            companyId: string | null;
+            /** @description Gateway B's webhook-id */
+            eventId: string | null;
+            /** @description The gateway's id of the payment or refund */
+            externalPaymentId: string | null;
+            /** @description As the gateway put it (payment_status or event type) */
+            gatewayStatus: string | null;
+            amount: number | null;
+            fee: number | null;
+            currency: string | null;
+            /** @description The reference the gateway echoed back */
+            reference: string | null;
+            /** Format: uuid */
+            linkId: string | null;
+            /** Format: uuid */
+            invoiceId: string | null;
+            /**
+             * Format: uuid
+             * @description The invoice payment recorded from it
+             */
+            paymentId: string | null;
+            /** @description The body exactly as received */
+            rawBody: string;
+            contentType: string | null;
+            sourceIp: string | null;
+            /** Format: date-time */
+            resolvedAt: string | null;
+            /** @enum {string|null} */
+            resolvedByType: "user" | "api_key" | "system" | null;
+            /** Format: uuid */
+            resolvedBy: string | null;
+            dismissReason: string | null;
+            /** Format: date-time */
+            receivedAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        PaymentNotificationPage: {
+            items: components["schemas"]["PaymentNotification"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        PaymentNotificationMatch: {
+            /**
+             * Format: uuid
+             * @description The invoice (or debit note) the payment is for
+             */
+            invoiceId: string;
+        };
+        PaymentNotificationDismiss: {
+            /** @description Why it is set aside */
+            reason: string;
         };
         /**
          * @description cheque (current), savings or transmission: the account type a South African bank file asks
@@ -14803,6 +15096,383 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict_adea29"];
             414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPaymentGateways: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentGateway"][];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setPaymentGatewayCredentials: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                gateway: components["schemas"]["PaymentGatewayName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentGatewayCredentials"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentGateway"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    disconnectPaymentGateway: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                gateway: components["schemas"]["PaymentGatewayName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentGateway"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    receiveGatewayBWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": string;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The notification filed in the inbox
+                         */
+                        id: string;
+                        status: components["schemas"]["PaymentNotificationStatus"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            /** @description Unauthorized. `code`: `SIGNATURE_INVALID`. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `REFERENCE_MISMATCH`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB. `code`: `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPaymentNotifications: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `-date`. */
+                sort?: "date" | "-date" | "updatedAt" | "-updatedAt" | "createdAt" | "-createdAt";
+                /** @description received: filed, checks under way; matched: recorded against an invoice; review: trusted but not matched confidently (waiting for a person); refused: not trusted (nothing recorded); duplicate: a replay of one already taken; dismissed: a person set it aside with a reason */
+                status?: "received" | "matched" | "review" | "refused" | "duplicate" | "dismissed";
+                /** @description gatewaya: PayFast-style redirect and ITN; gatewayb: Yoco-style checkouts */
+                gateway?: "gatewaya" | "gatewayb";
+                /** @description Notifications about this invoice */
+                invoiceId?: string;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentNotificationPage"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPaymentNotification: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentNotification"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    matchPaymentNotification: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentNotificationMatch"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentNotification"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `NOT_OPEN`, `NOT_RECEIVABLE`, `ALREADY_PAID`, `PERIOD_LOCKED`, `NOT_IN_REVIEW`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dismissPaymentNotification: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentNotificationDismiss"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentNotification"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `NOT_IN_REVIEW`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -354,9 +354,9 @@ export function toNotification(r: NotificationRow) {
  * any company was known (refused ones: a bad signature names nobody trustworthy).
  */
 function inbox(ctx: TenantCtx) {
+  // No selection here: pageOfQuery counts over it, then selects the page's rows.
   return ctx.db
     .selectFrom('payment_notifications')
-    .selectAll()
     .where('tenant_id', '=', ctx.tenantId)
     .where((eb) => eb.or([eb('company_id', '=', ctx.companyId!), eb('company_id', 'is', null)]));
 }
@@ -384,7 +384,7 @@ export async function listNotifications(ctx: TenantCtx, query: Static<typeof Not
 }
 
 async function inboxRow(ctx: TenantCtx, id: string, lock = false): Promise<NotificationRow> {
-  const q = inbox(ctx).where('id', '=', id);
+  const q = inbox(ctx).selectAll().where('id', '=', id);
   const r = await (lock ? q.forUpdate() : q).executeTakeFirst();
   if (!r) throw notFound('Payment notification');
   return r;
