@@ -195,6 +195,29 @@ describe('gateway B webhooks', () => {
     assert.equal((await invoiceOf(o, invoice.id)).status, 'paid');
   });
 
+  test('two deliveries of one event at the same moment: one payment, the other a duplicate', async () => {
+    const o = await gatewayBBusiness(w);
+    const { invoice, checkout, link } = await invoiceWithCheckout(w, o);
+    const body = JSON.stringify({
+      id: 'evt_race',
+      type: 'payment.succeeded',
+      payload: {
+        id: 'p_race',
+        amount: 115_000,
+        currency: 'ZAR',
+        metadata: { checkoutId: checkout.id, tenantId: o.tenantId, invoiceId: invoice.id, linkId: link.id },
+      },
+    });
+    const headers = w.fake.sign(GATEWAY_B_KEYS.webhookSecret, 'evt_race', body);
+    const answers = await Promise.all([w.fake.send(body, headers), w.fake.send(body, headers)]);
+    assert.deepEqual(
+      answers.map((d) => d.status),
+      [200, 200],
+    );
+    assert.deepEqual(answers.map((d) => JSON.parse(d.body).status).sort(), ['duplicate', 'matched']);
+    assert.equal((await paymentsOf(w, o.tenantId, invoice.id)).length, 1);
+  });
+
   test('refund.failed and other events are filed and dismissed by the system; unknown fields ignored', async () => {
     const o = await gatewayBBusiness(w);
     const { checkout } = await invoiceWithCheckout(w, o);
@@ -225,5 +248,13 @@ describe('gateway B webhooks', () => {
     );
     assert.equal(res.status, 400, res.body);
     assert.equal((await inboxOf(w, o.tenantId))[0]!.status, 'refused');
+    // Larger than any event (64 KiB): 413 before anything is read.
+    const big = JSON.stringify({ type: 'payment.succeeded', padding: 'x'.repeat(70_000) });
+    const large = await w.fake.send(
+      big,
+      w.fake.sign(GATEWAY_B_KEYS.webhookSecret, 'evt_z', big),
+      webhookUrl(w, o.tenantId),
+    );
+    assert.equal(large.status, 413, large.body);
   });
 });
