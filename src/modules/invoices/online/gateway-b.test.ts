@@ -5,7 +5,7 @@
 // (and filed). Retries keep the webhook-id: a second delivery is a duplicate, never a payment.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { entryLines } from '../invoices.factories.ts';
+import { entryLines, salesSetup } from '../invoices.factories.ts';
 import {
   type GatewayBWorld,
   gatewayBBusiness,
@@ -16,7 +16,7 @@ import {
   startGatewayBWorld,
   webhookUrl,
 } from './gateway-b.factories.ts';
-import { GATEWAY_B_KEYS } from './online.factories.ts';
+import { GATEWAY_B_KEYS, type Online, setGateway } from './online.factories.ts';
 
 describe('gateway B webhooks', () => {
   let w: GatewayBWorld;
@@ -172,6 +172,38 @@ describe('gateway B webhooks', () => {
     const mixed = await w.fake.send(body, w.fake.sign(ySecret, 'evt_mixed', body));
     assert.equal(mixed.status, 409, mixed.body);
     assert.equal((await paymentsOf(w, y.tenantId, yInvoice.id)).length, 0);
+  });
+
+  test('with gateway B in two companies, the secret that verifies names the company', async () => {
+    const first = await gatewayBBusiness(w);
+    const created = await first.api({
+      method: 'POST',
+      url: '/api/companies',
+      payload: { name: 'Second Branch' },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const sales = await salesSetup(w.t, { ...first.b, companyId: created.json().id });
+    const second: Online = { ...first, ...sales, companyId: created.json().id };
+    const secondSecret = `whsec_${Buffer.from('second-company-webhook-secret!').toString('base64')}`;
+    await setGateway(second, 'gatewayb', {
+      secretKey: GATEWAY_B_KEYS.secretKey,
+      webhookSecret: secondSecret,
+    });
+    const ofFirst = await invoiceWithCheckout(w, first);
+    const ofSecond = await invoiceWithCheckout(w, second);
+    w.fake.subscribe(webhookUrl(w, first.tenantId), secondSecret);
+    // The first company's checkout signed with the second company's secret: not its link.
+    const wrong = await w.fake.pay(ofFirst.checkout.id);
+    assert.equal(wrong.status, 409, wrong.body);
+    const right = await w.fake.pay(ofSecond.checkout.id);
+    assert.equal(right.status, 200, right.body);
+    assert.equal(JSON.parse(right.body).status, 'matched');
+    const n = (await inboxOf(w, first.tenantId)).at(-1)!;
+    assert.equal(n.company_id, second.companyId);
+    const [payment] = await paymentsOf(w, first.tenantId, ofSecond.invoice.id);
+    assert.equal(payment!.company_id, second.companyId);
+    assert.equal((await invoiceOf(second, ofSecond.invoice.id)).status, 'paid');
+    assert.equal((await paymentsOf(w, first.tenantId, ofFirst.invoice.id)).length, 0);
   });
 
   test('the gateway retrying with a fresh timestamp is filed as a duplicate: one payment', async () => {
