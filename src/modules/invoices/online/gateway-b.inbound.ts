@@ -106,7 +106,9 @@ async function verifySignature(db: Tx, deps: AppDeps, tenantId: string, d: Deliv
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const text = (v: unknown) => (typeof v === 'string' ? v : null);
+/** PostgreSQL text (and jsonb) holds no NUL: a forged body may, and is still filed. */
+const storable = (s: string) => s.replaceAll('\u0000', '\uFFFD');
+const text = (v: unknown) => (typeof v === 'string' ? storable(v) : null);
 
 /** The whole body, read once the signature has verified; a field that is not as Yoco sends it is named. */
 function readEvent(raw: string) {
@@ -141,9 +143,10 @@ export async function receiveGatewayB(
   if (!tenant) throw notFound('Tenant');
   const raw = d.raw.toString('utf8');
   const eventId = headerOf(d.headers, 'webhook-id')?.slice(0, 200) ?? null;
+  const rawBody = storable(raw);
   const base: NotificationFiling = {
     gateway: 'gatewayb',
-    rawBody: raw,
+    rawBody,
     contentType: d.contentType,
     sourceIp: d.sourceIp,
     eventId,
@@ -184,9 +187,10 @@ export async function receiveGatewayB(
   }
   const kind =
     event.type === 'payment.succeeded' ? 'payment' : event.type === 'refund.succeeded' ? 'refund' : 'other';
+  const type = storable(event.type).slice(0, 200);
   const { payload, metadata } = event;
   const externalPaymentId = text(payload.id)?.slice(0, 200) ?? null;
-  const described = { ...base, ...company, kind, gatewayStatus: event.type, externalPaymentId } as const;
+  const described = { ...base, ...company, kind, gatewayStatus: type, externalPaymentId } as const;
 
   // One delivery of an event at a time (retries race): the unique index stands behind it.
   await sql`select pg_advisory_xact_lock(hashtext(${`gatewayb:${tenantId}:${eventId}`}))`.execute(db);
@@ -204,14 +208,14 @@ export async function receiveGatewayB(
       trusted: true,
       checks,
       status: 'dismissed',
-      outcome: `Nothing to do for ${event.type}`,
+      outcome: `Nothing to do for ${type}`,
     });
     await db
       .updateTable('payment_notifications')
       .set({
         resolved_by_type: 'system',
         resolved_at: deps.now(),
-        dismiss_reason: `${event.type}: not acted on`,
+        dismiss_reason: `${type}: not acted on`,
       })
       .where('tenant_id', '=', tenantId)
       .where('id', '=', id)

@@ -27,8 +27,7 @@ describe('gateway B webhooks', () => {
 
   test('a valid payment.succeeded is matched: the invoice paid into the gateway B clearing account', async () => {
     const o = await gatewayBBusiness(w);
-    const { invoice, link } = await invoiceWithCheckout(w, o);
-    const { checkout } = { checkout: w.fake.checkouts.at(-1)! };
+    const { invoice, link, checkout } = await invoiceWithCheckout(w, o);
     const d = await w.fake.pay(checkout.id);
     assert.equal(d.status, 200, d.body);
     assert.equal(JSON.parse(d.body).status, 'matched');
@@ -100,7 +99,9 @@ describe('gateway B webhooks', () => {
       w.fake.sign(GATEWAY_B_KEYS.webhookSecret, 'evt_stale', body, old),
       url,
     );
-    for (const d of [forged, tampered, stale]) {
+    // A forged body with a NUL byte (PostgreSQL text holds none) is filed all the same.
+    const nul = await w.fake.send(`${body}\u0000`, w.fake.sign(other, 'evt_nul', body), url);
+    for (const d of [forged, tampered, stale, nul]) {
       assert.equal(d.status, 401, d.body);
       assert.equal(JSON.parse(d.body).code, 'SIGNATURE_INVALID');
     }
@@ -108,7 +109,7 @@ describe('gateway B webhooks', () => {
     const inbox = await inboxOf(w, o.tenantId);
     assert.deepEqual(
       inbox.map((n) => [n.status, n.trusted, n.checks[0]!.check, n.checks[0]!.passed]),
-      Array(3).fill(['refused', false, 'signature', false]),
+      Array(4).fill(['refused', false, 'signature', false]),
     );
     assert.equal(inbox[1]!.raw_body, body.replace('115000', '1'), 'the raw body is kept as received');
     assert.equal((await paymentsOf(w, o.tenantId, invoice.id)).length, 0);
@@ -116,7 +117,7 @@ describe('gateway B webhooks', () => {
     // The company sees the refused ones in its inbox (filed before any company was known).
     const listed = await o.api({ method: 'GET', url: '/api/payment-notifications?status=refused' });
     assert.equal(listed.statusCode, 200, listed.body);
-    assert.equal(listed.json().items.length, 3);
+    assert.equal(listed.json().items.length, 4);
   });
 
   test('a half-configured gateway B (a secret key, no webhook secret) refuses every delivery', async () => {
@@ -264,6 +265,11 @@ describe('gateway B webhooks', () => {
       [n.kind, n.status, n.trusted, n.resolved_by_type],
       ['other', 'dismissed', true, 'system'],
     );
+    // A signed event type with a NUL in it (JSON's \u0000) is filed and dismissed too.
+    const odd = JSON.stringify({ type: 'odd\u0000type', payload: {} });
+    const d2 = await w.fake.send(odd, w.fake.sign(GATEWAY_B_KEYS.webhookSecret, 'evt_odd', odd));
+    assert.equal(d2.status, 200, d2.body);
+    assert.equal(JSON.parse(d2.body).status, 'dismissed');
   });
 
   test('an unknown tenant is a 404; a body that is not JSON but signed is a 400 naming it', async () => {
