@@ -4,9 +4,16 @@
 // successUrl, cancelUrl, failureUrl, metadata }, answered with { id, redirectUrl, status,
 // amount, currency, metadata }. GET /checkout/{id} is the payer's page. Tests steer it (refuse
 // the key, fail with 500) and read what it was asked.
+//
+// It also plays the gateway's side of the webhooks: the tenant's webhook registered at the
+// gateway (`subscribe`), and events sent there as Yoco sends them, Standard Webhooks signed
+// (webhook-id, webhook-timestamp, webhook-signature): `pay` (payment.succeeded), `refund`
+// (refund.succeeded), `redeliver` (the gateway's retry: same webhook-id and body, a fresh
+// timestamp), `send` (a forged or tampered delivery). Every delivery's answer is recorded.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 
 export interface FakeCheckout {
   id: string;
@@ -21,6 +28,23 @@ export interface FakeCheckout {
   idempotencyKey: string | null;
 }
 
+/** An event the fake sent, kept so it can be sent again exactly. */
+export interface FakeEvent {
+  id: string;
+  type: string;
+  body: string;
+  url: string;
+  secret: string;
+}
+
+/** One delivery of an event (or of a forged body) and what the receiver answered. */
+export interface FakeDelivery {
+  eventId: string | null;
+  url: string;
+  status: number;
+  body: string;
+}
+
 export interface FakeGatewayB {
   url: string;
   /** The secret key the fake accepts. */
@@ -30,8 +54,27 @@ export interface FakeGatewayB {
   requests: Array<{ method: string; path: string; status: number }>;
   /** Answer every checkout call with this status (500: down; null: normal). */
   failWith: number | null;
+  /** Events sent (by id) and every delivery with the receiver's answer. */
+  events: Map<string, FakeEvent>;
+  deliveries: FakeDelivery[];
+  /** The tenant's webhook at the gateway: where events go and the secret they are signed with. */
+  subscribe(url: string, secret: string): void;
+  /** The payer pays the checkout: payment.succeeded (amount in cents; the checkout's by default). */
+  pay(checkoutId: string, opts?: { amount?: number }): Promise<FakeDelivery & { paymentId: string }>;
+  /** refund.succeeded for a payment made with `pay`. */
+  refund(paymentId: string, amountCents: number): Promise<FakeDelivery & { refundId: string }>;
+  /** Any other event type on a payment made with `pay` (refund.failed, ...). */
+  emit(type: string, paymentId: string, payload?: Record<string, unknown>): Promise<FakeDelivery>;
+  /** The gateway's retry of an event: the same webhook-id and body, signed with a fresh timestamp. */
+  redeliver(eventId: string): Promise<FakeDelivery>;
+  /** A delivery of these exact bytes and headers (forged, tampered, stale). */
+  send(raw: string, headers: Record<string, string>, url?: string): Promise<FakeDelivery>;
+  /** Standard Webhooks headers for a body, signed with a secret, at a time (now by default). */
+  sign(secret: string, eventId: string, body: string, at?: Date): Record<string, string>;
   close(): Promise<void>;
 }
+
+const shortId = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 22)}`;
 
 function send(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { 'content-type': 'application/json' });
@@ -55,10 +98,103 @@ export async function startFakeGatewayB(
     checkouts,
     requests,
     failWith: null,
+    events: new Map(),
+    deliveries: [],
+    subscribe(url, secret) {
+      webhook = { url, secret };
+    },
+    sign(secret, eventId, body, at = new Date()) {
+      return {
+        'content-type': 'application/json',
+        'webhook-id': eventId,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': new Webhook(secret).sign(eventId, at, body),
+      };
+    },
+    async send(raw, headers, url) {
+      const target = url ?? subscribed().url;
+      return deliver(headers['webhook-id'] ?? null, target, raw, headers);
+    },
+    async redeliver(eventId) {
+      const e = fake.events.get(eventId);
+      if (!e) throw new Error(`the fake sent no event ${eventId}`);
+      return deliver(e.id, e.url, e.body, fake.sign(e.secret, e.id, e.body));
+    },
+    async pay(checkoutId, opts = {}) {
+      const c = checkouts.find((x) => x.id === checkoutId);
+      if (!c) throw new Error(`no checkout ${checkoutId} at the fake`);
+      c.status = 'completed';
+      const paymentId = shortId('p');
+      const amount = opts.amount ?? c.amount;
+      payments.set(paymentId, { checkout: c, amount });
+      const d = await event('payment.succeeded', {
+        id: paymentId,
+        type: 'payment',
+        createdDate: new Date().toISOString(),
+        amount,
+        currency: c.currency,
+        status: 'succeeded',
+        mode: 'test',
+        metadata: { checkoutId: c.id, ...c.metadata },
+      });
+      return { ...d, paymentId };
+    },
+    async refund(paymentId, amountCents) {
+      const p = payments.get(paymentId);
+      if (!p) throw new Error(`no payment ${paymentId} at the fake`);
+      const refundId = shortId('rf');
+      const d = await event('refund.succeeded', {
+        id: refundId,
+        type: 'refund',
+        createdDate: new Date().toISOString(),
+        amount: amountCents,
+        currency: p.checkout.currency,
+        paymentId,
+        status: 'succeeded',
+        mode: 'test',
+        metadata: { checkoutId: p.checkout.id, ...p.checkout.metadata },
+      });
+      return { ...d, refundId };
+    },
+    async emit(type, paymentId, payload = {}) {
+      const p = payments.get(paymentId);
+      return event(type, {
+        id: shortId('ev'),
+        createdDate: new Date().toISOString(),
+        paymentId,
+        mode: 'test',
+        metadata: p ? { checkoutId: p.checkout.id, ...p.checkout.metadata } : {},
+        ...payload,
+      });
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+  let webhook: { url: string; secret: string } | null = null;
+  const payments = new Map<string, { checkout: FakeCheckout; amount: number }>();
+  const subscribed = () => {
+    if (!webhook) throw new Error('no webhook subscribed at the fake gateway B');
+    return webhook;
+  };
+  const deliver = async (
+    eventId: string | null,
+    url: string,
+    body: string,
+    headers: Record<string, string>,
+  ): Promise<FakeDelivery> => {
+    const res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(15_000) });
+    const d: FakeDelivery = { eventId, url, status: res.status, body: await res.text() };
+    fake.deliveries.push(d);
+    return d;
+  };
+  const event = async (type: string, payload: Record<string, unknown>) => {
+    const { url, secret } = subscribed();
+    const id = shortId('evt');
+    const body = JSON.stringify({ id, type, createdDate: new Date().toISOString(), payload });
+    fake.events.set(id, { id, type, body, url, secret });
+    return deliver(id, url, body, fake.sign(secret, id, body));
   };
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -98,7 +234,7 @@ export async function startFakeGatewayB(
       send(res, 200, again);
       return 200;
     }
-    const id = `ch_${randomUUID().replace(/-/g, '').slice(0, 22)}`;
+    const id = shortId('ch');
     const c: FakeCheckout = {
       id,
       redirectUrl: `${fake.url}/checkout/${id}`,

@@ -2031,6 +2031,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/gatewayb/invoice/{tenantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Gateway B's webhook for a business (payment.succeeded, refund.succeeded, ...)
+         * @description Called by gateway B, not by API clients. The business in the path routes the call only (spec Payments rule 2): the Standard Webhooks signature (webhook-id, webhook-timestamp within 5 minutes, webhook-signature) must verify with a gateway B webhook secret the business stored (401 SIGNATURE_INVALID), and the checkout metadata echoed back must name this business and one of its payment links for the invoice it names (409 REFERENCE_MISMATCH). Both or refused; every call is filed in the payment notifications inbox. A retry of an event already taken (the same webhook-id) is filed as a duplicate and answered 200. payment.succeeded is recorded against its invoice when within the tolerance of what is due (else it waits in the review queue); refund.succeeded of a whole payment reverses it. Other events are filed and dismissed. Unknown fields are ignored. 503 when a stored secret will not decrypt (the gateway retries).
+         *
+         *     No token needed.
+         */
+        post: operations["receiveGatewayBWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payment-notifications": {
         parameters: {
             query?: never;
@@ -10444,6 +10466,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The request body is larger than 64 KiB. `code`: `PAYLOAD_TOO_LARGE`. */
+        PayloadTooLarge_: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Conflict. `code`: `CONFLICT`, `NOT_APPROVED`. */
         Conflict_7fb10e: {
             headers: {
@@ -10491,7 +10522,7 @@ export interface components {
             };
         };
         /** @description The request body is larger than 20 MiB. `code`: `PAYLOAD_TOO_LARGE`. */
-        PayloadTooLarge_: {
+        PayloadTooLarge__: {
             headers: {
                 [name: string]: unknown;
             };
@@ -10527,7 +10558,7 @@ export interface components {
             };
         };
         /** @description The request body is larger than 1 MiB. `code`: `PAYLOAD_TOO_LARGE`. */
-        PayloadTooLarge__: {
+        PayloadTooLarge___: {
             headers: {
                 [name: string]: unknown;
             };
@@ -15692,8 +15723,58 @@ export interface operations {
             400: components["responses"]["BadRequest_74fea9"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            /** @description The request body is larger than 64 KiB. `code`: `PAYLOAD_TOO_LARGE`. */
-            413: {
+            413: components["responses"]["PayloadTooLarge_"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    receiveGatewayBWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": string;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The notification filed in the inbox
+                         */
+                        id: string;
+                        status: components["schemas"]["PaymentNotificationStatus"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            /** @description Unauthorized. `code`: `SIGNATURE_INVALID`. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `REFERENCE_MISMATCH`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15701,6 +15782,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge_"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -17724,7 +17806,7 @@ export interface operations {
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge_"];
+            413: components["responses"]["PayloadTooLarge__"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -18840,7 +18922,7 @@ export interface operations {
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge_"];
+            413: components["responses"]["PayloadTooLarge__"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent_9bb1cd"];
             429: components["responses"]["RateLimited"];
@@ -20967,7 +21049,7 @@ export interface operations {
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge__"];
+            413: components["responses"]["PayloadTooLarge___"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
@@ -21099,7 +21181,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
-            413: components["responses"]["PayloadTooLarge__"];
+            413: components["responses"]["PayloadTooLarge___"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
