@@ -747,3 +747,64 @@ describe("a key's token on a person's own route → 403 USER_TOKEN_REQUIRED", ()
     });
   }
 });
+
+/** Inbound gateway notifications: public routes whose only credential is the signature. */
+const inbound = catalogue.filter((route) => route.auth === 'none' && route.path.startsWith('/webhooks/'));
+
+/** A body as a gateway would post it, naming tenant A's merchant, unsigned. */
+function unsignedBody(route: AnyRoute): { payload: string; headers: Record<string, string> } {
+  if (route.binaryBody?.includes('application/json'))
+    return {
+      payload: JSON.stringify({
+        id: 'evt_unsigned',
+        type: 'payment.succeeded',
+        payload: { id: 'p_unsigned', amount: 115000, currency: 'ZAR', metadata: { tenantId: a.tenantId } },
+      }),
+      headers: { 'content-type': 'application/json' },
+    };
+  return {
+    payload:
+      'm_payment_id=x&pf_payment_id=unsigned&payment_status=COMPLETE&amount_gross=1150.00&merchant_id=10000100',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  };
+}
+
+describe('an inbound gateway route trusts nothing but the signature', () => {
+  test('the catalogue has the inbound routes (the suite is not vacuous)', () => {
+    assert.deepEqual(inbound.map(name).sort(), [
+      'POST /webhooks/gatewaya/itn/{tenantId}',
+      'POST /webhooks/gatewayb/invoice/{tenantId}',
+    ]);
+  });
+  for (const route of inbound) {
+    test(`${name(route)}: unsigned, it moves no money and is never trusted; an unknown tenant → 404`, async () => {
+      const counts = () =>
+        withTenant(t.database.db, a.tenantId, async (tx) => ({
+          trusted: (
+            await tx.selectFrom('payment_notifications').select('id').where('trusted', '=', true).execute()
+          ).length,
+          payments: (await tx.selectFrom('invoice_payments').select('id').execute()).length,
+        }));
+      const before = await counts();
+      const { payload, headers } = unsignedBody(route);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: fill(route.path, { tenantId: a.tenantId }),
+        payload,
+        headers,
+      });
+      assert.ok(res.statusCode < 500, res.body);
+      // Gateway A answers 200 at once (its checks run in the job worker, which refuses it);
+      // gateway B refuses at once. Either way nothing is trusted or recorded now.
+      assert.ok([200, 401].includes(res.statusCode), `${res.statusCode} ${res.body}`);
+      assert.deepEqual(await counts(), before);
+      const unknown = await t.app.inject({
+        method: 'POST',
+        url: fill(route.path, { tenantId: crypto.randomUUID() }),
+        payload,
+        headers,
+      });
+      assertProblem(unknown, 404, `${name(route)} for an unknown tenant`);
+    });
+  }
+});

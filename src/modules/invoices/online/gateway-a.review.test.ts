@@ -14,7 +14,7 @@ import {
   postItn,
   ready,
   startBench,
-} from './gateway-a.bench.ts';
+} from './gateway-a.factories.ts';
 import { type Online, onlineSetup } from './online.factories.ts';
 
 let b: Bench;

@@ -24,7 +24,7 @@ import {
   postItn,
   ready,
   startBench,
-} from './gateway-a.bench.ts';
+} from './gateway-a.factories.ts';
 import { paymentForm } from './gateway-a.protocol.ts';
 import { GATEWAY_A_KEYS, type Online, onlineSetup, setGateway } from './online.factories.ts';
 
