@@ -7,6 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../../../../test/support/app.ts';
 import { withTenant } from '../../../platform/db/tenant.ts';
 import { money } from '../../../platform/money/money.ts';
+import { bankingSetup } from '../../banking/banking.factories.ts';
+import { lineOf, match } from '../../banking/reconciliation.factories.ts';
 import { gatewayAccountRow } from './gateways.service.ts';
 import { fileNotification, takeTrustedPayment } from './notifications.service.ts';
 import { GATEWAY_A_KEYS, type Online, onlineSetup, openInvoice, setGateway } from './online.factories.ts';
@@ -79,6 +81,28 @@ describe('trusted payments: the tolerance, the review queue, match and dismiss',
     assert.equal(line('6100').debit, 26.45);
     const paid = await o.api({ method: 'GET', url: `/api/invoices/${inv.id}` });
     assert.equal(paid.json().status, 'paid');
+  });
+
+  test("the gateway's payout, reconciled as a transfer from the clearing account, settles it", async () => {
+    const o = await ready();
+    const k = await bankingSetup(t, o.b);
+    const inv = await openInvoice(o);
+    assert.equal((await take(o, inv.id, '1150.00', '26.45')).status, 'matched');
+    const clearing = (await o.api({ method: 'GET', url: '/api/payment-gateways' })).json()[0]
+      .clearingAccountId;
+    // The gateway pays out 1,150.00 - 26.45 = 1,123.55 into the FNB account (1010).
+    const today = new Date().toISOString().slice(0, 10);
+    const line = await lineOf(t, { ...k, sales: o }, '1123.55', 'GATEWAY A PAYOUT', today);
+    await match({ ...k, sales: o }, { bankTransactionId: line, transfer: { bankAccountId: clearing } });
+    const tb = (await o.api({ method: 'GET', url: `/api/reports/trial-balance?asOf=${today}` })).json();
+    const line1 = (code: string) => tb.accounts.find((a: { code: string }) => a.code === code);
+    // Dr 1010 1,123.55, Cr 1060 1,123.55: the clearing account is back to nothing.
+    assert.equal(line1('1010').debit, 1123.55);
+    const clearingLeft = line1('1060');
+    assert.ok(
+      !clearingLeft || (clearingLeft.debit === 0 && clearingLeft.credit === 0),
+      JSON.stringify(clearingLeft),
+    );
   });
 
   test('review → a person matches it to an invoice; another dismissed with a reason; neither twice', async () => {
