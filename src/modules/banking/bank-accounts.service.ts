@@ -93,7 +93,7 @@ export function getBankAccount(ctx: TenantCtx, id: string) {
 }
 
 /** The next free code from 1010 in steps of 10 (1000 is the chart's Bank). */
-async function nextCode(ctx: TenantCtx): Promise<string> {
+export async function nextBankAccountCode(ctx: TenantCtx): Promise<string> {
   const codes = new Set(
     (
       await ctx.db
@@ -145,7 +145,7 @@ export async function createBankAccount(
         .where('id', '=', id)
         .executeTakeFirst();
       if (exists) return false;
-      const code = input.accountCode ?? (await nextCode(ctx));
+      const code = input.accountCode ?? (await nextBankAccountCode(ctx));
       if (input.accountCode) await assertCodeFree(ctx, code);
       // The trigger on accounts makes the bank_accounts row; its details follow.
       await ctx.db

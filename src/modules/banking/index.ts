@@ -7,7 +7,12 @@ import { bankStatementRoutes } from './bank-statements.routes.ts';
 import { bankTransactionRoutes } from './bank-transactions.routes.ts';
 import { reconciliationRoutes } from './reconciliation.routes.ts';
 
-export { assertBankAccount, type BankAccount, bankAccountOf } from './bank-accounts.service.ts';
+export {
+  assertBankAccount,
+  type BankAccount,
+  bankAccountOf,
+  nextBankAccountCode,
+} from './bank-accounts.service.ts';
 export { BANK_FEED_SYNC_CRON, BANK_FEED_SYNC_QUEUE, runDueBankFeeds } from './bank-feeds.jobs.ts';
 
 export const bankingRoutes: AnyRoute[] = [

@@ -109,10 +109,10 @@ describe("gateway A's ITN", () => {
     assert.equal(more.length, 0);
     assert.equal(payment!.id, n.paymentId);
     assert.equal(payment!.amount, 1150);
-    // Dr Gateway A clearing (1060) 1,150.00 / Cr trade debtors (1100) 1,150.00.
+    // Dr Gateway A clearing (1010, the first free bank account code) 1,150.00 / Cr trade debtors (1100) 1,150.00.
     const debtors = await codeOf(r.o, 'debtors_control');
     const clearing = await codeOf(r.o, 'gatewaya_clearing');
-    assert.equal(clearing, '1060');
+    assert.equal(clearing, '1010');
     const lines = (await entryLines(r.o, payment!.entryId)).map((l: unknown[]) => l.slice(0, 3));
     assert.deepEqual(
       lines.sort(),

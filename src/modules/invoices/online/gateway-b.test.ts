@@ -56,7 +56,7 @@ describe('gateway B webhooks', () => {
     assert.equal(payment!.id, n!.payment_id);
     assert.equal(payment!.method, 'gatewayb');
     assert.equal(payment!.reference, d.paymentId);
-    // Dr Gateway B clearing (1060, the first free code from 1060) 1,150.00 / Cr debtors 1,150.00.
+    // Dr Gateway B clearing (1010, the first free bank account code) 1,150.00 / Cr debtors 1,150.00.
     const lines = (await entryLines(o, payment!.entry_id)).map((l: unknown[]) => l.slice(0, 3));
     const accounts = (await o.api({ method: 'GET', url: '/api/accounts' })).json();
     const nameOf = (code: string) => accounts.find((a: { code: string }) => a.code === code).name;

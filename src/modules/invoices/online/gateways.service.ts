@@ -7,6 +7,7 @@ import type { AppDeps, TenantCtx } from '../../../platform/http/context.ts';
 import { conflict, unavailable } from '../../../platform/http/problem.ts';
 import { toNumber } from '../../../platform/money/money.ts';
 import { openSecret, SecretOpenError, sealSecret, secretKeysOf } from '../../../platform/secrets/index.ts';
+import { nextBankAccountCode } from '../../banking/index.ts';
 import { GATEWAYS, type Gateway, type PaymentGatewayAccountsTable } from './online.tables.ts';
 
 export type GatewayAccountRow = Selectable<PaymentGatewayAccountsTable>;
@@ -210,7 +211,7 @@ export async function listGateways(ctx: TenantCtx) {
   );
 }
 
-/** The company's clearing account for a gateway, made (code 1060 onwards, subtype bank) when absent. */
+/** The company's clearing account for a gateway, made (a bank account: the next free bank code) when absent. */
 async function clearingAccount(ctx: TenantCtx, companyId: string, gateway: Gateway): Promise<string> {
   const key = `${gateway}_clearing`;
   const existing = await ctx.db
@@ -221,18 +222,7 @@ async function clearingAccount(ctx: TenantCtx, companyId: string, gateway: Gatew
     .where('system_key', '=', key)
     .executeTakeFirst();
   if (existing) return existing.id;
-  const codes = new Set(
-    (
-      await ctx.db
-        .selectFrom('accounts')
-        .select('code')
-        .where('tenant_id', '=', ctx.tenantId)
-        .where('company_id', '=', companyId)
-        .execute()
-    ).map((r) => r.code.toLowerCase()),
-  );
-  let n = 1060;
-  while (codes.has(String(n))) n++;
+  const code = await nextBankAccountCode(ctx);
   const id = crypto.randomUUID();
   await ctx.db
     .insertInto('accounts')
@@ -240,7 +230,7 @@ async function clearingAccount(ctx: TenantCtx, companyId: string, gateway: Gatew
       tenant_id: ctx.tenantId,
       id,
       company_id: companyId,
-      code: String(n),
+      code,
       name: CLEARING_NAMES[gateway],
       type: 'asset',
       subtype: 'bank',

@@ -73,11 +73,11 @@ describe('trusted payments: the tolerance, the review queue, match and dismiss',
     const today = new Date().toISOString().slice(0, 10);
     const tb = (await o.api({ method: 'GET', url: `/api/reports/trial-balance?asOf=${today}` })).json();
     const line = (code: string) => tb.accounts.find((a: { code: string }) => a.code === code);
-    // Dr 1060 Gateway A clearing 1,150.00, Cr 1100 debtors 1,150.00; then the fee, Dr 6100 bank
-    // charges 26.45, Cr 1060 26.45: the clearing account holds 1,150.00 - 26.45 = 1,123.55, what
-    // the gateway pays out.
-    assert.equal(line('1060').name, 'Gateway A clearing');
-    assert.equal(line('1060').debit, 1123.55);
+    // Dr 1010 Gateway A clearing (a bank account: the first free bank code) 1,150.00, Cr 1100
+    // debtors 1,150.00; then the fee, Dr 6100 bank charges 26.45, Cr 1010 26.45: the clearing
+    // account holds 1,150.00 - 26.45 = 1,123.55, what the gateway pays out.
+    assert.equal(line('1010').name, 'Gateway A clearing');
+    assert.equal(line('1010').debit, 1123.55);
     assert.equal(line('6100').debit, 26.45);
     const paid = await o.api({ method: 'GET', url: `/api/invoices/${inv.id}` });
     assert.equal(paid.json().status, 'paid');
@@ -90,15 +90,16 @@ describe('trusted payments: the tolerance, the review queue, match and dismiss',
     assert.equal((await take(o, inv.id, '1150.00', '26.45')).status, 'matched');
     const clearing = (await o.api({ method: 'GET', url: '/api/payment-gateways' })).json()[0]
       .clearingAccountId;
-    // The gateway pays out 1,150.00 - 26.45 = 1,123.55 into the FNB account (1010).
+    // The gateway pays out 1,150.00 - 26.45 = 1,123.55 into the FNB account (1020: the clearing
+    // account, made first, took 1010).
     const today = new Date().toISOString().slice(0, 10);
     const line = await lineOf(t, { ...k, sales: o }, '1123.55', 'GATEWAY A PAYOUT', today);
     await match({ ...k, sales: o }, { bankTransactionId: line, transfer: { bankAccountId: clearing } });
     const tb = (await o.api({ method: 'GET', url: `/api/reports/trial-balance?asOf=${today}` })).json();
     const line1 = (code: string) => tb.accounts.find((a: { code: string }) => a.code === code);
-    // Dr 1010 1,123.55, Cr 1060 1,123.55: the clearing account is back to nothing.
-    assert.equal(line1('1010').debit, 1123.55);
-    const clearingLeft = line1('1060');
+    // Dr 1020 1,123.55, Cr 1010 1,123.55: the clearing account is back to nothing.
+    assert.equal(line1('1020').debit, 1123.55);
+    const clearingLeft = line1('1010');
     assert.ok(
       !clearingLeft || (clearingLeft.debit === 0 && clearingLeft.credit === 0),
       JSON.stringify(clearingLeft),
