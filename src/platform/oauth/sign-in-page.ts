@@ -2,18 +2,10 @@
 // escaped. The form posts back to /oauth/authorize with the authorization request in
 // hidden fields, the person's credentials and the scopes left ticked (`grant.<scope>`).
 import { SCOPES } from '../auth/scopes.ts';
+import { escapeHtml, htmlPage } from '../http/html-page.ts';
 import type { AuthorizationRequest } from './authorization-request.ts';
 
 const LABELS = new Map(SCOPES.map((s) => [s.scope, s.label]));
-
-export function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 /** Headers for every answer of the page: not framed (clickjacking), not cached, no referrer. */
 export const PAGE_HEADERS = {
@@ -46,18 +38,7 @@ const STYLE = `
 `;
 
 function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body><main>
-${body}
-</main></body>
-</html>`;
+  return htmlPage(title, STYLE, body);
 }
 
 function hidden(name: string, value: string | undefined): string {

@@ -3,7 +3,7 @@
 // a form may post (gateway A's payment page, or nowhere). Each state says what it is in words.
 import type { Decimal } from 'decimal.js';
 import { formatAmount, longDate } from '../../../platform/files/table.ts';
-import { escapeHtml } from '../../../platform/oauth/sign-in-page.ts';
+import { escapeHtml, htmlPage } from '../../../platform/http/html-page.ts';
 
 export interface PaySummary {
   business: string;
@@ -75,19 +75,7 @@ const STYLE = `
 `;
 
 function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body><main>
-${body}
-</main></body>
-</html>`;
+  return htmlPage(title, STYLE, body, { noindex: true });
 }
 
 function summaryOf(s: PaySummary): string {
