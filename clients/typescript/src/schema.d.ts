@@ -1901,7 +1901,7 @@ export interface paths {
         get?: never;
         /**
          * Set the company's credentials at a gateway (they replace the stored ones)
-         * @description Gateway A takes merchantId, merchantKey and (when set at the gateway) passphrase; gateway B takes secretKey and webhookSecret (whsec_…). The other gateway's fields are refused (400). A field left out is cleared, so what is stored is exactly what was sent; a half-finished set is kept and reported unavailable with the reason. Secrets are sealed with SECRETS_KEY (503 naming it when this server has none) and never answered back. The first set makes the gateway its clearing account (a bank account, code 1060 onwards). A merchant id another company of the business holds is 409.
+         * @description Gateway A takes merchantId, merchantKey and (when set at the gateway) passphrase; gateway B takes secretKey and webhookSecret (whsec_…). The other gateway's fields are refused (400). A field left out is cleared, so what is stored is exactly what was sent; a half-finished set is kept and reported unavailable with the reason. Secrets are sealed with SECRETS_KEY (503 naming it when this server has none) and never answered back. The first set makes the gateway its clearing account (a bank account, the next free bank code from 1010). A merchant id another company of the business holds is 409.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
