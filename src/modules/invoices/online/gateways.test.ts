@@ -2,9 +2,10 @@
 // reason in words (spec Payments rule 3); credentials sealed at rest and never answered back.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from '../../../../test/support/app.ts';
+import { as, startTestApp, type TestApp } from '../../../../test/support/app.ts';
 import { withTenant } from '../../../platform/db/tenant.ts';
-import { GATEWAY_A_KEYS, GATEWAY_B_KEYS, onlineSetup, setGateway } from './online.factories.ts';
+import { parseSecretKeys } from '../../../platform/secrets/keys.ts';
+import { GATEWAY_A_KEYS, GATEWAY_B_KEYS, onlineSetup, openInvoice, setGateway } from './online.factories.ts';
 
 describe('payment gateways', () => {
   let t: TestApp;
@@ -70,5 +71,65 @@ describe('payment gateways', () => {
     });
     assert.equal(res.statusCode, 400, res.body);
     assert.match(res.json().detail, /secretKey/);
+  });
+
+  test('credentials that will not decrypt: listed unavailable with the reason, a 503 where used', async () => {
+    const o = await onlineSetup(t);
+    await setGateway(o, 'gatewaya', GATEWAY_A_KEYS);
+    const inv = await openInvoice(o);
+    const keys = t.deps.config.secretKeys;
+    // Another SECRETS_KEY than the one the credentials were sealed under (a key rotated away).
+    const other = parseSecretKeys(`other:${'5a'.repeat(32)}`);
+    t.deps.config.secretKeys = () => other;
+    try {
+      const listed = (await o.api({ method: 'GET', url: '/api/payment-gateways' })).json();
+      assert.equal(listed[0].available, false);
+      assert.match(listed[0].reason, /cannot be decrypted/);
+      // Named, the gateway is used: its credentials will not open, 503.
+      const link = await o.api({
+        method: 'POST',
+        url: `/api/invoices/${inv.id}/payment-links`,
+        payload: { gateway: 'gatewaya' },
+      });
+      assert.equal(link.statusCode, 503, link.body);
+      assert.match(link.json().detail, /cannot be decrypted/);
+      // Not named, no gateway can take money: 409 with each one's reason.
+      const any = await o.api({ method: 'POST', url: `/api/invoices/${inv.id}/payment-links`, payload: {} });
+      assert.equal(any.statusCode, 409, any.body);
+      assert.match(any.json().detail, /cannot be decrypted/);
+    } finally {
+      t.deps.config.secretKeys = keys;
+    }
+  });
+
+  test('one business, a gateway A merchant per company; a merchant id is held by one company only', async () => {
+    const o = await onlineSetup(t, 'business');
+    await setGateway(o, 'gatewaya', GATEWAY_A_KEYS);
+    const second = await o.api({
+      method: 'POST',
+      url: '/api/companies',
+      payload: { name: 'Second (Pty) Ltd' },
+    });
+    assert.equal(second.statusCode, 201, second.body);
+    const api2 = as(t.app, o.b.token, second.json().id);
+    const other = { merchantId: '10000999', merchantKey: 'a1b2c3d4e5f6g', passphrase: 'Another-Pass9' };
+    const set = await api2({ method: 'PUT', url: '/api/payment-gateways/gatewaya', payload: other });
+    assert.equal(set.statusCode, 200, set.body);
+    assert.equal(set.json().available, true);
+    // Each company lists its own merchant.
+    const first = (await o.api({ method: 'GET', url: '/api/payment-gateways' })).json()[0];
+    assert.equal(first.merchantId, GATEWAY_A_KEYS.merchantId);
+    assert.equal(
+      (await api2({ method: 'GET', url: '/api/payment-gateways' })).json()[0].merchantId,
+      other.merchantId,
+    );
+    // The first company's merchant id in the second company: 409 naming it.
+    const taken = await api2({
+      method: 'PUT',
+      url: '/api/payment-gateways/gatewaya',
+      payload: GATEWAY_A_KEYS,
+    });
+    assert.equal(taken.statusCode, 409, taken.body);
+    assert.equal(taken.json().field, 'merchantId');
   });
 });
