@@ -49,7 +49,7 @@ CREATE TABLE payment_links (
   company_id uuid NOT NULL,
   invoice_id uuid NOT NULL,
   gateway text NOT NULL CHECK (gateway IN ('gatewaya', 'gatewayb')),
-  token text NOT NULL UNIQUE,
+  token text NOT NULL,
   amount numeric(20, 2) NOT NULL CHECK (amount > 0),
   currency text NOT NULL DEFAULT 'ZAR' CHECK (currency ~ '^[A-Z]{3}$'),
   status text NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'revoked')),
@@ -61,6 +61,8 @@ CREATE TABLE payment_links (
   updated_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (tenant_id, id),
   UNIQUE (tenant_id, company_id, id),
+  -- the token begins with the tenant's id: unique within the tenant is unique everywhere
+  UNIQUE (tenant_id, token),
   FOREIGN KEY (tenant_id, company_id, invoice_id) REFERENCES invoices (tenant_id, company_id, id),
   CHECK ((status = 'revoked') = (revoked_at IS NOT NULL))
 );

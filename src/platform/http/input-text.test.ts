@@ -16,7 +16,7 @@ import {
 import { assertProblem } from '../../../test/support/problem.ts';
 import { stringFields } from '../../../test/support/string-fields.ts';
 import { catalogue } from '../../catalogue.ts';
-import { FORM_CONTENT_TYPE } from './catalogue.ts';
+import { type AnyRoute, FORM_CONTENT_TYPE } from './catalogue.ts';
 import { CONTROL_MESSAGE, NUL_MESSAGE } from './input-rules.ts';
 import { encodeMultipart, fileFieldsOf, MULTIPART_CONTENT_TYPE } from './multipart.ts';
 
@@ -114,7 +114,13 @@ describe('NUL and control characters in input', () => {
 });
 
 describe('every string of every route refuses NUL (the catalogue)', () => {
-  const fill = (path: string) => path.replace(/\{\w+\}/g, () => crypto.randomUUID());
+  // An id where the path names one; a name from its closed list where it names one of a few.
+  const fill = (path: string, route?: AnyRoute) =>
+    path.replace(/\{(\w+)\}/g, (_, p: string) => {
+      const named = (route?.params as { properties?: Record<string, { enum?: string[] }> } | undefined)
+        ?.properties?.[p]?.enum;
+      return named?.[0] ?? crypto.randomUUID();
+    });
 
   test('every string field of every write body: 400 naming it', async () => {
     let checked = 0;
@@ -133,7 +139,7 @@ describe('every string of every route refuses NUL (the catalogue)', () => {
           a.companyId,
         )({
           method: route.method,
-          url: fill(route.path),
+          url: fill(route.path, route),
           ...(form
             ? {
                 headers: { 'content-type': FORM_CONTENT_TYPE },
@@ -166,7 +172,7 @@ describe('every string of every route refuses NUL (the catalogue)', () => {
           a.companyId,
         )({
           method: route.method,
-          url: `${fill(route.path)}?${query}`,
+          url: `${fill(route.path, route)}?${query}`,
           ...(route.body ? { payload: {} } : {}),
         });
         assertNames(res, name, NUL_MESSAGE, `${route.method} ${route.path} ?${name}`);
