@@ -8,22 +8,16 @@
 // The server runs in this process (a real listening port) so that the test can move its
 // clock past a code's ten minutes and make two-factor codes for it.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import * as oauth from 'oauth4webapi';
 import { type TOTP, URI } from 'otpauth';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { register, startTestApp, type TestApp } from './support/app.ts';
+import { chromiumSkip, launchChromium } from './support/chromium.ts';
 import { freePort } from './support/server.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// CI installs Debian's chromium and sets REQUIRE_CHROMIUM so that a missing browser fails
-// there instead of skipping; a developer machine without it skips with the reason.
-const skip =
-  !existsSync(CHROMIUM) && !process.env.REQUIRE_CHROMIUM
-    ? `needs Chromium at ${CHROMIUM} (apt-get install chromium; CI installs it)`
-    : false;
+const skip = chromiumSkip;
 
 describe('OAuth journey: oauth4webapi and the sign-in page in headless Chromium', { skip }, () => {
   let t: TestApp;
@@ -50,7 +44,7 @@ describe('OAuth journey: oauth4webapi and the sign-in page in headless Chromium'
     callback = createServer((_req, res) => res.end('connected'));
     await new Promise<void>((resolve) => callback.listen(cbPort, '127.0.0.1', resolve));
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
 
     // A developer's business registers the app over HTTP.
     const developer = await register(t.app, { plan: 'business' });

@@ -6,10 +6,9 @@
 // merchant, the amount) and records the payment; invoice.paid reaches the business's webhook
 // once, signed; the page then says the invoice is paid, and the link no longer takes money.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { fetched } from '../src/modules/invoices/invoices.factories.ts';
 import {
@@ -19,17 +18,12 @@ import {
   setGateway,
 } from '../src/modules/invoices/online/online.factories.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
+import { chromiumSkip, launchChromium } from './support/chromium.ts';
 import { type FakeGatewayA, startFakeGatewayA } from './support/fake-gateway-a.ts';
 import { type Receiver, startReceiver } from './support/http-receiver.ts';
 import { freePort } from './support/server.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// The rule of test/oauth-journey.test.ts: CI sets REQUIRE_CHROMIUM, so a missing browser fails
-// there; a developer machine without it skips with the reason.
-const skip =
-  !existsSync(CHROMIUM) && !process.env.REQUIRE_CHROMIUM
-    ? `needs Chromium at ${CHROMIUM} (apt-get install chromium; CI installs it)`
-    : false;
+const skip = chromiumSkip;
 
 describe('an invoice paid online through gateway A, in headless Chromium', { skip }, () => {
   let t: TestApp;
@@ -46,7 +40,7 @@ describe('an invoice paid online through gateway A, in headless Chromium', { ski
     gateway = await startFakeGatewayA([{ ...GATEWAY_A_KEYS }]);
     t.deps.config.gatewayABaseUrl = gateway.url;
     receiver = await startReceiver((_req, res) => res.writeHead(204).end());
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

@@ -59,10 +59,14 @@ export async function gatewayAccountRow(
   return (lock ? q.forUpdate() : q).executeTakeFirst();
 }
 
+export const GATEWAY_LABELS: Record<Gateway, string> = { gatewaya: 'Gateway A', gatewayb: 'Gateway B' };
+
+/** A company with no row for the gateway: nothing was ever set. */
+const neverSet = (gateway: Gateway) => `${GATEWAY_LABELS[gateway]} has no credentials: set them first`;
+
 /** What is missing for the gateway to take money, in words; null when nothing is. */
-export function missingCredentials(row: GatewayAccountRow | undefined): string | null {
-  const name = row?.gateway === 'gatewayb' ? 'Gateway B' : 'Gateway A';
-  if (!row) return null;
+export function missingCredentials(row: GatewayAccountRow): string | null {
+  const name = GATEWAY_LABELS[row.gateway];
   if (row.gateway === 'gatewaya') {
     if (!row.merchant_id && !row.merchant_key_sealed)
       return `${name} has no credentials: set the merchant id and merchant key`;
@@ -90,11 +94,7 @@ export function availabilityOf(
   gateway: Gateway,
   row: GatewayAccountRow | undefined,
 ): Availability {
-  if (!row)
-    return {
-      available: false,
-      reason: `${gateway === 'gatewaya' ? 'Gateway A' : 'Gateway B'} has no credentials: set them first`,
-    };
+  if (!row) return { available: false, reason: neverSet(gateway) };
   const missing = missingCredentials(row);
   if (missing) return { available: false, reason: missing };
   if (!deps.config.secretKeys())
@@ -157,11 +157,9 @@ export async function requireAvailable(
   gateway: Gateway,
 ): Promise<GatewayAccountRow> {
   const row = await gatewayAccountRow(ctx.db, ctx.tenantId, companyId, gateway);
-  const missing = row
-    ? missingCredentials(row)
-    : `${gateway === 'gatewaya' ? 'Gateway A' : 'Gateway B'} has no credentials: set them first`;
-  if (missing || !row)
-    throw conflict(missing ?? 'The gateway is not set up', { code: 'GATEWAY_UNAVAILABLE' });
+  if (!row) throw conflict(neverSet(gateway), { code: 'GATEWAY_UNAVAILABLE' });
+  const missing = missingCredentials(row);
+  if (missing) throw conflict(missing, { code: 'GATEWAY_UNAVAILABLE' });
   // Opening them here makes a key that will not decrypt a 503 before anything is done.
   if (gateway === 'gatewaya') openGatewayA(ctx.deps, row);
   else openGatewayB(ctx.deps, row);

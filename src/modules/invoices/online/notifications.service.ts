@@ -18,7 +18,7 @@ import { ledgerCtxOf, post, systemAccount } from '../../ledger/index.ts';
 import { amountDue, lockInvoiceRow, RECEIVABLE_TYPES, settlements } from '../invoices.queries.ts';
 import type { SalesCtx } from '../invoices.service.ts';
 import { recordPaymentCore } from '../payments.ts';
-import type { GatewayAccountRow } from './gateways.service.ts';
+import { GATEWAY_LABELS, type GatewayAccountRow } from './gateways.service.ts';
 import type { NotificationListQuery } from './notifications.schemas.ts';
 import type {
   Gateway,
@@ -306,7 +306,7 @@ async function postFee(
   return post(lctx, {
     companyId: account.company_id,
     date: dayOf(ctx.deps.now()),
-    description: `${account.gateway === 'gatewaya' ? 'Gateway A' : 'Gateway B'} fee on ${number}`,
+    description: `${GATEWAY_LABELS[account.gateway]} fee on ${number}`,
     reference,
     source: { type: 'gateway_fee', id: paymentId },
     lines: [

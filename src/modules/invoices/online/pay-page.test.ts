@@ -4,10 +4,10 @@
 // and its signature verifies (it is not submitted: the gateway A fake is another piece of work);
 // expired, revoked, paid, foreign-currency, unknown and unavailable pages say so.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../../../../test/support/app.ts';
+import { chromiumSkip, launchChromium } from '../../../../test/support/chromium.ts';
 import { type FakeGatewayB, startFakeGatewayB } from '../../../../test/support/fake-gateway-b.ts';
 import { freePort } from '../../../../test/support/server.ts';
 import { createDoc, pay } from '../invoices.factories.ts';
@@ -22,13 +22,7 @@ import {
   setGateway,
 } from './online.factories.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// The same rule as test/oauth-journey.test.ts: CI sets REQUIRE_CHROMIUM so a missing browser
-// fails there; a developer machine without it skips with the reason.
-const skip =
-  !existsSync(CHROMIUM) && !process.env.REQUIRE_CHROMIUM
-    ? `needs Chromium at ${CHROMIUM} (apt-get install chromium; CI installs it)`
-    : false;
+const skip = chromiumSkip;
 
 const GATEWAY_A_BASE = 'https://sandbox.gatewaya.example.com';
 
@@ -47,7 +41,7 @@ describe('the pay page in headless Chromium', { skip }, () => {
     fake = await startFakeGatewayB(GATEWAY_B_KEYS.secretKey);
     t.deps.config.gatewayBBaseUrl = fake.url;
     t.deps.config.gatewayABaseUrl = GATEWAY_A_BASE;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
     page = await browser.newPage();
   });
   after(async () => {
