@@ -7,6 +7,7 @@ import { entitlementRoutes, setupProgressRoutes } from './modules/billing/index.
 import { billEventSchemas, billRoutes, paymentRunRoutes } from './modules/bills/index.ts';
 import { companyRoutes } from './modules/companies/index.ts';
 import { contactEventSchemas, contactRoutes } from './modules/contacts/index.ts';
+import { crmRoutes } from './modules/crm/index.ts';
 import { expenseEventSchemas, expenseRoutes, mileageRoutes } from './modules/expenses/index.ts';
 import { productRoutes } from './modules/inventory/index.ts';
 import {
@@ -20,6 +21,7 @@ import { accountRoutes, costCentreRoutes, journalRoutes } from './modules/ledger
 import { purchaseOrderRoutes } from './modules/purchase-orders/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';
 import { sandboxRoutes } from './modules/sandbox/index.ts';
+import { transactionRoutes } from './modules/transactions/index.ts';
 import { auditRoutes } from './platform/audit/audit.routes.ts';
 import { apiKeyRoutes } from './platform/auth/api-keys.routes.ts';
 import { loginRoutes } from './platform/auth/login.routes.ts';
@@ -42,6 +44,8 @@ export const catalogue: AnyRoute[] = [
   ...loginRoutes,
   ...companyRoutes,
   ...contactRoutes,
+  ...transactionRoutes,
+  ...crmRoutes,
   ...passwordRoutes,
   ...twoFactorRoutes,
   ...sessionRoutes,
@@ -109,6 +113,34 @@ export const catalogueTags: OpenApiTag[] = [
   {
     name: 'Contacts',
     description: 'Customers, suppliers, employees and tax practitioners; marketing consent.',
+  },
+  {
+    name: 'Contact transactions',
+    description:
+      'Usage or charges recorded against a contact, and the monthly billing run that rolls them into draft invoices.',
+  },
+  {
+    name: 'Leads',
+    description:
+      'Sales leads: capture (by hand, CSV import with a preview, or /external/leads from a web form), qualification and conversion to a contact.',
+  },
+  {
+    name: 'Opportunities',
+    description:
+      'Deals in the pipeline with their lines, stages the business sets with a win probability each, won (to a quote) or lost with a reason; the pipeline report.',
+  },
+  {
+    name: 'Activities',
+    description: 'Calls, meetings, tasks and notes against a lead, opportunity or contact.',
+  },
+  {
+    name: 'Targets',
+    description: 'Sales targets per person or team and period, with progress from won deals.',
+  },
+  {
+    name: 'Campaigns',
+    description:
+      'Marketing campaigns on one channel: leads and contacts are included only where their consent allows it.',
   },
   { name: 'Products', description: 'The products and services book.' },
   {

@@ -677,6 +677,26 @@ describe('what may point into a sandbox', () => {
       'checked: an open purchase order of another company to a sample contact',
     'bank_transactions(coded_contact_id) → contacts':
       "a bank line's coding (0044): samples are retired, not removed, so it names a retired one",
+    'crm_leads(contact_id) → contacts':
+      "a converted lead's contact (CRM is tenant-wide): samples are retired, not removed, so it names a retired one",
+    'crm_opportunities(contact_id) → contacts':
+      "a deal's customer (CRM is tenant-wide): samples are retired, not removed, so it names a retired one",
+    'crm_opportunities(quote_company_id, quote_id) → invoices':
+      'within one company: the quote a won deal became, in the company it was made for (the key names it)',
+    'crm_opportunity_lines(product_id) → products':
+      "a deal line's product: samples are retired, not removed, so it names a retired one",
+    'crm_activities(contact_id) → contacts':
+      'a call or task about a contact: samples are retired, not removed, so it names a retired one',
+    'crm_campaign_members(contact_id) → contacts':
+      "a campaign's member: samples are retired, not removed, so it names a retired one",
+    'contact_transactions(contact_id) → contacts':
+      'usage recorded against a contact: samples are retired, not removed, so it names a retired one',
+    'contact_transactions(invoice_company_id, invoice_id) → invoices':
+      'within one company: the draft invoice the usage was billed on (the key names its company)',
+    'billing_aggregates(contact_id) → contacts':
+      "a month's metered amount for a contact: samples are retired, not removed, so it names a retired one",
+    'billing_aggregates(invoice_company_id, invoice_id) → invoices':
+      'within one company: the draft invoice the month was rolled into (the key names its company)',
     'sandbox_samples(contact_id) → contacts': "the sandbox's own record of its samples",
     'sandbox_samples(product_id) → products': "the sandbox's own record of its samples",
     'sandbox_samples(invoice_id) → invoices': "the sandbox's own record of its samples",

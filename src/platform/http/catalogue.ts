@@ -33,6 +33,7 @@ import {
   principalFromRow,
   principalQuery,
 } from '../auth/principal.ts';
+import { rawKeyClaims } from '../auth/raw-key.ts';
 import { assertTestKeyReach } from '../auth/test-keys.ts';
 import { type BearerClaims, isKeyClaims, verifyAccessToken } from '../auth/tokens.ts';
 import { type AtCommit, type Tx, withTenantOpening, withTenantReading } from '../db/tenant.ts';
@@ -75,10 +76,14 @@ interface RouteSpec<P extends TSchema, Q extends TSchema, B extends TSchema> {
   operationId?: string;
   /**
    * A public route that reads a credential by itself: `apiKey`, the API key as the bearer
-   * token (POST /auth/token, /external/*); `optionalBearer`, a token that shows more when
-   * given (GET /diagnostics). Documented as such in the route's `security`.
+   * token (POST /auth/token); `optionalBearer`, a token that shows more when given (GET
+   * /diagnostics). On a route that is not public, `apiKey` means the caller is an API key
+   * presented as itself (/external/*, raw-key.ts): no person's token, and no token exchanged
+   * from a key unless `keyTokenToo`. Documented as such in the route's `security`.
    */
   security?: 'apiKey' | 'optionalBearer';
+  /** With `security: 'apiKey'` on a route that is not public: a token exchanged from a key is taken too. */
+  keyTokenToo?: true;
   /** The resource group the operation is listed under (one of the catalogue's `tags`). */
   tag?: string;
   /**
@@ -211,6 +216,11 @@ function bearer(request: FastifyRequest): string | undefined {
 function makeAuthenticate(deps: AppDeps, route: AnyRoute) {
   // Personal routes (sessions, two-factor, password) and the service's own belong to people.
   const keysAccepted = licensedModule(route.module) !== undefined;
+  if (route.security === 'apiKey') {
+    return async function authenticateKey(request: FastifyRequest) {
+      request.claims = await rawKeyClaims(deps, bearer(request), route.keyTokenToo === true);
+    };
+  }
   return async function authenticate(request: FastifyRequest) {
     const token = bearer(request);
     if (!token) throw unauthorized('A bearer token is required');

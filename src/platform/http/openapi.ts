@@ -264,9 +264,11 @@ function description(route: AnyRoute): string {
       ? route.security === 'apiKey'
         ? 'Authenticated with the API key itself as the bearer token.'
         : 'No token needed.'
-      : route.permission
-        ? `Needs the role permission \`${route.permission[0]}:${route.permission[1]}\`.`
-        : 'Any signed-in user.';
+      : route.security === 'apiKey'
+        ? `Authenticated with the API key itself as the bearer token${route.keyTokenToo ? ' (or a token exchanged from it)' : '; an exchanged access token is refused with 401 API_KEY_REQUIRED'}. The key's role needs \`${route.permission?.join(':')}\`.`
+        : route.permission
+          ? `Needs the role permission \`${route.permission[0]}:${route.permission[1]}\`.`
+          : 'Any signed-in user.';
   const scope = requiredScope(route);
   const key = scope ? ` An API key or OAuth token needs the scope \`${scope}\`.` : '';
   const company = route.companyScoped ? ' Company-scoped: send `X-Company-Id`.' : '';
@@ -288,6 +290,8 @@ function security(route: AnyRoute): Json[] {
     return [];
   }
   const scope = requiredScope(route);
+  if (route.security === 'apiKey')
+    return route.keyTokenToo ? [{ apiKey: [] }, { bearerAuth: [] }] : [{ apiKey: [] }];
   return scope ? [{ bearerAuth: [] }, { oauth2: [scope] }] : [{ bearerAuth: [] }];
 }
 

@@ -2,7 +2,9 @@
 // found by the names the mapping gives (a bank's preamble above it varies), the text is read as
 // UTF-8 or, failing that, Windows-1252 (what the banks' Excel-shaped exports are), and a file
 // listed newest first is turned oldest first so the running balance reads row by row.
+
 import { parse } from 'csv-parse/sync';
+import { decodeText } from '../../../platform/files/decode-text.ts';
 import type { StatementLine } from '../ingest.ts';
 import type { Column, CsvMapping } from './csv-profiles.ts';
 import {
@@ -10,7 +12,6 @@ import {
   amountText,
   centsOf,
   dateText,
-  decodeText,
   isZeroAmount,
   type ParsedStatement,
   type RowError,

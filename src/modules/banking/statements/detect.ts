@@ -1,11 +1,13 @@
 // Which parser a file needs, told from its bytes when the upload does not say, and the one entry
 // point the route calls: parseStatement.
+
+import { decodeText } from '../../../platform/files/decode-text.ts';
 import type { StatementFormat } from '../banking.tables.ts';
 import { parseCamt053 } from './camt.ts';
 import { parseCsv } from './csv.ts';
 import { CSV_PROFILES, type CsvMapping, type CsvProfile, PROFILES } from './csv-profiles.ts';
 import { parseOfx } from './ofx.ts';
-import { decodeText, type ParsedStatement, UnreadableStatement } from './types.ts';
+import { type ParsedStatement, UnreadableStatement } from './types.ts';
 
 /** The format the first bytes say: OFX (its header or element), CAMT.053 (its namespace or root), else CSV. */
 export function detectFormat(bytes: Uint8Array): StatementFormat {
