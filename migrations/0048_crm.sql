@@ -37,6 +37,28 @@ SELECT bp_tenant_table('crm_pipeline_stages');
 CREATE TRIGGER crm_pipeline_stages_touch BEFORE UPDATE ON crm_pipeline_stages
   FOR EACH ROW EXECUTE FUNCTION touch_updated_at();
 
+-- The pipeline a business starts with (probabilities as Pipedrive's and HubSpot's default
+-- pipelines use them): written with every new tenant, and now for the tenants there are, so a
+-- stage list is never empty until the business empties it. Won and lost are an opportunity's
+-- status, not stages.
+CREATE FUNCTION bp_seed_crm_stages(p_tenant uuid) RETURNS void
+LANGUAGE sql AS $$
+  INSERT INTO crm_pipeline_stages (tenant_id, id, name, probability, position)
+  SELECT p_tenant, gen_random_uuid(), s.name, s.probability, s.position
+    FROM (VALUES ('Qualification', 10, 0), ('Needs analysis', 25, 1), ('Proposal', 50, 2), ('Negotiation', 75, 3))
+         AS s(name, probability, position);
+$$;
+CREATE FUNCTION bp_seed_crm_stages_of_new_tenant() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM bp_seed_crm_stages(NEW.id);
+  RETURN NULL;
+END;
+$$;
+CREATE TRIGGER tenants_seed_crm_stages AFTER INSERT ON tenants
+  FOR EACH ROW EXECUTE FUNCTION bp_seed_crm_stages_of_new_tenant();
+SELECT bp_seed_crm_stages(id) FROM tenants;
+
 CREATE TABLE crm_leads (
   tenant_id uuid NOT NULL REFERENCES tenants (id),
   id uuid NOT NULL,
