@@ -12,6 +12,7 @@ import type { AnyRoute } from '../src/platform/http/catalogue.ts';
 import { refusesUnknownInput } from '../src/platform/http/strict-input.ts';
 import { as, type Registered, register, startTestApp, type TestApp } from './support/app.ts';
 import { type FakeInvestec, startFakeInvestec } from './support/fake-investec.ts';
+import { bearerFor } from './support/key-itself.ts';
 import { asQuery, mutated, mutatedQuery, valid } from './support/schema-arbitrary.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647);
@@ -51,8 +52,9 @@ after(async () => {
 const name = (r: AnyRoute) => `${r.method} ${r.path}`;
 const fill = (path: string) => path.replace(/\{(\w+)\}/g, () => crypto.randomUUID());
 
-function send(route: AnyRoute, body: unknown, query: Record<string, string>) {
-  const api = as(t.app, owner.token, route.companyScoped ? owner.companyId : undefined);
+async function send(route: AnyRoute, body: unknown, query: Record<string, string>) {
+  const bearer = await bearerFor(t.app, route, owner.token);
+  const api = as(t.app, bearer, route.companyScoped ? owner.companyId : undefined);
   return api({
     method: route.method,
     url: fill(route.path),

@@ -13,6 +13,9 @@
 //     403 MODULE_NOT_LICENSED for its users and its keys alike; where every plan has the
 //     module, the lowest plan is not refused for the plan.
 // For every guarded route of a person's own (sign-in module): a key's token → 403.
+// For every route taking the API key itself (/external/leads): each check above is made with a
+// key standing for the token it names (asPresented), and a person's token, an exchanged token
+// (unless the route takes one) and a wrong key are 401.
 //
 // Real ids come from the catalogue itself: for /api/things/{id} the creator is
 // POST /api/things, called as tenant A with its body's `examples[0]`; where nothing creates
@@ -38,6 +41,7 @@ import type { AnyRoute } from '../src/platform/http/catalogue.ts';
 import { encodeMultipart, fileFieldsOf, MULTIPART_CONTENT_TYPE } from '../src/platform/http/multipart.ts';
 import { as, type Registered, register, sha256, startTestApp, type TestApp } from './support/app.ts';
 import { type FakeInvestec, keysBody, startFakeInvestec } from './support/fake-investec.ts';
+import { takesKeyItself } from './support/key-itself.ts';
 import { assertPermissionDenied, assertProblem } from './support/problem.ts';
 
 /**
@@ -506,7 +510,7 @@ function call(
     method: route.method,
     url: fill(route.path, values),
     query: exampleQuery(route),
-    headers: { ...body.headers, ...headers },
+    headers: { ...body.headers, ...asPresented(route, headers) },
     ...(body.payload === undefined ? {} : { payload: body.payload }),
   });
 }
@@ -520,6 +524,21 @@ function encoded(
   if (route.consumes === MULTIPART_CONTENT_TYPE)
     return encodeMultipart(body as Record<string, unknown>, fileFieldsOf(route.body));
   return { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
+}
+
+/**
+ * Routes that take the API key itself (`security: 'apiKey'`, /external/leads): each check is
+ * made with the key standing for the token the check names. A key's token stands for its key; a
+ * person's token for a key acting as that person (tenant A's owner, B's owner, the user whose
+ * role grants nothing, a tenant on a lower plan). Other routes get the headers as they are.
+ */
+const rawKeyOf = new Map<string, string>();
+
+function asPresented(route: AnyRoute, headers: Record<string, string>): Record<string, string> {
+  if (!takesKeyItself(route) || !headers.authorization) return headers;
+  const token = headers.authorization.replace(/^Bearer\s+/i, '');
+  const key = rawKeyOf.get(token);
+  return key ? { ...headers, authorization: `Bearer ${key}` } : headers;
 }
 
 function claimsOf(token: string): { sub: string; tid: string; sid: string } {
@@ -564,6 +583,11 @@ before(async () => {
   });
   assert.equal(login.statusCode, 200, login.body);
   deniedToken = login.json().accessToken;
+  // The keys that stand for these people on routes taking the key itself (asPresented).
+  rawKeyOf.set(a.token, (await keyTokenFor(t.app, a.token, { scopes: ['full'] })).key);
+  rawKeyOf.set(b.token, (await keyTokenFor(t.app, b.token, { scopes: ['full'] })).key);
+  const denied = await keyTokenFor(t.app, a.token, { scopes: ['full'], owner: 'business', roleId });
+  rawKeyOf.set(deniedToken, denied.key);
 });
 after(async () => {
   await feedBank?.close();
@@ -574,7 +598,11 @@ after(async () => {
 const keyTokens = new Map<string, string>();
 async function keyWith(scopes: string[]): Promise<string> {
   const k = scopes.join(' ');
-  if (!keyTokens.has(k)) keyTokens.set(k, (await keyTokenFor(t.app, a.token, { scopes })).token);
+  if (!keyTokens.has(k)) {
+    const made = await keyTokenFor(t.app, a.token, { scopes });
+    keyTokens.set(k, made.token);
+    rawKeyOf.set(made.token, made.key);
+  }
   return keyTokens.get(k)!;
 }
 
@@ -583,7 +611,10 @@ const onPlan = new Map<Plan, { user: string; key: string; companyId: string }>()
 async function tenantOn(plan: Plan) {
   if (!onPlan.has(plan)) {
     const c = await register(t.app, { plan: 'enterprise', tenantName: `On ${plan}` });
-    const key = (await keyTokenFor(t.app, c.token, { scopes: ['full'] })).token;
+    const made = await keyTokenFor(t.app, c.token, { scopes: ['full'] });
+    const key = made.token;
+    rawKeyOf.set(key, made.key);
+    rawKeyOf.set(c.token, made.key);
     await withTenant(t.database.db, c.tenantId, (tx) =>
       tx.updateTable('tenants').set({ plan }).where('id', '=', c.tenantId).execute(),
     );
@@ -640,7 +671,9 @@ describe('a garbage, foreign-signed or expired token → 401', () => {
       for (const [kind, token] of Object.entries(tokens)) {
         const res = await call(route, { authorization: `Bearer ${token}`, 'x-company-id': a.companyId });
         const body = assertProblem(res, 401, `${name(route)} with a ${kind} token`);
-        if (kind === 'expired') assert.equal(body.detail, 'The token has expired');
+        // A route taking only the key itself refuses any access token before reading it.
+        if (kind === 'expired' && !(takesKeyItself(route) && !route.keyTokenToo))
+          assert.equal(body.detail, 'The token has expired');
       }
     });
   }
@@ -744,6 +777,42 @@ describe("a key's token on a person's own route → 403 USER_TOKEN_REQUIRED", ()
     test(name(route), async () => {
       const res = await call(route, { authorization: `Bearer ${await keyWith(['full'])}` });
       assert.equal(assertProblem(res, 403, name(route)).code, 'USER_TOKEN_REQUIRED');
+    });
+  }
+});
+
+describe("a route taking the API key itself: a person's token → 401 API_KEY_REQUIRED, and an exchanged token unless it takes one", () => {
+  const routes = guarded.filter(takesKeyItself);
+  test('the catalogue has such routes (the suite is not vacuous)', () => {
+    assert.ok(routes.length > 0);
+  });
+  for (const route of routes) {
+    test(name(route), async () => {
+      // Straight to inject, not call(): these are the tokens as they are, not the keys.
+      const body = encoded(route, exampleBody(route));
+      const present = (token: string) =>
+        t.app.inject({
+          method: route.method,
+          url: fill(route.path, {}),
+          query: exampleQuery(route),
+          headers: { ...body.headers, authorization: `Bearer ${token}` },
+          ...(body.payload === undefined ? {} : { payload: body.payload }),
+        });
+      const person = assertProblem(await present(a.token), 401, `${name(route)} with a person's token`);
+      assert.equal(person.code, 'API_KEY_REQUIRED', name(route));
+      const exchanged = await present(await keyWith(['full']));
+      if (route.keyTokenToo) {
+        assert.notEqual(
+          exchanged.statusCode,
+          401,
+          `${name(route)} takes an exchanged token: ${exchanged.body}`,
+        );
+      } else {
+        const refused = assertProblem(exchanged, 401, `${name(route)} with an exchanged token`);
+        assert.equal(refused.code, 'API_KEY_REQUIRED', name(route));
+      }
+      const wrong = `${rawKeyOf.get(a.token)!.slice(0, -4)}AAAA`;
+      assertProblem(await present(wrong), 401, `${name(route)} with a key whose secret is wrong`);
     });
   }
 });

@@ -13,6 +13,7 @@ import {
   startTestApp,
   type TestApp,
 } from '../../../test/support/app.ts';
+import { bearerFor } from '../../../test/support/key-itself.ts';
 import { assertProblem } from '../../../test/support/problem.ts';
 import { stringFields } from '../../../test/support/string-fields.ts';
 import { catalogue } from '../../catalogue.ts';
@@ -135,7 +136,7 @@ describe('every string of every route refuses NUL (the catalogue)', () => {
         if (multipart && fileFieldsOf(route.body).includes(field)) continue;
         const res = await as(
           t.app,
-          a.token,
+          await bearerFor(t.app, route, a.token),
           a.companyId,
         )({
           method: route.method,
@@ -168,7 +169,7 @@ describe('every string of every route refuses NUL (the catalogue)', () => {
         for (const v of Array.isArray(value) ? value : [value]) query.append(name, String(v));
         const res = await as(
           t.app,
-          a.token,
+          await bearerFor(t.app, route, a.token),
           a.companyId,
         )({
           method: route.method,
