@@ -321,6 +321,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/crm/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List activities (paged): a to-do list, or the timeline of a lead, opportunity or contact
+         * @description The CRM is one book per tenant: no X-Company-Id is needed. The soonest due first (those with no due time after them), then the oldest created, then id. Filters: kind, leadId, opportunityId or contactId (that record's timeline), ownerId, done, dueBefore (due before the instant), overdue (open and past due now). Deleted activities are left out, except with updatedSince (a sync sees them with deletedAt set). limit defaults to 50, at most 200.
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["listActivities"];
+        put?: never;
+        /**
+         * Record an activity against one lead, opportunity or contact
+         * @description The CRM is one book per tenant: no X-Company-Id is needed. Exactly one of leadId, opportunityId and contactId (none, or two: 400 naming the field); one that is not a live record of the tenant's is a 404, as is an ownerId that is not a user of the tenant. ownerId defaults to the signed-in user (a business API key: no owner). done true records it as done now.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["createActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/activities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One activity
+         * @description The CRM is one book per tenant: no X-Company-Id is needed. A deleted activity, or another tenant's, is a 404.
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["getActivity"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an activity (soft): it leaves the list and its id answers 404
+         * @description The CRM is one book per tenant: no X-Company-Id is needed. A list read with updatedSince still shows it, with deletedAt set.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        delete: operations["deleteActivity"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an activity: only the fields sent; null clears notes, dueAt or ownerId
+         * @description The CRM is one book per tenant: no X-Company-Id is needed. One of leadId, opportunityId or contactId moves it to that record (two: 400). done true marks it done (an activity done already keeps its doneAt); done false opens it again.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        patch: operations["updateActivity"];
+        trace?: never;
+    };
+    "/api/crm/activities/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark an activity done (idempotent: done already, it keeps its doneAt)
+         * @description The CRM is one book per tenant: no X-Company-Id is needed.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["completeActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/forgot-password": {
         parameters: {
             query?: never;
@@ -5156,6 +5240,144 @@ export interface components {
              * @description When the contact gave or withdrew it (default now); not in the future
              */
             recordedAt?: string;
+        };
+        /**
+         * @description call, meeting, task or note
+         * @enum {string}
+         */
+        ActivityKind: "call" | "meeting" | "task" | "note";
+        Activity: {
+            /** Format: uuid */
+            id: string;
+            kind: components["schemas"]["ActivityKind"];
+            subject: string;
+            notes: string | null;
+            /** Format: date-time */
+            dueAt: string | null;
+            done: boolean;
+            /**
+             * Format: date-time
+             * @description When it was marked done; null while open
+             */
+            doneAt: string | null;
+            /** @description Open and its due time has passed */
+            overdue: boolean;
+            /** Format: uuid */
+            ownerId: string | null;
+            /** Format: uuid */
+            leadId: string | null;
+            /** Format: uuid */
+            opportunityId: string | null;
+            /** Format: uuid */
+            contactId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description Set once deleted; only a list read with updatedSince shows a deleted activity
+             */
+            deletedAt: string | null;
+        };
+        ActivityPage: {
+            items: components["schemas"]["Activity"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        /**
+         * @description Exactly one of leadId, opportunityId and contactId. ownerId defaults to the signed-in user.
+         * @example {
+         *       "kind": "call",
+         *       "subject": "Follow up on the kitchen quote",
+         *       "notes": "Ask about the delivery date in Paarl",
+         *       "dueAt": "2026-12-01T09:00:00+02:00",
+         *       "contactId": "6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b"
+         *     }
+         */
+        ActivityCreate: {
+            kind: components["schemas"]["ActivityKind"];
+            /** @description What it is about, in a line */
+            subject: string;
+            /** @description Free text; blank is null */
+            notes?: string | null;
+            /**
+             * Format: date-time
+             * @description When it is due (ISO 8601 with an offset); null: no due time
+             */
+            dueAt?: string | null;
+            /** @description Already done (doneAt is now); default false */
+            done?: boolean;
+            /**
+             * Format: uuid
+             * @description The user of the business it is for
+             */
+            ownerId?: string | null;
+            /**
+             * Format: uuid
+             * @description The lead it is against
+             */
+            leadId?: string;
+            /**
+             * Format: uuid
+             * @description The opportunity it is against
+             */
+            opportunityId?: string;
+            /**
+             * Format: uuid
+             * @description The contact it is against
+             */
+            contactId?: string;
+        };
+        /**
+         * @description Only the fields sent change. At most one of leadId, opportunityId, contactId: it moves the activity there.
+         * @example {
+         *       "dueAt": "2026-12-02T14:30:00+02:00",
+         *       "notes": "Moved: the client is away on Tuesday"
+         *     }
+         */
+        ActivityUpdate: {
+            /**
+             * @description call, meeting, task or note
+             * @enum {string}
+             */
+            kind?: "call" | "meeting" | "task" | "note";
+            /** @description What it is about, in a line */
+            subject?: string;
+            /** @description Free text; blank is null */
+            notes?: string | null;
+            /**
+             * Format: date-time
+             * @description When it is due (ISO 8601 with an offset); null: no due time
+             */
+            dueAt?: string | null;
+            /** @description true marks it done (once); false opens it again */
+            done?: boolean;
+            /**
+             * Format: uuid
+             * @description The user of the business it is for
+             */
+            ownerId?: string | null;
+            /**
+             * Format: uuid
+             * @description The lead it is against
+             */
+            leadId?: string;
+            /**
+             * Format: uuid
+             * @description The opportunity it is against
+             */
+            opportunityId?: string;
+            /**
+             * Format: uuid
+             * @description The contact it is against
+             */
+            contactId?: string;
         };
         PasswordResetRequest: {
             /** Format: email */
@@ -11340,6 +11562,261 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listActivities: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description call, meeting, task or note */
+                kind?: "call" | "meeting" | "task" | "note";
+                /** @description A lead's timeline */
+                leadId?: string;
+                /** @description An opportunity's timeline */
+                opportunityId?: string;
+                /** @description A contact's timeline */
+                contactId?: string;
+                /** @description One user's activities */
+                ownerId?: string;
+                /** @description Only done (true) or open (false) activities */
+                done?: boolean;
+                /** @description Only activities due before this instant */
+                dueBefore?: string;
+                /** @description true: only open activities whose due time has passed; false: all others */
+                overdue?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createActivity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActivityCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getActivity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteActivity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateActivity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActivityUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    completeActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
