@@ -247,7 +247,7 @@ describe('CRM on a free plan', () => {
   test('activities and campaigns answer 403 MODULE_NOT_LICENSED', async () => {
     const f = await register(t.app, { plan: 'free' });
     const api = as(t.app, f.token);
-    for (const url of ['/api/crm/activities'])
+    for (const url of ['/api/crm/activities', '/api/crm/campaigns'])
       assert.equal(assertProblem(await api({ method: 'GET', url }), 403).code, 'MODULE_NOT_LICENSED', url);
   });
 });
