@@ -413,7 +413,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List campaigns, the newest first, each with its counts
+         * List campaigns, the newest first, each with its counts; filtered by status and channel
          * @description The CRM is one book per tenant: no X-Company-Id is needed. A bare array (campaigns are few). counts are read when asked, from the consent in force now: members, and of them the included and the excluded (see GET /api/crm/campaigns/{id}/audience).
          *
          *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
@@ -12121,7 +12121,12 @@ export interface operations {
     };
     listCampaigns: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description draft, active or completed */
+                status?: "draft" | "active" | "completed";
+                /** @description A channel marketing may use */
+                channel?: "email" | "sms" | "whatsapp" | "phone" | "post";
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -148,5 +148,13 @@ export const CampaignAudience = named(
   }),
 );
 
+export const CampaignListQuery = Type.Object(
+  {
+    status: Type.Optional(CampaignStatus),
+    channel: Type.Optional(ConsentChannel),
+  },
+  { additionalProperties: false },
+);
+
 export const CampaignParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 export const MemberParams = Type.Object({ id: Uuid, memberId: Uuid }, { additionalProperties: false });

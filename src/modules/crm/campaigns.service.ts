@@ -6,7 +6,12 @@ import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, notFound } from '../../platform/http/problem.ts';
 import { type Audience, audienceOf } from './campaigns.audience.ts';
-import type { CampaignCreate, CampaignMembersAdd, CampaignUpdate } from './campaigns.schemas.ts';
+import type {
+  CampaignCreate,
+  CampaignListQuery,
+  CampaignMembersAdd,
+  CampaignUpdate,
+} from './campaigns.schemas.ts';
 import type { CrmCampaignsTable } from './crm.tables.ts';
 
 type CampaignRow = Selectable<CrmCampaignsTable>;
@@ -52,11 +57,14 @@ export async function getCampaign(ctx: TenantCtx, id: string): Promise<Campaign>
 }
 
 /** Every live campaign, the newest first (a short list: no paging). */
-export async function listCampaigns(ctx: TenantCtx): Promise<Campaign[]> {
-  const rows = await ctx.db
-    .selectFrom('crm_campaigns')
-    .selectAll()
-    .where('tenant_id', '=', ctx.tenantId)
+export async function listCampaigns(
+  ctx: TenantCtx,
+  query: Static<typeof CampaignListQuery>,
+): Promise<Campaign[]> {
+  let q = ctx.db.selectFrom('crm_campaigns').selectAll().where('tenant_id', '=', ctx.tenantId);
+  if (query.status) q = q.where('status', '=', query.status);
+  if (query.channel) q = q.where('channel', '=', query.channel);
+  const rows = await q
     .where('deleted_at', 'is', null)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')

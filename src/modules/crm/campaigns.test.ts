@@ -69,6 +69,12 @@ describe('CRM campaigns', () => {
       ['active', '2026-08-31', 'Winter promo'],
     );
     assert.ok((await ok('GET', '/api/crm/campaigns')).some((x: { id: string }) => x.id === c.id));
+    const ids = async (query: string) =>
+      (await ok('GET', `/api/crm/campaigns?${query}`)).map((x: { id: string }) => x.id);
+    assert.deepEqual(await ids('status=active&channel=sms'), [c.id]);
+    assert.deepEqual(await ids('status=draft'), []);
+    assert.deepEqual(await ids('channel=email'), []);
+    assertBadRequest(await api({ method: 'GET', url: '/api/crm/campaigns?channel=fax' }), 'channel');
     const del = await api({ method: 'DELETE', url });
     assert.equal(del.statusCode, 204, del.body);
     assertProblem(await api({ method: 'GET', url }), 404);
