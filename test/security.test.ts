@@ -236,6 +236,8 @@ const PREPARE: Record<string, (values: Record<string, string>) => Promise<Record
   },
   // So is a recurring schedule.
   'POST /api/recurring': async () => ({ contactId: await contactOfA() }),
+  // A CRM activity is against one of the tenant's records (a contact here).
+  'POST /api/crm/activities': async () => ({ contactId: await contactOfA() }),
   // A statement is of one of the tenant's bank accounts (the chart's Bank is one).
   'POST /api/bank-statements': async () => {
     const res = await as(t.app, a.token, a.companyId)({ method: 'GET', url: '/api/bank-accounts' });

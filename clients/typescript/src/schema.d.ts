@@ -321,6 +321,218 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/crm/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List activities (paged): a to-do list, or the timeline of a lead, opportunity or contact
+         * @description The CRM is one book per tenant: no X-Company-Id is needed. The soonest due first (those with no due time after them), then the oldest created, then id. Filters: kind, leadId, opportunityId or contactId (that record's timeline), ownerId, done, dueBefore (due before the instant), overdue (open and past due now). Deleted activities are left out, except with updatedSince (a sync sees them with deletedAt set). limit defaults to 50, at most 200.
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["listActivities"];
+        put?: never;
+        /**
+         * Record an activity against one lead, opportunity or contact
+         * @description The CRM is one book per tenant: no X-Company-Id is needed. Exactly one of leadId, opportunityId and contactId (none, or two: 400 naming the field); one that is not a live record of the tenant's is a 404, as is an ownerId that is not a user of the tenant. ownerId defaults to the signed-in user (a business API key: no owner). done true records it as done now.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["createActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/activities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One activity
+         * @description The CRM is one book per tenant: no X-Company-Id is needed. A deleted activity, or another tenant's, is a 404.
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["getActivity"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an activity (soft): it leaves the list and its id answers 404
+         * @description The CRM is one book per tenant: no X-Company-Id is needed. A list read with updatedSince still shows it, with deletedAt set.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        delete: operations["deleteActivity"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an activity: only the fields sent; null clears notes, dueAt or ownerId
+         * @description The CRM is one book per tenant: no X-Company-Id is needed. One of leadId, opportunityId or contactId moves it to that record (two: 400). done true marks it done (an activity done already keeps its doneAt); done false opens it again.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        patch: operations["updateActivity"];
+        trace?: never;
+    };
+    "/api/crm/activities/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark an activity done (idempotent: done already, it keeps its doneAt)
+         * @description The CRM is one book per tenant: no X-Company-Id is needed.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["completeActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List campaigns, the newest first, each with its counts; filtered by status and channel
+         * @description The CRM is one book per tenant: no X-Company-Id is needed. A bare array (campaigns are few). counts are read when asked, from the consent in force now: members, and of them the included and the excluded (see GET /api/crm/campaigns/{id}/audience).
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["listCampaigns"];
+        put?: never;
+        /**
+         * Create a campaign on one channel (email, sms, whatsapp, phone or post)
+         * @description The CRM is one book per tenant: no X-Company-Id is needed. status defaults to draft; endsOn before startsOn is a 400 naming endsOn.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["createCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/campaigns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One campaign, with its counts
+         * @description The CRM is one book per tenant: no X-Company-Id is needed. counts are read when asked, from the consent in force now: members, and of them the included and the excluded (see GET /api/crm/campaigns/{id}/audience). A deleted campaign, or another tenant's, is a 404.
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["getCampaign"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a campaign (soft): it leaves the list and its id answers 404
+         * @description The CRM is one book per tenant: no X-Company-Id is needed.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        delete: operations["deleteCampaign"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a campaign: only the fields sent; null clears description, startsOn or endsOn
+         * @description The CRM is one book per tenant: no X-Company-Id is needed. A new channel changes who is included at once (consent is per channel).
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        patch: operations["updateCampaign"];
+        trace?: never;
+    };
+    "/api/crm/campaigns/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add leads and contacts to a campaign (ones already in it are counted, not added again)
+         * @description The CRM is one book per tenant: no X-Company-Id is needed. Every id must be a live lead or contact of the tenant (else 404, and nothing is added). Answers the campaign with its counts, added (new members) and alreadyMembers. Membership is not consent: the audience decides who is reached.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["addCampaignMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/campaigns/{id}/members/{memberId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member from a campaign (it may be added again later)
+         * @description The CRM is one book per tenant: no X-Company-Id is needed. memberId is as the audience names it. A member removed already is a 404.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        delete: operations["removeCampaignMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/campaigns/{id}/audience": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who the campaign may reach on its channel now: the included, and the excluded with why
+         * @description The CRM is one book per tenant: no X-Company-Id is needed. Read when asked: a consent withdrawn a moment ago excludes at once. A contact is included only when the latest consent recorded for the channel is granted (as GET /api/contacts/{id}/consent shows it); a lead only when the channel is among its consent channels and it is not converted (a converted lead's contact decides). Also excluded: no address for the channel (an e-mail address for email; a mobile or phone number for sms, whatsapp and phone; a postal or physical address for post), a deleted lead or contact, and a converted lead whose contact is in the campaign already (a person is reached once). Reasons are in words, e.g. "Consent withdrawn on 2026-10-01", "No consent recorded for SMS", "No e-mail address". Members in the order they were added.
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["getCampaignAudience"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/forgot-password": {
         parameters: {
             query?: never;
@@ -5156,6 +5368,313 @@ export interface components {
              * @description When the contact gave or withdrew it (default now); not in the future
              */
             recordedAt?: string;
+        };
+        /**
+         * @description call, meeting, task or note
+         * @enum {string}
+         */
+        ActivityKind: "call" | "meeting" | "task" | "note";
+        Activity: {
+            /** Format: uuid */
+            id: string;
+            kind: components["schemas"]["ActivityKind"];
+            subject: string;
+            notes: string | null;
+            /** Format: date-time */
+            dueAt: string | null;
+            done: boolean;
+            /**
+             * Format: date-time
+             * @description When it was marked done; null while open
+             */
+            doneAt: string | null;
+            /** @description Open and its due time has passed */
+            overdue: boolean;
+            /** Format: uuid */
+            ownerId: string | null;
+            /** Format: uuid */
+            leadId: string | null;
+            /** Format: uuid */
+            opportunityId: string | null;
+            /** Format: uuid */
+            contactId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description Set once deleted; only a list read with updatedSince shows a deleted activity
+             */
+            deletedAt: string | null;
+        };
+        ActivityPage: {
+            items: components["schemas"]["Activity"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        /**
+         * @description Exactly one of leadId, opportunityId and contactId. ownerId defaults to the signed-in user.
+         * @example {
+         *       "kind": "call",
+         *       "subject": "Follow up on the kitchen quote",
+         *       "notes": "Ask about the delivery date in Paarl",
+         *       "dueAt": "2026-12-01T09:00:00+02:00",
+         *       "contactId": "6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b"
+         *     }
+         */
+        ActivityCreate: {
+            kind: components["schemas"]["ActivityKind"];
+            /** @description What it is about, in a line */
+            subject: string;
+            /** @description Free text; blank is null */
+            notes?: string | null;
+            /**
+             * Format: date-time
+             * @description When it is due (ISO 8601 with an offset); null: no due time
+             */
+            dueAt?: string | null;
+            /** @description Already done (doneAt is now); default false */
+            done?: boolean;
+            /**
+             * Format: uuid
+             * @description The user of the business it is for
+             */
+            ownerId?: string | null;
+            /**
+             * Format: uuid
+             * @description The lead it is against
+             */
+            leadId?: string;
+            /**
+             * Format: uuid
+             * @description The opportunity it is against
+             */
+            opportunityId?: string;
+            /**
+             * Format: uuid
+             * @description The contact it is against
+             */
+            contactId?: string;
+        };
+        /**
+         * @description Only the fields sent change. At most one of leadId, opportunityId, contactId: it moves the activity there.
+         * @example {
+         *       "dueAt": "2026-12-02T14:30:00+02:00",
+         *       "notes": "Moved: the client is away on Tuesday"
+         *     }
+         */
+        ActivityUpdate: {
+            /**
+             * @description call, meeting, task or note
+             * @enum {string}
+             */
+            kind?: "call" | "meeting" | "task" | "note";
+            /** @description What it is about, in a line */
+            subject?: string;
+            /** @description Free text; blank is null */
+            notes?: string | null;
+            /**
+             * Format: date-time
+             * @description When it is due (ISO 8601 with an offset); null: no due time
+             */
+            dueAt?: string | null;
+            /** @description true marks it done (once); false opens it again */
+            done?: boolean;
+            /**
+             * Format: uuid
+             * @description The user of the business it is for
+             */
+            ownerId?: string | null;
+            /**
+             * Format: uuid
+             * @description The lead it is against
+             */
+            leadId?: string;
+            /**
+             * Format: uuid
+             * @description The opportunity it is against
+             */
+            opportunityId?: string;
+            /**
+             * Format: uuid
+             * @description The contact it is against
+             */
+            contactId?: string;
+        };
+        /**
+         * @description draft, active or completed
+         * @enum {string}
+         */
+        CampaignStatus: "draft" | "active" | "completed";
+        CampaignCounts: {
+            /** @description Members now (removed ones not counted) */
+            members: number;
+            /** @description Members the campaign may reach on its channel now */
+            included: number;
+            /** @description Members it may not reach (no consent, no address, deleted) */
+            excluded: number;
+        };
+        Campaign: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            channel: components["schemas"]["ConsentChannel"];
+            status: components["schemas"]["CampaignStatus"];
+            description: string | null;
+            /** Format: date */
+            startsOn: string | null;
+            /** Format: date */
+            endsOn: string | null;
+            counts: components["schemas"]["CampaignCounts"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @description status defaults to draft.
+         * @example {
+         *       "name": "Summer kitchen specials",
+         *       "channel": "email",
+         *       "description": "Ten per cent off installations booked in December",
+         *       "startsOn": "2026-12-01",
+         *       "endsOn": "2026-12-31"
+         *     }
+         */
+        CampaignCreate: {
+            name: string;
+            channel: components["schemas"]["ConsentChannel"];
+            /**
+             * @description draft, active or completed
+             * @enum {string}
+             */
+            status?: "draft" | "active" | "completed";
+            /** @description Free text; blank is null */
+            description?: string | null;
+            /**
+             * Format: date
+             * @description First day
+             */
+            startsOn?: string | null;
+            /**
+             * Format: date
+             * @description Last day; not before startsOn
+             */
+            endsOn?: string | null;
+        };
+        /**
+         * @description Only the fields sent change.
+         * @example {
+         *       "status": "active"
+         *     }
+         */
+        CampaignUpdate: {
+            name?: string;
+            /**
+             * @description A channel marketing may use
+             * @enum {string}
+             */
+            channel?: "email" | "sms" | "whatsapp" | "phone" | "post";
+            /**
+             * @description draft, active or completed
+             * @enum {string}
+             */
+            status?: "draft" | "active" | "completed";
+            /** @description Free text; blank is null */
+            description?: string | null;
+            /**
+             * Format: date
+             * @description First day; null clears it
+             */
+            startsOn?: string | null;
+            /**
+             * Format: date
+             * @description Last day; null clears it
+             */
+            endsOn?: string | null;
+        };
+        /**
+         * @example {
+         *       "leadIds": [],
+         *       "contactIds": []
+         *     }
+         */
+        CampaignMembersAdd: {
+            /** @description Leads to add; ones already members are counted, not added again */
+            leadIds?: string[];
+            /** @description Contacts to add; ones already members are counted, not added again */
+            contactIds?: string[];
+        };
+        CampaignMembersAdded: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            channel: components["schemas"]["ConsentChannel"];
+            status: components["schemas"]["CampaignStatus"];
+            description: string | null;
+            /** Format: date */
+            startsOn: string | null;
+            /** Format: date */
+            endsOn: string | null;
+            counts: components["schemas"]["CampaignCounts"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Members this call added */
+            added: number;
+            /** @description Named in this call but members already */
+            alreadyMembers: number;
+        };
+        AudienceMember: {
+            /** Format: uuid */
+            memberId: string;
+            /**
+             * Format: uuid
+             * @description The lead, when the member is one
+             */
+            leadId: string | null;
+            /**
+             * Format: uuid
+             * @description The contact: the member, or a converted lead's contact (which then decides)
+             */
+            contactId: string | null;
+            name: string;
+            /** @description Where the channel reaches them: an e-mail address, a phone number or a postal address */
+            address: string | null;
+        };
+        ExcludedMember: {
+            /** Format: uuid */
+            memberId: string;
+            /**
+             * Format: uuid
+             * @description The lead, when the member is one
+             */
+            leadId: string | null;
+            /**
+             * Format: uuid
+             * @description The contact: the member, or a converted lead's contact (which then decides)
+             */
+            contactId: string | null;
+            name: string;
+            /** @description Where the channel reaches them: an e-mail address, a phone number or a postal address */
+            address: string | null;
+            /** @description Why, in words */
+            reason: string;
+        };
+        CampaignAudience: {
+            /** Format: uuid */
+            campaignId: string;
+            channel: components["schemas"]["ConsentChannel"];
+            counts: components["schemas"]["CampaignCounts"];
+            included: components["schemas"]["AudienceMember"][];
+            excluded: components["schemas"]["ExcludedMember"][];
         };
         PasswordResetRequest: {
             /** Format: email */
@@ -11340,6 +11859,581 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listActivities: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description call, meeting, task or note */
+                kind?: "call" | "meeting" | "task" | "note";
+                /** @description A lead's timeline */
+                leadId?: string;
+                /** @description An opportunity's timeline */
+                opportunityId?: string;
+                /** @description A contact's timeline */
+                contactId?: string;
+                /** @description One user's activities */
+                ownerId?: string;
+                /** @description Only done (true) or open (false) activities */
+                done?: boolean;
+                /** @description Only activities due before this instant */
+                dueBefore?: string;
+                /** @description true: only open activities whose due time has passed; false: all others */
+                overdue?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createActivity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActivityCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getActivity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteActivity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateActivity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActivityUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    completeActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listCampaigns: {
+        parameters: {
+            query?: {
+                /** @description draft, active or completed */
+                status?: "draft" | "active" | "completed";
+                /** @description A channel marketing may use */
+                channel?: "email" | "sms" | "whatsapp" | "phone" | "post";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"][];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createCampaign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CampaignCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCampaign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteCampaign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateCampaign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CampaignUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    addCampaignMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CampaignMembersAdd"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignMembersAdded"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    removeCampaignMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                memberId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCampaignAudience: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignAudience"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -44,6 +44,11 @@ export const NOT_MARKETING =
   'contact already has with us are not direct marketing: they are sent whatever these consents say. ' +
   'The consents govern marketing only.';
 
+/** The rule: only a latest record of `granted` allows marketing on its channel (none: no). */
+export function mayMarket(latest: { status: ConsentStatus } | null | undefined): boolean {
+  return latest?.status === 'granted';
+}
+
 type ConsentBody = Static<typeof Consent>;
 type HistoryEntry = ConsentBody['history'][number];
 
@@ -71,7 +76,7 @@ export async function getConsent(ctx: TenantCtx, contactId: string): Promise<Con
     channels: CONSENT_CHANNELS.map((channel) => {
       // history is newest first: the first of a channel is the one in force
       const latest = history.find((h) => h.channel === channel) ?? null;
-      return { channel, label: CHANNEL_LABELS[channel], mayMarket: latest?.status === 'granted', latest };
+      return { channel, label: CHANNEL_LABELS[channel], mayMarket: mayMarket(latest), latest };
     }),
     history,
   };

@@ -262,6 +262,33 @@ export function consentHistory(tx: Tx, tenantId: string, contactId: string) {
     .execute();
 }
 
+/**
+ * The record in force on one channel for each of the contacts: each one's latest, in the order
+ * consentHistory reads them (a contact with none is absent). For lists such as a campaign's
+ * audience, read when asked so that a withdrawal counts at once.
+ */
+export async function consentsInForce(
+  tx: Tx,
+  tenantId: string,
+  contactIds: string[],
+  channel: ConsentRow['channel'],
+): Promise<Map<string, ConsentRow>> {
+  if (contactIds.length === 0) return new Map();
+  const rows = await tx
+    .selectFrom('contact_consents')
+    .selectAll()
+    .distinctOn('contact_id')
+    .where('tenant_id', '=', tenantId)
+    .where('contact_id', 'in', contactIds)
+    .where('channel', '=', channel)
+    .orderBy('contact_id')
+    .orderBy('recorded_at', 'desc')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return new Map(rows.map((r) => [r.contact_id, r]));
+}
+
 // Aged debtors and creditors
 
 export interface AgedSums {
