@@ -427,6 +427,11 @@ let a: Registered;
 let b: Registered;
 /** A user of tenant A whose custom role grants nothing. */
 let deniedToken: string;
+/**
+ * A business key of tenant A acting as that role (scope full): routes that take the key itself
+ * (security 'apiKey') answer a person's token 401, so their role check is met with it.
+ */
+let deniedKey: string;
 const created = new Map<string, string>();
 
 /** Tenant A's real ids for the route's path parameters (random UUIDs where nothing creates or lists them). */
@@ -564,6 +569,16 @@ before(async () => {
   });
   assert.equal(login.statusCode, 200, login.body);
   deniedToken = login.json().accessToken;
+  const key = await as(
+    t.app,
+    a.token,
+  )({
+    method: 'POST',
+    url: '/api/api-keys',
+    payload: { name: 'Denied key', owner: 'business', roleId, scopes: ['full'] },
+  });
+  assert.equal(key.statusCode, 201, key.body);
+  deniedKey = key.json().key;
 });
 after(async () => {
   await feedBank?.close();
@@ -579,15 +594,15 @@ async function keyWith(scopes: string[]): Promise<string> {
 }
 
 /** A user token and a key token of a tenant whose plan is `plan` (set straight in the database). */
-const onPlan = new Map<Plan, { user: string; key: string; companyId: string }>();
+const onPlan = new Map<Plan, { user: string; key: string; rawKey: string; companyId: string }>();
 async function tenantOn(plan: Plan) {
   if (!onPlan.has(plan)) {
     const c = await register(t.app, { plan: 'enterprise', tenantName: `On ${plan}` });
-    const key = (await keyTokenFor(t.app, c.token, { scopes: ['full'] })).token;
+    const { token: key, key: rawKey } = await keyTokenFor(t.app, c.token, { scopes: ['full'] });
     await withTenant(t.database.db, c.tenantId, (tx) =>
       tx.updateTable('tenants').set({ plan }).where('id', '=', c.tenantId).execute(),
     );
-    onPlan.set(plan, { user: c.token, key, companyId: c.companyId });
+    onPlan.set(plan, { user: c.token, key, rawKey, companyId: c.companyId });
   }
   return onPlan.get(plan)!;
 }
@@ -678,7 +693,10 @@ describe('a role without the permission → 403 { error, resource, action }', ()
       const ids = await idsOfTenantA(route);
       const res = await call(
         route,
-        { authorization: `Bearer ${deniedToken}`, 'x-company-id': a.companyId },
+        {
+          authorization: `Bearer ${route.security === 'apiKey' ? deniedKey : deniedToken}`,
+          'x-company-id': a.companyId,
+        },
         ids,
       );
       assertPermissionDenied(res, resource, action, name(route));
@@ -727,7 +745,9 @@ describe("a plan without the route's module → 403 MODULE_NOT_LICENSED (users a
     const title = lacking ? `${name(route)} on ${lacking}` : `${name(route)}: every plan has ${route.module}`;
     test(title, async () => {
       const c = await tenantOn(lacking ?? PLANS_LOW_TO_HIGH[0]!);
-      for (const [who, token] of Object.entries({ user: c.user, key: c.key })) {
+      // A route taking the key itself answers a person's token 401 (raw-key.ts): the raw key then.
+      const callers = route.security === 'apiKey' ? { key: c.rawKey } : { user: c.user, key: c.key };
+      for (const [who, token] of Object.entries(callers)) {
         const res = await call(route, { authorization: `Bearer ${token}`, 'x-company-id': c.companyId });
         if (lacking) {
           assert.equal(assertProblem(res, 403, `${title} (${who})`).code, 'MODULE_NOT_LICENSED');
