@@ -45,12 +45,14 @@ export interface RollResult {
 /** The tenants with something to bill before `before` (YYYY-MM-01). */
 async function tenantsWithWork(deps: AppDeps, before: string): Promise<string[]> {
   return deps.database.db.transaction().execute(async (tx) => {
-    await sql`select set_config('app.billing_roll_before', ${before}, true)`.execute(tx);
+    // An instant, 00:00 UTC: the same whatever the session's time zone.
+    const instant = `${before}T00:00:00Z`;
+    await sql`select set_config('app.billing_roll_before', ${instant}, true)`.execute(tx);
     const rows = await sql<{ tenant_id: string }>`
       select tenant_id from billing_aggregates where status = 'pending' and month < ${before}::date
       union
       select tenant_id from contact_transactions
-       where status = 'pending' and occurred_at < ${before}::timestamptz`.execute(tx);
+       where status = 'pending' and occurred_at < ${instant}::timestamptz`.execute(tx);
     return rows.rows.map((r) => r.tenant_id);
   });
 }
