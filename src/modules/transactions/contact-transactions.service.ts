@@ -1,9 +1,9 @@
 // Contact transactions: usage or charges recorded against a contact, pending until the monthly
 // roll (monthly-roll.ts) puts them on the contact's draft invoice. Recorded once: externalRef
 // makes a create idempotent (a replay answers the transaction it made, 200).
+import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
 import { dayOf } from '../../platform/dates.ts';
-import type { Tx } from '../../platform/db/tenant.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { cents, hasAtMostDecimals, Money, toNumber } from '../../platform/money/money.ts';
@@ -13,16 +13,13 @@ import type {
   ContactTransactionCreate,
   ContactTransactionListQuery,
 } from './transactions.schemas.ts';
+import type { ContactTransactionsTable } from './transactions.tables.ts';
 
-type Row = Awaited<ReturnType<typeof selectRows>>[number];
+type Row = Selectable<ContactTransactionsTable>;
 type Out = Static<typeof ContactTransaction>;
 
 /** The largest metadata kept, as JSON text. */
 const METADATA_LIMIT = 8 * 1024;
-
-function selectRows(tx: Tx, tenantId: string) {
-  return tx.selectFrom('contact_transactions').selectAll().where('tenant_id', '=', tenantId).execute();
-}
 
 export function toContactTransaction(r: Row): Out {
   return {

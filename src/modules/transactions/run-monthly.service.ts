@@ -3,28 +3,17 @@
 // pending each post replaces it in place; the monthly roll (monthly-roll.ts) then puts it on the
 // contact's draft invoice, and from then on a post for that month is a 409 until the invoice is
 // voided (or the draft deleted), which opens the aggregate again with the new figures.
+import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, forbidden, HttpError } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, Money, toNumber } from '../../platform/money/money.ts';
 import type { BillingAggregate, RunMonthlyBody } from './transactions.schemas.ts';
+import type { BillingAggregatesTable } from './transactions.tables.ts';
 
 type Out = Static<typeof BillingAggregate>;
 
-interface AggregateRow {
-  id: string;
-  contact_id: string;
-  month: string;
-  amount: string;
-  source: string;
-  description: string;
-  status: 'pending' | 'invoiced';
-  invoice_id: string | null;
-  invoice_company_id: string | null;
-  invoiced_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+type AggregateRow = Selectable<BillingAggregatesTable>;
 
 /** The first day of the month of `moment`, UTC (YYYY-MM-01). */
 export function monthStart(moment: Date): string {
@@ -145,5 +134,5 @@ export async function postMonthly(ctx: TenantCtx, body: Static<typeof RunMonthly
     .where('id', '=', row.id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  return toAggregate(updated as unknown as AggregateRow);
+  return toAggregate(updated);
 }
