@@ -366,7 +366,13 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a pending transaction (its figures, text, date or metadata)
+         * @description Checked as a create is: amount, when given, must be the new quantity × unitPrice rounded to cents, and is worked out again when left out. externalRef and currency do not change. An invoiced transaction is a 409 ALREADY_INVOICED, a void one a 409 CONFLICT.
+         *
+         *     Needs the role permission `transactions:write`. An API key or OAuth token needs the scope `transactions:write`.
+         */
+        patch: operations["updateContactTransaction"];
         trace?: never;
     };
     "/api/contacts/{contactId}/transactions/{transactionId}/void": {
@@ -5325,6 +5331,33 @@ export interface components {
             };
             /** @description The contact's currency (the default): any other is a 400 naming currency */
             currency?: string;
+        };
+        /**
+         * @example {
+         *       "quantity": 130,
+         *       "unitPrice": 0.35,
+         *       "amount": 45.5
+         *     }
+         */
+        ContactTransactionUpdate: {
+            description?: string;
+            /** @description Up to four decimals. Default 1 */
+            quantity?: number;
+            /** @description Excluding VAT; up to four decimals */
+            unitPrice?: number;
+            /** @description quantity × unitPrice rounded half-up to cents; computed when left out, and when given it must be that figure (400 naming amount otherwise) */
+            amount?: number;
+            /** @description Percent: 0 (zero-rated) or the standard rate on occurredAt (15; 14 before 2018-04-01). Default the standard rate; any other is a 400 naming vatRate */
+            vatRate?: number;
+            /**
+             * Format: date-time
+             * @description When the usage happened: the month it is billed in
+             */
+            occurredAt?: string;
+            /** @description The caller's own data, kept and answered as sent (at most 8 KiB as JSON) */
+            metadata?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * @example {
@@ -11718,6 +11751,52 @@ export interface operations {
             403: components["responses"]["Forbidden_597546"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateContactTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                contactId: string;
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactTransactionUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactTransaction"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_42e25a"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

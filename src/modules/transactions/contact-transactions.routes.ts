@@ -9,6 +9,7 @@ import {
   createContactTransaction,
   getContactTransaction,
   listContactTransactions,
+  updateContactTransaction,
   voidContactTransaction,
 } from './contact-transactions.service.ts';
 import {
@@ -16,6 +17,7 @@ import {
   ContactTransaction,
   ContactTransactionCreate,
   ContactTransactionListQuery,
+  ContactTransactionUpdate,
   TransactionParams,
 } from './transactions.schemas.ts';
 
@@ -78,6 +80,23 @@ export const contactTransactionsRoutes: AnyRoute[] = [
     params: TransactionParams,
     response: { 200: ContactTransaction },
     handler: async ({ params }, ctx) => getContactTransaction(ctx, params.contactId, params.transactionId),
+  }),
+  defineRoute({
+    ...write,
+    method: 'PATCH',
+    path: '/api/contacts/{contactId}/transactions/{transactionId}',
+    operationId: 'updateContactTransaction',
+    errors: ['CONFLICT', 'ALREADY_INVOICED'],
+    summary: 'Change a pending transaction (its figures, text, date or metadata)',
+    description:
+      'Checked as a create is: amount, when given, must be the new quantity × unitPrice rounded to cents, and is ' +
+      'worked out again when left out. externalRef and currency do not change. An invoiced transaction is a 409 ' +
+      'ALREADY_INVOICED, a void one a 409 CONFLICT.',
+    params: TransactionParams,
+    body: ContactTransactionUpdate,
+    response: { 200: ContactTransaction },
+    handler: async ({ params, body }, ctx) =>
+      updateContactTransaction(ctx, params.contactId, params.transactionId, body),
   }),
   defineRoute({
     ...write,

@@ -6,12 +6,13 @@ import type { Static } from 'typebox';
 import { dayOf } from '../../platform/dates.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
-import { cents, hasAtMostDecimals, Money, toNumber } from '../../platform/money/money.ts';
+import { cents, hasAtMostDecimals, Money, type MoneyInput, toNumber } from '../../platform/money/money.ts';
 import { standardRate } from '../../platform/money/vat-rate.ts';
 import type {
   ContactTransaction,
   ContactTransactionCreate,
   ContactTransactionListQuery,
+  ContactTransactionUpdate,
 } from './transactions.schemas.ts';
 import type { ContactTransactionsTable } from './transactions.tables.ts';
 
@@ -93,7 +94,13 @@ export async function getContactTransaction(ctx: TenantCtx, contactId: string, i
 }
 
 /** The figures of a create, checked: quantity, unit price, amount and VAT rate as stored. */
-export function priceOf(input: Static<typeof ContactTransactionCreate>): {
+export function priceOf(input: {
+  quantity?: MoneyInput | undefined;
+  unitPrice: MoneyInput;
+  amount?: MoneyInput | undefined;
+  vatRate?: MoneyInput | undefined;
+  occurredAt: string;
+}): {
   quantity: string;
   unitPrice: string;
   amount: string;
@@ -196,6 +203,59 @@ export async function voidContactTransaction(ctx: TenantCtx, contactId: string, 
   const done = await ctx.db
     .updateTable('contact_transactions')
     .set({ status: 'void' })
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toContactTransaction(done);
+}
+
+/**
+ * Changes a pending transaction: the figures are checked again as on create (an amount given must
+ * be the new quantity × unitPrice; left out, it is worked out again). Invoiced or void: 409.
+ */
+export async function updateContactTransaction(
+  ctx: TenantCtx,
+  contactId: string,
+  id: string,
+  patch: Static<typeof ContactTransactionUpdate>,
+): Promise<Out> {
+  const row = await ctx.db
+    .selectFrom('contact_transactions')
+    .selectAll()
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('contact_id', '=', contactId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) throw notFound('Contact transaction');
+  if (row.status === 'invoiced')
+    throw conflict('The transaction is on an invoice already: void the invoice (or credit it) instead', {
+      code: 'ALREADY_INVOICED',
+    });
+  if (row.status === 'void') throw conflict('The transaction is void: record a new one');
+  const occurredAt = patch.occurredAt ?? row.occurred_at.toISOString();
+  const price = priceOf({
+    quantity: patch.quantity ?? row.quantity,
+    unitPrice: patch.unitPrice ?? row.unit_price,
+    amount: patch.amount,
+    vatRate: patch.vatRate ?? row.vat_rate,
+    occurredAt,
+  });
+  const metadata = patch.metadata === undefined ? undefined : JSON.stringify(patch.metadata);
+  if (metadata !== undefined && metadata.length > METADATA_LIMIT)
+    throw badRequest('metadata', `at most ${METADATA_LIMIT} characters as JSON`);
+  const done = await ctx.db
+    .updateTable('contact_transactions')
+    .set({
+      ...(patch.description === undefined ? {} : { description: patch.description.trim() }),
+      ...(metadata === undefined ? {} : { metadata }),
+      quantity: price.quantity,
+      unit_price: price.unitPrice,
+      amount: price.amount,
+      vat_rate: price.vatRate,
+      occurred_at: new Date(occurredAt),
+    })
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', id)
     .returningAll()

@@ -181,6 +181,29 @@ describe('contact transactions', () => {
     );
   });
 
+  test('PATCH changes a pending transaction, working the amount out again; a void one is a 409', async () => {
+    const made = await api({
+      method: 'POST',
+      url: url(contactId),
+      payload: { description: 'Minutes', quantity: 10, unitPrice: 1.5, occurredAt: '2026-03-05T08:00:00Z' },
+    });
+    assert.equal(made.statusCode, 201, made.body);
+    const one = `${url(contactId)}/${made.json().id}`;
+    // 12 × 1.5 = 18.00
+    const changed = await api({
+      method: 'PATCH',
+      url: one,
+      payload: { quantity: 12, description: 'Call minutes' },
+    });
+    assert.equal(changed.statusCode, 200, changed.body);
+    assert.equal(changed.json().amount, 18);
+    assert.equal(changed.json().description, 'Call minutes');
+    const wrong = await api({ method: 'PATCH', url: one, payload: { unitPrice: 2, amount: 18 } });
+    assert.equal(assertProblem(wrong, 400).field, 'amount');
+    assert.equal((await api({ method: 'POST', url: `${one}/void` })).statusCode, 200);
+    assertProblem(await api({ method: 'PATCH', url: one, payload: { quantity: 1 } }), 409);
+  });
+
   test("another tenant's contact or transaction is a 404", async () => {
     const b = await register(t.app, { plan: 'business' });
     const asB = as(t.app, b.token);

@@ -159,6 +159,19 @@ describe('run-monthly: pending → in place → rolled on the 1st → 409 → vo
     );
   });
 
+  test('an invoiced transaction is neither changed nor voided (409 ALREADY_INVOICED)', async () => {
+    const txs = (await api({ method: 'GET', url: `/api/contacts/${contactId}/transactions` })).json() as {
+      id: string;
+      status: string;
+    }[];
+    const billed = txs.find((x) => x.status === 'invoiced')!;
+    const one = `/api/contacts/${contactId}/transactions/${billed.id}`;
+    const patch = await api({ method: 'PATCH', url: one, payload: { quantity: 1 } });
+    assert.equal(assertProblem(patch, 409).code, 'ALREADY_INVOICED');
+    const voided = await api({ method: 'POST', url: `${one}/void` });
+    assert.equal(assertProblem(voided, 409).code, 'ALREADY_INVOICED');
+  });
+
   test('a second run (and a third) makes nothing more', async () => {
     assert.deepEqual((await rollMonthly(t.deps)()).invoices, []);
     t.clock.set('2026-04-02T05:00:00Z');

@@ -113,6 +113,23 @@ export const ContactTransactionCreate = named(
   ),
 );
 
+/** What a change may set: the create's figures and text (externalRef and currency stay). */
+export const ContactTransactionUpdate = named(
+  'ContactTransactionUpdate',
+  Type.Object(
+    {
+      description: Type.Optional(ContactTransactionCreate.properties.description),
+      quantity: ContactTransactionCreate.properties.quantity,
+      unitPrice: Type.Optional(ContactTransactionCreate.properties.unitPrice),
+      amount: ContactTransactionCreate.properties.amount,
+      vatRate: ContactTransactionCreate.properties.vatRate,
+      occurredAt: Type.Optional(ContactTransactionCreate.properties.occurredAt),
+      metadata: ContactTransactionCreate.properties.metadata,
+    },
+    { examples: [{ quantity: 130, unitPrice: 0.35, amount: 45.5 }] },
+  ),
+);
+
 export const ContactTransactionListQuery = Type.Object({
   from: Type.Optional(Type.String({ format: 'date', description: 'Occurred on or after this day (UTC)' })),
   to: Type.Optional(Type.String({ format: 'date', description: 'Occurred on or before this day (UTC)' })),
