@@ -335,3 +335,16 @@ CREATE INDEX billing_aggregates_pending ON billing_aggregates (tenant_id, month)
 SELECT bp_tenant_table('billing_aggregates');
 CREATE TRIGGER billing_aggregates_touch BEFORE UPDATE ON billing_aggregates
   FOR EACH ROW EXECUTE FUNCTION touch_updated_at();
+
+-- The monthly roll (transactions/monthly-roll.ts) looks for tenants with work across tenants as
+-- the login role, as the bank-feed sync does (0046): these policies show it, and only it, the
+-- pending aggregates of months before, and the pending transactions that occurred before, the
+-- month start (an instant, 00:00 UTC) its own transaction sets in app.billing_roll_before;
+-- without it they match nothing.
+CREATE POLICY billing_aggregates_due ON billing_aggregates FOR SELECT TO CURRENT_USER
+  USING (status = 'pending'
+    AND month < (NULLIF(current_setting('app.billing_roll_before', true), '')::timestamptz AT TIME ZONE 'UTC')::date);
+CREATE POLICY contact_transactions_due ON contact_transactions FOR SELECT TO CURRENT_USER
+  USING (status = 'pending'
+    AND occurred_at < NULLIF(current_setting('app.billing_roll_before', true), '')::timestamptz);
+CREATE INDEX contact_transactions_pending ON contact_transactions (tenant_id, occurred_at) WHERE status = 'pending';

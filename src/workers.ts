@@ -20,6 +20,7 @@ import {
   type GatewayAItnJob,
   runGatewayAItn,
 } from './modules/invoices/online/gateway-a.itn.ts';
+import { MONTHLY_ROLL_CRON, MONTHLY_ROLL_QUEUE, rollMonthly } from './modules/transactions/index.ts';
 import { deliverAttempt, RETRY_SCHEDULE } from './platform/events/deliver.ts';
 import { DELIVER_QUEUE, type DeliverJob } from './platform/events/deliveries.ts';
 import type { AppDeps } from './platform/http/context.ts';
@@ -85,5 +86,21 @@ export async function registerWorkers(deps: AppDeps): Promise<void> {
         );
     },
     { cron: BANK_FEED_SYNC_CRON },
+  );
+  // Monthly billing: hourly, so the first run of a month puts the month before on draft
+  // invoices (monthly-roll.ts); refusals and failures fail the run, so the worker logs them, and
+  // their rows stay pending for the next run.
+  const roll = rollMonthly(deps);
+  await deps.jobs.register(
+    MONTHLY_ROLL_QUEUE,
+    async () => {
+      const { refused, errors } = await roll();
+      const problems = [
+        ...refused.map((r) => `${r.tenantId}/${r.contactId}: ${r.reason}`),
+        ...errors.map((e) => `${e.tenantId}: ${e.message}`),
+      ];
+      if (problems.length) throw new Error(`monthly billing left work pending: ${problems.join('; ')}`);
+    },
+    { cron: MONTHLY_ROLL_CRON },
   );
 }

@@ -321,6 +321,104 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/contacts/{contactId}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The contact's transactions, newest first (a bare array)
+         * @description Ordered by occurredAt, newest first (then by creation). from and to (days, UTC, both included) and status filter it; to before from is a 400. A contact that is not of the tenant (or deleted) is a 404.
+         *
+         *     Needs the role permission `contacts:read`. An API key or OAuth token needs the scope `contacts:read`.
+         */
+        get: operations["listContactTransactions"];
+        put?: never;
+        /**
+         * Record usage or a charge against a contact (201), or answer the one an externalRef made (200)
+         * @description Pending transactions are billed by the monthly roll: on the first of a month, those that occurred before it go on the contact's draft invoice (one per contact, with the month's run-monthly amount), one line each, and become invoiced with its invoiceId. amount is quantity × unitPrice rounded half-up to cents, excluding VAT; vatRate 0 or the standard rate. currency is the contact's. externalRef makes the call idempotent: the same ref again answers 200 with the first transaction, unchanged; a ref already used for another contact is a 409.
+         *
+         *     Needs the role permission `transactions:write`. An API key or OAuth token needs the scope `transactions:write`.
+         */
+        post: operations["createContactTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contacts/{contactId}/transactions/{transactionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One contact transaction
+         * @description Needs the role permission `contacts:read`. An API key or OAuth token needs the scope `contacts:read`.
+         */
+        get: operations["getContactTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a pending transaction (its figures, text, date or metadata)
+         * @description Checked as a create is: amount, when given, must be the new quantity × unitPrice rounded to cents, and is worked out again when left out. externalRef and currency do not change. An invoiced transaction is a 409 ALREADY_INVOICED, a void one a 409 CONFLICT.
+         *
+         *     Needs the role permission `transactions:write`. An API key or OAuth token needs the scope `transactions:write`.
+         */
+        patch: operations["updateContactTransaction"];
+        trace?: never;
+    };
+    "/api/contacts/{contactId}/transactions/{transactionId}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw a pending transaction: it is kept, void, and never billed
+         * @description A transaction on an invoice already is a 409 ALREADY_INVOICED (credit or void the invoice instead). Voiding a void transaction answers it as it is.
+         *
+         *     Needs the role permission `transactions:write`. An API key or OAuth token needs the scope `transactions:write`.
+         */
+        post: operations["voidContactTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/billing/run-monthly": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post a contact's amount for a month: created, or replaced in place while pending (200)
+         * @description Called with an API key bound to a contact (contactId when the key was created; a key bound to none, or to a contact deleted since, is a 403 KEY_NOT_BOUND_TO_CONTACT) and the scope transactions:write, as the bearer: the key itself or a token exchanged from it; a person's token is a 401 API_KEY_REQUIRED. The aggregate of the key's contact and the month is created, or while pending its amount, source and description are replaced: 200 either way, with the aggregate (a post is a statement of the month’s figure, not a record of its own, so repeating it is harmless). month is this month or one before it; a month not yet begun is a 400. On the first of the next month the job worker puts every pending aggregate of a month that has ended on the contact's draft invoice (one per contact; a line each, its amount excluding VAT with standard-rated VAT on top), together with the contact transactions of those months; a post for an ended month not yet rolled is billed by the next roll. Once invoiced, a post for the month is a 409 ALREADY_INVOICED: void the invoice (or delete the draft) first, and the next post makes it pending again with the new figures.
+         *
+         *     Authenticated with the API key itself as the bearer token (or a token exchanged from it). The key's role needs `transactions:write`. An API key or OAuth token needs the scope `transactions:write`.
+         */
+        post: operations["postMonthlyBilling"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/crm/activities": {
         parameters: {
             query?: never;
@@ -4717,6 +4815,7 @@ export interface components {
          *     - `APPROVAL_LIMIT_EXCEEDED` (403): The claim is above the approver's role limit; `limit` names it
          *     - `API_KEY_LIMIT_REACHED` (403): The plan's number of API keys is reached
          *     - `COMPANY_LIMIT_REACHED` (403): The plan's number of companies is reached
+         *     - `KEY_NOT_BOUND_TO_CONTACT` (403): The API key is bound to no contact (contactId at its creation), or to one deleted since
          *     - `NOT_FOUND` (404): No such record in the tenant (another tenant's id included), or no such route
          *     - `CONFLICT` (409): The record conflicts with an existing one or with its current state
          *     - `ALREADY_RELEASED` (409): The document is released already
@@ -4732,6 +4831,7 @@ export interface components {
          *     - `NOT_WRITTEN_OFF` (409): Nothing written off on the document is left to recover
          *     - `WRITE_OFF_RECOVERED` (409): Money was recovered on what was written off: reverse the recovery first
          *     - `ALREADY_VOID` (409): The document is void already
+         *     - `ALREADY_INVOICED` (409): The month's billing is on an invoice already: void the invoice first to change it
          *     - `ALREADY_RECONCILED` (409): The bank line is reconciled: undo the reconciliation first
          *     - `DUPLICATE_BILL_NUMBER` (409): The supplier's bill number is captured already; `existingBillId` names that bill
          *     - `DUPLICATE_CREDIT_NOTE_NUMBER` (409): The supplier's credit note number is captured already; `existingCreditNoteId` names it
@@ -4780,7 +4880,7 @@ export interface components {
          *     - `UNAVAILABLE` (503): A dependency is unavailable; retry with backoff
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "SIGNATURE_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_RECONCILED" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "RECEIPT_MISMATCH" | "ORDER_NOT_SENT" | "ORDER_CLOSED" | "ORDER_BILLED" | "NOTHING_TO_BILL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "ON_HOLD" | "DISPUTED" | "PAYMENT_BLOCKED" | "SAME_USER" | "GATEWAY_UNAVAILABLE" | "LINK_NOT_ACTIVE" | "NOT_IN_REVIEW" | "REFERENCE_MISMATCH" | "LINK_GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "CURRENCY_NOT_SUPPORTED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "SIGNATURE_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "KEY_NOT_BOUND_TO_CONTACT" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_INVOICED" | "ALREADY_RECONCILED" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "RECEIPT_MISMATCH" | "ORDER_NOT_SENT" | "ORDER_CLOSED" | "ORDER_BILLED" | "NOTHING_TO_BILL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "ON_HOLD" | "DISPUTED" | "PAYMENT_BLOCKED" | "SAME_USER" | "GATEWAY_UNAVAILABLE" | "LINK_NOT_ACTIVE" | "NOT_IN_REVIEW" | "REFERENCE_MISMATCH" | "LINK_GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "CURRENCY_NOT_SUPPORTED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         FieldError: {
             /** @description The field, parameter or header, e.g. lines[0].quantity */
             field: string;
@@ -5368,6 +5468,153 @@ export interface components {
              * @description When the contact gave or withdrew it (default now); not in the future
              */
             recordedAt?: string;
+        };
+        /**
+         * @description pending: not billed yet; invoiced: on the draft invoice invoiceId; void: withdrawn, never billed
+         * @enum {string}
+         */
+        ContactTransactionStatus: "pending" | "invoiced" | "void";
+        /** @description Usage or a charge recorded against a contact, billed on the monthly draft invoice */
+        ContactTransaction: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** Format: uuid */
+            contactId: string;
+            description: string;
+            /** @description The contact's currency when it was recorded */
+            currency: string;
+            externalRef: string | null;
+            /** @description The caller's own data, kept and answered as sent (at most 8 KiB as JSON) */
+            metadata: {
+                [key: string]: unknown;
+            };
+            status: components["schemas"]["ContactTransactionStatus"];
+            /** Format: uuid */
+            invoiceId: string | null;
+            /** Format: date-time */
+            occurredAt: string;
+            /** Format: date-time */
+            invoicedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            quantity: number;
+            unitPrice: number;
+            /** @description quantity × unitPrice, rounded half-up to cents; excluding VAT */
+            amount: number;
+            /** @description Percent: 0 (zero-rated) or the standard rate */
+            vatRate: number;
+        };
+        /**
+         * @example {
+         *       "description": "SMS messages sent",
+         *       "quantity": 120,
+         *       "unitPrice": 0.35,
+         *       "amount": 42,
+         *       "occurredAt": "2026-03-14T09:30:00Z",
+         *       "externalRef": "usage-2026-03-14-sms",
+         *       "metadata": {
+         *         "meter": "sms",
+         *         "batch": 17
+         *       }
+         *     }
+         */
+        ContactTransactionCreate: {
+            description: string;
+            /** @description Up to four decimals. Default 1 */
+            quantity?: number;
+            /** @description Excluding VAT; up to four decimals */
+            unitPrice: number;
+            /** @description quantity × unitPrice rounded half-up to cents; computed when left out, and when given it must be that figure (400 naming amount otherwise) */
+            amount?: number;
+            /** @description Percent: 0 (zero-rated) or the standard rate on occurredAt (15; 14 before 2018-04-01). Default the standard rate; any other is a 400 naming vatRate */
+            vatRate?: number;
+            /**
+             * Format: date-time
+             * @description When the usage happened: the month it is billed in
+             */
+            occurredAt: string;
+            /** @description The caller's reference, unique in the tenant: sending it again answers 200 with the transaction it made (nothing else changes); one used for another contact is a 409 */
+            externalRef?: string;
+            /** @description The caller's own data, kept and answered as sent (at most 8 KiB as JSON) */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description The contact's currency (the default): any other is a 400 naming currency */
+            currency?: string;
+        };
+        /**
+         * @example {
+         *       "quantity": 130,
+         *       "unitPrice": 0.35,
+         *       "amount": 45.5
+         *     }
+         */
+        ContactTransactionUpdate: {
+            description?: string;
+            /** @description Up to four decimals. Default 1 */
+            quantity?: number;
+            /** @description Excluding VAT; up to four decimals */
+            unitPrice?: number;
+            /** @description quantity × unitPrice rounded half-up to cents; computed when left out, and when given it must be that figure (400 naming amount otherwise) */
+            amount?: number;
+            /** @description Percent: 0 (zero-rated) or the standard rate on occurredAt (15; 14 before 2018-04-01). Default the standard rate; any other is a 400 naming vatRate */
+            vatRate?: number;
+            /**
+             * Format: date-time
+             * @description When the usage happened: the month it is billed in
+             */
+            occurredAt?: string;
+            /** @description The caller's own data, kept and answered as sent (at most 8 KiB as JSON) */
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @example {
+         *       "amount": 1250.5,
+         *       "month": "2026-03",
+         *       "source": "metering",
+         *       "description": "Platform usage, March 2026"
+         *     }
+         */
+        RunMonthlyBody: {
+            /** @description The month's amount excluding VAT, up to two decimals; it replaces the one posted before */
+            amount: number;
+            /** @description YYYY-MM: this month or one before it (a month not yet begun is a 400) */
+            month: string;
+            /** @description What measured it */
+            source: string;
+            /** @description The invoice line's text */
+            description: string;
+        };
+        /**
+         * @description pending: changes in place with each post; invoiced: on the draft invoice invoiceId
+         * @enum {string}
+         */
+        BillingAggregateStatus: "pending" | "invoiced";
+        /** @description One contact's billed amount for one month */
+        BillingAggregate: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            contactId: string;
+            /** @example 2026-03 */
+            month: string;
+            /** @description Excluding VAT */
+            amount: number;
+            source: string;
+            description: string;
+            status: components["schemas"]["BillingAggregateStatus"];
+            /** Format: uuid */
+            invoiceId: string | null;
+            /** Format: date-time */
+            invoicedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         /**
          * @description call, meeting, task or note
@@ -10846,6 +11093,25 @@ export interface components {
                 "application/json": components["schemas"]["PermissionDenial"];
             };
         };
+        /** @description Conflict. `code`: `CONFLICT`, `ALREADY_INVOICED`. */
+        Conflict_42e25a: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Unauthorized. `code`: `UNAUTHENTICATED`, `API_KEY_REQUIRED`. */
+        Unauthorized_2be2cb: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Forbidden. `code`: `USER_TOKEN_REQUIRED`. */
         UserTokenRequired: {
             headers: {
@@ -11859,6 +12125,277 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listContactTransactions: {
+        parameters: {
+            query?: {
+                /** @description Occurred on or after this day (UTC) */
+                from?: string;
+                /** @description Occurred on or before this day (UTC) */
+                to?: string;
+                /** @description pending: not billed yet; invoiced: on the draft invoice invoiceId; void: withdrawn, never billed */
+                status?: "pending" | "invoiced" | "void";
+            };
+            header?: never;
+            path: {
+                contactId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactTransaction"][];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createContactTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                contactId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactTransactionCreate"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactTransaction"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactTransaction"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getContactTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                contactId: string;
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactTransaction"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateContactTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                contactId: string;
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactTransactionUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactTransaction"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_42e25a"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    voidContactTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contactId: string;
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactTransaction"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_42e25a"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postMonthlyBilling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunMonthlyBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingAggregate"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthorized_2be2cb"];
+            /** @description Forbidden: the role lacks the permission (`{ error, resource, action }`), or a problem with one of these codes. `code`: `MODULE_NOT_LICENSED`, `INSUFFICIENT_SCOPE`, `PLAN_HAS_NO_API_KEYS`, `TEST_KEY_SANDBOX_ONLY`, `KEY_NOT_BOUND_TO_CONTACT`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["PermissionDenial"];
+                };
+            };
+            409: components["responses"]["Conflict_42e25a"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -13498,16 +14035,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["ValidationFailed"];
-            /** @description Unauthorized. `code`: `UNAUTHENTICATED`, `API_KEY_REQUIRED`. */
-            401: {
-                headers: {
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized_2be2cb"];
             /** @description Forbidden. `code`: `PLAN_HAS_NO_API_KEYS`. */
             403: {
                 headers: {

@@ -6,3 +6,4 @@ import { contactTransactionsRoutes } from './contact-transactions.routes.ts';
 import { runMonthlyRoutes } from './run-monthly.routes.ts';
 
 export const transactionRoutes: AnyRoute[] = [...contactTransactionsRoutes, ...runMonthlyRoutes];
+export { MONTHLY_ROLL_CRON, MONTHLY_ROLL_QUEUE, type RollResult, rollMonthly } from './monthly-roll.ts';

@@ -67,6 +67,10 @@ export const ERROR_CODES = {
   },
   API_KEY_LIMIT_REACHED: { status: 403, meaning: "The plan's number of API keys is reached" },
   COMPANY_LIMIT_REACHED: { status: 403, meaning: "The plan's number of companies is reached" },
+  KEY_NOT_BOUND_TO_CONTACT: {
+    status: 403,
+    meaning: 'The API key is bound to no contact (contactId at its creation), or to one deleted since',
+  },
   // 404
   NOT_FOUND: {
     status: 404,
@@ -90,6 +94,10 @@ export const ERROR_CODES = {
     meaning: 'Money was recovered on what was written off: reverse the recovery first',
   },
   ALREADY_VOID: { status: 409, meaning: 'The document is void already' },
+  ALREADY_INVOICED: {
+    status: 409,
+    meaning: "The month's billing is on an invoice already: void the invoice first to change it",
+  },
   ALREADY_RECONCILED: { status: 409, meaning: 'The bank line is reconciled: undo the reconciliation first' },
   DUPLICATE_BILL_NUMBER: {
     status: 409,
