@@ -321,6 +321,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/crm/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Leads, newest first, paged
+         * @description Filters (before paging): status, owner (a user id), source (exactly, in any case), q (part of the name, company name, e-mail or phone, in any case). sort: createdAt or updatedAt, `-` for descending; default -createdAt; ties by id. updatedSince: leads changed at or after the instant, deleted ones too (deletedAt set; listed nowhere else).
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["listLeads"];
+        put?: never;
+        /**
+         * Create a lead
+         * @description phone is read as South African unless it starts with + and a country code, and kept as given with phoneE164 beside it; a number that cannot be read is a 400 naming phone. email must be an address, ownerId a user of the business, estimatedValue at most two decimals (400 naming each). status converted is reached by converting only (400). An externalRef another lead has: 409.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["createLead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/leads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One lead
+         * @description Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["getLead"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a lead (marked deleted)
+         * @description 204; the lead answers 404 from then on, and is listed only to updatedSince, with deletedAt.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        delete: operations["deleteLead"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a lead (the fields sent; null clears)
+         * @description phone is read as South African unless it starts with + and a country code, and kept as given with phoneE164 beside it; a number that cannot be read is a 400 naming phone. email must be an address, ownerId a user of the business, estimatedValue at most two decimals (400 naming each). status converted is reached by converting only (400). A converted lead keeps its status (409 on another).
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        patch: operations["updateLead"];
+        trace?: never;
+    };
+    "/api/crm/leads/{id}/convert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Convert a lead into a customer (and optionally an opportunity)
+         * @description Without contactId a CUSTOMER contact is made from the lead: named its companyName (else its name), with its e-mail and phone (E.164); the consentChannels become granted consents in the contact’s history (method other, note "given as a lead", dated when the lead was captured). With contactId that contact is linked instead (400 when it is no contact of the business). With opportunity an opportunity is made for the contact: at stageId (400 when no stage of the pipeline) or the first stage, of amount or the lead’s estimatedValue (or 0), named name or as the contact. The lead becomes converted with contactId, opportunityId and convertedAt. A converted lead again: 409. Answers the lead.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["convertLead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/forgot-password": {
         parameters: {
             query?: never;
@@ -5156,6 +5238,173 @@ export interface components {
              * @description When the contact gave or withdrew it (default now); not in the future
              */
             recordedAt?: string;
+        };
+        /**
+         * @description A marketing channel the person agreed to be contacted on
+         * @enum {string}
+         */
+        LeadConsentChannel: "email" | "sms" | "whatsapp" | "phone" | "post";
+        /**
+         * @example {
+         *       "name": "Thandi Nkosi",
+         *       "companyName": "Nkosi Logistics",
+         *       "email": "thandi@nkosilogistics.co.za",
+         *       "phone": "082 555 0142",
+         *       "source": "website",
+         *       "status": "new",
+         *       "estimatedValue": 45000,
+         *       "notes": "Asked for a quote on fleet tracking",
+         *       "tags": [
+         *         "fleet",
+         *         "gauteng"
+         *       ],
+         *       "consentChannels": [
+         *         "email"
+         *       ]
+         *     }
+         */
+        LeadCreate: {
+            name: string;
+            companyName?: string;
+            /** @description An e-mail address (user@domain) */
+            email?: string;
+            /** @description As the person gave it; read as a South African number unless it starts with + and a country code. A number that cannot be read: 400 naming phone */
+            phone?: string;
+            /** @description Where the lead came from: website, referral, trade show… */
+            source?: string;
+            /**
+             * @description converted: set by POST /api/crm/leads/{id}/convert only
+             * @enum {string}
+             */
+            status?: "new" | "contacted" | "qualified" | "unqualified" | "converted";
+            /**
+             * Format: uuid
+             * @description A user of the tenant
+             */
+            ownerId?: string;
+            /** @description ZAR, at most two decimals */
+            estimatedValue?: number;
+            notes?: string;
+            /** @description Unique among the tenant’s leads (409 when taken) */
+            externalRef?: string;
+            tags?: string[];
+            consentChannels?: components["schemas"]["LeadConsentChannel"][];
+        };
+        /**
+         * @description converted: set by POST /api/crm/leads/{id}/convert only
+         * @enum {string}
+         */
+        LeadStatus: "new" | "contacted" | "qualified" | "unqualified" | "converted";
+        Lead: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            companyName: string | null;
+            email: string | null;
+            /** @description As given */
+            phone: string | null;
+            /** @description The phone in E.164 (+27821234567) */
+            phoneE164: string | null;
+            source: string | null;
+            status: components["schemas"]["LeadStatus"];
+            /**
+             * Format: uuid
+             * @description The user who owns the lead
+             */
+            ownerId: string | null;
+            estimatedValue: number | null;
+            notes: string | null;
+            /** @description The sender's reference (/external/leads) */
+            externalRef: string | null;
+            tags: string[];
+            consentChannels: components["schemas"]["LeadConsentChannel"][];
+            /**
+             * Format: uuid
+             * @description The contact it became (converted)
+             */
+            contactId: string | null;
+            /**
+             * Format: uuid
+             * @description The opportunity made when it was converted
+             */
+            opportunityId: string | null;
+            /** Format: date-time */
+            convertedAt: string | null;
+            /**
+             * Format: uuid
+             * @description The CSV import that created it
+             */
+            importId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description Set only in lists given updatedSince
+             */
+            deletedAt: string | null;
+        };
+        LeadPage: {
+            items: components["schemas"]["Lead"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        /**
+         * @example {
+         *       "status": "qualified",
+         *       "estimatedValue": 60000
+         *     }
+         */
+        LeadUpdate: {
+            name?: string;
+            companyName?: string | null;
+            email?: string | null;
+            phone?: string | null;
+            source?: string | null;
+            /**
+             * @description converted: set by POST /api/crm/leads/{id}/convert only
+             * @enum {string}
+             */
+            status?: "new" | "contacted" | "qualified" | "unqualified" | "converted";
+            /** Format: uuid */
+            ownerId?: string | null;
+            estimatedValue?: number | null;
+            notes?: string | null;
+            tags?: string[];
+            consentChannels?: components["schemas"]["LeadConsentChannel"][];
+        };
+        /**
+         * @example {
+         *       "opportunity": {
+         *         "amount": 45000,
+         *         "expectedCloseDate": "2027-03-31"
+         *       }
+         *     }
+         */
+        LeadConvert: {
+            /**
+             * Format: uuid
+             * @description Link this contact instead of making one
+             */
+            contactId?: string;
+            opportunity?: {
+                name?: string;
+                /**
+                 * Format: uuid
+                 * @description Default: the first stage of the pipeline
+                 */
+                stageId?: string;
+                /** @description Default: the lead's estimatedValue (or 0) */
+                amount?: number;
+                /** Format: date */
+                expectedCloseDate?: string;
+            };
         };
         PasswordResetRequest: {
             /** Format: email */
@@ -11340,6 +11589,260 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLeads: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `-createdAt`. */
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                /** @description converted: set by POST /api/crm/leads/{id}/convert only */
+                status?: "new" | "contacted" | "qualified" | "unqualified" | "converted";
+                /** @description Leads this user owns */
+                owner?: string;
+                /** @description Exactly this source, in any case */
+                source?: string;
+                /** @description Part of the name, company name, e-mail or phone, in any case */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createLead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeadCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lead"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lead"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteLead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateLead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeadUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lead"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    convertLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeadConvert"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lead"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
