@@ -403,6 +403,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/external/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a lead from another system (the API key itself as bearer)
+         * @description The bearer is the API key itself, with scope crm:write (or full): a token exchanged from a key, or a person's token, is 401 API_KEY_REQUIRED. externalRef makes the call idempotent: a new reference makes a lead (201, Location at GET /api/crm/leads/{id}); a reference sent before answers the lead it made (200), also when two sends cross; a reference whose lead was since deleted is 409. Send it always: without it every call makes a lead. Fields as POST /api/crm/leads (phone read as South African unless it starts with +; 400 naming a field that cannot be read); unknown fields 400. Under the per-address limit (60 a minute) as well as the key's own.
+         *
+         *     Authenticated with the API key itself as the bearer token; an exchanged access token is refused with 401 API_KEY_REQUIRED. The key's role needs `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["ingestExternalLead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/forgot-password": {
         parameters: {
             query?: never;
@@ -5405,6 +5427,32 @@ export interface components {
                 /** Format: date */
                 expectedCloseDate?: string;
             };
+        };
+        /**
+         * @example {
+         *       "name": "Pieter van Wyk",
+         *       "companyName": "Van Wyk Boerdery",
+         *       "email": "pieter@vanwykboerdery.co.za",
+         *       "phone": "+27 82 555 0199",
+         *       "source": "website form",
+         *       "estimatedValue": 12000,
+         *       "notes": "Wants a demo",
+         *       "externalRef": "form-2027-000123"
+         *     }
+         */
+        ExternalLeadCreate: {
+            name: string;
+            companyName?: string;
+            /** @description An e-mail address (user@domain) */
+            email?: string;
+            /** @description As the person gave it; read as a South African number unless it starts with + and a country code. A number that cannot be read: 400 naming phone */
+            phone?: string;
+            source?: string;
+            /** @description ZAR, at most two decimals */
+            estimatedValue?: number;
+            notes?: string;
+            /** @description Your reference for the lead: sent again, the lead already made is answered (200). Send it always */
+            externalRef?: string;
         };
         PasswordResetRequest: {
             /** Format: email */
@@ -10576,6 +10624,16 @@ export interface components {
                 "application/json": components["schemas"]["PermissionDenial"];
             };
         };
+        /** @description Unauthorized. `code`: `UNAUTHENTICATED`, `API_KEY_REQUIRED`. */
+        Unauthorized_2be2cb: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Forbidden. `code`: `USER_TOKEN_REQUIRED`. */
         UserTokenRequired: {
             headers: {
@@ -11848,6 +11906,61 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    ingestExternalLead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExternalLeadCreate"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lead"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lead"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthorized_2be2cb"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     requestPasswordReset: {
         parameters: {
             query?: never;
@@ -12907,16 +13020,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["ValidationFailed"];
-            /** @description Unauthorized. `code`: `UNAUTHENTICATED`, `API_KEY_REQUIRED`. */
-            401: {
-                headers: {
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            401: components["responses"]["Unauthorized_2be2cb"];
             /** @description Forbidden. `code`: `PLAN_HAS_NO_API_KEYS`. */
             403: {
                 headers: {
