@@ -321,6 +321,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/crm/leads/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import leads from a CSV file (or preview the import)
+         * @description The body is the file itself (Content-Type text/csv), at most 10 MiB (413 past it; 10,000 rows fit), UTF-8 with or without a BOM, or Windows-1252 as Excel writes it (the answer says which was read). The first row is the header; columns are found by the *Column parameters or by their usual headers (any case). De-duplication: a row matches a live lead, or an earlier row of the file, by its lower-cased e-mail, else its phone in E.164 (ZA by default), else (a row with neither) its name and company. A match that fills something the lead lacked (company, e-mail, phone, source, notes, value; new tags) counts as updated, one that adds nothing as a duplicate; other rows are created, stamped with the import. A row with no name (nor company), an e-mail that is no address, a phone that is no number or a value that is no amount is refused whole: errors lists each with its row (header = row 1). preview=true answers exactly the counts the import would give and writes nothing. Imports of one business run one at a time, so the same file twice adds nothing. 200 with the counts and importId.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["importLeads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/leads/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * CSV imports of leads, newest first, paged
+         * @description Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["listLeadImports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/leads/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One CSV import of leads: its counts and refused rows
+         * @description Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["getLeadImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/crm/leads": {
         parameters: {
             query?: never;
@@ -5260,6 +5322,61 @@ export interface components {
              * @description When the contact gave or withdrew it (default now); not in the future
              */
             recordedAt?: string;
+        };
+        LeadImportError: {
+            /** @description As a spreadsheet numbers it: the header is row 1 */
+            row: number;
+            field: string;
+            reason: string;
+        };
+        LeadImportResult: {
+            /**
+             * Format: uuid
+             * @description The import’s record; null on a preview
+             */
+            importId: string | null;
+            preview: boolean;
+            /** @description utf-8 (with or without a BOM) or windows-1252 */
+            encoding: string;
+            /** @description Rows of data (blank lines not counted) */
+            rows: number;
+            created: number;
+            /** @description Rows that matched a lead and filled something it lacked */
+            updated: number;
+            /** @description Rows that matched a lead and added nothing */
+            duplicates: number;
+            /** @description Every refused row, each problem of it */
+            errors: components["schemas"]["LeadImportError"][];
+        };
+        LeadImport: {
+            /** Format: uuid */
+            id: string;
+            fileName: string | null;
+            encoding: string;
+            rows: number;
+            created: number;
+            updated: number;
+            duplicates: number;
+            /** @description Rows refused */
+            errorRows: number;
+            errors: components["schemas"]["LeadImportError"][];
+            /**
+             * Format: uuid
+             * @description The user (or API key) that ran it
+             */
+            importedBy: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        LeadImportPage: {
+            items: components["schemas"]["LeadImport"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
         };
         /**
          * @description A marketing channel the person agreed to be contacted on
@@ -11647,6 +11764,150 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    importLeads: {
+        parameters: {
+            query?: {
+                /** @description true: answer the counts the import would give, writing nothing. Default false */
+                preview?: boolean;
+                /** @description Kept with the import’s record */
+                fileName?: string;
+                /** @description The header of the column holding name. Default: the first of Name, Full name (or First name with Last name; else the company), in any case */
+                nameColumn?: string;
+                /** @description The header of the column holding companyName. Default: the first of Company, Company name, Organisation, in any case */
+                companyColumn?: string;
+                /** @description The header of the column holding email. Default: the first of Email, E-mail, Email address, in any case */
+                emailColumn?: string;
+                /** @description The header of the column holding phone. Default: the first of Phone, Mobile, Cell, Telephone, in any case */
+                phoneColumn?: string;
+                /** @description The header of the column holding source. Default: the first of Source, Lead source, in any case */
+                sourceColumn?: string;
+                /** @description The header of the column holding notes. Default: the first of Notes, Comments, in any case */
+                notesColumn?: string;
+                /** @description The header of the column holding estimatedValue. Default: the first of Estimated value, Value, Deal value, in any case */
+                estimatedValueColumn?: string;
+                /** @description The header of the column holding tags. Default: the first of Tags (split on , ; or |), in any case */
+                tagsColumn?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 10 MiB. `code`: `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLeadImports: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadImportPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLeadImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadImport"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
