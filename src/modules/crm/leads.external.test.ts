@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { as, register, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { assertProblem } from '../../../test/support/problem.ts';
 import { keyToken, makeKey } from '../../platform/auth/api-keys.factories.ts';
+import { withTenant } from '../../platform/db/tenant.ts';
 
 let t: TestApp;
 before(async () => {
@@ -33,7 +34,9 @@ const FORM = {
 };
 
 async function setPlan(tenantId: string, plan: string) {
-  await t.database.db.updateTable('tenants').set({ plan }).where('id', '=', tenantId).execute();
+  await withTenant(t.database.db, tenantId, (tx) =>
+    tx.updateTable('tenants').set({ plan }).where('id', '=', tenantId).execute(),
+  );
 }
 
 describe('POST /external/leads', () => {

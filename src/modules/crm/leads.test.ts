@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { as, register, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { assertProblem } from '../../../test/support/problem.ts';
+import { withTenant } from '../../platform/db/tenant.ts';
 
 let t: TestApp;
 before(async () => {
@@ -209,21 +210,23 @@ describe('converting a lead', () => {
     assert.ok(consent.history.every((h: { note: string }) => h.note === 'given as a lead'));
 
     // The opportunity: the first stage (Qualification, position 0), the lead's estimatedValue.
-    const opp = await t.database.db
-      .selectFrom('crm_opportunities')
-      .innerJoin('crm_pipeline_stages as s', (j) =>
-        j
-          .onRef('s.tenant_id', '=', 'crm_opportunities.tenant_id')
-          .onRef('s.id', '=', 'crm_opportunities.stage_id'),
-      )
-      .select([
-        'crm_opportunities.amount',
-        'crm_opportunities.lead_id',
-        'crm_opportunities.contact_id',
-        's.name as stage',
-      ])
-      .where('crm_opportunities.id', '=', converted.opportunityId)
-      .executeTakeFirstOrThrow();
+    const opp = await withTenant(t.database.db, a.tenantId, (tx) =>
+      tx
+        .selectFrom('crm_opportunities')
+        .innerJoin('crm_pipeline_stages as s', (j) =>
+          j
+            .onRef('s.tenant_id', '=', 'crm_opportunities.tenant_id')
+            .onRef('s.id', '=', 'crm_opportunities.stage_id'),
+        )
+        .select([
+          'crm_opportunities.amount',
+          'crm_opportunities.lead_id',
+          'crm_opportunities.contact_id',
+          's.name as stage',
+        ])
+        .where('crm_opportunities.id', '=', converted.opportunityId)
+        .executeTakeFirstOrThrow(),
+    );
     assert.equal(Number(opp.amount), 45000);
     assert.equal(opp.stage, 'Qualification');
     assert.equal(opp.lead_id, lead.id);
