@@ -3,7 +3,7 @@
 // row checked on its own. Nothing here touches the database: the import and its preview share
 // it, so the preview's counts are the real run's.
 import { parse } from 'csv-parse/sync';
-import { badRequest } from '../../platform/http/problem.ts';
+import { badRequest, HttpError } from '../../platform/http/problem.ts';
 import { isEmail, phoneE164 } from './leads.phone.ts';
 import { tagsOf, textOf } from './leads.queries.ts';
 
@@ -21,6 +21,9 @@ export const IMPORT_FIELDS = [
 export type ImportField = (typeof IMPORT_FIELDS)[number];
 
 export const columnParam = (f: ImportField) => `${f === 'companyName' ? 'company' : f}Column`;
+
+/** Rows of data one import takes: a file of tiny rows within the body limit is refused, not run. */
+export const MAX_IMPORT_ROWS = 50_000;
 
 const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
 
@@ -123,6 +126,17 @@ export function readLeadRows(
   }
   if (!records.length || records[0]!.every((c) => !c.trim()))
     throw badRequest('body', 'the file has no header row');
+  if (records.length - 1 > MAX_IMPORT_ROWS) {
+    const data = records.slice(1).filter((r) => r.some((c) => c.trim())).length;
+    if (data > MAX_IMPORT_ROWS)
+      throw new HttpError(
+        413,
+        `The file has ${data} rows; an import takes at most ${MAX_IMPORT_ROWS}: split it`,
+        {
+          code: 'PAYLOAD_TOO_LARGE',
+        },
+      );
+  }
   const { index, first, last } = columnsOf(records[0]!, given);
   const good: ImportRow[] = [];
   const errors: RowError[] = [];

@@ -30,7 +30,8 @@ export const leadsImportRoutes: AnyRoute[] = [
     bodyLimit: IMPORT_LIMIT,
     summary: 'Import leads from a CSV file (or preview the import)',
     description:
-      'The body is the file itself (Content-Type text/csv), at most 10 MiB (413 past it; 10,000 rows fit), ' +
+      'The body is the file itself (Content-Type text/csv), at most 10 MiB and 50,000 rows (413 past either; ' +
+      '10,000 rows of a dozen columns fit). ' +
       'UTF-8 with or without a BOM, or Windows-1252 as Excel writes it (the answer says which was read). ' +
       'The first row is the header; columns are found by the *Column parameters or by their usual headers ' +
       '(any case). De-duplication: a row matches a live lead, or an earlier row of the file, by its ' +

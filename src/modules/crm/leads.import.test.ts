@@ -178,6 +178,10 @@ describe('POST /api/crm/leads/import', () => {
     assertProblem(await upload(api, ''), 400);
     assertProblem(await upload(api, '{"name":"x"}', '', 'application/json'), 415);
     assertProblem(await upload(api, file, '?colour=red'), 400);
+    // Past 10 MiB, or past 50,000 rows (a file of tiny rows within the limit): 413.
+    assertProblem(await upload(api, `Name\n${'x'.repeat(10 * 1024 * 1024)}\n`), 413);
+    assertProblem(await upload(api, `Name\n${'x\n'.repeat(50_001)}`), 413);
+    assert.equal(await leadCount(api), 2, 'nothing of the refused files was written');
   });
 
   test('10,000 rows in one request', async () => {
