@@ -107,6 +107,15 @@ describe('POST /api/crm/leads/import', () => {
     );
   });
 
+  test('two imports of one file at once: one makes the leads, the other finds them', async () => {
+    const a = await register(t.app);
+    const api = as(t.app, a.token);
+    const both = await Promise.all([imported(api, FILE), imported(api, FILE)]);
+    // One run creates 3 (as above); the other, serialised behind it, matches all 5 good rows.
+    assert.deepEqual(both.map((r) => r.created).sort(), [0, 3]);
+    assert.equal(await leadCount(api), 3);
+  });
+
   test('a row matching a live lead fills what it lacked (updated) and adds new tags', async () => {
     const a = await register(t.app);
     const api = as(t.app, a.token);
