@@ -11930,7 +11930,7 @@ export interface operations {
                 owner?: string;
                 /** @description Exactly this source, in any case */
                 source?: string;
-                /** @description Part of the name, company name, e-mail or phone, in any case */
+                /** @description Part of the name, company name, e-mail or phone, in any case; a whole phone number however written */
                 q?: string;
             };
             header?: never;

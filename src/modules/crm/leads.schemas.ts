@@ -138,7 +138,8 @@ export const LeadListQuery = Type.Object({
   q: Type.Optional(
     Type.String({
       maxLength: 200,
-      description: 'Part of the name, company name, e-mail or phone, in any case',
+      description:
+        'Part of the name, company name, e-mail or phone, in any case; a whole phone number however written',
     }),
   ),
 });

@@ -7,6 +7,7 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
+import { phoneE164 } from './leads.phone.ts';
 import {
   checkOwner,
   columnsOf,
@@ -119,6 +120,8 @@ export async function listLeads(ctx: TenantCtx, query: Static<typeof LeadListQue
   const text = query.q?.trim();
   if (text) {
     const pattern = likePattern(text);
+    // A whole number however written (082 555 0142, +27 82…) finds the lead by its E.164 form.
+    const e164 = phoneE164(text);
     q = q.where((eb) =>
       eb.or([
         eb('name', 'ilike', pattern),
@@ -126,6 +129,7 @@ export async function listLeads(ctx: TenantCtx, query: Static<typeof LeadListQue
         eb('email', 'ilike', pattern),
         eb('phone', 'ilike', pattern),
         eb('phone_e164', 'ilike', pattern),
+        ...(e164 ? [eb('phone_e164', '=', e164)] : []),
       ]),
     );
   }

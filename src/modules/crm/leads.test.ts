@@ -104,6 +104,10 @@ describe('lead lifecycle', () => {
       [lead.id],
       'by phone',
     );
+    const ids = async (q: string) =>
+      (await list(`?q=${encodeURIComponent(q)}`)).items.map((l: { id: string }) => l.id);
+    assert.deepEqual(await ids('020 7946 0958'), [], 'a UK number written the ZA way is another number');
+    assert.deepEqual(await ids('+44 (0)20 7946 0958'), [lead.id], 'written another way, found by E.164');
     assert.equal((await list('?q=100%25')).total, 0, 'a % is taken literally');
 
     const since = new Date(Date.now() - 60_000).toISOString();
