@@ -73,6 +73,19 @@ const OWN_KEYS: Record<string, string> = {
  * makes one for tenant A before the list is read. Say why, as for NO_REAL_ID.
  */
 const SEEDS: Record<string, (values: Record<string, string>) => Promise<void>> = {
+  // A lead import's record is left by a CSV upload (the body is the file, no JSON example).
+  'GET /api/crm/leads/imports': async () => {
+    const res = await as(
+      t.app,
+      a.token,
+    )({
+      method: 'POST',
+      url: '/api/crm/leads/import',
+      headers: { 'content-type': 'text/csv' },
+      payload: 'Name,Email\nSecurity seed,seed@example.co.za\n',
+    });
+    assert.equal(res.statusCode, 200, res.body);
+  },
   // Money is recovered only on a debt written off: release, write off 10, recover 1.
   'GET /api/invoices/{id}/write-off/recoveries': async (values) => {
     await releaseOfA(values.id!);

@@ -419,6 +419,172 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/crm/leads/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import leads from a CSV file (or preview the import)
+         * @description The body is the file itself (Content-Type text/csv), at most 10 MiB and 50,000 rows (413 past either; 10,000 rows of a dozen columns fit). UTF-8 with or without a BOM, or Windows-1252 as Excel writes it (the answer says which was read). The first row is the header; columns are found by the *Column parameters or by their usual headers (any case). De-duplication: a row matches a live lead, or an earlier row of the file, by its lower-cased e-mail, else its phone in E.164 (ZA by default), else (a row with neither) its name and company. A match that fills something the lead lacked (company, e-mail, phone, source, notes, value; new tags) counts as updated, one that adds nothing as a duplicate; other rows are created, stamped with the import. A row with no name (nor company), an e-mail that is no address, a phone that is no number or a value that is no amount is refused whole: errors lists each with its row (header = row 1). preview=true answers exactly the counts the import would give and writes nothing. Imports of one business run one at a time, so the same file twice adds nothing. 200 with the counts and importId.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["importLeads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/leads/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * CSV imports of leads, newest first, paged
+         * @description Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["listLeadImports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/leads/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One CSV import of leads: its counts and refused rows
+         * @description Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["getLeadImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Leads, newest first, paged
+         * @description Filters (before paging): status, owner (a user id), source (exactly, in any case), q (part of the name, company name, e-mail or phone, in any case). sort: createdAt or updatedAt, `-` for descending; default -createdAt; ties by id. updatedSince: leads changed at or after the instant, deleted ones too (deletedAt set; listed nowhere else).
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["listLeads"];
+        put?: never;
+        /**
+         * Create a lead
+         * @description phone is read as South African unless it starts with + and a country code, and kept as given with phoneE164 beside it; a number that cannot be read is a 400 naming phone. email must be an address, ownerId a user of the business, estimatedValue at most two decimals (400 naming each). status converted is reached by converting only (400). An externalRef another lead has: 409.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["createLead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/leads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One lead
+         * @description Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["getLead"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a lead (marked deleted)
+         * @description 204; the lead answers 404 from then on, and is listed only to updatedSince, with deletedAt.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        delete: operations["deleteLead"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a lead (the fields sent; null clears)
+         * @description phone is read as South African unless it starts with + and a country code, and kept as given with phoneE164 beside it; a number that cannot be read is a 400 naming phone. email must be an address, ownerId a user of the business, estimatedValue at most two decimals (400 naming each). status converted is reached by converting only (400). A converted lead keeps its status (409 on another).
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        patch: operations["updateLead"];
+        trace?: never;
+    };
+    "/api/crm/leads/{id}/convert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Convert a lead into a customer (and optionally an opportunity)
+         * @description Without contactId a CUSTOMER contact is made from the lead: named its companyName (else its name), with its e-mail and phone (E.164); the consentChannels become granted consents in the contact’s history (method other, note "given as a lead", dated when the lead was captured). With contactId that contact is linked instead (400 when it is no contact of the business). With opportunity an opportunity is made for the contact: at stageId (400 when no stage of the pipeline) or the first stage, of amount or the lead’s estimatedValue (or 0), named name or as the contact. The lead becomes converted with contactId, opportunityId and convertedAt. A converted lead again: 409. Answers the lead.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["convertLead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/external/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a lead from another system (the API key itself as bearer)
+         * @description The bearer is the API key itself, with scope crm:write (or full): a token exchanged from a key, or a person's token, is 401 API_KEY_REQUIRED. externalRef makes the call idempotent: a new reference makes a lead (201, Location at GET /api/crm/leads/{id}); a reference sent before answers the lead it made (200), also when two sends cross; a reference whose lead was since deleted is 409. Send it always: without it every call makes a lead. Fields as POST /api/crm/leads (phone read as South African unless it starts with +; 400 naming a field that cannot be read); unknown fields 400. Under the per-address limit (60 a minute) as well as the key's own.
+         *
+         *     Authenticated with the API key itself as the bearer token; an exchanged access token is refused with 401 API_KEY_REQUIRED. The key's role needs `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["ingestExternalLead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/crm/activities": {
         parameters: {
             query?: never;
@@ -5615,6 +5781,254 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        LeadImportError: {
+            /** @description As a spreadsheet numbers it: the header is row 1 */
+            row: number;
+            field: string;
+            reason: string;
+        };
+        LeadImportResult: {
+            /**
+             * Format: uuid
+             * @description The import’s record; null on a preview
+             */
+            importId: string | null;
+            preview: boolean;
+            /** @description utf-8 (with or without a BOM) or windows-1252 */
+            encoding: string;
+            /** @description Rows of data (blank lines not counted) */
+            rows: number;
+            created: number;
+            /** @description Rows that matched a lead and filled something it lacked */
+            updated: number;
+            /** @description Rows that matched a lead and added nothing */
+            duplicates: number;
+            /** @description Every refused row, each problem of it */
+            errors: components["schemas"]["LeadImportError"][];
+        };
+        LeadImport: {
+            /** Format: uuid */
+            id: string;
+            fileName: string | null;
+            encoding: string;
+            rows: number;
+            created: number;
+            updated: number;
+            duplicates: number;
+            /** @description Rows refused */
+            errorRows: number;
+            errors: components["schemas"]["LeadImportError"][];
+            /**
+             * Format: uuid
+             * @description The user (or API key) that ran it
+             */
+            importedBy: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        LeadImportPage: {
+            items: components["schemas"]["LeadImport"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        /**
+         * @description A marketing channel the person agreed to be contacted on
+         * @enum {string}
+         */
+        LeadConsentChannel: "email" | "sms" | "whatsapp" | "phone" | "post";
+        /**
+         * @example {
+         *       "name": "Thandi Nkosi",
+         *       "companyName": "Nkosi Logistics",
+         *       "email": "thandi@nkosilogistics.co.za",
+         *       "phone": "082 555 0142",
+         *       "source": "website",
+         *       "status": "new",
+         *       "estimatedValue": 45000,
+         *       "notes": "Asked for a quote on fleet tracking",
+         *       "tags": [
+         *         "fleet",
+         *         "gauteng"
+         *       ],
+         *       "consentChannels": [
+         *         "email"
+         *       ]
+         *     }
+         */
+        LeadCreate: {
+            name: string;
+            companyName?: string;
+            /** @description An e-mail address (user@domain) */
+            email?: string;
+            /** @description As the person gave it; read as a South African number unless it starts with + and a country code. A number that cannot be read: 400 naming phone */
+            phone?: string;
+            /** @description Where the lead came from: website, referral, trade show… */
+            source?: string;
+            /**
+             * @description converted: set by POST /api/crm/leads/{id}/convert only
+             * @enum {string}
+             */
+            status?: "new" | "contacted" | "qualified" | "unqualified" | "converted";
+            /**
+             * Format: uuid
+             * @description A user of the tenant
+             */
+            ownerId?: string;
+            /** @description ZAR, at most two decimals */
+            estimatedValue?: number;
+            notes?: string;
+            /** @description Unique among the tenant’s leads (409 when taken) */
+            externalRef?: string;
+            tags?: string[];
+            consentChannels?: components["schemas"]["LeadConsentChannel"][];
+        };
+        /**
+         * @description converted: set by POST /api/crm/leads/{id}/convert only
+         * @enum {string}
+         */
+        LeadStatus: "new" | "contacted" | "qualified" | "unqualified" | "converted";
+        Lead: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            companyName: string | null;
+            email: string | null;
+            /** @description As given */
+            phone: string | null;
+            /** @description The phone in E.164 (+27821234567) */
+            phoneE164: string | null;
+            source: string | null;
+            status: components["schemas"]["LeadStatus"];
+            /**
+             * Format: uuid
+             * @description The user who owns the lead
+             */
+            ownerId: string | null;
+            estimatedValue: number | null;
+            notes: string | null;
+            /** @description The sender's reference (/external/leads) */
+            externalRef: string | null;
+            tags: string[];
+            consentChannels: components["schemas"]["LeadConsentChannel"][];
+            /**
+             * Format: uuid
+             * @description The contact it became (converted)
+             */
+            contactId: string | null;
+            /**
+             * Format: uuid
+             * @description The opportunity made when it was converted
+             */
+            opportunityId: string | null;
+            /** Format: date-time */
+            convertedAt: string | null;
+            /**
+             * Format: uuid
+             * @description The CSV import that created it
+             */
+            importId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description Set only in lists given updatedSince
+             */
+            deletedAt: string | null;
+        };
+        LeadPage: {
+            items: components["schemas"]["Lead"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        /**
+         * @example {
+         *       "status": "qualified",
+         *       "estimatedValue": 60000
+         *     }
+         */
+        LeadUpdate: {
+            name?: string;
+            companyName?: string | null;
+            email?: string | null;
+            phone?: string | null;
+            source?: string | null;
+            /**
+             * @description converted: set by POST /api/crm/leads/{id}/convert only
+             * @enum {string}
+             */
+            status?: "new" | "contacted" | "qualified" | "unqualified" | "converted";
+            /** Format: uuid */
+            ownerId?: string | null;
+            estimatedValue?: number | null;
+            notes?: string | null;
+            tags?: string[];
+            consentChannels?: components["schemas"]["LeadConsentChannel"][];
+        };
+        /**
+         * @example {
+         *       "opportunity": {
+         *         "amount": 45000,
+         *         "expectedCloseDate": "2027-03-31"
+         *       }
+         *     }
+         */
+        LeadConvert: {
+            /**
+             * Format: uuid
+             * @description Link this contact instead of making one
+             */
+            contactId?: string;
+            opportunity?: {
+                name?: string;
+                /**
+                 * Format: uuid
+                 * @description Default: the first stage of the pipeline
+                 */
+                stageId?: string;
+                /** @description Default: the lead's estimatedValue (or 0) */
+                amount?: number;
+                /** Format: date */
+                expectedCloseDate?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "name": "Pieter van Wyk",
+         *       "companyName": "Van Wyk Boerdery",
+         *       "email": "pieter@vanwykboerdery.co.za",
+         *       "phone": "+27 82 555 0199",
+         *       "source": "website form",
+         *       "estimatedValue": 12000,
+         *       "notes": "Wants a demo",
+         *       "externalRef": "form-2027-000123"
+         *     }
+         */
+        ExternalLeadCreate: {
+            name: string;
+            companyName?: string;
+            /** @description An e-mail address (user@domain) */
+            email?: string;
+            /** @description As the person gave it; read as a South African number unless it starts with + and a country code. A number that cannot be read: 400 naming phone */
+            phone?: string;
+            source?: string;
+            /** @description ZAR, at most two decimals */
+            estimatedValue?: number;
+            notes?: string;
+            /** @description Your reference for the lead: sent again, the lead already made is answered (200). Send it always */
+            externalRef?: string;
         };
         /**
          * @description call, meeting, task or note
@@ -12396,6 +12810,459 @@ export interface operations {
             409: components["responses"]["Conflict_42e25a"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    importLeads: {
+        parameters: {
+            query?: {
+                /** @description true: answer the counts the import would give, writing nothing. Default false */
+                preview?: boolean;
+                /** @description Kept with the import’s record */
+                fileName?: string;
+                /** @description The header of the column holding name. Default: the first of Name, Full name (or First name with Last name; else the company), in any case */
+                nameColumn?: string;
+                /** @description The header of the column holding companyName. Default: the first of Company, Company name, Organisation, in any case */
+                companyColumn?: string;
+                /** @description The header of the column holding email. Default: the first of Email, E-mail, Email address, in any case */
+                emailColumn?: string;
+                /** @description The header of the column holding phone. Default: the first of Phone, Mobile, Cell, Telephone, in any case */
+                phoneColumn?: string;
+                /** @description The header of the column holding source. Default: the first of Source, Lead source, in any case */
+                sourceColumn?: string;
+                /** @description The header of the column holding notes. Default: the first of Notes, Comments, in any case */
+                notesColumn?: string;
+                /** @description The header of the column holding estimatedValue. Default: the first of Estimated value, Value, Deal value, in any case */
+                estimatedValueColumn?: string;
+                /** @description The header of the column holding tags. Default: the first of Tags (split on , ; or |), in any case */
+                tagsColumn?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            409: components["responses"]["Conflict"];
+            /** @description The request body is larger than 10 MiB. `code`: `PAYLOAD_TOO_LARGE`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLeadImports: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadImportPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLeadImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadImport"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLeads: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `-createdAt`. */
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                /** @description converted: set by POST /api/crm/leads/{id}/convert only */
+                status?: "new" | "contacted" | "qualified" | "unqualified" | "converted";
+                /** @description Leads this user owns */
+                owner?: string;
+                /** @description Exactly this source, in any case */
+                source?: string;
+                /** @description Part of the name, company name, e-mail or phone, in any case; a whole phone number however written */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createLead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeadCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lead"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lead"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteLead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateLead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeadUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lead"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    convertLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeadConvert"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lead"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    ingestExternalLead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExternalLeadCreate"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lead"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lead"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthorized_2be2cb"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

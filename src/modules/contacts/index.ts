@@ -4,6 +4,7 @@ import { Contact } from './contacts.schemas.ts';
 import { CONTACT_CREATED, CONTACT_UPDATED } from './contacts.service.ts';
 
 export { agedReport, NO_CONTACT_NAME } from './contacts.aging.ts';
+export { recordConsent } from './contacts.consent.ts';
 export { contactRoutes } from './contacts.routes.ts';
 export { AgedRow } from './contacts.schemas.ts';
 export { type Contact, contactName, createContact, getContact, retireContacts } from './contacts.service.ts';
