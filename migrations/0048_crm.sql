@@ -335,3 +335,13 @@ CREATE INDEX billing_aggregates_pending ON billing_aggregates (tenant_id, month)
 SELECT bp_tenant_table('billing_aggregates');
 CREATE TRIGGER billing_aggregates_touch BEFORE UPDATE ON billing_aggregates
   FOR EACH ROW EXECUTE FUNCTION touch_updated_at();
+
+-- Opportunity lines are replaced whole by a change (PATCH lines), and bp_app deletes nothing: the
+-- lines replaced are retired (retired_at), as a draft invoice's are. A line has an id of its own
+-- then, and its number is unique among the live lines only.
+ALTER TABLE crm_opportunity_lines ADD COLUMN id uuid NOT NULL DEFAULT gen_random_uuid();
+ALTER TABLE crm_opportunity_lines ADD COLUMN retired_at timestamptz;
+ALTER TABLE crm_opportunity_lines DROP CONSTRAINT crm_opportunity_lines_pkey;
+ALTER TABLE crm_opportunity_lines ADD PRIMARY KEY (tenant_id, id);
+CREATE UNIQUE INDEX crm_opportunity_lines_live ON crm_opportunity_lines (tenant_id, opportunity_id, line_no)
+  WHERE retired_at IS NULL;

@@ -321,6 +321,240 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/crm/stages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pipeline's stages in order (a bare array)
+         * @description The pipeline is one per tenant, shared by its companies: no X-Company-Id is needed. Every tenant starts with four stages (Qualification 10%, Needs analysis 25%, Proposal 50%, Negotiation 75%); won and lost are an opportunity's status, not stages. Deleted stages are left out.
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["listPipelineStages"];
+        put?: never;
+        /**
+         * Add a stage to the pipeline
+         * @description The pipeline is one per tenant, shared by its companies: no X-Company-Id is needed. Every tenant starts with four stages (Qualification 10%, Needs analysis 25%, Proposal 50%, Negotiation 75%); won and lost are an opportunity's status, not stages. Without position the stage goes last; with one, it is put there and the stages from there on move down one. A name a live stage has already (in any case) is a 409.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["createPipelineStage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/stages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One stage of the pipeline
+         * @description A deleted stage, or another tenant's, is a 404.
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["getPipelineStage"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a stage (soft); refused while open opportunities sit in it
+         * @description 409 CONFLICT (with openCount) while an open opportunity is at the stage: move it to another stage or close it first. Won and lost opportunities keep naming the stage they were closed at.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        delete: operations["deletePipelineStage"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a stage, change its probability or move it in the pipeline
+         * @description Only the fields sent change. A new probability applies at once to every opportunity at the stage (their weighted amounts and the pipeline report). position moves the stage there, the others closing up around it.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        patch: operations["updatePipelineStage"];
+        trace?: never;
+    };
+    "/api/crm/opportunities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List opportunities (paged), filtered by status, stage, owner and contact
+         * @description Opportunities are one book per tenant: no X-Company-Id is needed. Oldest first by default; sort by createdAt, updatedAt or date (the expected close date). Deleted ones are left out, except with updatedSince: a sync then sees every one changed since, deleted ones with deletedAt set. limit defaults to 50, at most 200.
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["listOpportunities"];
+        put?: never;
+        /**
+         * Create an opportunity, with lines or an amount
+         * @description Opportunities are one book per tenant: no X-Company-Id is needed. Lines: a productId of the tenant (400 otherwise; description and unitPrice default to the product's) or a free-text description with a unitPrice; amount = quantity × unitPrice × (1 − discountPercent/100), rounded half-up to cents. The opportunity's amount is the lines' total when it has lines, else the amount given. weightedAmount: amount × the stage's probability / 100 while open; the amount once won; 0 once lost. stageId defaults to the pipeline's first stage (409 when it has none); ownerId to the caller (a person, or a user key's owner); contactId, when given, must be a live contact (400). An amount that disagrees with the lines' total is a 400.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["createOpportunity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/opportunities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One opportunity with its lines, stage and quote
+         * @description A deleted opportunity, or another tenant's, is a 404.
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["getOpportunity"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an opportunity (soft): it leaves the lists, the pipeline and the reports
+         * @description Its id answers 404 after; a list read with updatedSince shows it with deletedAt set.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        delete: operations["deleteOpportunity"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an opportunity: only the fields sent; lines replaced whole
+         * @description Lines: a productId of the tenant (400 otherwise; description and unitPrice default to the product's) or a free-text description with a unitPrice; amount = quantity × unitPrice × (1 − discountPercent/100), rounded half-up to cents. The opportunity's amount is the lines' total when it has lines, else the amount given. weightedAmount: amount × the stage's probability / 100 while open; the amount once won; 0 once lost. stageId, lines and amount change only while it is open (409 once won or lost: reopen it first). null clears contactId, ownerId or expectedCloseDate.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        patch: operations["updateOpportunity"];
+        trace?: never;
+    };
+    "/api/crm/opportunities/{id}/won": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark an open opportunity won, with a reason if given
+         * @description From open only (409 otherwise). closedAt is now: it counts towards the targets whose period holds it.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["winOpportunity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/opportunities/{id}/lost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark an open opportunity lost, with the reason (required)
+         * @description From open only (409 otherwise).
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["loseOpportunity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/opportunities/{id}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put a won or lost opportunity back in the pipeline
+         * @description Its reason and closedAt are cleared; it goes back to the stage it closed at (the first stage when that one was deleted since). 409 when it is open, or once a quote was made from it.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["reopenOpportunity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/opportunities/{id}/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the quote (a draft sales document) of a won opportunity, lines carried over
+         * @description One call: a draft quote in the company named by companyId (a live company of the tenant, else 400 naming it), for the opportunity's contact (400 naming contactId when it has none), dated date (default today, UTC) and valid for validDays (its due date; default 30). Each line carries its description (the product's name by default), quantity, unit price and discount; VAT is the invoices module's default (the standard rate when the company is VAT registered). Without lines, one line of the opportunity's name and amount. An open opportunity is marked won by it; a lost one is a 409. Needs invoices:write as well as crm:write. A second call is a 409 naming the quote made (quoteId, quoteNumber). Answers 201 with the opportunity, quoteId, quoteCompanyId and quoteNumber set: GET /api/invoices/{quoteId} with X-Company-Id quoteCompanyId reads the quote.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["quoteOpportunity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/pipeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pipeline: open opportunities by stage, value and weighted value; conversion rates
+         * @description Per live stage, in order: count, value (Σ amount) and weightedValue (Σ amount × the stage's probability / 100, each rounded half-up to cents), and their totals. conversion counts what was created in the period (from and to, UTC days, both optional): leadConversionRate = converted / created leads; winRate = won / (won + lost) opportunities, in percent with two decimals (null when nothing to divide by).
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["getPipelineReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/forgot-password": {
         parameters: {
             query?: never;
@@ -5156,6 +5390,279 @@ export interface components {
              * @description When the contact gave or withdrew it (default now); not in the future
              */
             recordedAt?: string;
+        };
+        PipelineStage: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            probability: number;
+            position: number;
+            /** @description Open opportunities at this stage now */
+            openCount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @description A new stage; without position it goes last
+         * @example {
+         *       "name": "Demo booked",
+         *       "probability": 40
+         *     }
+         */
+        PipelineStageCreate: {
+            /** @description Unique among live stages, in any case */
+            name: string;
+            /** @description The chance, in percent, that an opportunity at this stage is won (up to two decimals) */
+            probability: number;
+            /** @description Where the stage sits in the pipeline, 0 first. Stages are renumbered 0, 1, 2… after every change, so a position past the end puts the stage last */
+            position?: number;
+        };
+        /**
+         * @description Only the fields sent change
+         * @example {
+         *       "probability": 60,
+         *       "position": 2
+         *     }
+         */
+        PipelineStageUpdate: {
+            /** @description Unique among live stages, in any case */
+            name?: string;
+            /** @description The chance, in percent, that an opportunity at this stage is won (up to two decimals) */
+            probability?: number;
+            /** @description Where the stage sits in the pipeline, 0 first. Stages are renumbered 0, 1, 2… after every change, so a position past the end puts the stage last */
+            position?: number;
+        };
+        /**
+         * @description open (in the pipeline), won or lost
+         * @enum {string}
+         */
+        OpportunityStatus: "open" | "won" | "lost";
+        OpportunityLine: {
+            lineNo: number;
+            /** Format: uuid */
+            productId: string | null;
+            description: string;
+            quantity: number;
+            unitPrice: number;
+            discountPercent: number;
+            /** @description quantity × unitPrice × (1 − discountPercent/100), rounded half-up to cents */
+            amount: number;
+        };
+        Opportunity: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: uuid */
+            leadId: string | null;
+            /** Format: uuid */
+            contactId: string | null;
+            stage: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                /** @description Percent */
+                probability: number;
+            };
+            /** Format: uuid */
+            ownerId: string | null;
+            currency: string;
+            /** @description The lines' total when it has lines, else the amount given */
+            amount: number;
+            /** @description Open: amount × the stage's probability / 100, rounded half-up to cents. Won: amount. Lost: 0. */
+            weightedAmount: number;
+            /** Format: date */
+            expectedCloseDate: string | null;
+            status: components["schemas"]["OpportunityStatus"];
+            closeReason: string | null;
+            /** Format: date-time */
+            closedAt: string | null;
+            /**
+             * Format: uuid
+             * @description The quote made from it (POST …/quote)
+             */
+            quoteId: string | null;
+            /**
+             * Format: uuid
+             * @description The quote's company (GET /api/invoices/{id} with it)
+             */
+            quoteCompanyId: string | null;
+            quoteNumber: string | null;
+            lines: components["schemas"]["OpportunityLine"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description Set on a deleted one; only a list read with updatedSince shows it
+             */
+            deletedAt: string | null;
+        };
+        OpportunityPage: {
+            items: components["schemas"]["Opportunity"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        OpportunityLineInput: {
+            /**
+             * Format: uuid
+             * @description A product of the tenant's (else 400): description and unitPrice default to its own
+             */
+            productId?: string;
+            /** @description Required without productId */
+            description?: string;
+            /** @description More than 0, up to four decimals */
+            quantity: number;
+            /** @description Excluding VAT, up to two decimals; default the product's price (required without productId) */
+            unitPrice?: number;
+            /** @description Percent off the line (10 = 10%); default 0 */
+            discountPercent?: number;
+        };
+        /**
+         * @example {
+         *       "name": "Shopfitting, Rosebank branch",
+         *       "expectedCloseDate": "2026-06-30",
+         *       "lines": [
+         *         {
+         *           "description": "Display units",
+         *           "quantity": 2,
+         *           "unitPrice": 1000,
+         *           "discountPercent": 10
+         *         }
+         *       ]
+         *     }
+         */
+        OpportunityCreate: {
+            name: string;
+            /**
+             * Format: uuid
+             * @description A contact of the tenant's
+             */
+            contactId?: string;
+            /**
+             * Format: uuid
+             * @description Default: the first stage
+             */
+            stageId?: string;
+            /**
+             * Format: uuid
+             * @description A user of the tenant's; default the caller (a person)
+             */
+            ownerId?: string;
+            /** Format: date */
+            expectedCloseDate?: string;
+            /** @description Default ZAR */
+            currency?: string;
+            /** @description The value when there are no lines (two decimals); with lines, their total is the amount */
+            amount?: number;
+            lines?: components["schemas"]["OpportunityLineInput"][];
+        };
+        /**
+         * @description Only the fields sent change; lines, when sent, replace the lines whole; null clears
+         * @example {
+         *       "expectedCloseDate": "2026-07-31"
+         *     }
+         */
+        OpportunityUpdate: {
+            name?: string;
+            /** Format: uuid */
+            contactId?: string | null;
+            /**
+             * Format: uuid
+             * @description Only while open
+             */
+            stageId?: string;
+            /** Format: uuid */
+            ownerId?: string | null;
+            /** Format: date */
+            expectedCloseDate?: string | null;
+            /** @description The value when there are no lines (two decimals); with lines, their total is the amount */
+            amount?: number;
+            lines?: components["schemas"]["OpportunityLineInput"][];
+        };
+        /**
+         * @example {
+         *       "reason": "Best price and delivery date"
+         *     }
+         */
+        OpportunityWon: {
+            reason?: string;
+        };
+        /**
+         * @example {
+         *       "reason": "Went with a competitor"
+         *     }
+         */
+        OpportunityLost: {
+            /** @description Why it was lost (required) */
+            reason: string;
+        };
+        /**
+         * @example {
+         *       "companyId": "3f0c9a52-5b1e-4a53-9a53-0d3b1d6a9e10",
+         *       "date": "2026-06-30"
+         *     }
+         */
+        OpportunityQuote: {
+            /**
+             * Format: uuid
+             * @description The tenant's company that issues the quote (the CRM is tenant-wide, so it is named here)
+             */
+            companyId: string;
+            /**
+             * Format: date
+             * @description The issue date; default today (UTC)
+             */
+            date?: string;
+            /** @description Valid until date + validDays; default 30 */
+            validDays?: number;
+        };
+        PipelineReport: {
+            stages: {
+                /** Format: uuid */
+                stageId: string;
+                name: string;
+                probability: number;
+                position: number;
+                /** @description Open opportunities */
+                count: number;
+                /** @description Σ amount */
+                value: number;
+                /** @description Σ amount × the stage's probability / 100, each opportunity rounded half-up to cents */
+                weightedValue: number;
+            }[];
+            totals: {
+                /** @description Open opportunities */
+                count: number;
+                /** @description Σ amount */
+                value: number;
+                /** @description Σ amount × the stage's probability / 100, each opportunity rounded half-up to cents */
+                weightedValue: number;
+            };
+            conversion: {
+                /** Format: date */
+                from: string | null;
+                /** Format: date */
+                to: string | null;
+                leadsCreated: number;
+                /** @description Of the leads created in the period, those converted */
+                leadsConverted: number;
+                /** @description Percent, two decimals; null when nothing to divide by */
+                leadConversionRate: number | null;
+                opportunitiesCreated: number;
+                /** @description Of the opportunities created in the period, those won */
+                won: number;
+                lost: number;
+                /** @description Percent, two decimals; null when nothing to divide by */
+                winRate: number | null;
+            };
         };
         PasswordResetRequest: {
             /** Format: email */
@@ -11340,6 +11847,608 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPipelineStages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelineStage"][];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createPipelineStage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PipelineStageCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelineStage"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPipelineStage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelineStage"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deletePipelineStage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updatePipelineStage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PipelineStageUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelineStage"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listOpportunities: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `createdAt`. */
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "date" | "-date";
+                /** @description open (in the pipeline), won or lost */
+                status?: "open" | "won" | "lost";
+                stageId?: string;
+                ownerId?: string;
+                contactId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpportunityPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createOpportunity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpportunityCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Opportunity"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getOpportunity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Opportunity"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteOpportunity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateOpportunity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpportunityUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Opportunity"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    winOpportunity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OpportunityWon"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Opportunity"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    loseOpportunity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpportunityLost"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Opportunity"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    reopenOpportunity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Opportunity"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    quoteOpportunity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpportunityQuote"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Opportunity"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPipelineReport: {
+        parameters: {
+            query?: {
+                /** @description Conversion: created on or after (UTC) */
+                from?: string;
+                /** @description Conversion: created on or before (UTC) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelineReport"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
