@@ -555,6 +555,120 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/crm/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sales teams, by name (a bare array)
+         * @description Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["listSalesTeams"];
+        put?: never;
+        /**
+         * Create a sales team
+         * @description memberIds: users of the tenant's (400 naming the first that is not).
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["createSalesTeam"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/teams/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One sales team
+         * @description Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["getSalesTeam"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a team (soft); refused (409) while a live target measures it
+         * @description Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        delete: operations["deleteSalesTeam"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a team or replace its members
+         * @description The team's targets count the members as they are after the change.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        patch: operations["updateSalesTeam"];
+        trace?: never;
+    };
+    "/api/crm/targets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sales targets with their progress (paged)
+         * @description progress counts the opportunities won (closedAt within the period, UTC days, both ends included; deleted ones left out) owned by the target's user, or by one of its team's members as the team is now: achieved is their value (Σ amount) or their count, as metric says; percent = achieved / target × 100 (two decimals, half-up). Ordered by periodStart by default; filters userId, teamId and activeOn (the period holds that day). Deleted ones are left out, except with updatedSince.
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["listSalesTargets"];
+        put?: never;
+        /**
+         * Set a target for a user or a team over a period
+         * @description userId (a user of the tenant's) or teamId (a team of the tenant's), not both (400); neither: the caller, when a person (or a user key, its owner). periodEnd on or after periodStart. A count target is a whole number. progress counts the opportunities won (closedAt within the period, UTC days, both ends included; deleted ones left out) owned by the target's user, or by one of its team's members as the team is now: achieved is their value (Σ amount) or their count, as metric says; percent = achieved / target × 100 (two decimals, half-up).
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["createSalesTarget"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/targets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One target with its progress
+         * @description progress counts the opportunities won (closedAt within the period, UTC days, both ends included; deleted ones left out) owned by the target's user, or by one of its team's members as the team is now: achieved is their value (Σ amount) or their count, as metric says; percent = achieved / target × 100 (two decimals, half-up).
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["getSalesTarget"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a target (soft)
+         * @description Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        delete: operations["deleteSalesTarget"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a target's period, metric or figure
+         * @description Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        patch: operations["updateSalesTarget"];
+        trace?: never;
+    };
     "/auth/forgot-password": {
         parameters: {
             query?: never;
@@ -5663,6 +5777,136 @@ export interface components {
                 /** @description Percent, two decimals; null when nothing to divide by */
                 winRate: number | null;
             };
+        };
+        SalesTeam: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description Users of the tenant */
+            memberIds: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "name": "Inside sales",
+         *       "memberIds": []
+         *     }
+         */
+        SalesTeamCreate: {
+            name: string;
+            /** @description Users of the tenant (400 naming the first that is not); repeats kept once */
+            memberIds?: string[];
+        };
+        /**
+         * @description Only the fields sent change; memberIds, when sent, replace the members
+         * @example {
+         *       "name": "Field sales"
+         *     }
+         */
+        SalesTeamUpdate: {
+            name?: string;
+            /** @description Users of the tenant (400 naming the first that is not); repeats kept once */
+            memberIds?: string[];
+        };
+        /**
+         * @description value: the amount of the opportunities won; count: how many were won
+         * @enum {string}
+         */
+        TargetMetric: "value" | "count";
+        SalesTarget: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            userId: string | null;
+            /** Format: uuid */
+            teamId: string | null;
+            /** Format: date */
+            periodStart: string;
+            /** Format: date */
+            periodEnd: string;
+            metric: components["schemas"]["TargetMetric"];
+            target: number;
+            /** @description From the opportunities won (closedAt within the period, UTC days, both ends included; deleted ones left out) owned by the user, or by one of the team's members as it is now */
+            progress: {
+                /** @description The value or the count won, as the metric says */
+                achieved: number;
+                /** @description achieved / target × 100, two decimals (half-up) */
+                percent: number;
+                wonCount: number;
+                wonValue: number;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description Set on a deleted one; only a list read with updatedSince shows it
+             */
+            deletedAt: string | null;
+        };
+        SalesTargetPage: {
+            items: components["schemas"]["SalesTarget"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        /**
+         * @description For userId or teamId, not both; neither: the caller (a person)
+         * @example {
+         *       "periodStart": "2026-04-01",
+         *       "periodEnd": "2026-06-30",
+         *       "metric": "value",
+         *       "target": 250000
+         *     }
+         */
+        SalesTargetCreate: {
+            /**
+             * Format: uuid
+             * @description A user of the tenant's
+             */
+            userId?: string;
+            /**
+             * Format: uuid
+             * @description A team of the tenant's
+             */
+            teamId?: string;
+            /** Format: date */
+            periodStart: string;
+            /**
+             * Format: date
+             * @description On or after periodStart
+             */
+            periodEnd: string;
+            metric: components["schemas"]["TargetMetric"];
+            /** @description More than 0: money (two decimals) for value, a whole number for count */
+            target: number;
+        };
+        /**
+         * @description Only the fields sent change (whom it measures does not: make another target)
+         * @example {
+         *       "target": 300000
+         *     }
+         */
+        SalesTargetUpdate: {
+            /** Format: date */
+            periodStart?: string;
+            /** Format: date */
+            periodEnd?: string;
+            /**
+             * @description value: the amount of the opportunities won; count: how many were won
+             * @enum {string}
+             */
+            metric?: "value" | "count";
+            /** @description More than 0: money (two decimals) for value, a whole number for count */
+            target?: number;
         };
         PasswordResetRequest: {
             /** Format: email */
@@ -12449,6 +12693,413 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listSalesTeams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTeam"][];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createSalesTeam: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SalesTeamCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTeam"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSalesTeam: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTeam"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteSalesTeam: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateSalesTeam: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SalesTeamUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTeam"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listSalesTargets: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `date`. */
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "date" | "-date";
+                userId?: string;
+                teamId?: string;
+                /** @description Only targets whose period holds this day */
+                activeOn?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTargetPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createSalesTarget: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SalesTargetCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTarget"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSalesTarget: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTarget"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteSalesTarget: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateSalesTarget: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SalesTargetUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTarget"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
