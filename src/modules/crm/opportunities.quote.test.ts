@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { as, type Registered, register, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { assertProblem } from '../../../test/support/problem.ts';
+import { keyTokenFor } from '../../platform/auth/api-keys.factories.ts';
 import { type Sales, salesSetup } from '../invoices/invoices.factories.ts';
 
 let t: TestApp;
@@ -116,5 +117,32 @@ describe('won → quote', () => {
       payload: { companyId: b.companyId },
     });
     assertProblem(res, 404);
+  });
+
+  test('a key needs invoices:write as well as crm:write to make the quote', async () => {
+    const c = await register(t.app, { plan: 'business' });
+    const cs = await salesSetup(t, c, { vatRegistered: false });
+    const cApi = as(t.app, c.token);
+    const made = await cApi({
+      method: 'POST',
+      url: '/api/crm/opportunities',
+      payload: { name: 'Via a key', contactId: cs.customerId, amount: 500 },
+    });
+    assert.equal(made.statusCode, 201, made.body);
+    const url = `/api/crm/opportunities/${made.json().id}/quote`;
+    const payload = { companyId: c.companyId };
+    const crmOnly = (await keyTokenFor(t.app, c.token, { scopes: ['crm:write'] })).token;
+    const refused = assertProblem(await as(t.app, crmOnly)({ method: 'POST', url, payload }), 403);
+    assert.deepEqual([refused.code, refused.scope], ['INSUFFICIENT_SCOPE', 'invoices:write']);
+    const both = (await keyTokenFor(t.app, c.token, { scopes: ['crm:write', 'invoices:write'] })).token;
+    const res = await as(t.app, both)({ method: 'POST', url, payload });
+    assert.equal(res.statusCode, 201, res.body);
+    // Not VAT registered: 1 × 500.00, no VAT, total 500.00.
+    const doc = await as(
+      t.app,
+      c.token,
+      c.companyId,
+    )({ method: 'GET', url: `/api/invoices/${res.json().quoteId}` });
+    assert.deepEqual([doc.json().vatTotal, doc.json().total], [0, 500]);
   });
 });
