@@ -3,6 +3,7 @@
 // created in it, how many were converted; of the opportunities created in it and closed, how many
 // were won. Per-stage reach is left out: the pipeline keeps no history of stage moves.
 
+import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import { Type } from 'typebox';
 import { addDays } from '../../platform/dates.ts';
@@ -11,7 +12,6 @@ import { nullable } from '../../platform/http/nullable.ts';
 import { badRequest } from '../../platform/http/problem.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { Money, money, sum, toNumber } from '../../platform/money/money.ts';
-import { weighted } from './opportunities.queries.ts';
 import { liveStages } from './stages.service.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
@@ -68,26 +68,37 @@ export async function pipelineReport(
   query: Static<typeof PipelineQuery>,
 ): Promise<Static<typeof PipelineReport>> {
   if (query.from && query.to && query.to < query.from) throw badRequest('to', 'must not be before from');
+  // Summed in the database, each weighted amount rounded to cents first (round() on NUMERIC
+  // rounds half away from zero: half-up for these amounts, which are never negative).
   const [stages, open] = await Promise.all([
     liveStages(ctx.db, ctx.tenantId),
     ctx.db
-      .selectFrom('crm_opportunities')
-      .select(['stage_id', 'amount', 'status'])
-      .where('tenant_id', '=', ctx.tenantId)
-      .where('status', '=', 'open')
-      .where('deleted_at', 'is', null)
+      .selectFrom('crm_opportunities as o')
+      .innerJoin('crm_pipeline_stages as s', (j) =>
+        j.onRef('s.tenant_id', '=', 'o.tenant_id').onRef('s.id', '=', 'o.stage_id'),
+      )
+      .select((eb) => [
+        'o.stage_id',
+        eb.fn.countAll<string>().as('n'),
+        eb.fn.sum<string>('o.amount').as('value'),
+        sql<string>`sum(round(o.amount * s.probability / 100, 2))`.as('weighted'),
+      ])
+      .where('o.tenant_id', '=', ctx.tenantId)
+      .where('o.status', '=', 'open')
+      .where('o.deleted_at', 'is', null)
+      .groupBy('o.stage_id')
       .execute(),
   ]);
   const rows = stages.map((s) => {
-    const mine = open.filter((o) => o.stage_id === s.id);
+    const mine = open.find((o) => o.stage_id === s.id);
     return {
       stageId: s.id,
       name: s.name,
       probability: Number(s.probability),
       position: s.position,
-      count: mine.length,
-      value: sum(mine.map((o) => o.amount)),
-      weightedValue: sum(mine.map((o) => weighted(o, s.probability))),
+      count: Number(mine?.n ?? 0),
+      value: money(mine?.value ?? 0),
+      weightedValue: money(mine?.weighted ?? 0),
     };
   });
   // Created in [from 00:00, the day after to 00:00) UTC.
