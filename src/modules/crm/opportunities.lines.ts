@@ -19,8 +19,11 @@ export interface PricedLine {
   amount: string;
 }
 
-/** A line's amount: well inside NUMERIC(20,2), so 200 of them still sum inside it. */
-const MAX_LINE_AMOUNT = new Money('1e15');
+/**
+ * quantity × unitPrice of one line stays below this: 200 such lines with VAT still fit the quote's
+ * NUMERIC(18,2) totals (and its discount column, which holds the gross less the net).
+ */
+const MAX_LINE_GROSS = new Money('1e13');
 
 /** The lines priced, products checked (400 naming the line's field), and their total. */
 export async function pricedLines(
@@ -55,11 +58,10 @@ export async function pricedLines(
       throw badRequest(`lines[${i}].discountPercent`, 'at most two decimals');
     // A product's price may carry more decimals than a quote line shows: its cents, half-up.
     const unitPrice = l.unitPrice === undefined ? cents(product!.unit_price) : money(l.unitPrice);
-    const amount = cents(
-      money(l.quantity).times(unitPrice).times(new Money(100).minus(discount)).dividedBy(100),
-    );
-    if (amount.greaterThanOrEqualTo(MAX_LINE_AMOUNT))
-      throw badRequest(`lines[${i}].quantity`, 'the line amount is too large');
+    const gross = money(l.quantity).times(unitPrice);
+    if (gross.greaterThanOrEqualTo(MAX_LINE_GROSS))
+      throw badRequest(`lines[${i}].quantity`, 'quantity × unitPrice is too large');
+    const amount = cents(gross.times(new Money(100).minus(discount)).dividedBy(100));
     rows.push({
       line_no: i + 1,
       product_id: product?.id ?? null,

@@ -86,6 +86,14 @@ describe('opportunities', () => {
       [{ name: 'x', lines: [{ description: 'y', quantity: 1, unitPrice: 1.005 }] }, 'lines[0].unitPrice'],
       [{ name: 'x', amount: 10, lines: [{ description: 'y', quantity: 1, unitPrice: 5 }] }, 'amount'],
       [{ name: '   ' }, 'name'],
+      // 1,000,000,000 × 999,999,999,999.99 is past what a quote's totals hold, discounted or not.
+      [
+        {
+          name: 'x',
+          lines: [{ description: 'y', quantity: 1e9, unitPrice: 999999999999.99, discountPercent: 100 }],
+        },
+        'lines[0].quantity',
+      ],
     ];
     for (const [payload, field] of cases) assert.equal(assertProblem(await bad(payload), 400).field, field);
   });
