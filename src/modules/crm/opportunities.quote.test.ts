@@ -103,6 +103,8 @@ describe('won → quote', () => {
       assertProblem(await quote(o.id, { companyId: crypto.randomUUID() }), 400).field,
       'companyId',
     );
+    const late = { companyId: a.companyId, date: '9999-12-01', validDays: 60 };
+    assert.equal(assertProblem(await quote(o.id, late), 400).field, 'validDays');
     await api({
       method: 'POST',
       url: `/api/crm/opportunities/${o.id}/lost`,

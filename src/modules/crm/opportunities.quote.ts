@@ -8,6 +8,7 @@ import type { Static } from 'typebox';
 import { assertScope } from '../../platform/auth/limits.ts';
 import { addDays, dayOf } from '../../platform/dates.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
+import { LAST_DAY } from '../../platform/http/input-rules.ts';
 import { badRequest, conflict, PermissionDenied } from '../../platform/http/problem.ts';
 import { toNumber } from '../../platform/money/money.ts';
 import { createDocument } from '../invoices/invoices.service.ts';
@@ -55,6 +56,11 @@ export async function quoteOpportunity(
     .orderBy('line_no')
     .execute();
   const issueDate = input.date ?? dayOf(ctx.deps.now());
+  // Checked as times: a day past 9999 does not print as a date that sorts after it.
+  const days = input.validDays ?? 30;
+  if (Date.parse(`${issueDate}T00:00:00Z`) + days * 86_400_000 > Date.parse(`${LAST_DAY}T00:00:00Z`))
+    throw badRequest('validDays', `the quote would be valid past ${LAST_DAY}`);
+  const validUntil = addDays(issueDate, days);
   const { invoice } = await createDocument(
     { db: ctx.db, tenantId: ctx.tenantId, companyId: company.id, deps: ctx.deps, principal: ctx.principal },
     {
@@ -62,7 +68,7 @@ export async function quoteOpportunity(
       documentType: 'quote',
       issueDate,
       // A quote's due date is the day it is valid until.
-      dueDate: addDays(issueDate, input.validDays ?? 30),
+      dueDate: validUntil,
       currency: row.currency,
       reference: row.name.slice(0, 200),
       lines: lines.length
