@@ -137,8 +137,12 @@ CREATE TRIGGER crm_opportunities_touch BEFORE UPDATE ON crm_opportunities
 ALTER TABLE crm_leads
   ADD CONSTRAINT crm_leads_opportunity FOREIGN KEY (tenant_id, opportunity_id) REFERENCES crm_opportunities (tenant_id, id);
 
+-- Lines are replaced whole by a change (PATCH lines), and bp_app deletes nothing: the lines
+-- replaced are retired (retired_at), as a draft invoice's are, so a line has an id of its own and
+-- its number is unique among the live lines only.
 CREATE TABLE crm_opportunity_lines (
   tenant_id uuid NOT NULL REFERENCES tenants (id),
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
   opportunity_id uuid NOT NULL,
   line_no integer NOT NULL CHECK (line_no >= 1),
   product_id uuid,
@@ -147,10 +151,13 @@ CREATE TABLE crm_opportunity_lines (
   unit_price numeric(20, 2) NOT NULL CHECK (unit_price >= 0),
   discount_percent numeric(5, 2) NOT NULL DEFAULT 0 CHECK (discount_percent BETWEEN 0 AND 100),
   amount numeric(20, 2) NOT NULL CHECK (amount >= 0),
-  PRIMARY KEY (tenant_id, opportunity_id, line_no),
+  retired_at timestamptz,
+  PRIMARY KEY (tenant_id, id),
   FOREIGN KEY (tenant_id, opportunity_id) REFERENCES crm_opportunities (tenant_id, id),
   FOREIGN KEY (tenant_id, product_id) REFERENCES products (tenant_id, id)
 );
+CREATE UNIQUE INDEX crm_opportunity_lines_live ON crm_opportunity_lines (tenant_id, opportunity_id, line_no)
+  WHERE retired_at IS NULL;
 SELECT bp_tenant_table('crm_opportunity_lines');
 
 CREATE TABLE crm_activities (

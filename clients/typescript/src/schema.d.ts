@@ -585,6 +585,354 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/crm/stages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pipeline's stages in order (a bare array)
+         * @description The pipeline is one per tenant, shared by its companies: no X-Company-Id is needed. Every tenant starts with four stages (Qualification 10%, Needs analysis 25%, Proposal 50%, Negotiation 75%); won and lost are an opportunity's status, not stages. Deleted stages are left out.
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["listPipelineStages"];
+        put?: never;
+        /**
+         * Add a stage to the pipeline
+         * @description The pipeline is one per tenant, shared by its companies: no X-Company-Id is needed. Every tenant starts with four stages (Qualification 10%, Needs analysis 25%, Proposal 50%, Negotiation 75%); won and lost are an opportunity's status, not stages. Without position the stage goes last; with one, it is put there and the stages from there on move down one. A name a live stage has already (in any case) is a 409.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["createPipelineStage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/stages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One stage of the pipeline
+         * @description A deleted stage, or another tenant's, is a 404.
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["getPipelineStage"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a stage (soft); refused while open opportunities sit in it
+         * @description 409 CONFLICT (with openCount) while an open opportunity is at the stage: move it to another stage or close it first. Won and lost opportunities keep naming the stage they were closed at.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        delete: operations["deletePipelineStage"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a stage, change its probability or move it in the pipeline
+         * @description Only the fields sent change. A new probability applies at once to every opportunity at the stage (their weighted amounts and the pipeline report). position moves the stage there, the others closing up around it.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        patch: operations["updatePipelineStage"];
+        trace?: never;
+    };
+    "/api/crm/opportunities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List opportunities (paged), filtered by status, stage, owner and contact
+         * @description Opportunities are one book per tenant: no X-Company-Id is needed. Oldest first by default; sort by createdAt, updatedAt or date (the expected close date). Deleted ones are left out, except with updatedSince: a sync then sees every one changed since, deleted ones with deletedAt set. limit defaults to 50, at most 200.
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["listOpportunities"];
+        put?: never;
+        /**
+         * Create an opportunity, with lines or an amount
+         * @description Opportunities are one book per tenant: no X-Company-Id is needed. Lines: a productId of the tenant (400 otherwise; description and unitPrice default to the product's) or a free-text description with a unitPrice; amount = quantity × unitPrice × (1 − discountPercent/100), rounded half-up to cents. The opportunity's amount is the lines' total when it has lines, else the amount given. weightedAmount: amount × the stage's probability / 100 while open; the amount once won; 0 once lost. stageId defaults to the pipeline's first stage (409 when it has none); ownerId to the caller (a person, or a user key's owner); contactId, when given, must be a live contact (400). An amount that disagrees with the lines' total is a 400.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["createOpportunity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/opportunities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One opportunity with its lines, stage and quote
+         * @description A deleted opportunity, or another tenant's, is a 404.
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["getOpportunity"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an opportunity (soft): it leaves the lists, the pipeline and the reports
+         * @description Its id answers 404 after; a list read with updatedSince shows it with deletedAt set.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        delete: operations["deleteOpportunity"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an opportunity: only the fields sent; lines replaced whole
+         * @description Lines: a productId of the tenant (400 otherwise; description and unitPrice default to the product's) or a free-text description with a unitPrice; amount = quantity × unitPrice × (1 − discountPercent/100), rounded half-up to cents. The opportunity's amount is the lines' total when it has lines, else the amount given. weightedAmount: amount × the stage's probability / 100 while open; the amount once won; 0 once lost. stageId, lines and amount change only while it is open (409 once won or lost: reopen it first). null clears contactId, ownerId or expectedCloseDate.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        patch: operations["updateOpportunity"];
+        trace?: never;
+    };
+    "/api/crm/opportunities/{id}/won": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark an open opportunity won, with a reason if given
+         * @description From open only (409 otherwise). closedAt is now: it counts towards the targets whose period holds it.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["winOpportunity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/opportunities/{id}/lost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark an open opportunity lost, with the reason (required)
+         * @description From open only (409 otherwise).
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["loseOpportunity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/opportunities/{id}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put a won or lost opportunity back in the pipeline
+         * @description Its reason and closedAt are cleared; it goes back to the stage it closed at (the first stage when that one was deleted since). 409 when it is open, or once a quote was made from it.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["reopenOpportunity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/opportunities/{id}/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the quote (a draft sales document) of a won opportunity, lines carried over
+         * @description One call: a draft quote in the company named by companyId (a live company of the tenant, else 400 naming it), for the opportunity's contact (400 naming contactId when it has none), dated date (default today, UTC) and valid for validDays (its due date; default 30). Each line carries its description (the product's name by default), quantity, unit price and discount; VAT is the invoices module's default (the standard rate when the company is VAT registered). Without lines, one line of the opportunity's name and amount. An open opportunity is marked won by it; a lost one is a 409. Needs invoices:write as well as crm:write. A second call is a 409 naming the quote made (quoteId, quoteNumber). Answers 201 with the opportunity, quoteId, quoteCompanyId and quoteNumber set: GET /api/invoices/{quoteId} with X-Company-Id quoteCompanyId reads the quote.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["quoteOpportunity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/pipeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pipeline: open opportunities by stage, value and weighted value; conversion rates
+         * @description Per live stage, in order: count, value (Σ amount) and weightedValue (Σ amount × the stage's probability / 100, each rounded half-up to cents), and their totals. conversion counts what was created in the period (from and to, UTC days, both optional): leadConversionRate = converted / created leads; winRate = won / (won + lost) opportunities, in percent with two decimals (null when nothing to divide by).
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["getPipelineReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sales teams, by name (a bare array)
+         * @description Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["listSalesTeams"];
+        put?: never;
+        /**
+         * Create a sales team
+         * @description memberIds: users of the tenant's (400 naming the first that is not).
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["createSalesTeam"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/teams/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One sales team
+         * @description Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["getSalesTeam"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a team (soft); refused (409) while a live target measures it
+         * @description Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        delete: operations["deleteSalesTeam"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a team or replace its members
+         * @description The team's targets count the members as they are after the change.
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        patch: operations["updateSalesTeam"];
+        trace?: never;
+    };
+    "/api/crm/targets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sales targets with their progress (paged)
+         * @description progress counts the opportunities won (closedAt within the period, UTC days, both ends included; deleted ones left out) owned by the target's user, or by one of its team's members as the team is now: achieved is their value (Σ amount) or their count, as metric says; percent = achieved / target × 100 (two decimals, half-up). Ordered by periodStart by default; filters userId, teamId and activeOn (the period holds that day). Deleted ones are left out, except with updatedSince.
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["listSalesTargets"];
+        put?: never;
+        /**
+         * Set a target for a user or a team over a period
+         * @description userId (a user of the tenant's) or teamId (a team of the tenant's), not both (400); neither: the caller, when a person (or a user key, its owner). periodEnd on or after periodStart. A count target is a whole number. progress counts the opportunities won (closedAt within the period, UTC days, both ends included; deleted ones left out) owned by the target's user, or by one of its team's members as the team is now: achieved is their value (Σ amount) or their count, as metric says; percent = achieved / target × 100 (two decimals, half-up).
+         *
+         *     Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        post: operations["createSalesTarget"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/targets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One target with its progress
+         * @description progress counts the opportunities won (closedAt within the period, UTC days, both ends included; deleted ones left out) owned by the target's user, or by one of its team's members as the team is now: achieved is their value (Σ amount) or their count, as metric says; percent = achieved / target × 100 (two decimals, half-up).
+         *
+         *     Needs the role permission `crm:read`. An API key or OAuth token needs the scope `crm:read`.
+         */
+        get: operations["getSalesTarget"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a target (soft)
+         * @description Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        delete: operations["deleteSalesTarget"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a target's period, metric or figure
+         * @description Needs the role permission `crm:write`. An API key or OAuth token needs the scope `crm:write`.
+         */
+        patch: operations["updateSalesTarget"];
+        trace?: never;
+    };
     "/api/crm/activities": {
         parameters: {
             query?: never;
@@ -6029,6 +6377,409 @@ export interface components {
             notes?: string;
             /** @description Your reference for the lead: sent again, the lead already made is answered (200). Send it always */
             externalRef?: string;
+        };
+        PipelineStage: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            probability: number;
+            position: number;
+            /** @description Open opportunities at this stage now */
+            openCount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @description A new stage; without position it goes last
+         * @example {
+         *       "name": "Demo booked",
+         *       "probability": 40
+         *     }
+         */
+        PipelineStageCreate: {
+            /** @description Unique among live stages, in any case */
+            name: string;
+            /** @description The chance, in percent, that an opportunity at this stage is won (up to two decimals) */
+            probability: number;
+            /** @description Where the stage sits in the pipeline, 0 first. Stages are renumbered 0, 1, 2… after every change, so a position past the end puts the stage last */
+            position?: number;
+        };
+        /**
+         * @description Only the fields sent change
+         * @example {
+         *       "probability": 60,
+         *       "position": 2
+         *     }
+         */
+        PipelineStageUpdate: {
+            /** @description Unique among live stages, in any case */
+            name?: string;
+            /** @description The chance, in percent, that an opportunity at this stage is won (up to two decimals) */
+            probability?: number;
+            /** @description Where the stage sits in the pipeline, 0 first. Stages are renumbered 0, 1, 2… after every change, so a position past the end puts the stage last */
+            position?: number;
+        };
+        /**
+         * @description open (in the pipeline), won or lost
+         * @enum {string}
+         */
+        OpportunityStatus: "open" | "won" | "lost";
+        OpportunityLine: {
+            lineNo: number;
+            /** Format: uuid */
+            productId: string | null;
+            description: string;
+            quantity: number;
+            unitPrice: number;
+            discountPercent: number;
+            /** @description quantity × unitPrice × (1 − discountPercent/100), rounded half-up to cents */
+            amount: number;
+        };
+        Opportunity: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: uuid */
+            leadId: string | null;
+            /** Format: uuid */
+            contactId: string | null;
+            stage: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                /** @description Percent */
+                probability: number;
+            };
+            /** Format: uuid */
+            ownerId: string | null;
+            currency: string;
+            /** @description The lines' total when it has lines, else the amount given */
+            amount: number;
+            /** @description Open: amount × the stage's probability / 100, rounded half-up to cents. Won: amount. Lost: 0. */
+            weightedAmount: number;
+            /** Format: date */
+            expectedCloseDate: string | null;
+            status: components["schemas"]["OpportunityStatus"];
+            closeReason: string | null;
+            /** Format: date-time */
+            closedAt: string | null;
+            /**
+             * Format: uuid
+             * @description The quote made from it (POST …/quote)
+             */
+            quoteId: string | null;
+            /**
+             * Format: uuid
+             * @description The quote's company (GET /api/invoices/{id} with it)
+             */
+            quoteCompanyId: string | null;
+            quoteNumber: string | null;
+            lines: components["schemas"]["OpportunityLine"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description Set on a deleted one; only a list read with updatedSince shows it
+             */
+            deletedAt: string | null;
+        };
+        OpportunityPage: {
+            items: components["schemas"]["Opportunity"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        OpportunityLineInput: {
+            /**
+             * Format: uuid
+             * @description A product of the tenant's (else 400): description and unitPrice default to its own
+             */
+            productId?: string;
+            /** @description Required without productId */
+            description?: string;
+            /** @description More than 0, up to four decimals */
+            quantity: number;
+            /** @description Excluding VAT, up to two decimals; default the product's price (required without productId) */
+            unitPrice?: number;
+            /** @description Percent off the line (10 = 10%); default 0 */
+            discountPercent?: number;
+        };
+        /**
+         * @example {
+         *       "name": "Shopfitting, Rosebank branch",
+         *       "expectedCloseDate": "2026-06-30",
+         *       "lines": [
+         *         {
+         *           "description": "Display units",
+         *           "quantity": 2,
+         *           "unitPrice": 1000,
+         *           "discountPercent": 10
+         *         }
+         *       ]
+         *     }
+         */
+        OpportunityCreate: {
+            name: string;
+            /**
+             * Format: uuid
+             * @description A contact of the tenant's
+             */
+            contactId?: string;
+            /**
+             * Format: uuid
+             * @description Default: the first stage
+             */
+            stageId?: string;
+            /**
+             * Format: uuid
+             * @description A user of the tenant's; default the caller (a person)
+             */
+            ownerId?: string;
+            /** Format: date */
+            expectedCloseDate?: string;
+            /** @description Default ZAR */
+            currency?: string;
+            /** @description The value when there are no lines (two decimals); with lines, their total is the amount */
+            amount?: number;
+            lines?: components["schemas"]["OpportunityLineInput"][];
+        };
+        /**
+         * @description Only the fields sent change; lines, when sent, replace the lines whole; null clears
+         * @example {
+         *       "expectedCloseDate": "2026-07-31"
+         *     }
+         */
+        OpportunityUpdate: {
+            name?: string;
+            /** Format: uuid */
+            contactId?: string | null;
+            /**
+             * Format: uuid
+             * @description Only while open
+             */
+            stageId?: string;
+            /** Format: uuid */
+            ownerId?: string | null;
+            /** Format: date */
+            expectedCloseDate?: string | null;
+            /** @description The value when there are no lines (two decimals); with lines, their total is the amount */
+            amount?: number;
+            lines?: components["schemas"]["OpportunityLineInput"][];
+        };
+        /**
+         * @example {
+         *       "reason": "Best price and delivery date"
+         *     }
+         */
+        OpportunityWon: {
+            reason?: string;
+        };
+        /**
+         * @example {
+         *       "reason": "Went with a competitor"
+         *     }
+         */
+        OpportunityLost: {
+            /** @description Why it was lost (required) */
+            reason: string;
+        };
+        /**
+         * @example {
+         *       "companyId": "3f0c9a52-5b1e-4a53-9a53-0d3b1d6a9e10",
+         *       "date": "2026-06-30"
+         *     }
+         */
+        OpportunityQuote: {
+            /**
+             * Format: uuid
+             * @description The tenant's company that issues the quote (the CRM is tenant-wide, so it is named here)
+             */
+            companyId: string;
+            /**
+             * Format: date
+             * @description The issue date; default today (UTC)
+             */
+            date?: string;
+            /** @description Valid until date + validDays; default 30 */
+            validDays?: number;
+        };
+        PipelineReport: {
+            stages: {
+                /** Format: uuid */
+                stageId: string;
+                name: string;
+                probability: number;
+                position: number;
+                /** @description Open opportunities */
+                count: number;
+                /** @description Σ amount */
+                value: number;
+                /** @description Σ amount × the stage's probability / 100, each opportunity rounded half-up to cents */
+                weightedValue: number;
+            }[];
+            totals: {
+                /** @description Open opportunities */
+                count: number;
+                /** @description Σ amount */
+                value: number;
+                /** @description Σ amount × the stage's probability / 100, each opportunity rounded half-up to cents */
+                weightedValue: number;
+            };
+            conversion: {
+                /** Format: date */
+                from: string | null;
+                /** Format: date */
+                to: string | null;
+                leadsCreated: number;
+                /** @description Of the leads created in the period, those converted */
+                leadsConverted: number;
+                /** @description Percent, two decimals; null when nothing to divide by */
+                leadConversionRate: number | null;
+                opportunitiesCreated: number;
+                /** @description Of the opportunities created in the period, those won */
+                won: number;
+                lost: number;
+                /** @description Percent, two decimals; null when nothing to divide by */
+                winRate: number | null;
+            };
+        };
+        SalesTeam: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description Users of the tenant */
+            memberIds: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "name": "Inside sales",
+         *       "memberIds": []
+         *     }
+         */
+        SalesTeamCreate: {
+            name: string;
+            /** @description Users of the tenant (400 naming the first that is not); repeats kept once */
+            memberIds?: string[];
+        };
+        /**
+         * @description Only the fields sent change; memberIds, when sent, replace the members
+         * @example {
+         *       "name": "Field sales"
+         *     }
+         */
+        SalesTeamUpdate: {
+            name?: string;
+            /** @description Users of the tenant (400 naming the first that is not); repeats kept once */
+            memberIds?: string[];
+        };
+        /**
+         * @description value: the amount of the opportunities won; count: how many were won
+         * @enum {string}
+         */
+        TargetMetric: "value" | "count";
+        SalesTarget: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            userId: string | null;
+            /** Format: uuid */
+            teamId: string | null;
+            /** Format: date */
+            periodStart: string;
+            /** Format: date */
+            periodEnd: string;
+            metric: components["schemas"]["TargetMetric"];
+            target: number;
+            /** @description From the opportunities won (closedAt within the period, UTC days, both ends included; deleted ones left out) owned by the user, or by one of the team's members as it is now */
+            progress: {
+                /** @description The value or the count won, as the metric says */
+                achieved: number;
+                /** @description achieved / target × 100, two decimals (half-up) */
+                percent: number;
+                wonCount: number;
+                wonValue: number;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description Set on a deleted one; only a list read with updatedSince shows it
+             */
+            deletedAt: string | null;
+        };
+        SalesTargetPage: {
+            items: components["schemas"]["SalesTarget"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        /**
+         * @description For userId or teamId, not both; neither: the caller (a person)
+         * @example {
+         *       "periodStart": "2026-04-01",
+         *       "periodEnd": "2026-06-30",
+         *       "metric": "value",
+         *       "target": 250000
+         *     }
+         */
+        SalesTargetCreate: {
+            /**
+             * Format: uuid
+             * @description A user of the tenant's
+             */
+            userId?: string;
+            /**
+             * Format: uuid
+             * @description A team of the tenant's
+             */
+            teamId?: string;
+            /** Format: date */
+            periodStart: string;
+            /**
+             * Format: date
+             * @description On or after periodStart
+             */
+            periodEnd: string;
+            metric: components["schemas"]["TargetMetric"];
+            /** @description More than 0: money (two decimals) for value, a whole number for count */
+            target: number;
+        };
+        /**
+         * @description Only the fields sent change (whom it measures does not: make another target)
+         * @example {
+         *       "target": 300000
+         *     }
+         */
+        SalesTargetUpdate: {
+            /** Format: date */
+            periodStart?: string;
+            /** Format: date */
+            periodEnd?: string;
+            /**
+             * @description value: the amount of the opportunities won; count: how many were won
+             * @enum {string}
+             */
+            metric?: "value" | "count";
+            /** @description More than 0: money (two decimals) for value, a whole number for count */
+            target?: number;
         };
         /**
          * @description call, meeting, task or note
@@ -13263,6 +14014,1015 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPipelineStages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelineStage"][];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createPipelineStage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PipelineStageCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelineStage"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPipelineStage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelineStage"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deletePipelineStage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updatePipelineStage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PipelineStageUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelineStage"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listOpportunities: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `createdAt`. */
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "date" | "-date";
+                /** @description open (in the pipeline), won or lost */
+                status?: "open" | "won" | "lost";
+                stageId?: string;
+                ownerId?: string;
+                contactId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpportunityPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createOpportunity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpportunityCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Opportunity"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getOpportunity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Opportunity"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteOpportunity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateOpportunity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpportunityUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Opportunity"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    winOpportunity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OpportunityWon"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Opportunity"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    loseOpportunity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpportunityLost"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Opportunity"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    reopenOpportunity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Opportunity"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    quoteOpportunity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpportunityQuote"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Opportunity"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPipelineReport: {
+        parameters: {
+            query?: {
+                /** @description Conversion: created on or after (UTC) */
+                from?: string;
+                /** @description Conversion: created on or before (UTC) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelineReport"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listSalesTeams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTeam"][];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createSalesTeam: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SalesTeamCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTeam"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSalesTeam: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTeam"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteSalesTeam: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateSalesTeam: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SalesTeamUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTeam"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listSalesTargets: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `date`. */
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "date" | "-date";
+                userId?: string;
+                teamId?: string;
+                /** @description Only targets whose period holds this day */
+                activeOn?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTargetPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createSalesTarget: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SalesTargetCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTarget"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSalesTarget: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTarget"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteSalesTarget: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateSalesTarget: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SalesTargetUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTarget"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -81,6 +81,9 @@ export interface CrmOpportunitiesTable {
 
 export interface CrmOpportunityLinesTable {
   tenant_id: string;
+  /** migrations/0048_crm.sql, its end: lines replaced are retired, not deleted */
+  id: Generated<string>;
+  retired_at: Timestamp | null;
   opportunity_id: string;
   line_no: number;
   product_id: string | null;
