@@ -184,8 +184,8 @@ export async function createContactTransaction(
   return toContactTransaction(existing);
 }
 
-/** Withdraws a pending transaction (void): it is never billed. Invoiced: 409; void already: as is. */
-export async function voidContactTransaction(ctx: TenantCtx, contactId: string, id: string): Promise<Out> {
+/** The transaction, locked for a change; one already on an invoice is 409 ALREADY_INVOICED. */
+async function lockedNotInvoiced(ctx: TenantCtx, contactId: string, id: string) {
   const row = await ctx.db
     .selectFrom('contact_transactions')
     .selectAll()
@@ -199,6 +199,12 @@ export async function voidContactTransaction(ctx: TenantCtx, contactId: string, 
     throw conflict('The transaction is on an invoice already: void the invoice (or credit it) instead', {
       code: 'ALREADY_INVOICED',
     });
+  return row;
+}
+
+/** Withdraws a pending transaction (void): it is never billed. Invoiced: 409; void already: as is. */
+export async function voidContactTransaction(ctx: TenantCtx, contactId: string, id: string): Promise<Out> {
+  const row = await lockedNotInvoiced(ctx, contactId, id);
   if (row.status === 'void') return toContactTransaction(row);
   const done = await ctx.db
     .updateTable('contact_transactions')
@@ -220,19 +226,7 @@ export async function updateContactTransaction(
   id: string,
   patch: Static<typeof ContactTransactionUpdate>,
 ): Promise<Out> {
-  const row = await ctx.db
-    .selectFrom('contact_transactions')
-    .selectAll()
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('contact_id', '=', contactId)
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst();
-  if (!row) throw notFound('Contact transaction');
-  if (row.status === 'invoiced')
-    throw conflict('The transaction is on an invoice already: void the invoice (or credit it) instead', {
-      code: 'ALREADY_INVOICED',
-    });
+  const row = await lockedNotInvoiced(ctx, contactId, id);
   if (row.status === 'void') throw conflict('The transaction is void: record a new one');
   const occurredAt = patch.occurredAt ?? row.occurred_at.toISOString();
   const price = priceOf({
