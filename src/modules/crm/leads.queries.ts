@@ -92,22 +92,6 @@ export function amountOf(value: number | null | undefined, field = 'estimatedVal
   return toSql(value);
 }
 
-/** The owner must be a user of the tenant (another tenant's user is not one): else 400. */
-export async function checkOwner(
-  tx: Tx,
-  tenantId: string,
-  ownerId: string | null | undefined,
-): Promise<void> {
-  if (!ownerId) return;
-  const user = await tx
-    .selectFrom('users')
-    .select('id')
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', ownerId)
-    .executeTakeFirst();
-  if (!user) throw badRequest('ownerId', 'is not a user of this business');
-}
-
 export interface LeadFields {
   name?: string;
   companyName?: string | null;

@@ -1,6 +1,7 @@
 // Leads by hand: create, read, the paged list (status, owner, source, q, updatedSince), change
 // and delete (soft). Conversion is leads.convert.ts, the CSV import leads.import.ts, the
 // ingest from other systems leads.external.ts.
+
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
@@ -8,16 +9,9 @@ import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/pagi
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { phoneE164 } from './leads.phone.ts';
-import {
-  checkOwner,
-  columnsOf,
-  findLead,
-  type Lead,
-  type LeadFields,
-  type LeadRow,
-  toLead,
-} from './leads.queries.ts';
+import { columnsOf, findLead, type Lead, type LeadFields, type LeadRow, toLead } from './leads.queries.ts';
 import { LEAD_DEFAULT_SORT, type LEAD_SORT_KEYS, type LeadListQuery } from './leads.schemas.ts';
+import { assertUsers } from './teams.users.ts';
 
 type LeadSortKey = (typeof LEAD_SORT_KEYS)[number];
 
@@ -40,7 +34,7 @@ export async function insertLead(
 ): Promise<LeadRow | undefined> {
   if (input.status === 'converted') throw badRequest('status', CONVERTED_BY_CONVERT);
   const columns = columnsOf(input);
-  await checkOwner(ctx.db, ctx.tenantId, input.ownerId);
+  if (input.ownerId) await assertUsers(ctx.db, ctx.tenantId, [input.ownerId], 'ownerId');
   return ctx.db
     .insertInto('crm_leads')
     .values({
@@ -74,7 +68,7 @@ export async function updateLead(ctx: TenantCtx, id: string, input: LeadFields):
   const columns = columnsOf(input);
   if (input.status !== undefined && row.status !== 'converted')
     columns.status = input.status as LeadRow['status'];
-  await checkOwner(ctx.db, ctx.tenantId, input.ownerId);
+  if (input.ownerId) await assertUsers(ctx.db, ctx.tenantId, [input.ownerId], 'ownerId');
   if (!Object.keys(columns).length) return toLead(row);
   const updated = await ctx.db
     .updateTable('crm_leads')
