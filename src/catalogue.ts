@@ -9,7 +9,7 @@ import { companyRoutes } from './modules/companies/index.ts';
 import { contactEventSchemas, contactRoutes } from './modules/contacts/index.ts';
 import { crmRoutes } from './modules/crm/index.ts';
 import { expenseEventSchemas, expenseRoutes, mileageRoutes } from './modules/expenses/index.ts';
-import { productRoutes } from './modules/inventory/index.ts';
+import { inventoryRoutes } from './modules/inventory/index.ts';
 import {
   invoiceEventSchemas,
   invoiceRoutes,
@@ -70,7 +70,7 @@ export const catalogue: AnyRoute[] = [
   ...mileageRoutes,
   ...purchaseOrderRoutes,
   ...bankingRoutes,
-  ...productRoutes,
+  ...inventoryRoutes,
   ...sandboxRoutes,
   ...recurringRoutes,
   ...settingsRoutes,
@@ -142,7 +142,33 @@ export const catalogueTags: OpenApiTag[] = [
     description:
       'Marketing campaigns on one channel: leads and contacts are included only where their consent allows it.',
   },
-  { name: 'Products', description: 'The products and services book.' },
+  { name: 'Products', description: 'The products and services book, with variants and units of measure.' },
+  {
+    name: 'Stock locations',
+    description: "Warehouses and bins, per company; each company's default and transit location.",
+  },
+  {
+    name: 'Stock movements',
+    description: 'Every change of stock, immutable; on hand and the valuation derive from them.',
+  },
+  {
+    name: 'Batches and serials',
+    description: 'Batches with expiry (FEFO) and serial numbers, never in two places.',
+  },
+  { name: 'Stock takes', description: 'Count sheets per location; approval posts the variances.' },
+  {
+    name: 'Stock transfers',
+    description: 'Goods between locations of one company, at cost, through transit.',
+  },
+  {
+    name: 'Landed costs',
+    description: "Freight, duty and clearing from bills, raising received goods' cost.",
+  },
+  {
+    name: 'Price lists',
+    description:
+      "Prices per contact or contact group; a sales line with a product takes the contact's price.",
+  },
   {
     name: 'Invoices',
     description:

@@ -89,6 +89,8 @@ export interface BillLinesTable extends TaxedLineColumns {
   bill_id: string;
   cost_centre_id: string | null;
   product_id: string | null;
+  /** migrations/0049_inventory.sql */
+  variant_id: Generated<string | null>;
   /** The purchase order line it bills (0040). */
   purchase_order_line_id: string | null;
   retired_at: Timestamp | null;

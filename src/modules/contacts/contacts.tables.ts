@@ -34,6 +34,8 @@ export interface ContactsTable {
   payment_terms: Generated<number>;
   is_active: Generated<boolean>;
   tags: ColumnType<string[], string[] | undefined, string[]>;
+  /** migrations/0049_inventory.sql: the contact's own price list. */
+  price_list_id: Generated<string | null>;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
   deleted_at: Timestamp | null;

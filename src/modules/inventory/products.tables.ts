@@ -12,6 +12,18 @@ export interface ProductsTable {
   vat_rate: Numeric | null;
   is_tracked: Generated<boolean>;
   is_active: Generated<boolean>;
+  /** migrations/0049_inventory.sql: how its stock is kept. */
+  cost_method: Generated<'average' | 'fifo'>;
+  tracking: Generated<'none' | 'batch' | 'serial'>;
+  allow_negative: Generated<boolean>;
+  reorder_point: Numeric | null;
+  reorder_quantity: Numeric | null;
+  barcode: string | null;
+  base_unit: Generated<string>;
+  weight: Numeric | null;
+  income_account_code: string | null;
+  cost_account_code: string | null;
+  inventory_account_code: string | null;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
   deleted_at: Timestamp | null;

@@ -271,6 +271,8 @@ export function toInvoice(
       taxCode: l.tax_code,
       vatRate: Number(l.vat_rate),
       accountId: l.account_id,
+      productId: l.product_id,
+      variantId: l.variant_id,
       discountAmount: toNumber(l.discount_amount),
       netAmount: toNumber(l.net_amount),
       vatAmount: toNumber(l.vat_amount),
@@ -293,6 +295,8 @@ export type AnswerLine = Pick<
   | 'tax_code'
   | 'vat_rate'
   | 'account_id'
+  | 'product_id'
+  | 'variant_id'
   | 'net_amount'
   | 'discount_amount'
   | 'vat_amount'
@@ -420,6 +424,8 @@ export async function answerLines(
       'tax_code',
       'vat_rate',
       'account_id',
+      'product_id',
+      'variant_id',
       'net_amount',
       'discount_amount',
       'vat_amount',

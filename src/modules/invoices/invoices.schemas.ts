@@ -82,6 +82,17 @@ export const LineInput = named(
       accountId: Type.Optional(
         Type.String({ format: 'uuid', description: 'The income account it posts to; default Sales (4000)' }),
       ),
+      productId: Type.Optional(
+        Type.String({
+          format: 'uuid',
+          description:
+            'The product the line sells (a live product of the products book). Releasing the document moves ' +
+            'its stock when the product is tracked.',
+        }),
+      ),
+      variantId: Type.Optional(
+        Type.String({ format: 'uuid', description: 'The variant of the product, when it has variants' }),
+      ),
     },
     { additionalProperties: false, description: 'A line of a document as it is sent' },
   ),
@@ -202,6 +213,8 @@ export const InvoiceLine = named(
       description: 'The rate applied: from the code and the issue date (0 when not VAT-registered)',
     }),
     accountId: Uuid,
+    productId: nullable(Uuid, { description: 'The product the line sells; null for a line of free text' }),
+    variantId: nullable(Uuid),
     discountAmount: Type.Number(),
     netAmount: Type.Number({ description: 'After the discount, excluding VAT, rounded half-up to cents' }),
     vatAmount: Type.Number(),

@@ -100,6 +100,7 @@ export async function priced(
         .where('id', 'in', [...accounts])
         .execute()
     : [];
+  await assertLineProducts(ctx, input.lines);
   const lines = [];
   for (const [i, l] of input.lines.entries()) {
     if (!hasAtMostDecimals(l.quantity, 4)) throw badRequest(`lines[${i}].quantity`, 'at most four decimals');
@@ -140,6 +141,38 @@ export async function priced(
   return { vatRegistered, lines, totals };
 }
 
+/** 400 naming lines[i].productId (or variantId) for a product or variant not live in the book. */
+async function assertLineProducts(ctx: SalesCtx, lines: Line[]): Promise<void> {
+  const products = [...new Set(lines.flatMap((l) => (l.productId ? [l.productId] : [])))];
+  const variants = [...new Set(lines.flatMap((l) => (l.variantId ? [l.variantId] : [])))];
+  const live = products.length
+    ? await ctx.db
+        .selectFrom('products')
+        .select('id')
+        .where('tenant_id', '=', ctx.tenantId)
+        .where('id', 'in', products)
+        .where('deleted_at', 'is', null)
+        .execute()
+    : [];
+  const liveVariants = variants.length
+    ? await ctx.db
+        .selectFrom('product_variants')
+        .select(['id', 'product_id'])
+        .where('tenant_id', '=', ctx.tenantId)
+        .where('id', 'in', variants)
+        .where('deleted_at', 'is', null)
+        .execute()
+    : [];
+  for (const [i, l] of lines.entries()) {
+    if (l.productId && !live.some((p) => p.id === l.productId))
+      throw badRequest(`lines[${i}].productId`, 'no such product');
+    if (l.variantId && !l.productId)
+      throw badRequest(`lines[${i}].variantId`, 'a variant goes with its productId');
+    if (l.variantId && !liveVariants.some((v) => v.id === l.variantId && v.product_id === l.productId))
+      throw badRequest(`lines[${i}].variantId`, 'no such variant of the product');
+  }
+}
+
 function lineValues(l: Line, accountId: string, amounts: ReturnType<typeof lineAmounts>) {
   return { input: l, accountId, amounts };
 }
@@ -159,6 +192,8 @@ function lineRowsOf(ctx: SalesCtx, invoiceId: string, lines: Array<ReturnType<ty
     vat_rate: l.amounts.vatRate.toFixed(3),
     requested_vat_rate: l.input.vatRate === undefined ? null : String(l.input.vatRate),
     account_id: l.accountId,
+    product_id: l.input.productId ?? null,
+    variant_id: l.input.variantId ?? null,
     net_amount: toSql(l.amounts.net),
     discount_amount: toSql(l.amounts.discount),
     vat_amount: toSql(l.amounts.vat),
@@ -355,6 +390,8 @@ export async function updateInvoice(
         discountRate: Number(l.discount_rate),
         taxCode: l.tax_code,
         accountId: l.account_id,
+        ...(l.product_id ? { productId: l.product_id } : {}),
+        ...(l.variant_id ? { variantId: l.variant_id } : {}),
       }));
     const p = await priced(ctx, {
       issueDate,
@@ -587,6 +624,8 @@ export async function convertInvoice(
         discountRate: Number(l.discount_rate),
         taxCode: l.tax_code,
         accountId: l.account_id,
+        ...(l.product_id ? { productId: l.product_id } : {}),
+        ...(l.variant_id ? { variantId: l.variant_id } : {}),
       })),
     },
     { convertedFromId: id },

@@ -145,6 +145,9 @@ export interface InvoiceLinesTable {
   vat_amount: Numeric;
   total_amount: Numeric;
   retired_at: Timestamp | null;
+  /** migrations/0049_inventory.sql: the product (and variant) the line sells. */
+  product_id: Generated<string | null>;
+  variant_id: Generated<string | null>;
 }
 
 export interface InvoicePaymentsTable {

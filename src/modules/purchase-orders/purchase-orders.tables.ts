@@ -48,6 +48,8 @@ export interface PurchaseOrderLinesTable {
   vat_rate: Numeric;
   account_id: string;
   product_id: string | null;
+  /** migrations/0049_inventory.sql */
+  variant_id: Generated<string | null>;
   net_amount: Numeric;
   vat_amount: Numeric;
   total_amount: Numeric;

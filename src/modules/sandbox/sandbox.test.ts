@@ -697,6 +697,18 @@ describe('what may point into a sandbox', () => {
       "a month's metered amount for a contact: samples are retired, not removed, so it names a retired one",
     'billing_aggregates(invoice_company_id, invoice_id) → invoices':
       'within one company: the draft invoice the month was rolled into (the key names its company)',
+    'invoice_lines(product_id) → products':
+      "a sales line's product (0049): samples are retired, not removed, so it names a retired one",
+    'price_list_items(product_id) → products':
+      "a price list's price for a product: samples are retired, not removed, so it names a retired one",
+    'product_units(product_id) → products': "part of the product's own record (its units of measure)",
+    'product_variants(product_id) → products': "part of the product's own record (its variants)",
+    'stock_batches(product_id) → products': "part of the product's stock record (its batches)",
+    'stock_costs(product_id) → products':
+      "a company's cost pool of the product: samples are retired, not removed, so it names a retired one",
+    'stock_movements(product_id) → products':
+      "a company's stock movement of the product: samples are retired, not removed, so it names a retired one",
+    'stock_serials(product_id) → products': "part of the product's stock record (its serial numbers)",
     'sandbox_samples(contact_id) → contacts': "the sandbox's own record of its samples",
     'sandbox_samples(product_id) → products': "the sandbox's own record of its samples",
     'sandbox_samples(invoice_id) → invoices': "the sandbox's own record of its samples",

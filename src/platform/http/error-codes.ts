@@ -98,6 +98,16 @@ export const ERROR_CODES = {
     status: 409,
     meaning: "The month's billing is on an invoice already: void the invoice first to change it",
   },
+  INSUFFICIENT_STOCK: {
+    status: 409,
+    meaning:
+      'The movement would take the location (and batch) below zero, and the product does not allow negative stock',
+  },
+  SERIAL_IN_STOCK: {
+    status: 409,
+    meaning: 'The serial number is in stock already (a serial is never in two places)',
+  },
+  SERIAL_NOT_IN_STOCK: { status: 409, meaning: 'The serial number is not in stock at that location' },
   ALREADY_RECONCILED: { status: 409, meaning: 'The bank line is reconciled: undo the reconciliation first' },
   DUPLICATE_BILL_NUMBER: {
     status: 409,
