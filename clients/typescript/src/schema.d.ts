@@ -4542,7 +4542,7 @@ export interface paths {
         };
         /**
          * List products (paged), filtered by text and active state
-         * @description Products are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent is ignored. The sandbox's sample products (names starting "Sandbox · ") are in it too. Ordered by name (any case), then id; sort orders by updatedAt or createdAt instead (`-` for descending; ties by id in the same direction). q looks for the text, in any case, in sku, name and description. Without isActive both active and inactive products are listed. Deleted products are left out, except with updatedSince: a sync then sees every product changed since, deleted ones with deletedAt set. Filters apply before paging; limit defaults to 50, at most 200.
+         * @description Products are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent is ignored. The sandbox's sample products (names starting "Sandbox · ") are in it too. Ordered by name (any case), then id; sort orders by updatedAt or createdAt instead (`-` for descending; ties by id in the same direction). q looks for the text, in any case, in sku, name and description. Without isActive both active and inactive products are listed. Deleted products are left out, except with updatedSince: a sync then sees every product changed since, deleted ones with deletedAt set. barcode finds that barcode exactly; belowReorder=true keeps products with a reorder point whose onHand is at or below it. Filters apply before paging; limit defaults to 50, at most 200.
          *
          *     Needs the role permission `inventory:read`. An API key or OAuth token needs the scope `inventory:read`.
          */
@@ -4550,7 +4550,7 @@ export interface paths {
         put?: never;
         /**
          * Create a product (201), or answer the existing one for a clientId already used (200)
-         * @description Products are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent is ignored. The sandbox's sample products (names starting "Sandbox · ") are in it too. sku is unique in the tenant among live products, compared in any case (409 SKU_TAKEN, field sku); a deleted product's SKU may be used again. unitPrice excludes VAT and takes up to four decimals (more: 400 naming unitPrice); vatRate null or absent means the standard rate on the document date, 0 zero-rated. isTracked defaults to false, isActive to true. sku and name are trimmed and must not be blank. A clientId that is not a UUID is a 400 naming clientId; one of a deleted product is a 409.
+         * @description Products are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent is ignored. The sandbox's sample products (names starting "Sandbox · ") are in it too. sku is unique in the tenant among live products and variants, compared in any case (409 SKU_TAKEN, field sku); a deleted product's SKU may be used again. costMethod (average | fifo, default average) and tracking (none | batch | serial, default none) are fixed once stock of the product has moved (409 PRODUCT_HAS_STOCK naming the field). allowNegative defaults to true for tracking none and false for batch or serial. Quantities (reorderPoint, reorderQuantity) are in the base unit (baseUnit, default 'each') with up to four decimals; weight is kg per base unit. The account codes name accounts of the chart (each company's own), null meaning the company's Sales, Cost of sales and Inventory accounts. onHand is the sum over every company, location and variant. unitPrice excludes VAT and takes up to four decimals (more: 400 naming unitPrice); vatRate null or absent means the standard rate on the document date, 0 zero-rated. isTracked defaults to false, isActive to true. sku and name are trimmed and must not be blank. A clientId that is not a UUID is a 400 naming clientId; one of a deleted product is a 409.
          *
          *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`.
          */
@@ -4588,11 +4588,325 @@ export interface paths {
         head?: never;
         /**
          * Change a product: only the fields sent; null clears description, or vatRate back to standard
-         * @description Products are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent is ignored. The sandbox's sample products (names starting "Sandbox · ") are in it too. sku is unique in the tenant among live products, compared in any case (409 SKU_TAKEN, field sku); a deleted product's SKU may be used again.
+         * @description Products are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent is ignored. The sandbox's sample products (names starting "Sandbox · ") are in it too. sku is unique in the tenant among live products and variants, compared in any case (409 SKU_TAKEN, field sku); a deleted product's SKU may be used again. costMethod (average | fifo, default average) and tracking (none | batch | serial, default none) are fixed once stock of the product has moved (409 PRODUCT_HAS_STOCK naming the field). allowNegative defaults to true for tracking none and false for batch or serial. Quantities (reorderPoint, reorderQuantity) are in the base unit (baseUnit, default 'each') with up to four decimals; weight is kg per base unit. The account codes name accounts of the chart (each company's own), null meaning the company's Sales, Cost of sales and Inventory accounts. onHand is the sum over every company, location and variant.
          *
          *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`.
          */
         patch: operations["updateProduct"];
+        trace?: never;
+    };
+    "/api/inventory/products/{id}/variants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A product's live variants (bare array, by SKU)
+         * @description A variant (size, colour) of a product: its own SKU, unique in the tenant in any case among live products and variants (409 SKU_TAKEN naming sku), barcode, price (null: the product's) and stock. Tenant-wide like the products book (no X-Company-Id). A deleted product, or another tenant's, is a 404.
+         *
+         *     Needs the role permission `inventory:read`. An API key or OAuth token needs the scope `inventory:read`.
+         */
+        get: operations["listProductVariants"];
+        put?: never;
+        /**
+         * Add a variant to a product (201), or answer the one of a clientId already used (200)
+         * @description A variant (size, colour) of a product: its own SKU, unique in the tenant in any case among live products and variants (409 SKU_TAKEN naming sku), barcode, price (null: the product's) and stock. Tenant-wide like the products book (no X-Company-Id). A deleted product, or another tenant's, is a 404.
+         *
+         *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`.
+         */
+        post: operations["createProductVariant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inventory/products/{id}/variants/{variantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One variant of a product
+         * @description A variant (size, colour) of a product: its own SKU, unique in the tenant in any case among live products and variants (409 SKU_TAKEN naming sku), barcode, price (null: the product's) and stock. Tenant-wide like the products book (no X-Company-Id). A deleted product, or another tenant's, is a 404.
+         *
+         *     Needs the role permission `inventory:read`. An API key or OAuth token needs the scope `inventory:read`.
+         */
+        get: operations["getProductVariant"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a variant (soft): it answers 404 from then on and its SKU is free again
+         * @description A variant (size, colour) of a product: its own SKU, unique in the tenant in any case among live products and variants (409 SKU_TAKEN naming sku), barcode, price (null: the product's) and stock. Tenant-wide like the products book (no X-Company-Id). A deleted product, or another tenant's, is a 404.
+         *
+         *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`.
+         */
+        delete: operations["deleteProductVariant"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a variant: only the fields sent; null clears barcode, unitPrice and weight
+         * @description A variant (size, colour) of a product: its own SKU, unique in the tenant in any case among live products and variants (409 SKU_TAKEN naming sku), barcode, price (null: the product's) and stock. Tenant-wide like the products book (no X-Company-Id). A deleted product, or another tenant's, is a 404.
+         *
+         *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`.
+         */
+        patch: operations["updateProductVariant"];
+        trace?: never;
+    };
+    "/api/inventory/products/{id}/units": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A product's units (bare array, by name)
+         * @description Units of measure besides the product's base unit: {name: 'box', factor: 12} means one box is 12 base units. Stock routes taking a unit convert quantities with it; stock itself is always kept in base units. A deleted product, or another tenant's, is a 404.
+         *
+         *     Needs the role permission `inventory:read`. An API key or OAuth token needs the scope `inventory:read`.
+         */
+        get: operations["listProductUnits"];
+        put?: never;
+        /**
+         * Add a unit to a product (201)
+         * @description Units of measure besides the product's base unit: {name: 'box', factor: 12} means one box is 12 base units. Stock routes taking a unit convert quantities with it; stock itself is always kept in base units. A deleted product, or another tenant's, is a 404. A name the product has already, or its base unit's name, is a 409 CONFLICT naming name.
+         *
+         *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`.
+         */
+        post: operations["createProductUnit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inventory/products/{id}/units/{unitId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One unit of a product
+         * @description Units of measure besides the product's base unit: {name: 'box', factor: 12} means one box is 12 base units. Stock routes taking a unit convert quantities with it; stock itself is always kept in base units. A deleted product, or another tenant's, is a 404.
+         *
+         *     Needs the role permission `inventory:read`. An API key or OAuth token needs the scope `inventory:read`.
+         */
+        get: operations["getProductUnit"];
+        put?: never;
+        post?: never;
+        /**
+         * Retire a unit: no quantity may be given in it from now on (its name is free again)
+         * @description Units of measure besides the product's base unit: {name: 'box', factor: 12} means one box is 12 base units. Stock routes taking a unit convert quantities with it; stock itself is always kept in base units. A deleted product, or another tenant's, is a 404.
+         *
+         *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`.
+         */
+        delete: operations["retireProductUnit"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inventory/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's live locations (bare array, by code)
+         * @description The company's locations: warehouses, bins within a warehouse (kind bin, parentId its warehouse), and one transit location (TRANSIT) that transfers pass through, which is listed but cannot be changed or deleted (409). A company starts with MAIN (Main warehouse, the default) and TRANSIT, made on first use. code is unique in the company in any case (409 CONFLICT naming code). One location is the default at a time.
+         *
+         *     Needs the role permission `inventory:read`. An API key or OAuth token needs the scope `inventory:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listStockLocations"];
+        put?: never;
+        /**
+         * Add a warehouse or a bin (201)
+         * @description The company's locations: warehouses, bins within a warehouse (kind bin, parentId its warehouse), and one transit location (TRANSIT) that transfers pass through, which is listed but cannot be changed or deleted (409). A company starts with MAIN (Main warehouse, the default) and TRANSIT, made on first use. code is unique in the company in any case (409 CONFLICT naming code). One location is the default at a time. A bin needs parentId, a live warehouse of the company (400 naming parentId); a warehouse takes none. isDefault true makes it the default in the same transaction.
+         *
+         *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["createStockLocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inventory/locations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One location
+         * @description The company's locations: warehouses, bins within a warehouse (kind bin, parentId its warehouse), and one transit location (TRANSIT) that transfers pass through, which is listed but cannot be changed or deleted (409). A company starts with MAIN (Main warehouse, the default) and TRANSIT, made on first use. code is unique in the company in any case (409 CONFLICT naming code). One location is the default at a time. A deleted location, or another company's, is a 404.
+         *
+         *     Needs the role permission `inventory:read`. An API key or OAuth token needs the scope `inventory:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getStockLocation"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a location (soft)
+         * @description The company's locations: warehouses, bins within a warehouse (kind bin, parentId its warehouse), and one transit location (TRANSIT) that transfers pass through, which is listed but cannot be changed or deleted (409). A company starts with MAIN (Main warehouse, the default) and TRANSIT, made on first use. code is unique in the company in any case (409 CONFLICT naming code). One location is the default at a time. Refused with 409 for the transit location, the default (make another the default first), a warehouse with bins, and a location holding stock (LOCATION_HAS_STOCK).
+         *
+         *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`. Company-scoped: send `X-Company-Id`.
+         */
+        delete: operations["deleteStockLocation"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a location: code, name, a bin's warehouse, or make it the default
+         * @description The company's locations: warehouses, bins within a warehouse (kind bin, parentId its warehouse), and one transit location (TRANSIT) that transfers pass through, which is listed but cannot be changed or deleted (409). A company starts with MAIN (Main warehouse, the default) and TRANSIT, made on first use. code is unique in the company in any case (409 CONFLICT naming code). One location is the default at a time.
+         *
+         *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`. Company-scoped: send `X-Company-Id`.
+         */
+        patch: operations["updateStockLocation"];
+        trace?: never;
+    };
+    "/api/inventory/price-lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List price lists (paged) with their prices
+         * @description Price lists are one book per tenant (no X-Company-Id). A list is for one company (companyId) or every company (null). It prices products (variantId null) and variants, excluding VAT, up to four decimals. A contact takes its own list (PUT /api/inventory/price-lists/{id}/contacts), else the first active list by name whose contactTags meet its tags; a sales line naming a product without a unitPrice takes that price (the variant's, else the product's item), else the book price. name is unique in any case (409 CONFLICT). Ordered by name, or by updatedAt or createdAt (sort); companyId keeps the lists that company's documents may take (its own and every company's). Deleted lists are left out except with updatedSince.
+         *
+         *     Needs the role permission `inventory:read`. An API key or OAuth token needs the scope `inventory:read`.
+         */
+        get: operations["listPriceLists"];
+        put?: never;
+        /**
+         * Create a price list (201), or answer the one of a clientId already used (200)
+         * @description Price lists are one book per tenant (no X-Company-Id). A list is for one company (companyId) or every company (null). It prices products (variantId null) and variants, excluding VAT, up to four decimals. A contact takes its own list (PUT /api/inventory/price-lists/{id}/contacts), else the first active list by name whose contactTags meet its tags; a sales line naming a product without a unitPrice takes that price (the variant's, else the product's item), else the book price. name is unique in any case (409 CONFLICT). prices: the same product (and variant) twice, a product not live, or a variant not of its product is a 400 naming prices[i]. companyId not a company of the tenant: 400.
+         *
+         *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`.
+         */
+        post: operations["createPriceList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inventory/price-lists/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One price list with its prices
+         * @description Price lists are one book per tenant (no X-Company-Id). A list is for one company (companyId) or every company (null). It prices products (variantId null) and variants, excluding VAT, up to four decimals. A contact takes its own list (PUT /api/inventory/price-lists/{id}/contacts), else the first active list by name whose contactTags meet its tags; a sales line naming a product without a unitPrice takes that price (the variant's, else the product's item), else the book price. name is unique in any case (409 CONFLICT). A deleted list, or another tenant's, is a 404.
+         *
+         *     Needs the role permission `inventory:read`. An API key or OAuth token needs the scope `inventory:read`.
+         */
+        get: operations["getPriceList"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a price list (soft): contacts that had it fall back to their tags
+         * @description Price lists are one book per tenant (no X-Company-Id). A list is for one company (companyId) or every company (null). It prices products (variantId null) and variants, excluding VAT, up to four decimals. A contact takes its own list (PUT /api/inventory/price-lists/{id}/contacts), else the first active list by name whose contactTags meet its tags; a sales line naming a product without a unitPrice takes that price (the variant's, else the product's item), else the book price. name is unique in any case (409 CONFLICT).
+         *
+         *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`.
+         */
+        delete: operations["deletePriceList"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a list's name, company, currency, tags or active state (prices: PUT .../prices)
+         * @description Price lists are one book per tenant (no X-Company-Id). A list is for one company (companyId) or every company (null). It prices products (variantId null) and variants, excluding VAT, up to four decimals. A contact takes its own list (PUT /api/inventory/price-lists/{id}/contacts), else the first active list by name whose contactTags meet its tags; a sales line naming a product without a unitPrice takes that price (the variant's, else the product's item), else the book price. name is unique in any case (409 CONFLICT).
+         *
+         *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`.
+         */
+        patch: operations["updatePriceList"];
+        trace?: never;
+    };
+    "/api/inventory/price-lists/{id}/prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a list's prices with the set sent ([] empties it); answers the list
+         * @description Price lists are one book per tenant (no X-Company-Id). A list is for one company (companyId) or every company (null). It prices products (variantId null) and variants, excluding VAT, up to four decimals. A contact takes its own list (PUT /api/inventory/price-lists/{id}/contacts), else the first active list by name whose contactTags meet its tags; a sales line naming a product without a unitPrice takes that price (the variant's, else the product's item), else the book price. name is unique in any case (409 CONFLICT). Replaced prices are retired, not erased.
+         *
+         *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`.
+         */
+        put: operations["putPriceListPrices"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inventory/price-lists/{id}/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The contacts whose own list this is
+         * @description Price lists are one book per tenant (no X-Company-Id). A list is for one company (companyId) or every company (null). It prices products (variantId null) and variants, excluding VAT, up to four decimals. A contact takes its own list (PUT /api/inventory/price-lists/{id}/contacts), else the first active list by name whose contactTags meet its tags; a sales line naming a product without a unitPrice takes that price (the variant's, else the product's item), else the book price. name is unique in any case (409 CONFLICT).
+         *
+         *     Needs the role permission `inventory:read`. An API key or OAuth token needs the scope `inventory:read`.
+         */
+        get: operations["getPriceListContacts"];
+        /**
+         * Set the contacts whose own list this is (the whole set; others lose it; [] clears)
+         * @description Price lists are one book per tenant (no X-Company-Id). A list is for one company (companyId) or every company (null). It prices products (variantId null) and variants, excluding VAT, up to four decimals. A contact takes its own list (PUT /api/inventory/price-lists/{id}/contacts), else the first active list by name whose contactTags meet its tags; a sales line naming a product without a unitPrice takes that price (the variant's, else the product's item), else the book price. name is unique in any case (409 CONFLICT). A contact has one own list: naming it here takes it off any other. A contact not live in the tenant is a 400 naming contactIds[i].
+         *
+         *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`.
+         */
+        put: operations["putPriceListContacts"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contacts/{id}/price-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The price list a contact takes, with its prices (priceList null: none)
+         * @description The contact's own list (set with PUT /api/inventory/price-lists/{id}/contacts) when it is live and active, else the first active list by name whose contactTags meet the contact's tags, else null. With companyId, only lists of that company or of every company count (the list that company's documents use). A deleted contact, or another tenant's, is a 404.
+         *
+         *     Needs the role permission `contacts:read`. An API key or OAuth token needs the scope `contacts:read`.
+         */
+        get: operations["getContactPriceList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/sandbox": {
@@ -5374,7 +5688,9 @@ export interface components {
          *     - `PERIOD_LOCKED` (409): The date is on or before the lock date
          *     - `VAT_PERIOD_SUBMITTED` (409): The VAT period is submitted already: its figures are frozen
          *     - `CONTACT_HAS_OPEN_ITEMS` (409): The contact has open documents
-         *     - `SKU_TAKEN` (409): Another product has this SKU
+         *     - `SKU_TAKEN` (409): Another product or variant has this SKU
+         *     - `PRODUCT_HAS_STOCK` (409): The product has stock movements: its cost method and tracking can no longer change
+         *     - `LOCATION_HAS_STOCK` (409): The location holds stock: move it out before deleting it
          *     - `SANDBOX_IN_USE` (409): Records outside the sandbox point into it; `blocking` names them
          *     - `ON_HOLD` (409): The bill is on hold: release the hold before paying it
          *     - `DISPUTED` (409): The bill is disputed with the supplier: resolve the dispute before paying it
@@ -5397,7 +5713,7 @@ export interface components {
          *     - `UNAVAILABLE` (503): A dependency is unavailable; retry with backoff
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "SIGNATURE_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "KEY_NOT_BOUND_TO_CONTACT" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_INVOICED" | "INSUFFICIENT_STOCK" | "SERIAL_IN_STOCK" | "SERIAL_NOT_IN_STOCK" | "ALREADY_RECONCILED" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "RECEIPT_MISMATCH" | "ORDER_NOT_SENT" | "ORDER_CLOSED" | "ORDER_BILLED" | "NOTHING_TO_BILL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "SANDBOX_IN_USE" | "ON_HOLD" | "DISPUTED" | "PAYMENT_BLOCKED" | "SAME_USER" | "GATEWAY_UNAVAILABLE" | "LINK_NOT_ACTIVE" | "NOT_IN_REVIEW" | "REFERENCE_MISMATCH" | "LINK_GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "CURRENCY_NOT_SUPPORTED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "SIGNATURE_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "KEY_NOT_BOUND_TO_CONTACT" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_INVOICED" | "INSUFFICIENT_STOCK" | "SERIAL_IN_STOCK" | "SERIAL_NOT_IN_STOCK" | "ALREADY_RECONCILED" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "RECEIPT_MISMATCH" | "ORDER_NOT_SENT" | "ORDER_CLOSED" | "ORDER_BILLED" | "NOTHING_TO_BILL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "PRODUCT_HAS_STOCK" | "LOCATION_HAS_STOCK" | "SANDBOX_IN_USE" | "ON_HOLD" | "DISPUTED" | "PAYMENT_BLOCKED" | "SAME_USER" | "GATEWAY_UNAVAILABLE" | "LINK_NOT_ACTIVE" | "NOT_IN_REVIEW" | "REFERENCE_MISMATCH" | "LINK_GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "CURRENCY_NOT_SUPPORTED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         FieldError: {
             /** @description The field, parameter or header, e.g. lines[0].quantity */
             field: string;
@@ -8299,13 +8615,13 @@ export interface components {
          * @enum {string}
          */
         DocumentType: "invoice" | "quote" | "pro_forma" | "sales_order" | "delivery_note" | "credit_note" | "debit_note" | "cash_sale" | "deposit";
-        /** @description A line of a document as it is sent */
-        InvoiceLineInput: {
+        /** @description A line of a sales document as it is sent */
+        SalesLineInput: {
             description: string;
             /** @description Up to four decimals */
             quantity: number;
-            /** @description Excluding VAT; up to four decimals. A negative line (a discount, an item returned) is allowed as long as the document's total is not negative */
-            unitPrice: number;
+            /** @description Excluding VAT; up to four decimals. Required unless productId is given: then, when left out, the contact's price list price (the variant's item, else the product's), else the variant's or the product's unitPrice. A negative line (a discount, an item returned) is allowed as long as the document's total is not negative */
+            unitPrice?: number;
             /** @description Percent off the line (10 = 10%) */
             discountRate?: number;
             /**
@@ -8387,7 +8703,7 @@ export interface components {
              * @description How its PDF looks: a template of the company. Default: the settings' default template
              */
             templateId?: string;
-            lines: components["schemas"]["InvoiceLineInput"][];
+            lines: components["schemas"]["SalesLineInput"][];
         };
         /**
          * @description draft until released; open, partially_paid and paid follow what is due; overdue is derived (an open or partly paid invoice or debit note past its due date); applied: a credit note whose whole amount has been applied to invoices (open again when an allocation is reversed); written_off: an invoice or debit note nothing is due on after a bad debt was written off (POST /api/invoices/{id}/write-off); refunded: a credit note or deposit nothing remains of after some of it was refunded (POST /api/customer-credits/{id}/refunds); forfeited: a deposit the customer forfeited (POST /api/invoices/{id}/forfeit); void after a void; accepted, declined and converted are what became of a quote or pro forma.
@@ -8549,7 +8865,7 @@ export interface components {
             creditedInvoiceId?: string | null;
             /** Format: uuid */
             templateId?: string | null;
-            lines?: components["schemas"]["InvoiceLineInput"][];
+            lines?: components["schemas"]["SalesLineInput"][];
         };
         /**
          * @example {
@@ -11278,6 +11594,25 @@ export interface components {
             /** @description Stock on hand is counted for it (false for a service) */
             isTracked: boolean;
             isActive: boolean;
+            /** @description How its stock is costed: a weighted average per company, or first in first out */
+            costMethod: "average" | "fifo";
+            /** @description none; batch: every movement names a batch (with an expiry); serial: one serial per unit */
+            tracking: "none" | "batch" | "serial";
+            allowNegative: boolean;
+            reorderPoint: number | null;
+            reorderQuantity: number | null;
+            barcode: string | null;
+            baseUnit: string;
+            /** @description kg per base unit */
+            weight: number | null;
+            /** @description null: Sales (4000) */
+            incomeAccountCode: string | null;
+            /** @description null: Cost of sales (5000) */
+            costAccountCode: string | null;
+            /** @description null: Inventory (1200) */
+            inventoryAccountCode: string | null;
+            /** @description Base units on hand now, over every company, location and variant (0 for a service) */
+            onHand: number;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -11304,7 +11639,12 @@ export interface components {
          *       "name": "Rooibos tea, 250 g",
          *       "description": "Loose-leaf, Cederberg",
          *       "unitPrice": 89.95,
-         *       "isTracked": true
+         *       "isTracked": true,
+         *       "costMethod": "average",
+         *       "reorderPoint": 20,
+         *       "reorderQuantity": 100,
+         *       "barcode": "6001234567890",
+         *       "weight": 0.25
          *     }
          */
         ProductCreate: {
@@ -11313,7 +11653,7 @@ export interface components {
              * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
              */
             clientId?: string;
-            /** @description Stock-keeping unit: unique in the tenant in any case among live products; trimmed */
+            /** @description Stock-keeping unit: unique in the tenant in any case among live products and variants; trimmed */
             sku: string;
             name: string;
             /** @description Free text; null clears */
@@ -11326,6 +11666,28 @@ export interface components {
             isTracked?: boolean;
             /** @description Default true */
             isActive?: boolean;
+            /** @description How its stock is costed: a weighted average per company, or first in first out */
+            costMethod?: "average" | "fifo";
+            /** @description none; batch: every movement names a batch (with an expiry); serial: one serial per unit */
+            tracking?: "none" | "batch" | "serial";
+            /** @description Stock may go below zero. Default true for tracking none, false for batch and serial products */
+            allowNegative?: boolean;
+            /** @description Reorder when on hand is at or below it; up to four decimals */
+            reorderPoint?: number | null;
+            /** @description How much to reorder, in base units; more than 0 */
+            reorderQuantity?: number | null;
+            /** @description EAN, UPC or any code */
+            barcode?: string | null;
+            /** @description The unit stock is counted in (default 'each'); product units convert others to it */
+            baseUnit?: string;
+            /** @description kg per base unit, up to six decimals (landed costs spread by weight) */
+            weight?: number | null;
+            /** @description An account code of the chart (accounts are per company, so by code); null: the company's default */
+            incomeAccountCode?: string | null;
+            /** @description An account code of the chart (accounts are per company, so by code); null: the company's default */
+            costAccountCode?: string | null;
+            /** @description An account code of the chart (accounts are per company, so by code); null: the company's default */
+            inventoryAccountCode?: string | null;
         };
         /**
          * @example {
@@ -11334,7 +11696,7 @@ export interface components {
          *     }
          */
         ProductUpdate: {
-            /** @description Stock-keeping unit: unique in the tenant in any case among live products; trimmed */
+            /** @description Stock-keeping unit: unique in the tenant in any case among live products and variants; trimmed */
             sku?: string;
             name?: string;
             /** @description Free text; null clears */
@@ -11345,6 +11707,333 @@ export interface components {
             vatRate?: number | null;
             isTracked?: boolean;
             isActive?: boolean;
+            /** @description How its stock is costed: a weighted average per company, or first in first out */
+            costMethod?: "average" | "fifo";
+            /** @description none; batch: every movement names a batch (with an expiry); serial: one serial per unit */
+            tracking?: "none" | "batch" | "serial";
+            /** @description Stock may go below zero. Default true for tracking none, false for batch and serial products */
+            allowNegative?: boolean;
+            /** @description Reorder when on hand is at or below it; up to four decimals */
+            reorderPoint?: number | null;
+            /** @description How much to reorder, in base units; more than 0 */
+            reorderQuantity?: number | null;
+            /** @description EAN, UPC or any code */
+            barcode?: string | null;
+            /** @description The unit stock is counted in (default 'each'); product units convert others to it */
+            baseUnit?: string;
+            /** @description kg per base unit, up to six decimals (landed costs spread by weight) */
+            weight?: number | null;
+            /** @description An account code of the chart (accounts are per company, so by code); null: the company's default */
+            incomeAccountCode?: string | null;
+            /** @description An account code of the chart (accounts are per company, so by code); null: the company's default */
+            costAccountCode?: string | null;
+            /** @description An account code of the chart (accounts are per company, so by code); null: the company's default */
+            inventoryAccountCode?: string | null;
+        };
+        ProductVariant: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            productId: string;
+            sku: string;
+            name: string;
+            attributes: {
+                [key: string]: string;
+            };
+            barcode: string | null;
+            /** @description null: the product's price */
+            unitPrice: number | null;
+            weight: number | null;
+            isActive: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "sku": "TSHIRT-L-RED",
+         *       "name": "Large, red",
+         *       "attributes": {
+         *         "size": "L",
+         *         "colour": "red"
+         *       },
+         *       "barcode": "6009876543210",
+         *       "unitPrice": 199.99
+         *     }
+         */
+        ProductVariantCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /** @description Unique in the tenant in any case among live products and variants; trimmed */
+            sku: string;
+            name: string;
+            /** @description What sets the variant apart, as text values: e.g. {"size": "L", "colour": "red"} */
+            attributes?: {
+                [key: string]: string;
+            };
+            barcode?: string | null;
+            /** @description Selling price excluding VAT, up to four decimals; null: the product's unitPrice */
+            unitPrice?: number | null;
+            /** @description kg per base unit, up to six decimals; null: the product's weight */
+            weight?: number | null;
+            /** @description Default true */
+            isActive?: boolean;
+        };
+        /**
+         * @example {
+         *       "unitPrice": 209.99,
+         *       "isActive": true
+         *     }
+         */
+        ProductVariantUpdate: {
+            /** @description Unique in the tenant in any case among live products and variants; trimmed */
+            sku?: string;
+            name?: string;
+            /** @description What sets the variant apart, as text values: e.g. {"size": "L", "colour": "red"} */
+            attributes?: {
+                [key: string]: string;
+            };
+            barcode?: string | null;
+            /** @description Selling price excluding VAT, up to four decimals; null: the product's unitPrice */
+            unitPrice?: number | null;
+            /** @description kg per base unit, up to six decimals; null: the product's weight */
+            weight?: number | null;
+            isActive?: boolean;
+        };
+        ProductUnit: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            productId: string;
+            name: string;
+            /** @description Base units in one of this unit */
+            factor: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "name": "box",
+         *       "factor": 12
+         *     }
+         */
+        ProductUnitCreate: {
+            /** @description Unique among the product's units in any case, and not its base unit; trimmed */
+            name: string;
+            /** @description How many base units one of this unit holds; up to six decimals */
+            factor: number;
+        };
+        StockLocation: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            companyId: string;
+            code: string;
+            name: string;
+            /** @description transit: the one location goods between locations of the company are in (fixed) */
+            kind: "warehouse" | "bin" | "transit";
+            /**
+             * Format: uuid
+             * @description A bin's warehouse; null otherwise
+             */
+            parentId: string | null;
+            /** @description Where stock moves when a document names no location */
+            isDefault: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "code": "CPT",
+         *       "name": "Cape Town warehouse",
+         *       "kind": "warehouse"
+         *     }
+         */
+        StockLocationCreate: {
+            /** @description Unique in the company in any case among live locations; trimmed */
+            code: string;
+            name: string;
+            /** @description Default warehouse */
+            kind?: "warehouse" | "bin";
+            /**
+             * Format: uuid
+             * @description A bin's warehouse (required for a bin)
+             */
+            parentId?: string;
+            /** @description true: this becomes the default (the previous one stops being it) */
+            isDefault?: boolean;
+        };
+        /**
+         * @example {
+         *       "name": "Cape Town warehouse (Epping)"
+         *     }
+         */
+        StockLocationUpdate: {
+            /** @description Unique in the company in any case among live locations; trimmed */
+            code?: string;
+            name?: string;
+            /**
+             * Format: uuid
+             * @description A bin's warehouse
+             */
+            parentId?: string;
+            /**
+             * @description Makes it the default; the previous default stops being it
+             * @constant
+             */
+            isDefault?: true;
+        };
+        PriceListPrice: {
+            /** Format: uuid */
+            productId: string;
+            /**
+             * Format: uuid
+             * @description null: the product's price (its variants without one of their own)
+             */
+            variantId: string | null;
+            unitPrice: number;
+        };
+        PriceList: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * Format: uuid
+             * @description null: every company
+             */
+            companyId: string | null;
+            currency: string;
+            contactTags: string[];
+            isActive: boolean;
+            prices: components["schemas"]["PriceListPrice"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description Set only on a deleted list, which only updatedSince shows
+             */
+            deletedAt: string | null;
+        };
+        PriceListPage: {
+            items: components["schemas"]["PriceList"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        PriceListPriceInput: {
+            /** Format: uuid */
+            productId: string;
+            /**
+             * Format: uuid
+             * @description null: the product
+             */
+            variantId?: string | null;
+            /** @description Excluding VAT; up to four decimals */
+            unitPrice: number;
+        };
+        /**
+         * @example {
+         *       "name": "Wholesale",
+         *       "currency": "ZAR",
+         *       "contactTags": [
+         *         "wholesale"
+         *       ],
+         *       "prices": []
+         *     }
+         */
+        PriceListCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /** @description Unique in the tenant in any case; trimmed */
+            name: string;
+            /**
+             * Format: uuid
+             * @description The company whose documents take it; null (the default): every company
+             */
+            companyId?: string | null;
+            /** @description ISO 4217 code; default ZAR */
+            currency?: string;
+            /** @description Contacts with any of these tags take this list, unless they have a list of their own (the first such list by name) */
+            contactTags?: string[];
+            /** @description Default true */
+            isActive?: boolean;
+            /** @description One price per product (variantId null) or variant; the same one twice is a 400 */
+            prices?: components["schemas"]["PriceListPriceInput"][];
+        };
+        /**
+         * @example {
+         *       "contactTags": [
+         *         "wholesale",
+         *         "trade"
+         *       ],
+         *       "isActive": true
+         *     }
+         */
+        PriceListUpdate: {
+            /** @description Unique in the tenant in any case; trimmed */
+            name?: string;
+            /**
+             * Format: uuid
+             * @description The company whose documents take it; null (the default): every company
+             */
+            companyId?: string | null;
+            /** @description ISO 4217 code; default ZAR */
+            currency?: string;
+            /** @description Contacts with any of these tags take this list, unless they have a list of their own (the first such list by name) */
+            contactTags?: string[];
+            isActive?: boolean;
+        };
+        /**
+         * @description Replaces the whole set
+         * @example {
+         *       "prices": []
+         *     }
+         */
+        PriceListPrices: {
+            /** @description One price per product (variantId null) or variant; the same one twice is a 400 */
+            prices: components["schemas"]["PriceListPriceInput"][];
+        };
+        PriceListContacts: {
+            /** Format: uuid */
+            priceListId: string;
+            contactIds: string[];
+        };
+        /**
+         * @example {
+         *       "contactIds": []
+         *     }
+         */
+        PriceListContactsInput: {
+            /** @description The contacts whose own list this is: the whole set (others lose it); [] clears */
+            contactIds: string[];
+        };
+        ContactPriceList: {
+            /** Format: uuid */
+            contactId: string;
+            /** @description null: the contact takes no list (book prices apply) */
+            priceList: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                /** Format: uuid */
+                companyId: string | null;
+                prices: components["schemas"]["PriceListPrice"][];
+            } | null;
         };
         Sandbox: {
             /** Format: uuid */
@@ -11391,6 +12080,38 @@ export interface components {
          * @enum {string}
          */
         RecurringFrequency: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly";
+        /** @description A line of a document as it is sent */
+        InvoiceLineInput: {
+            description: string;
+            /** @description Up to four decimals */
+            quantity: number;
+            /** @description Excluding VAT; up to four decimals. A negative line (a discount, an item returned) is allowed as long as the document's total is not negative */
+            unitPrice: number;
+            /** @description Percent off the line (10 = 10%) */
+            discountRate?: number;
+            /**
+             * @description How a sales line is taxed; the rate follows from the code and the issue date. standard: 15% (14% before 2018-04-01), VAT Act s7(1)(a), VAT201 field 1; zero: zero-rated goods and services, s11(1), field 2; zero_export: zero-rated exports, s11(1)(a), field 2A; exempt: exempt supplies, s12, field 3; accommodation_short: commercial accommodation of 28 days or less, the standard rate, field 7; accommodation_long: of more than 28 days, the standard rate on 60% of the value (s10(10)), VAT rounded half-up per line, field 5; out_of_scope: not a supply for VAT, in no field. No VAT whatever the code when the company is not VAT-registered on the issue date.
+             * @enum {string}
+             */
+            taxCode?: "standard" | "zero" | "zero_export" | "exempt" | "out_of_scope" | "accommodation_short" | "accommodation_long";
+            /** @description Percent, instead of taxCode: 0 means zero, the standard rate on the issue date (15%, 14% before 2018-04-01) means standard; any other rate, or one that disagrees with taxCode, is refused. Neither given: standard. */
+            vatRate?: number;
+            /**
+             * Format: uuid
+             * @description The income account it posts to; default Sales (4000)
+             */
+            accountId?: string;
+            /**
+             * Format: uuid
+             * @description The product the line sells (a live product of the products book). Releasing the document moves its stock when the product is tracked.
+             */
+            productId?: string;
+            /**
+             * Format: uuid
+             * @description The variant of the product, when it has variants
+             */
+            variantId?: string;
+        };
         /**
          * @example {
          *       "contactId": "3f0c9a52-5b1e-4a53-9a53-0d3b1d6a9e10",
@@ -24553,6 +25274,10 @@ export interface operations {
                 q?: string;
                 /** @description Only active (true) or inactive (false) products */
                 isActive?: boolean;
+                /** @description Exactly this barcode */
+                barcode?: string;
+                /** @description true: only products with a reorder point and on hand at or below it */
+                belowReorder?: boolean;
             };
             header?: never;
             path?: never;
@@ -24751,11 +25476,1015 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_d4d3ce"];
             404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `SKU_TAKEN`, `PRODUCT_HAS_STOCK`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listProductVariants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductVariant"][];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createProductVariant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductVariantCreate"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductVariant"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductVariant"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_5e07f6"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getProductVariant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+                variantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductVariant"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteProductVariant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+                variantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateProductVariant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+                variantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductVariantUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductVariant"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict_5e07f6"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listProductUnits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductUnit"][];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createProductUnit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductUnitCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductUnit"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getProductUnit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+                unitId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductUnit"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    retireProductUnit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+                unitId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listStockLocations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockLocation"][];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createStockLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StockLocationCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockLocation"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getStockLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockLocation"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteStockLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `LOCATION_HAS_STOCK`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateStockLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StockLocationUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockLocation"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPriceLists: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `name`. */
+                sort?: "updatedAt" | "-updatedAt" | "createdAt" | "-createdAt";
+                /** @description Lists this company's documents take (its own and every company's) */
+                companyId?: string;
+                isActive?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceListPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createPriceList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PriceListCreate"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceList"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceList"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPriceList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceList"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deletePriceList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updatePriceList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PriceListUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceList"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putPriceListPrices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PriceListPrices"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceList"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPriceListContacts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceListContacts"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putPriceListContacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PriceListContactsInput"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceListContacts"];
+                };
+            };
+            400: components["responses"]["BadRequest_74fea9"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getContactPriceList: {
+        parameters: {
+            query?: {
+                /** @description The list the contact gets on this company's documents (lists of every company, or of it) */
+                companyId?: string;
+            };
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactPriceList"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_597546"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -7,7 +7,10 @@ import type { ProductsTable } from './products.tables.ts';
 
 export type ProductRow = Selectable<ProductsTable>;
 
-export function toProduct(row: ProductRow) {
+const num = (v: string | number | null) => (v === null ? null : Number(v));
+
+/** The answer of a product; `onHand` comes from stock_balances (see onHandOf). */
+export function toProduct(row: ProductRow, onHand = '0') {
   return {
     id: row.id,
     tenantId: row.tenant_id,
@@ -19,6 +22,18 @@ export function toProduct(row: ProductRow) {
     vatRate: row.vat_rate === null ? null : Number(row.vat_rate),
     isTracked: row.is_tracked,
     isActive: row.is_active,
+    costMethod: row.cost_method,
+    tracking: row.tracking,
+    allowNegative: row.allow_negative,
+    reorderPoint: num(row.reorder_point),
+    reorderQuantity: num(row.reorder_quantity),
+    barcode: row.barcode,
+    baseUnit: row.base_unit,
+    weight: num(row.weight),
+    incomeAccountCode: row.income_account_code,
+    costAccountCode: row.cost_account_code,
+    inventoryAccountCode: row.inventory_account_code,
+    onHand: Number(onHand),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     deletedAt: row.deleted_at === null ? null : row.deleted_at.toISOString(),
@@ -55,6 +70,47 @@ export function productWithSku(tx: Tx, tenantId: string, sku: string, exceptId?:
     .where(sql<boolean>`lower(sku) = lower(${sku})`)
     .where('deleted_at', 'is', null);
   if (exceptId) q = q.where('id', '<>', exceptId);
+  return q.executeTakeFirst();
+}
+
+/** On hand per product over every company, location and variant: one grouped query for a page. */
+export async function onHandOf(tx: Tx, tenantId: string, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx
+    .selectFrom('stock_balances')
+    .select(['product_id', sql<string>`sum(quantity)`.as('q')])
+    .where('tenant_id', '=', tenantId)
+    .where('product_id', 'in', ids)
+    .groupBy('product_id')
+    .execute();
+  return new Map(rows.map((r) => [r.product_id, r.q]));
+}
+
+/** Whether any stock of the product has ever moved (its cost method and tracking are then fixed). */
+export async function hasMovements(tx: Tx, tenantId: string, productId: string): Promise<boolean> {
+  const r = await tx
+    .selectFrom('stock_movements')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('product_id', '=', productId)
+    .limit(1)
+    .executeTakeFirst();
+  return Boolean(r);
+}
+
+/** A live variant (of a live product) holding this SKU in any case, other than `exceptId`. */
+export function variantWithSku(tx: Tx, tenantId: string, sku: string, exceptId?: string) {
+  let q = tx
+    .selectFrom('product_variants as v')
+    .innerJoin('products as p', (j) =>
+      j.onRef('p.tenant_id', '=', 'v.tenant_id').onRef('p.id', '=', 'v.product_id'),
+    )
+    .select(['v.id', 'v.sku'])
+    .where('v.tenant_id', '=', tenantId)
+    .where(sql<boolean>`lower(v.sku) = lower(${sku})`)
+    .where('v.deleted_at', 'is', null)
+    .where('p.deleted_at', 'is', null);
+  if (exceptId) q = q.where('v.id', '<>', exceptId);
   return q.executeTakeFirst();
 }
 
@@ -102,6 +158,9 @@ export async function updateProductRow(
 export interface ProductFilter {
   q?: string | undefined;
   isActive?: boolean | undefined;
+  barcode?: string | undefined;
+  /** Only products with a reorder point and on hand at or below it. */
+  belowReorder?: boolean | undefined;
   /** Changed at or after this instant; deleted products are then included. */
   updatedSince?: Date | undefined;
 }
@@ -130,6 +189,13 @@ export async function listProductRows(
   if (filter.updatedSince) q = q.where('updated_at', '>=', filter.updatedSince);
   else q = q.where('deleted_at', 'is', null);
   if (filter.isActive !== undefined) q = q.where('is_active', '=', filter.isActive);
+  if (filter.barcode) q = q.where('barcode', '=', filter.barcode);
+  if (filter.belowReorder) {
+    q = q.where('reorder_point', 'is not', null).where(
+      sql<boolean>`coalesce((SELECT sum(b.quantity) FROM stock_balances b
+          WHERE b.tenant_id = products.tenant_id AND b.product_id = products.id), 0) <= products.reorder_point`,
+    );
+  }
   if (filter.q) {
     const pattern = likePattern(filter.q);
     q = q.where((eb) =>

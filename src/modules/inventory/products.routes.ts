@@ -10,8 +10,16 @@ const BOOK =
   'is ignored. The sandbox\'s sample products (names starting "Sandbox · ") are in it too.';
 
 const SKU =
-  'sku is unique in the tenant among live products, compared in any case (409 SKU_TAKEN, field sku); a ' +
-  "deleted product's SKU may be used again.";
+  'sku is unique in the tenant among live products and variants, compared in any case (409 SKU_TAKEN, field ' +
+  "sku); a deleted product's SKU may be used again.";
+
+const STOCK =
+  'costMethod (average | fifo, default average) and tracking (none | batch | serial, default none) are fixed ' +
+  'once stock of the product has moved (409 PRODUCT_HAS_STOCK naming the field). allowNegative defaults to ' +
+  'true for tracking none and false for batch or serial. Quantities (reorderPoint, reorderQuantity) are in the ' +
+  "base unit (baseUnit, default 'each') with up to four decimals; weight is kg per base unit. The account " +
+  "codes name accounts of the chart (each company's own), null meaning the company's Sales, Cost of sales " +
+  'and Inventory accounts. onHand is the sum over every company, location and variant.';
 
 export const productRoutes: AnyRoute[] = [
   defineRoute({
@@ -29,7 +37,8 @@ export const productRoutes: AnyRoute[] = [
       'description. Without isActive both active and inactive products are listed. Deleted products are ' +
       'left out, except with updatedSince: a sync then sees every product changed since, deleted ones with ' +
       'deletedAt set. ' +
-      'Filters apply before paging; limit defaults to 50, at most 200.',
+      'barcode finds that barcode exactly; belowReorder=true keeps products with a reorder point whose onHand ' +
+      'is at or below it. Filters apply before paging; limit defaults to 50, at most 200.',
     query: ProductListQuery,
     response: { 200: Paged(Product) },
     handler: async ({ query }, ctx) => listProducts(ctx, query),
@@ -45,7 +54,7 @@ export const productRoutes: AnyRoute[] = [
     permission: ['inventory', 'write'],
     summary: 'Create a product (201), or answer the existing one for a clientId already used (200)',
     description:
-      `${BOOK} ${SKU} unitPrice excludes VAT and takes up to four decimals (more: 400 naming unitPrice); ` +
+      `${BOOK} ${SKU} ${STOCK} unitPrice excludes VAT and takes up to four decimals (more: 400 naming unitPrice); ` +
       'vatRate null or absent means the standard rate on the document date, 0 zero-rated. isTracked ' +
       'defaults to false, isActive to true. sku and name are trimmed and must not be blank. A clientId that ' +
       'is not a UUID is a 400 naming clientId; one of a deleted product is a 409.',
@@ -72,12 +81,12 @@ export const productRoutes: AnyRoute[] = [
     path: '/api/inventory/products/{id}',
     operationId: 'updateProduct',
     tag: 'Products',
-    errors: ['SKU_TAKEN'],
+    errors: ['SKU_TAKEN', 'PRODUCT_HAS_STOCK'],
     module: 'inventory',
     access: 'write',
     permission: ['inventory', 'write'],
     summary: 'Change a product: only the fields sent; null clears description, or vatRate back to standard',
-    description: `${BOOK} ${SKU}`,
+    description: `${BOOK} ${SKU} ${STOCK}`,
     params: IdParams,
     body: ProductUpdate,
     response: { 200: Product },

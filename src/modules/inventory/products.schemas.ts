@@ -12,7 +12,8 @@ const Timestamp = Type.String({ format: 'date-time' });
 const Sku = Type.String({
   minLength: 1,
   maxLength: 64,
-  description: 'Stock-keeping unit: unique in the tenant in any case among live products; trimmed',
+  description:
+    'Stock-keeping unit: unique in the tenant in any case among live products and variants; trimmed',
 });
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Description = orNull<string>({
@@ -34,6 +35,59 @@ const VatRate = orNull<number>({
     '(15%, 14% before 2018-04-01); 0: zero-rated.',
 });
 
+const CostMethod = Type.Union([Type.Literal('average'), Type.Literal('fifo')], {
+  description: 'How its stock is costed: a weighted average per company, or first in first out',
+});
+const Tracking = Type.Union([Type.Literal('none'), Type.Literal('batch'), Type.Literal('serial')], {
+  description: 'none; batch: every movement names a batch (with an expiry); serial: one serial per unit',
+});
+const Quantity = (description: string, minimum = 0) =>
+  orNull<number>({ type: 'number', minimum, maximum: 999_999_999_999, description });
+const AccountCode = orNull<string>({
+  type: 'string',
+  minLength: 1,
+  maxLength: 20,
+  description:
+    "An account code of the chart (accounts are per company, so by code); null: the company's default",
+});
+const Barcode = orNull<string>({
+  type: 'string',
+  minLength: 1,
+  maxLength: 64,
+  description: 'EAN, UPC or any code',
+});
+const BaseUnit = Type.String({
+  minLength: 1,
+  maxLength: 32,
+  description: "The unit stock is counted in (default 'each'); product units convert others to it",
+});
+const Weight = orNull<number>({
+  type: 'number',
+  minimum: 0,
+  maximum: 999_999_999,
+  description: 'kg per base unit, up to six decimals (landed costs spread by weight)',
+});
+
+/** The stock-keeping fields a create and an update take alike. */
+const stockFields = {
+  costMethod: Type.Optional(CostMethod),
+  tracking: Type.Optional(Tracking),
+  allowNegative: Type.Optional(
+    Type.Boolean({
+      description:
+        'Stock may go below zero. Default true for tracking none, false for batch and serial products',
+    }),
+  ),
+  reorderPoint: Type.Optional(Quantity('Reorder when on hand is at or below it; up to four decimals')),
+  reorderQuantity: Type.Optional(Quantity('How much to reorder, in base units; more than 0', 0.0001)),
+  barcode: Type.Optional(Barcode),
+  baseUnit: Type.Optional(BaseUnit),
+  weight: Type.Optional(Weight),
+  incomeAccountCode: Type.Optional(AccountCode),
+  costAccountCode: Type.Optional(AccountCode),
+  inventoryAccountCode: Type.Optional(AccountCode),
+};
+
 export const Product = named(
   'Product',
   Type.Object({
@@ -46,6 +100,20 @@ export const Product = named(
     vatRate: nullable(Type.Number(), { description: 'null: the standard rate' }),
     isTracked: Type.Boolean({ description: 'Stock on hand is counted for it (false for a service)' }),
     isActive: Type.Boolean(),
+    costMethod: CostMethod,
+    tracking: Tracking,
+    allowNegative: Type.Boolean(),
+    reorderPoint: nullable(Type.Number()),
+    reorderQuantity: nullable(Type.Number()),
+    barcode: nullable(Type.String()),
+    baseUnit: Type.String(),
+    weight: nullable(Type.Number(), { description: 'kg per base unit' }),
+    incomeAccountCode: nullable(Type.String(), { description: 'null: Sales (4000)' }),
+    costAccountCode: nullable(Type.String(), { description: 'null: Cost of sales (5000)' }),
+    inventoryAccountCode: nullable(Type.String(), { description: 'null: Inventory (1200)' }),
+    onHand: Type.Number({
+      description: 'Base units on hand now, over every company, location and variant (0 for a service)',
+    }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
     deletedAt: nullable(Timestamp, {
@@ -68,6 +136,7 @@ export const ProductCreate = named(
       vatRate: Type.Optional(VatRate),
       isTracked: Type.Optional(Type.Boolean({ description: 'Default false' })),
       isActive: Type.Optional(Type.Boolean({ description: 'Default true' })),
+      ...stockFields,
     },
     {
       examples: [
@@ -77,6 +146,11 @@ export const ProductCreate = named(
           description: 'Loose-leaf, Cederberg',
           unitPrice: 89.95,
           isTracked: true,
+          costMethod: 'average',
+          reorderPoint: 20,
+          reorderQuantity: 100,
+          barcode: '6001234567890',
+          weight: 0.25,
         },
       ],
       additionalProperties: false,
@@ -95,6 +169,7 @@ export const ProductUpdate = named(
       vatRate: Type.Optional(VatRate),
       isTracked: Type.Optional(Type.Boolean()),
       isActive: Type.Optional(Type.Boolean()),
+      ...stockFields,
     },
     { examples: [{ unitPrice: 94.5, isActive: true }], additionalProperties: false },
   ),
@@ -108,6 +183,10 @@ export const ProductListQuery = Type.Object(
       Type.String({ maxLength: 200, description: 'Contains, in any case, in sku, name or description' }),
     ),
     isActive: Type.Optional(Type.Boolean({ description: 'Only active (true) or inactive (false) products' })),
+    barcode: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Exactly this barcode' })),
+    belowReorder: Type.Optional(
+      Type.Boolean({ description: 'true: only products with a reorder point and on hand at or below it' }),
+    ),
   },
   { additionalProperties: false },
 );

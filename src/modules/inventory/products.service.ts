@@ -10,13 +10,16 @@ import { hasAtMostDecimals, money } from '../../platform/money/money.ts';
 import {
   anyProduct,
   findProduct,
+  hasMovements,
   insertProduct,
   listProductRows,
+  onHandOf,
   type ProductSortKey,
   type ProductValues,
   productWithSku,
   toProduct,
   updateProductRow,
+  variantWithSku,
 } from './products.queries.ts';
 import type { ProductCreate, ProductListQuery, ProductUpdate } from './products.schemas.ts';
 
@@ -60,22 +63,66 @@ function columnsOf(input: Input): ProductValues {
   }
   if (input.isTracked !== undefined) set.is_tracked = input.isTracked;
   if (input.isActive !== undefined) set.is_active = input.isActive;
+  if (input.costMethod !== undefined) set.cost_method = input.costMethod;
+  if (input.tracking !== undefined) set.tracking = input.tracking;
+  if (input.allowNegative !== undefined) set.allow_negative = input.allowNegative;
+  if (input.reorderPoint !== undefined) set.reorder_point = quantity(input.reorderPoint, 'reorderPoint');
+  if (input.reorderQuantity !== undefined)
+    set.reorder_quantity = quantity(input.reorderQuantity, 'reorderQuantity');
+  if (input.barcode !== undefined)
+    set.barcode = input.barcode === null ? null : required(input.barcode, 'barcode');
+  if (input.baseUnit !== undefined) set.base_unit = required(input.baseUnit, 'baseUnit');
+  if (input.weight !== undefined) {
+    if (input.weight !== null && !hasAtMostDecimals(input.weight, 6))
+      throw badRequest('weight', 'at most six decimals');
+    set.weight = input.weight === null ? null : money(input.weight).toFixed(6);
+  }
+  for (const [field, column] of [
+    ['incomeAccountCode', 'income_account_code'],
+    ['costAccountCode', 'cost_account_code'],
+    ['inventoryAccountCode', 'inventory_account_code'],
+  ] as const) {
+    const code = input[field];
+    if (code !== undefined) set[column] = code === null ? null : required(code, field);
+  }
   return set;
+}
+
+/** A quantity in base units: numeric(20,4), so at most four decimals. */
+function quantity(value: number | null, field: string): string | null {
+  if (value === null) return null;
+  if (!hasAtMostDecimals(value, 4)) throw badRequest(field, 'at most four decimals');
+  return money(value).toFixed(4);
+}
+
+function productHasStock(field: string) {
+  return conflict(`${field}: the product has stock movements; its ${field} can no longer change`, {
+    field,
+    code: 'PRODUCT_HAS_STOCK',
+  });
+}
+
+/** 409 SKU_TAKEN when a live variant holds the SKU (the index keeps products apart among themselves). */
+async function assertNoVariantSku(ctx: TenantCtx, sku: string | undefined) {
+  if (sku && (await variantWithSku(ctx.db, ctx.tenantId, sku))) throw skuTaken(sku);
 }
 
 export async function getProduct(ctx: TenantCtx, id: string): Promise<Product> {
   const row = await findProduct(ctx.db, ctx.tenantId, id);
   if (!row) throw notFound('Product');
-  return toProduct(row);
+  return toProduct(row, (await onHandOf(ctx.db, ctx.tenantId, [id])).get(id));
 }
 
 /** 201 with the new product, 200 with the existing one for a clientId already used. */
 export async function createProduct(ctx: TenantCtx, input: Static<typeof ProductCreate>): Promise<Product> {
   const columns = columnsOf(input);
   const sku = columns.sku as string;
+  // Batch and serial stock is counted unit by unit: it may not go negative unless asked.
+  columns.allow_negative ??= (input.tracking ?? 'none') === 'none';
   return createIdempotent(ctx, {
     id: idFor(input.clientId),
     insert: async (id) => {
+      if (!(await anyProduct(ctx.db, ctx.tenantId, id))) await assertNoVariantSku(ctx, sku);
       const created = await insertProduct(
         ctx.db,
         ctx.tenantId,
@@ -104,10 +151,26 @@ export async function updateProduct(
   input: Static<typeof ProductUpdate>,
 ): Promise<Product> {
   const columns = columnsOf(input);
-  if (!(await findProduct(ctx.db, ctx.tenantId, id))) throw notFound('Product');
+  const current = await findProduct(ctx.db, ctx.tenantId, id);
+  if (!current) throw notFound('Product');
   if (columns.sku && (await productWithSku(ctx.db, ctx.tenantId, columns.sku as string, id))) {
     throw skuTaken(columns.sku as string);
   }
+  await assertNoVariantSku(ctx, columns.sku as string | undefined);
+  // Stock already moved at one cost method and tracking: changing either would orphan its
+  // layers or batches, so both are fixed from the first movement.
+  const changes = (['costMethod', 'tracking'] as const).filter(
+    (f) =>
+      input[f] !== undefined && input[f] !== (f === 'costMethod' ? current.cost_method : current.tracking),
+  );
+  if (changes.length && (await hasMovements(ctx.db, ctx.tenantId, id))) throw productHasStock(changes[0]!);
+  if (
+    input.tracking &&
+    input.tracking !== 'none' &&
+    current.tracking === 'none' &&
+    input.allowNegative === undefined
+  )
+    columns.allow_negative = false;
   try {
     await updateProductRow(ctx.db, ctx.tenantId, [id], { ...columns, updated_at: ctx.deps.now() });
   } catch (err) {
@@ -143,10 +206,21 @@ export async function listProducts(
     {
       q: q || undefined,
       isActive: query.isActive,
+      barcode: query.barcode?.trim() || undefined,
+      belowReorder: query.belowReorder,
       updatedSince: query.updatedSince === undefined ? undefined : new Date(query.updatedSince),
     },
     sortOrder<ProductSortKey>(query.sort, 'name'),
     p,
   );
-  return pageOf(rows.map(toProduct), total, p);
+  const onHand = await onHandOf(
+    ctx.db,
+    ctx.tenantId,
+    rows.map((r) => r.id),
+  );
+  return pageOf(
+    rows.map((r) => toProduct(r, onHand.get(r.id))),
+    total,
+    p,
+  );
 }

@@ -98,6 +98,30 @@ export const LineInput = named(
   ),
 );
 
+/**
+ * A sales document's line as sent: unitPrice may be left out when the line names a product (it
+ * takes the contact's price list price, else the variant's or product's own; issue 20).
+ * Recurring templates keep LineInput, whose unitPrice is always given.
+ */
+export const SalesLineInput = named(
+  'SalesLineInput',
+  Type.Object(
+    {
+      ...LineInput.properties,
+      unitPrice: Type.Optional(
+        Type.Number({
+          description:
+            'Excluding VAT; up to four decimals. Required unless productId is given: then, when left out, the ' +
+            "contact's price list price (the variant's item, else the product's), else the variant's or the " +
+            "product's unitPrice. A negative line (a discount, an item returned) is allowed as long as the " +
+            "document's total is not negative",
+        }),
+      ),
+    },
+    { additionalProperties: false, description: 'A line of a sales document as it is sent' },
+  ),
+);
+
 const createExample = {
   contactId: '3f0c9a52-5b1e-4a53-9a53-0d3b1d6a9e10',
   documentType: 'invoice',
@@ -163,7 +187,7 @@ export const InvoiceCreate = named(
             "How its PDF looks: a template of the company. Default: the settings' default template",
         }),
       ),
-      lines: Type.Array(LineInput, { minItems: 1, maxItems: 500 }),
+      lines: Type.Array(SalesLineInput, { minItems: 1, maxItems: 500 }),
     },
     { additionalProperties: false, examples: [createExample] },
   ),
@@ -190,7 +214,7 @@ export const InvoiceUpdate = named(
         nullable(Type.String({ format: 'uuid', description: 'The former name of creditedDocumentId' })),
       ),
       templateId: Type.Optional(nullable(Type.String({ format: 'uuid' }))),
-      lines: Type.Optional(Type.Array(LineInput, { minItems: 1, maxItems: 500 })),
+      lines: Type.Optional(Type.Array(SalesLineInput, { minItems: 1, maxItems: 500 })),
     },
     {
       additionalProperties: false,

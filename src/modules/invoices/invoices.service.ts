@@ -11,6 +11,7 @@ import { sortOrder } from '../../platform/http/sync.ts';
 import { hasAtMostDecimals, toSql } from '../../platform/money/money.ts';
 import { vatRegisteredOn } from '../companies/index.ts';
 import { contactName } from '../contacts/index.ts';
+import { salesUnitPrice } from '../inventory/price-lists.lookup.ts';
 import { systemAccount } from '../ledger/index.ts';
 import { announce, announceById } from './announce.ts';
 import {
@@ -34,6 +35,7 @@ import {
   type InvoiceListQuery,
   type InvoiceUpdate,
   type LineInput,
+  type SalesLineInput,
 } from './invoices.schemas.ts';
 import type { DocumentType } from './invoices.tables.ts';
 import { adjustedDocument, adjustedIdOf, assertNoteDate, assertWithinRemaining } from './notes.ts';
@@ -72,6 +74,7 @@ export async function getInvoice(ctx: SalesCtx, id: string): Promise<Invoice> {
 }
 
 type Line = Static<typeof LineInput>;
+type SentLine = Static<typeof SalesLineInput>;
 
 /**
  * The document's header and lines as they will be stored: VAT and totals worked out. `taxDate`:
@@ -80,7 +83,14 @@ type Line = Static<typeof LineInput>;
  */
 export async function priced(
   ctx: SalesCtx,
-  input: { issueDate: string; lines: Line[]; taxDate?: string | undefined; documentType?: DocumentType },
+  input: {
+    issueDate: string;
+    lines: SentLine[];
+    taxDate?: string | undefined;
+    documentType?: DocumentType;
+    /** Whose price list prices a product line sent without a unitPrice. */
+    contactId?: string | undefined;
+  },
 ): Promise<{
   vatRegistered: boolean;
   lines: Array<ReturnType<typeof lineValues>>;
@@ -102,7 +112,8 @@ export async function priced(
     : [];
   await assertLineProducts(ctx, input.lines);
   const lines = [];
-  for (const [i, l] of input.lines.entries()) {
+  for (const [i, sent] of input.lines.entries()) {
+    const l = await withUnitPrice(ctx, companyId, input.contactId, sent, i);
     if (!hasAtMostDecimals(l.quantity, 4)) throw badRequest(`lines[${i}].quantity`, 'at most four decimals');
     if (!hasAtMostDecimals(l.unitPrice, 4))
       throw badRequest(`lines[${i}].unitPrice`, 'at most four decimals');
@@ -141,8 +152,27 @@ export async function priced(
   return { vatRegistered, lines, totals };
 }
 
+/** The line with its unitPrice: as sent, else the product's price for the contact (issue 20). */
+async function withUnitPrice(
+  ctx: SalesCtx,
+  companyId: string,
+  contactId: string | undefined,
+  l: SentLine,
+  i: number,
+): Promise<Line> {
+  if (l.unitPrice !== undefined) return { ...l, unitPrice: l.unitPrice };
+  if (!l.productId) throw badRequest(`lines[${i}].unitPrice`, 'required without a productId');
+  const price = await salesUnitPrice(ctx, {
+    contactId,
+    companyId,
+    productId: l.productId,
+    variantId: l.variantId,
+  });
+  return { ...l, unitPrice: price.toNumber() };
+}
+
 /** 400 naming lines[i].productId (or variantId) for a product or variant not live in the book. */
-async function assertLineProducts(ctx: SalesCtx, lines: Line[]): Promise<void> {
+async function assertLineProducts(ctx: SalesCtx, lines: SentLine[]): Promise<void> {
   const products = [...new Set(lines.flatMap((l) => (l.productId ? [l.productId] : [])))];
   const variants = [...new Set(lines.flatMap((l) => (l.variantId ? [l.variantId] : [])))];
   const live = products.length
@@ -396,6 +426,7 @@ export async function updateInvoice(
     const p = await priced(ctx, {
       issueDate,
       lines,
+      contactId: input.contactId ?? row.contact_id,
       taxDate: adjusted?.issue_date,
       documentType: row.document_type,
     });

@@ -160,7 +160,12 @@ export const ERROR_CODES = {
     meaning: 'The VAT period is submitted already: its figures are frozen',
   },
   CONTACT_HAS_OPEN_ITEMS: { status: 409, meaning: 'The contact has open documents' },
-  SKU_TAKEN: { status: 409, meaning: 'Another product has this SKU' },
+  SKU_TAKEN: { status: 409, meaning: 'Another product or variant has this SKU' },
+  PRODUCT_HAS_STOCK: {
+    status: 409,
+    meaning: 'The product has stock movements: its cost method and tracking can no longer change',
+  },
+  LOCATION_HAS_STOCK: { status: 409, meaning: 'The location holds stock: move it out before deleting it' },
   SANDBOX_IN_USE: {
     status: 409,
     meaning: 'Records outside the sandbox point into it; `blocking` names them',
