@@ -499,3 +499,34 @@ CREATE TRIGGER accounts_stock_accounts AFTER INSERT ON accounts
 ALTER TABLE accounts NO FORCE ROW LEVEL SECURITY;
 SELECT bp_seed_stock_accounts(tenant_id, company_id) FROM accounts WHERE system_key = 'inventory';
 ALTER TABLE accounts FORCE ROW LEVEL SECURITY;
+
+-- Every company starts with its default location (MAIN) and its transit location (TRANSIT), made
+-- with the company, so that a read (GET /api/inventory/locations runs in a read-only
+-- transaction) finds them; stock.items.ts defaultLocation still makes them for a write if absent.
+CREATE FUNCTION bp_seed_stock_locations(p_tenant uuid, p_company uuid) RETURNS void
+  LANGUAGE sql AS $$
+  INSERT INTO stock_locations (tenant_id, id, company_id, code, name, kind, is_default)
+    SELECT p_tenant, gen_random_uuid(), p_company, s.code, s.name, s.kind, s.is_default
+      FROM (VALUES ('MAIN', 'Main warehouse', 'warehouse', true), ('TRANSIT', 'In transit', 'transit', false))
+        AS s (code, name, kind, is_default)
+     WHERE NOT EXISTS (SELECT 1 FROM stock_locations l
+                        WHERE l.tenant_id = p_tenant AND l.company_id = p_company AND l.deleted_at IS NULL
+                          AND (lower(l.code) = lower(s.code)
+                               OR (s.is_default AND l.is_default)
+                               OR (s.kind = 'transit' AND l.kind = 'transit')));
+$$;
+
+CREATE FUNCTION bp_stock_locations_follow() RETURNS trigger
+  LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM bp_seed_stock_locations(NEW.tenant_id, NEW.id);
+  RETURN NULL;
+END $$;
+CREATE TRIGGER companies_stock_locations AFTER INSERT ON companies
+  FOR EACH ROW EXECUTE FUNCTION bp_stock_locations_follow();
+
+ALTER TABLE companies NO FORCE ROW LEVEL SECURITY;
+ALTER TABLE stock_locations NO FORCE ROW LEVEL SECURITY;
+SELECT bp_seed_stock_locations(tenant_id, id) FROM companies;
+ALTER TABLE stock_locations FORCE ROW LEVEL SECURITY;
+ALTER TABLE companies FORCE ROW LEVEL SECURITY;

@@ -71,9 +71,11 @@ async function clearDefault(ctx: TenantCtx) {
     .execute();
 }
 
-/** Every live location of the company by code; MAIN and TRANSIT are made on the first call. */
+/**
+ * Every live location of the company by code. MAIN and TRANSIT are made with the company (a
+ * trigger of migration 0049): a read runs in a read-only transaction and could not make them.
+ */
 export async function listLocations(ctx: TenantCtx): Promise<Location[]> {
-  await defaultLocation(ctx, companyOf(ctx));
   const rows = await live(ctx).orderBy(sql`lower(code)`).orderBy('id').execute();
   return rows.map(toLocation);
 }
