@@ -36,6 +36,7 @@ export const inventoryRoutes: AnyRoute[] = [
   ...transfersRoutes,
   ...landedCostsRoutes,
 ];
+export { contactPrice, salesUnitPrice } from './price-lists.lookup.ts';
 export { createProduct, getProduct, type Product, retireProducts } from './products.service.ts';
 export {
   assertLocation,
@@ -50,3 +51,4 @@ export {
 } from './stock.items.ts';
 export { moveStock, type StockMove, type StockMoved } from './stock.move.ts';
 export type { MovementType } from './stock.tables.ts';
+export { toBaseUnits } from './units.service.ts';
