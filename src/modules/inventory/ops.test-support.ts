@@ -152,3 +152,12 @@ export async function mainForTest(t: TestApp, who: Who): Promise<string> {
     defaultLocation({ db: tx, tenantId: who.tenantId }, who.companyId),
   );
 }
+
+/** Debits less credits on one account. */
+export async function accountBalanceForTest(t: TestApp, who: Who, accountId: string) {
+  const r = await withTenant(t.database.db, who.tenantId, (tx) =>
+    sql<{ b: string | null }>`select sum(debit - credit)::text as b from journal_lines
+      where tenant_id = ${who.tenantId} and account_id = ${accountId}`.execute(tx),
+  );
+  return Number(r.rows[0]?.b ?? 0);
+}
