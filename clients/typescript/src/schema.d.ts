@@ -11723,10 +11723,13 @@ export interface components {
             productId: string;
             /** Format: uuid */
             variantId: string | null;
-            /** Format: uuid */
-            locationId: string;
-            /** @description Asked */
-            quantity: number;
+            /**
+             * Format: uuid
+             * @description null: the company has no location yet (nothing to pick)
+             */
+            locationId: string | null;
+            /** @description Asked (null: everything there) */
+            quantity: number | null;
             /**
              * Format: date
              * @description YYYY-MM-DD
@@ -25560,7 +25563,8 @@ export interface operations {
                 productId: string;
                 /** @description One variant of it (batches and pools are kept per variant) */
                 variantId?: string;
-                quantity: number;
+                /** @description To pick; without it, every unexpired batch there in picking order, each in full */
+                quantity?: number;
                 /** @description Default: the company's default location */
                 locationId?: string;
                 /** @description Expired means an expiry before this date; default today */

@@ -40,7 +40,13 @@ export const FefoQuery = Type.Object(
   {
     productId: ProductId,
     variantId: VariantId,
-    quantity: Type.Number({ exclusiveMinimum: 0, maximum: 999_999_999_999, examples: [1] }),
+    quantity: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 999_999_999_999,
+        description: 'To pick; without it, every unexpired batch there in picking order, each in full',
+      }),
+    ),
     locationId: Type.Optional(
       Type.String({ format: 'uuid', description: "Default: the company's default location" }),
     ),
@@ -56,8 +62,8 @@ export const FefoPick = named(
   Type.Object({
     productId: Uuid,
     variantId: nullable(Uuid),
-    locationId: Uuid,
-    quantity: Type.Number({ description: 'Asked' }),
+    locationId: nullable(Uuid, { description: 'null: the company has no location yet (nothing to pick)' }),
+    quantity: nullable(Type.Number(), { description: 'Asked (null: everything there)' }),
     date: DateOnly,
     picks: Type.Array(
       Type.Object({

@@ -7,7 +7,7 @@ import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { money, toNumber, ZERO } from '../../platform/money/money.ts';
 import type { Batch, BatchListQuery, FefoPick, FefoQuery } from './batches.schemas.ts';
-import { assertLocation, defaultLocation } from './stock.items.ts';
+import { assertLocation } from './stock.items.ts';
 import { companyOf } from './transfers.service.ts';
 
 interface BatchRow {
@@ -62,6 +62,18 @@ export async function listBatches(
   return [...out.values()];
 }
 
+async function existingDefault(ctx: TenantCtx, companyId: string): Promise<string | null> {
+  const l = await ctx.db
+    .selectFrom('stock_locations')
+    .select('id')
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('company_id', '=', companyId)
+    .where('is_default', '=', true)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return l?.id ?? null;
+}
+
 const today = () => new Date().toISOString().slice(0, 10);
 
 export async function pickFefo(
@@ -69,11 +81,15 @@ export async function pickFefo(
   query: Static<typeof FefoQuery>,
 ): Promise<Static<typeof FefoPick>> {
   const companyId = companyOf(ctx);
-  const locationId = query.locationId ?? (await defaultLocation(ctx, companyId));
+  // A read: the default location is looked up, never made here (the transaction is read-only).
+  const locationId = query.locationId ?? (await existingDefault(ctx, companyId));
   if (query.locationId) await assertLocation(ctx, companyId, query.locationId);
   const date = query.date ?? today();
-  const rows = await batchRows(ctx, query.productId, query.variantId ?? query.productId, locationId);
-  let left = money(query.quantity);
+  const rows = locationId
+    ? await batchRows(ctx, query.productId, query.variantId ?? query.productId, locationId)
+    : [];
+  // Without a quantity, everything there is listed: an amount no stock reaches.
+  let left = query.quantity == null ? money('1e30') : money(query.quantity);
   const picks: Static<typeof FefoPick>['picks'] = [];
   for (const r of rows) {
     if (left.lessThanOrEqualTo(ZERO)) break;
@@ -88,9 +104,9 @@ export async function pickFefo(
     productId: query.productId,
     variantId: query.variantId ?? null,
     locationId,
-    quantity: query.quantity,
+    quantity: query.quantity ?? null,
     date,
     picks,
-    short: toNumber(left),
+    short: query.quantity == null ? 0 : toNumber(left),
   };
 }

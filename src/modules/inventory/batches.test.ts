@@ -113,6 +113,20 @@ describe('batches', () => {
   });
 });
 
+test('FEFO in a company with no location yet: nothing to pick, all short (a read makes no location)', async () => {
+  const b = await register(t.app, { plan: 'business' });
+  const res = await as(
+    t.app,
+    b.token,
+    b.companyId,
+  )({
+    method: 'GET',
+    url: `/api/inventory/batches/fefo?productId=${crypto.randomUUID()}&quantity=3`,
+  });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.deepEqual([res.json().locationId, res.json().picks, res.json().short], [null, [], 3]);
+});
+
 describe('serials', () => {
   test('a serial is never in two places: in stock twice is SERIAL_IN_STOCK, out of the wrong place SERIAL_NOT_IN_STOCK', async () => {
     const main = await mainForTest(t, a);
