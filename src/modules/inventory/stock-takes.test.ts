@@ -134,6 +134,26 @@ describe('stock takes', () => {
     assertProblem(other, 404);
   });
 
+  test('found stock of an item never costed carries no value: approved with no entry (entryId null)', async () => {
+    const p = await productForTest(t, a);
+    const take = await start({ date: '2026-03-31', productIds: [p] });
+    // Never stocked: one line expecting 0.
+    assert.deepEqual(
+      take.lines.map((l) => [l.productId, l.expected]),
+      [[p, 0]],
+    );
+    await api({
+      method: 'PUT',
+      url: `/api/inventory/stock-takes/${take.id}/counts`,
+      payload: { lines: [{ lineId: take.lines[0]!.id, counted: 3 }] },
+    });
+    const approved = await api({ method: 'POST', url: `/api/inventory/stock-takes/${take.id}/approve` });
+    assert.equal(approved.statusCode, 200, approved.body);
+    // 3 found at the pool's cost, R0 (nothing ever came in): 3 on hand, worth R0, no entry.
+    assert.equal(approved.json().entryId, null);
+    assert.deepEqual(await poolForTest(t, a, p), { quantity: 3, value: 0 });
+  });
+
   test('an unknown line is a 400 naming it; an unknown product a 400 naming productIds[0]', async () => {
     const take = await start({ date: '2026-03-31' });
     const bad = await api({
