@@ -30,6 +30,12 @@ import { catalogue } from '../src/catalogue.ts';
 import type { Plan } from '../src/config.ts';
 import { ingest } from '../src/modules/banking/banking.factories.ts';
 import { lockBankAccount, planIngest, writeIngest } from '../src/modules/banking/ingest.ts';
+import {
+  locationForTest,
+  mainForTest,
+  productForTest,
+  receiveForTest,
+} from '../src/modules/inventory/ops.test-support.ts';
 import { fileNotification } from '../src/modules/invoices/online/notifications.service.ts';
 import { keyTokenFor } from '../src/platform/auth/api-keys.factories.ts';
 import { licensedModule } from '../src/platform/auth/limits.ts';
@@ -219,6 +225,41 @@ const PREPARE: Record<string, (values: Record<string, string>) => Promise<Record
   'POST /api/bills': async () => ({ contactId: await supplierOfA() }),
   // So is a purchase order.
   'POST /api/purchase-orders': async () => ({ contactId: await supplierOfA() }),
+  // A stock transfer moves stock tenant A has, between two of its locations: a product with 10
+  // on hand at the default location, and a second location.
+  'POST /api/inventory/transfers': async () => {
+    const productId = await productForTest(t, a);
+    await receiveForTest(t, a, { productId, quantity: 10, unitCost: 10 });
+    return {
+      fromLocationId: await mainForTest(t, a),
+      toLocationId: await locationForTest(t, a, `SEC-${crypto.randomUUID().slice(0, 8)}`),
+      lines: [{ productId, quantity: 5 }],
+    };
+  },
+  // A landed cost spreads a line of an approved bill of tenant A over one of its stock receipts.
+  'POST /api/landed-costs': async () => {
+    const api = as(t.app, a.token, a.companyId);
+    const bill = await api({
+      method: 'POST',
+      url: '/api/bills',
+      payload: {
+        contactId: await supplierOfA(),
+        billNumber: 'SEC-FREIGHT-1',
+        issueDate: '2026-03-02',
+        dueDate: '2026-04-01',
+        lines: [{ description: 'Sea freight', quantity: 1, unitPrice: 200, taxCode: 'exempt' }],
+      },
+    });
+    assert.equal(bill.statusCode, 201, bill.body);
+    const approved = await api({ method: 'POST', url: `/api/bills/${bill.json().id}/approve` });
+    assert.equal(approved.statusCode, 200, approved.body);
+    const productId = await productForTest(t, a);
+    const receipt = await receiveForTest(t, a, { productId, quantity: 10, unitCost: 100 });
+    return {
+      charges: [{ billId: approved.json().id, billLineId: approved.json().lines[0].id, amount: 200 }],
+      receipts: [receipt],
+    };
+  },
   // Payments are made on approved bills only.
   'POST /api/bills/{id}/payments': async (values) => {
     const api = as(t.app, a.token, a.companyId);

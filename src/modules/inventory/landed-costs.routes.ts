@@ -1,4 +1,96 @@
-// Stub (foundation of issue 20): the routes are filled in by the module's owner.
-import type { AnyRoute } from '../../platform/http/catalogue.ts';
+// Landed costs: freight, duty and the like spread over stock receipts (issue 20).
+import { Type } from 'typebox';
+import type { Action, Resource } from '../../platform/auth/permissions.ts';
+import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
+import { Paged } from '../../platform/http/paging.ts';
+import { postLandedCost } from './landed-costs.post.ts';
+import { LandedCost, LandedCostCreate, LandedCostListQuery } from './landed-costs.schemas.ts';
+import {
+  createLandedCost,
+  deleteLandedCost,
+  getLandedCost,
+  listLandedCosts,
+} from './landed-costs.service.ts';
+import { OpsIdParams } from './ops.schemas.ts';
 
-export const landedCostsRoutes: AnyRoute[] = [];
+const base = { module: 'inventory', companyScoped: true, tag: 'Landed costs' } as const;
+const read = { ...base, access: 'read' as const, permission: ['inventory', 'read'] as [Resource, Action] };
+const write = { ...base, access: 'write' as const, permission: ['inventory', 'write'] as [Resource, Action] };
+
+export const landedCostsRoutes: AnyRoute[] = [
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/landed-costs',
+    operationId: 'createLandedCost',
+    errors: ['BILL_LINE_USED'],
+    summary: 'Prepare a landed cost (a draft): charges from bill lines, spread over stock receipts',
+    description:
+      "Each charge names a line of one of the company's approved bills (the freight or duty was booked to the " +
+      "line's account when the bill was approved) and the amount of it to spread; a line's net amount can be " +
+      'spread once in full across all live landed costs (more: 409 BILL_LINE_USED). receipts are stock ' +
+      'movements of type purchase or receipt in this company. The sum of the charges is shared over them by ' +
+      "method (value, quantity, or quantity × the product's weight), in cents by the largest remainder, so the " +
+      'shares (allocations) sum exactly to amount. Nothing is posted until POST …/post.',
+    body: LandedCostCreate,
+    response: { 201: LandedCost },
+    handler: async ({ body }, ctx) => createLandedCost(ctx, body),
+  }),
+  defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/api/landed-costs',
+    operationId: 'listLandedCosts',
+    summary: 'Landed costs, newest first, paged',
+    description:
+      'Filters: status, updatedSince (deleted drafts too, with deletedAt). sort: date, createdAt, updatedAt; ' +
+      '`-` for descending.',
+    query: LandedCostListQuery,
+    response: { 200: Paged(LandedCost) },
+    handler: async ({ query }, ctx) => listLandedCosts(ctx, query),
+  }),
+  defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/api/landed-costs/{id}',
+    operationId: 'getLandedCost',
+    summary: 'One landed cost with its charges and allocations',
+    params: OpsIdParams,
+    response: { 200: LandedCost },
+    handler: async ({ params }, ctx) => getLandedCost(ctx, params.id),
+  }),
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/landed-costs/{id}/post',
+    operationId: 'postLandedCost',
+    errors: ['LANDED_COST_POSTED', 'PERIOD_LOCKED'],
+    summary: 'Post a landed cost: raise the cost of the stock still on hand, the rest to cost of sales',
+    description:
+      "For each receipt, the part of its share for units still on hand raises the item's cost in the company " +
+      "(the average, or for FIFO that receipt's layer), so the next sale costs the landed price; the part for " +
+      'units already sold goes to cost of sales. FIFO knows what of the receipt is left; the average method ' +
+      "counts the receipt on hand up to what the company holds of the item. One entry on the landed cost's " +
+      "date: Dr inventory (and cost of sales) Cr each charge's bill line account. Posted twice: 409 " +
+      'LANDED_COST_POSTED.',
+    params: OpsIdParams,
+    response: { 200: LandedCost },
+    handler: async ({ params }, ctx) => postLandedCost(ctx, params.id),
+  }),
+  defineRoute({
+    ...write,
+    method: 'DELETE',
+    path: '/api/landed-costs/{id}',
+    operationId: 'deleteLandedCost',
+    errors: ['LANDED_COST_POSTED'],
+    summary: 'Delete a draft landed cost (soft): its bill lines may be spread again',
+    description: 'A posted landed cost stays (409 LANDED_COST_POSTED).',
+    params: OpsIdParams,
+    response: { 204: Type.Null() },
+    handler: async ({ params }, ctx) => {
+      await deleteLandedCost(ctx, params.id);
+      ctx.reply.code(204);
+      return null;
+    },
+  }),
+];

@@ -275,7 +275,8 @@ export async function moveStock(ctx: Ctx, m: StockMove): Promise<StockMoved> {
   const locationId = m.locationId ?? (await defaultLocation(ctx, m.companyId));
   const pool = await lockPool(ctx, m.companyId, item);
 
-  if (item.tracking === 'serial') await moveSerial(ctx, m, locationId, q, field);
+  // A landed cost (quantity 0) adds value only: the serial stays where it is.
+  if (item.tracking === 'serial' && !q.isZero()) await moveSerial(ctx, m, locationId, q, field);
   let value: Decimal;
   if (q.greaterThan(0) || (q.isZero() && m.type === 'landed_cost')) {
     value = await valueIn(ctx, m, q, pool, field);

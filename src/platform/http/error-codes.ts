@@ -108,6 +108,16 @@ export const ERROR_CODES = {
     meaning: 'The serial number is in stock already (a serial is never in two places)',
   },
   SERIAL_NOT_IN_STOCK: { status: 409, meaning: 'The serial number is not in stock at that location' },
+  STOCK_TAKE_CLOSED: {
+    status: 409,
+    meaning: 'The stock take is approved or cancelled: it no longer changes',
+  },
+  TRANSFER_CLOSED: { status: 409, meaning: 'The stock transfer is received or cancelled already' },
+  LANDED_COST_POSTED: { status: 409, meaning: 'The landed cost is posted: it no longer changes' },
+  BILL_LINE_USED: {
+    status: 409,
+    meaning: 'The bill line is used up by landed costs already (its amount is spread in full)',
+  },
   ALREADY_RECONCILED: { status: 409, meaning: 'The bank line is reconciled: undo the reconciliation first' },
   DUPLICATE_BILL_NUMBER: {
     status: 409,
