@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { register, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { assertProblem } from '../../../test/support/problem.ts';
+import { withTenant } from '../../platform/db/tenant.ts';
 import { createDoc, entryLines, fetched, release } from '../invoices/invoices.factories.ts';
 import { billOrder, received, sentOrder } from '../purchase-orders/purchase-orders.factories.ts';
 import {
@@ -72,6 +73,47 @@ describe('a purchase order received, then billed', () => {
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(await books(k), { inventory: 250, costOfSales: 0, grni: -250 });
     assert.deepEqual(await stock(k, bolt), { quantity: 5, value: 250 });
+  });
+});
+
+describe('the bill dearer than the order', () => {
+  test('4 @ R50 received (GRNI R200 credit), billed at R55: GRNI 0, the R20 difference to cost of sales', async () => {
+    const start = await books(k);
+    const rod = await product(k, 'ROD');
+    const po = await sentOrder(k.p, {
+      lines: [{ description: 'Rods', quantity: 4, unitPrice: 50, productId: rod }],
+    });
+    await received(k.p, po.id, [{ lineId: po.lines[0].id, quantity: 4 }]);
+    assert.equal((await books(k)).grni, start.grni - 200);
+    const res = await billOrder(k.p, po.id, 'KOS-R1');
+    assert.equal(res.statusCode, 201, res.body);
+    const bill = res.json();
+    // The supplier's invoice says R55 a rod: 4 × R55 = R220 + VAT R33 = R253 (set as captured).
+    await withTenant(t.database.db, k.b.tenantId, async (tx) => {
+      await tx
+        .updateTable('bill_lines')
+        .set({ unit_price: '55', net_amount: '220', vat_amount: '33', total_amount: '253' })
+        .where('bill_id', '=', bill.id)
+        .execute();
+      await tx
+        .updateTable('bills')
+        .set({ subtotal: '220', vat_total: '33', total: '253' })
+        .where('id', '=', bill.id)
+        .execute();
+    });
+    const ok = await k.p.api({
+      method: 'POST',
+      url: `/api/bills/${bill.id}/approve`,
+      payload: { acceptMismatch: true },
+    });
+    assert.equal(ok.statusCode, 200, ok.body);
+    // Dr GRNI R220, Cr GRNI R20 / Dr cost of sales R20: GRNI nets to the R200 received.
+    assert.deepEqual(await books(k), {
+      inventory: start.inventory + 200,
+      costOfSales: start.costOfSales + 20,
+      grni: start.grni,
+    });
+    assert.deepEqual(await stock(k, rod), { quantity: 4, value: 200 });
   });
 });
 

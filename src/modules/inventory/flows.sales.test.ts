@@ -125,6 +125,57 @@ describe('an invoice, a credit note, a refusal, a cash sale and its void', () =>
   });
 });
 
+describe('returns: at the cost the goods left with, else the average', () => {
+  test('sold 4 at R100, then 10 more bought at R130: the credit note brings 1 back at R100, not the R118.75 average', async () => {
+    const lamp = await product(k, 'LAMP');
+    await approvedBill(k, 'KOS-L1', [
+      { description: 'Lamps', quantity: 10, unitPrice: 100, productId: lamp },
+    ]);
+    const inv = await release(k.s, (await sale(lamp, 4)).id);
+    await approvedBill(k, 'KOS-L2', [
+      { description: 'Lamps', quantity: 10, unitPrice: 130, productId: lamp },
+    ]);
+    // 6 @ R100 + 10 @ R130 = 16 worth R1,900 (average R118.75).
+    assert.deepEqual(await stock(k, lamp), { quantity: 16, value: 1900 });
+    const before = await books(k);
+    const cn = await createDoc(k.s, {
+      documentType: 'credit_note',
+      creditedInvoiceId: inv.id,
+      lines: [{ description: 'Lamp returned', quantity: 1, unitPrice: 150, productId: lamp }],
+    });
+    await release(k.s, cn.id);
+    assert.deepEqual(await stock(k, lamp), { quantity: 17, value: 2000 });
+    assert.deepEqual(await books(k), {
+      inventory: before.inventory + 100,
+      costOfSales: before.costOfSales - 100,
+      grni: 0,
+    });
+  });
+
+  test('a credit note naming no invoice: back at the average; voided: out again', async () => {
+    const lamp = await product(k, 'LAMP2');
+    await approvedBill(k, 'KOS-L3', [{ description: 'Lamps', quantity: 3, unitPrice: 100, productId: lamp }]);
+    const before = await books(k);
+    const cn = await release(
+      k.s,
+      (
+        await createDoc(k.s, {
+          documentType: 'credit_note',
+          lines: [{ description: 'Lamp returned', quantity: 1, unitPrice: 150, productId: lamp }],
+        })
+      ).id,
+    );
+    // 3 @ R100: 1 back at the average R100 → 4 worth R400.
+    assert.deepEqual(await stock(k, lamp), { quantity: 4, value: 400 });
+    assert.equal((await books(k)).inventory, before.inventory + 100);
+    const res = await k.s.api({ method: 'DELETE', url: `/api/invoices/${cn.id}` });
+    assert.equal(res.statusCode, 200, res.body);
+    // Its entry reversed, the lamp goes out again at R100: the books as before it.
+    assert.deepEqual(await stock(k, lamp), { quantity: 3, value: 300 });
+    assert.deepEqual(await books(k), before);
+  });
+});
+
 describe('delivery notes: the goods leave once', () => {
   test('a sales order of 3, delivered (R300 out), then invoiced: the invoice moves nothing more', async () => {
     const gadget = await product(k, 'G-1');
