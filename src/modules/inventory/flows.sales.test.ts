@@ -211,4 +211,29 @@ describe('delivery notes: the goods leave once', () => {
       grni: 0,
     });
   });
+
+  test('goods of no cost yet (never bought, negative stock allowed): delivered and the note voided, nothing posted', async () => {
+    const free = await product(k, 'FREE');
+    const start = await books(k);
+    const dn = await release(k.s, (await sale(free, 2, { documentType: 'delivery_note' })).id);
+    // Out at R0: below zero, at the last cost it came in at (none): no entry to post.
+    assert.deepEqual(await stock(k, free), { quantity: -2, value: 0 });
+    const res = await k.s.api({ method: 'DELETE', url: `/api/invoices/${dn.id}` });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(await stock(k, free), { quantity: 0, value: 0 });
+    assert.deepEqual(await books(k), start);
+  });
+
+  test('a delivery note voided: its goods come back at the cost they left with', async () => {
+    const part = await product(k, 'PART');
+    await approvedBill(k, 'KOS-P2', [{ description: 'Parts', quantity: 4, unitPrice: 25, productId: part }]);
+    const start = await books(k);
+    const dn = await release(k.s, (await sale(part, 3, { documentType: 'delivery_note' })).id);
+    // 3 × R25 = R75 out.
+    assert.equal((await books(k)).costOfSales, start.costOfSales + 75);
+    const res = await k.s.api({ method: 'DELETE', url: `/api/invoices/${dn.id}` });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(await stock(k, part), { quantity: 4, value: 100 });
+    assert.deepEqual(await books(k), start);
+  });
 });

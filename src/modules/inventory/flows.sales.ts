@@ -21,6 +21,7 @@ import { Decimal } from 'decimal.js';
 import { money, ZERO } from '../../platform/money/money.ts';
 import type { SalesCtx } from '../invoices/invoices.service.ts';
 import { ledgerCtxOf, type PostingLine, post } from '../ledger/index.ts';
+import { costsNothing } from './flows.undo.ts';
 import { costOfSalesAccount, type StockItem, stockItem } from './stock.items.ts';
 import { moveStock } from './stock.move.ts';
 
@@ -52,6 +53,7 @@ export async function moveSalesStock(
   row: DocRow,
   lines: DocLine[],
   entryId: string,
+  ownEntry = false,
 ): Promise<PostingLine[]> {
   if (!MOVING.has(row.document_type)) return [];
   const out: PostingLine[] = [];
@@ -73,6 +75,8 @@ export async function moveSalesStock(
     }
     if (signed.isZero()) continue;
     const incoming = signed.greaterThan(0);
+    // In an entry of its own, goods of no cost move no value: the movement names no entry.
+    const free = ownEntry && (await costsNothing(ctx, row.company_id, item.itemId));
     const moved = await moveStock(ctx, {
       companyId: row.company_id,
       productId: item.productId,
@@ -86,7 +90,7 @@ export async function moveSalesStock(
           ? await saleToReturn(ctx, row.credited_invoice_id, item, signed)
           : null,
       source: { type: row.document_type, id: row.id, lineId: l.id },
-      entryId,
+      entryId: free ? null : entryId,
       counterAccountId: await costOfSalesAccount(ctx, row.company_id, item, field),
       field,
     });
@@ -101,7 +105,7 @@ export async function moveSalesStock(
  */
 export async function deliverStock(ctx: SalesCtx, row: DocRow & { number: string }, lines: DocLine[]) {
   const entryId = crypto.randomUUID();
-  const moved = await moveSalesStock(ctx, row, lines, entryId);
+  const moved = await moveSalesStock(ctx, row, lines, entryId, true);
   if (!moved.length) return null;
   await post(ledgerCtxOf(ctx), {
     companyId: row.company_id,

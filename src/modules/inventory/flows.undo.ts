@@ -30,6 +30,26 @@ export interface Undo {
   counterAccountId?: string;
 }
 
+/**
+ * True when the item's stock in the company holds no value and came in at no cost: taking some
+ * out moves no value, so the movement posts nothing. A movement in an entry of its own then names
+ * no entry (an entry needs two lines with an amount, and a movement's entry must be posted).
+ */
+export async function costsNothing(
+  ctx: Pick<LedgerCtx, 'db' | 'tenantId'>,
+  companyId: string,
+  itemId: string,
+) {
+  const pool = await ctx.db
+    .selectFrom('stock_costs')
+    .select(['value', 'last_unit_cost'])
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('company_id', '=', companyId)
+    .where('item_id', '=', itemId)
+    .executeTakeFirst();
+  return !pool || (money(pool.value).isZero() && money(pool.last_unit_cost).isZero());
+}
+
 /** Moves back every movement of `sourceId`; answers the entry posted, or null when none moved. */
 export async function undoStock(ctx: LedgerCtx, u: Undo): Promise<string | null> {
   const moved = await ctx.db
@@ -48,6 +68,10 @@ export async function undoStock(ctx: LedgerCtx, u: Undo): Promise<string | null>
     const item = await stockItem(ctx, m.product_id, m.variant_id);
     const q = money(m.quantity);
     const counter = u.counterAccountId ?? (await costOfSalesAccount(ctx, u.companyId, item));
+    // Nothing of value moves (see costsNothing): the movement names no entry.
+    const free = q.lessThan(0)
+      ? money(m.value).isZero()
+      : money(m.value).isZero() && (await costsNothing(ctx, u.companyId, item.itemId));
     const back = await moveStock(ctx, {
       companyId: u.companyId,
       locationId: m.location_id,
@@ -61,7 +85,7 @@ export async function undoStock(ctx: LedgerCtx, u: Undo): Promise<string | null>
       quantity: q.negated(),
       reversesMovementId: q.lessThan(0) ? m.id : null,
       source: { type: u.source.type, id: u.source.id, lineId: m.source_line_id },
-      entryId,
+      entryId: free ? null : entryId,
       counterAccountId: q.lessThan(0) ? await costOfSalesAccount(ctx, u.companyId, item) : counter,
     });
     lines.push(...back.lines);
@@ -77,6 +101,7 @@ export async function undoStock(ctx: LedgerCtx, u: Undo): Promise<string | null>
       }
     }
   }
+  if (!lines.length) return null;
   await post(ctx, {
     companyId: u.companyId,
     date: u.date,
