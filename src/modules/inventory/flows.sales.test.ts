@@ -210,6 +210,10 @@ describe('delivery notes: the goods leave once', () => {
       costOfSales: start.costOfSales + 300,
       grni: 0,
     });
+    // The invoice voided (a credit note): the goods stay delivered, the delivery note stands.
+    const voided = await k.s.api({ method: 'DELETE', url: `/api/invoices/${inv.json().id}` });
+    assert.equal(voided.statusCode, 200, voided.body);
+    assert.deepEqual(await stock(k, gadget), { quantity: 2, value: 200 });
   });
 
   test('goods of no cost yet (never bought, negative stock allowed): delivered and the note voided, nothing posted', async () => {

@@ -1,4 +1,4 @@
-// Sales move stock. A released invoice, debit note or cash sale takes each line's tracked
+// Sales move stock. A released invoice or cash sale takes each line's tracked
 // product out of the company's default location (type 'sale', the document and line as its
 // source); a released credit note brings it back (type 'return_in'). The value moveStock answers
 // posts in THE SAME entry the document posts (releaseInvoice passes its entryId):
@@ -8,6 +8,8 @@
 // with, pro rata (reversesMovementId: the invoice's sale movement of the same item with enough
 // not yet returned); otherwise at the current average. A line's quantity is in base units; a
 // negative line (goods returned on an invoice, or taken back on a credit note) moves the other way.
+// The credit note a void issues brings back exactly what the voided document moved; a credit
+// note against a debit note moves nothing.
 //
 // Delivery notes (the sales-order path): a released delivery note moves the stock itself, in an
 // entry of its own (it posts nothing else). An invoice converted from a sales order then moves,
@@ -25,8 +27,11 @@ import { costsNothing } from './flows.undo.ts';
 import { costOfSalesAccount, type StockItem, stockItem } from './stock.items.ts';
 import { moveStock } from './stock.move.ts';
 
-/** The sales document types whose release moves stock. */
-const MOVING = new Set(['invoice', 'debit_note', 'cash_sale', 'credit_note', 'delivery_note']);
+/**
+ * The sales document types whose release moves stock. Not a debit note: it charges more for a
+ * supply made (a price put right), not goods of its own.
+ */
+const MOVING = new Set(['invoice', 'cash_sale', 'credit_note', 'delivery_note']);
 
 interface DocRow {
   id: string;
@@ -53,9 +58,16 @@ export async function moveSalesStock(
   row: DocRow,
   lines: DocLine[],
   entryId: string,
-  ownEntry = false,
+  opts: { ownEntry?: boolean; voiding?: boolean } = {},
 ): Promise<PostingLine[]> {
   if (!MOVING.has(row.document_type)) return [];
+  if (row.document_type === 'credit_note' && row.credited_invoice_id) {
+    // The credit note a void issues undoes exactly what the document moved (nothing for a debit
+    // note, nor for an invoice whose goods left on a delivery note, which stands).
+    if (opts.voiding) return returnAll(ctx, row, row.credited_invoice_id, entryId);
+    if (await isDebitNote(ctx, row.credited_invoice_id)) return [];
+  }
+  const ownEntry = opts.ownEntry ?? false;
   const out: PostingLine[] = [];
   const covered = await coveredByDeliveries(ctx, row);
   for (const [i, l] of lines.entries()) {
@@ -105,7 +117,7 @@ export async function moveSalesStock(
  */
 export async function deliverStock(ctx: SalesCtx, row: DocRow & { number: string }, lines: DocLine[]) {
   const entryId = crypto.randomUUID();
-  const moved = await moveSalesStock(ctx, row, lines, entryId, true);
+  const moved = await moveSalesStock(ctx, row, lines, entryId, { ownEntry: true });
   if (!moved.length) return null;
   await post(ledgerCtxOf(ctx), {
     companyId: row.company_id,
@@ -117,6 +129,50 @@ export async function deliverStock(ctx: SalesCtx, row: DocRow & { number: string
     lines: moved,
   });
   return entryId;
+}
+
+async function isDebitNote(ctx: SalesCtx, id: string) {
+  const r = await ctx.db
+    .selectFrom('invoices')
+    .select('document_type')
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return r?.document_type === 'debit_note';
+}
+
+/** Every sale movement of `soldId` back in, at the cost it left with, under `entryId`. */
+async function returnAll(ctx: SalesCtx, row: DocRow, soldId: string, entryId: string) {
+  const sold = await ctx.db
+    .selectFrom('stock_movements')
+    .selectAll()
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('source_id', '=', soldId)
+    .where('type', '=', 'sale')
+    .orderBy('created_at')
+    .execute();
+  const out: PostingLine[] = [];
+  for (const m of sold) {
+    const item = await stockItem(ctx, m.product_id, m.variant_id);
+    const moved = await moveStock(ctx, {
+      companyId: row.company_id,
+      locationId: m.location_id,
+      productId: m.product_id,
+      variantId: m.variant_id,
+      batchId: m.batch_id,
+      serialId: m.serial_id,
+      item,
+      date: row.issue_date,
+      type: 'return_in',
+      quantity: money(m.quantity).negated(),
+      reversesMovementId: m.id,
+      source: { type: row.document_type, id: row.id, lineId: null },
+      entryId,
+      counterAccountId: await costOfSalesAccount(ctx, row.company_id, item),
+    });
+    out.push(...moved.lines);
+  }
+  return out;
 }
 
 /**

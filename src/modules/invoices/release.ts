@@ -167,7 +167,7 @@ export async function releaseInvoice(
     const lines = (await linesOf(ctx.db, ctx.tenantId, [id])).get(id)!;
     // Goods sold or returned move stock, their cost posted in this same entry (flows.sales.ts).
     const stockEntryId = crypto.randomUUID();
-    const stock = await moveSalesStock(ctx, row, lines, stockEntryId);
+    const stock = await moveSalesStock(ctx, row, lines, stockEntryId, { voiding: opts.voiding === true });
     entryId = await post(ledgerCtxOf(ctx), {
       companyId,
       date: row.issue_date,
@@ -324,11 +324,9 @@ async function creditWhatRemains(ctx: TenantCtx, row: InvoiceRow, date: string):
       discountRate: Number(l.discount_rate),
       taxCode: l.tax_code as SalesTaxCode,
       accountId: l.account_id,
-      // The goods come back with the note (flows.sales.ts), at the cost they left with.
-      ...(l.product_id ? { productId: l.product_id } : {}),
-      ...(l.variant_id ? { variantId: l.variant_id } : {}),
     })),
   });
+  // Released as a void's note: it brings back exactly the goods the invoice moved (flows.sales.ts).
   await releaseInvoice(ctx, note.id, { voiding: true });
   return note.id;
 }
