@@ -81,7 +81,8 @@ export async function moveSalesStock(
     if (signed.lessThan(0) && covered) {
       // Goods the order's delivery notes took out already: this invoice moves only the rest.
       const left = covered.get(item.itemId) ?? ZERO;
-      const use = Decimal.min(left, signed.abs());
+      // (Never below zero: a delivery note voided since leaves earlier invoices' use uncovered.)
+      const use = Decimal.max(ZERO, Decimal.min(left, signed.abs()));
       covered.set(item.itemId, left.minus(use));
       signed = signed.plus(use);
     }
