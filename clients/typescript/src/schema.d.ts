@@ -2368,7 +2368,7 @@ export interface paths {
         put?: never;
         /**
          * Release a draft: it becomes open and, for posting types, posts to the ledger
-         * @description invoice and debit_note: Dr debtors, Cr income and VAT output; credit_note: the mirror (applied to creditedDocumentId at once when it names one, up to what is due; wholly applied, its status is applied). A credit note more than what remains of the document it credits (credit notes released since it was made count) is 400 naming lines. cash_sale: Dr bank, Cr income and VAT (paid); deposit: Dr bank, Cr customer deposits (paid). quote, pro_forma, sales_order and delivery_note post nothing. A second release is 409 ALREADY_RELEASED; an issue date on or before the lock date is 409 PERIOD_LOCKED; a document in a currency other than the base currency is 422 (not posted yet).
+         * @description invoice and debit_note: Dr debtors, Cr income and VAT output; credit_note: the mirror (applied to creditedDocumentId at once when it names one, up to what is due; wholly applied, its status is applied). A credit note more than what remains of the document it credits (credit notes released since it was made count) is 400 naming lines. cash_sale: Dr bank, Cr income and VAT (paid); deposit: Dr bank, Cr customer deposits (paid). quote, pro_forma, sales_order and delivery_note post nothing. A second release is 409 ALREADY_RELEASED; an issue date on or before the lock date is 409 PERIOD_LOCKED; a document in a currency other than the base currency is 422 (not posted yet). Lines naming a tracked product move its stock (default location, base units): out on an invoice, cash sale or delivery note (Dr cost of sales, Cr inventory in the same entry; a delivery note in an entry of its own, and an invoice from the same sales order does not move them again), back in on a credit note (at the cost they left with when it names the invoice). Stock a product refusing negative stock does not have: 409 INSUFFICIENT_STOCK, nothing written. Batch or serial products: 400 naming the line.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -3332,7 +3332,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a bill: it is posted and the supplier is owed
-         * @description Needs expenses:approve. A bill awaiting approval (or a draft) becomes approved and posts, dated its issue date: Dr each line's account (net; tagged input_standard, VAT201 field 15, or input_capital, field 14), Dr VAT input (the VAT), Cr creditors control (2000, the total; the supplier, the bill as its open item, so aged creditors shows it). A company not VAT-registered on the issue date claims no input tax: the VAT is part of each line's cost. Any other status is 409 NOT_AWAITING_APPROVAL; an issue date on or before the lock date 409 PERIOD_LOCKED; a currency other than the base currency 422. A bill against a purchase order that bills more than was received (per order line, or in value where its lines name none; matched again at approval) is 409 RECEIPT_MISMATCH with the reason unless acceptMismatch is true.
+         * @description Needs expenses:approve. A bill awaiting approval (or a draft) becomes approved and posts, dated its issue date: Dr each line's account (net; tagged input_standard, VAT201 field 15, or input_capital, field 14), Dr VAT input (the VAT), Cr creditors control (2000, the total; the supplier, the bill as its open item, so aged creditors shows it). A company not VAT-registered on the issue date claims no input tax: the VAT is part of each line's cost. Any other status is 409 NOT_AWAITING_APPROVAL; an issue date on or before the lock date 409 PERIOD_LOCKED; a currency other than the base currency 422. A bill against a purchase order that bills more than was received (per order line, or in value where its lines name none; matched again at approval) is 409 RECEIPT_MISMATCH with the reason unless acceptMismatch is true. A line naming a tracked product: received on its purchase order, it posts to GRNI (2160) instead of its account, any difference from the order's price to cost of sales; with no order, the goods come into stock at its cost and it posts to inventory. A negative line of a tracked product, or a batch or serial product: 400 naming the line.
          *
          *     Needs the role permission `expenses:approve`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -3376,7 +3376,7 @@ export interface paths {
         put?: never;
         /**
          * Void a bill: an approved bill's entry is reversed
-         * @description An approved bill's entry is reversed (dated its issue date unless date says otherwise): expense, input VAT and creditors cancelled; ledgerNotice says so. A bill never posted is voided with nothing to reverse. Payments standing on it: 409 HAS_PAYMENTS; a second void 409 ALREADY_VOID. A void bill's number may be captured again.
+         * @description An approved bill's entry is reversed (dated its issue date unless date says otherwise): expense, input VAT and creditors cancelled; ledgerNotice says so. A bill never posted is voided with nothing to reverse. Payments standing on it: 409 HAS_PAYMENTS; a second void 409 ALREADY_VOID. A void bill's number may be captured again. Tracked goods the bill bought in (no purchase order) go back out: 409 INSUFFICIENT_STOCK when they have been sold and the product refuses negative stock.
          *
          *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -3900,7 +3900,7 @@ export interface paths {
         put?: never;
         /**
          * Record goods received against the order, per line
-         * @description Each line names a line of the order (400 naming lines[i].lineId otherwise) and a quantity: never more than was ordered less what was received before (400 naming lines[i].quantity); date not before the order's issue date. The order becomes partially_received, or received when every line is in full. A draft is 409 ORDER_NOT_SENT (send it first); a cancelled or billed order 409 ORDER_CLOSED. Nothing is posted (goods are costed when the bill is approved). 201 with the order.
+         * @description Each line names a line of the order (400 naming lines[i].lineId otherwise) and a quantity: never more than was ordered less what was received before (400 naming lines[i].quantity); date not before the order's issue date. The order becomes partially_received, or received when every line is in full. A draft is 409 ORDER_NOT_SENT (send it first); a cancelled or billed order 409 ORDER_CLOSED. Lines of a tracked product come into stock (default location) at the order line's net unit price, posted in one entry dated the receipt: Dr inventory, Cr GRNI (2160; the bill clears it); a date on or before the lock date is 409 PERIOD_LOCKED. Nothing else is posted (the bill is, when approved). 201 with the order.
          *
          *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -13851,8 +13851,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Conflict. `code`: `CONFLICT`, `ALREADY_VOID`, `HAS_PAYMENTS`, `PERIOD_LOCKED`. */
-        Conflict_3d4dcd: {
+        /** @description Conflict. `code`: `CONFLICT`, `ALREADY_VOID`, `INSUFFICIENT_STOCK`, `HAS_PAYMENTS`, `PERIOD_LOCKED`. */
+        Conflict_e2e81d: {
             headers: {
                 [name: string]: unknown;
             };
@@ -20185,7 +20185,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict_3d4dcd"];
+            409: components["responses"]["Conflict_e2e81d"];
             412: components["responses"]["PreconditionFailed"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["RateLimited"];
@@ -20270,7 +20270,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_RELEASED`, `PERIOD_LOCKED`. */
+            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_RELEASED`, `INSUFFICIENT_STOCK`, `PERIOD_LOCKED`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22823,7 +22823,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict_3d4dcd"];
+            409: components["responses"]["Conflict_e2e81d"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -24273,7 +24273,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `ORDER_NOT_SENT`, `ORDER_CLOSED`. */
+            /** @description Conflict. `code`: `CONFLICT`, `ORDER_NOT_SENT`, `ORDER_CLOSED`, `PERIOD_LOCKED`. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -9,6 +9,8 @@ import type { Decimal } from 'decimal.js';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict } from '../../platform/http/problem.ts';
 import { money } from '../../platform/money/money.ts';
+import { billStock } from '../inventory/flows.purchases.ts';
+import { undoStock } from '../inventory/flows.undo.ts';
 import type { SalesCtx } from '../invoices/invoices.service.ts';
 import { assertBaseCurrency } from '../invoices/release.ts';
 import {
@@ -111,24 +113,30 @@ export async function approveBill(
   await assertBaseCurrency(ctx, row.company_id, row.currency, 'bill');
   if (money(row.total).isZero()) throw badRequest('lines', 'a bill of zero posts nothing');
   const lines = (await billLines(ctx.db, ctx.tenantId, [id])).get(id)!;
-  const entryId = await post(ledgerCtxOf(ctx), {
+  // Tracked goods: to inventory (bought without an order) or GRNI (received on the order).
+  const entryId = crypto.randomUUID();
+  const stock = await billStock(ctx, row, lines, entryId);
+  await post(ledgerCtxOf(ctx), {
+    entryId,
     companyId: row.company_id,
     date: row.issue_date,
     description: `${label(row)} from the supplier`,
     reference: row.reference ?? row.bill_number,
     source: { type: 'bill', id: row.id },
-    lines: await purchaseEntryLines(
-      ctx,
-      {
-        companyId: row.company_id,
-        vatRegistered: row.vat_registered,
-        total: money(row.total),
-        label: label(row),
-        mirror: false,
-      },
-      await creditorsLine(ctx, row),
-      lines,
-    ),
+    lines: (
+      await purchaseEntryLines(
+        ctx,
+        {
+          companyId: row.company_id,
+          vatRegistered: row.vat_registered,
+          total: money(row.total),
+          label: label(row),
+          mirror: false,
+        },
+        await creditorsLine(ctx, row),
+        stock.lines,
+      )
+    ).concat(stock.extra),
   });
   const approvedBy =
     ctx.principal.type === 'user' || ctx.principal.type === 'api_key' ? ctx.principal.userId : null;
@@ -176,6 +184,15 @@ export async function voidBill(
         source: { type: 'bill', id: row.id },
       })
     : null;
+  // Goods the bill brought in (no order) go back out (flows.undo.ts).
+  await undoStock(ledgerCtxOf(ctx), {
+    companyId: row.company_id,
+    sourceId: row.id,
+    date: date ?? row.issue_date,
+    description: `Void of ${label(row)}: goods returned`,
+    source: { type: 'bill', id: row.id },
+    outType: 'return_out',
+  });
   const updated = await ctx.db
     .updateTable('bills')
     .set({ status: 'void', void_entry_id: voidEntryId, voided_at: ctx.deps.now() })

@@ -199,7 +199,11 @@ export const billRoutes: AnyRoute[] = [
       "VAT is part of each line's cost. Any other status is 409 NOT_AWAITING_APPROVAL; an issue date on or " +
       'before the lock date 409 PERIOD_LOCKED; a currency other than the base currency 422. A bill against a ' +
       'purchase order that bills more than was received (per order line, or in value where its lines name ' +
-      'none; matched again at approval) is 409 RECEIPT_MISMATCH with the reason unless acceptMismatch is true.',
+      'none; matched again at approval) is 409 RECEIPT_MISMATCH with the reason unless acceptMismatch is true. ' +
+      'A line naming a tracked product: received on its purchase order, it posts to GRNI (2160) instead of its ' +
+      "account, any difference from the order's price to cost of sales; with no order, the goods come into " +
+      'stock at its cost and it posts to inventory. A negative line of a tracked product, or a batch or serial ' +
+      'product: 400 naming the line.',
     params: BillIdParams,
     body: BillApprove,
     bodyOptional: true,
@@ -228,13 +232,14 @@ export const billRoutes: AnyRoute[] = [
     method: 'POST',
     path: '/api/bills/{id}/void',
     operationId: 'voidBill',
-    errors: ['ALREADY_VOID', 'HAS_PAYMENTS', 'PERIOD_LOCKED'],
+    errors: ['ALREADY_VOID', 'HAS_PAYMENTS', 'PERIOD_LOCKED', 'INSUFFICIENT_STOCK'],
     summary: "Void a bill: an approved bill's entry is reversed",
     description:
       "An approved bill's entry is reversed (dated its issue date unless date says otherwise): expense, input " +
       'VAT and creditors cancelled; ledgerNotice says so. A bill never posted is voided with nothing to ' +
       "reverse. Payments standing on it: 409 HAS_PAYMENTS; a second void 409 ALREADY_VOID. A void bill's number " +
-      'may be captured again.',
+      'may be captured again. Tracked goods the bill bought in (no purchase order) go back out: 409 ' +
+      'INSUFFICIENT_STOCK when they have been sold and the product refuses negative stock.',
     params: BillIdParams,
     body: VoidBody,
     response: { 200: Bill },

@@ -142,7 +142,7 @@ export const invoiceRoutes: AnyRoute[] = [
     path: '/api/invoices/{id}',
     operationId: 'deleteInvoice',
     tag: 'Invoices',
-    errors: ['ALREADY_VOID', 'HAS_PAYMENTS', 'PERIOD_LOCKED'],
+    errors: ['ALREADY_VOID', 'HAS_PAYMENTS', 'PERIOD_LOCKED', 'INSUFFICIENT_STOCK'],
     summary: 'Delete a draft, or void a released document (a tax invoice by a credit note)',
     description:
       'A draft is marked deleted (204; it answers 404 from then on, and is listed only to updatedSince, with ' +
@@ -173,7 +173,7 @@ export const invoiceRoutes: AnyRoute[] = [
     path: '/api/invoices/{id}/release',
     operationId: 'releaseInvoice',
     tag: 'Invoices',
-    errors: ['ALREADY_RELEASED', 'PERIOD_LOCKED', 'UNPROCESSABLE'],
+    errors: ['ALREADY_RELEASED', 'PERIOD_LOCKED', 'UNPROCESSABLE', 'INSUFFICIENT_STOCK'],
     summary: 'Release a draft: it becomes open and, for posting types, posts to the ledger',
     description:
       'invoice and debit_note: Dr debtors, Cr income and VAT output; credit_note: the mirror (applied to ' +
@@ -182,7 +182,12 @@ export const invoiceRoutes: AnyRoute[] = [
       'made count) is 400 naming lines. cash_sale: Dr bank, Cr income and VAT (paid); deposit: ' +
       'Dr bank, Cr customer deposits (paid). quote, pro_forma, sales_order and delivery_note post nothing. ' +
       'A second release is 409 ALREADY_RELEASED; an issue date on or before the lock date is 409 PERIOD_LOCKED; ' +
-      'a document in a currency other than the base currency is 422 (not posted yet).',
+      'a document in a currency other than the base currency is 422 (not posted yet). Lines naming a ' +
+      'tracked product move its stock (default location, base units): out on an invoice, cash ' +
+      'sale or delivery note (Dr cost of sales, Cr inventory in the same entry; a delivery note in an entry ' +
+      'of its own, and an invoice from the same sales order does not move them again), back in on a credit ' +
+      'note (at the cost they left with when it names the invoice). Stock a product refusing negative stock ' +
+      'does not have: 409 INSUFFICIENT_STOCK, nothing written. Batch or serial products: 400 naming the line.',
     params: IdParams,
     response: { 200: Invoice },
     handler: async ({ params }, ctx) => releaseInvoice(ctx, params.id),

@@ -14,6 +14,8 @@ import { latestDay } from '../../platform/dates.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/http/problem.ts';
 import { money } from '../../platform/money/money.ts';
+import { deliverStock, moveSalesStock } from '../inventory/flows.sales.ts';
+import { undoStock } from '../inventory/flows.undo.ts';
 import {
   ledgerCtxOf,
   type PostingLine,
@@ -163,14 +165,21 @@ export async function releaseInvoice(
     if (money(row.total).isZero())
       throw badRequest('lines', 'a document of zero posts nothing; add an amount');
     const lines = (await linesOf(ctx.db, ctx.tenantId, [id])).get(id)!;
+    // Goods sold or returned move stock, their cost posted in this same entry (flows.sales.ts).
+    const stockEntryId = crypto.randomUUID();
+    const stock = await moveSalesStock(ctx, row, lines, stockEntryId, { voiding: opts.voiding === true });
     entryId = await post(ledgerCtxOf(ctx), {
       companyId,
       date: row.issue_date,
       description: `${label(row)}`,
       reference: row.reference ?? row.number,
       source: { type: row.document_type, id: row.id },
-      lines: await entryLines(ctx, row, lines),
+      entryId: stockEntryId,
+      lines: [...(await entryLines(ctx, row, lines)), ...stock],
     });
+  } else if (row.document_type === 'delivery_note') {
+    // A delivery note posts nothing but the goods it delivers, in an entry of their own.
+    await deliverStock(ctx, row, (await linesOf(ctx.db, ctx.tenantId, [id])).get(id)!);
   }
   // Money already in hand: a cash sale or a deposit is paid when released.
   const status = row.document_type === 'cash_sale' || row.document_type === 'deposit' ? 'paid' : 'open';
@@ -256,6 +265,17 @@ export async function deleteInvoice(
       source: { type: row.document_type, id: row.id },
     });
   }
+  // Goods a credit note brought back go out again; goods a delivery note took out come back.
+  // (A tax invoice's void is its credit note above, which brings its goods back.)
+  if (row.document_type === 'credit_note' || row.document_type === 'delivery_note')
+    await undoStock(ledgerCtxOf(ctx), {
+      companyId,
+      sourceId: row.id,
+      date: date ?? row.issue_date, // as the reversal of its entry is
+      description: `Void of ${label(row)}: goods moved back`,
+      source: { type: row.document_type, id: row.id },
+      outType: 'sale',
+    });
   await ctx.db
     .updateTable('invoices')
     .set({
@@ -306,6 +326,7 @@ async function creditWhatRemains(ctx: TenantCtx, row: InvoiceRow, date: string):
       accountId: l.account_id,
     })),
   });
+  // Released as a void's note: it brings back exactly the goods the invoice moved (flows.sales.ts).
   await releaseInvoice(ctx, note.id, { voiding: true });
   return note.id;
 }

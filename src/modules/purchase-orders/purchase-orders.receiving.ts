@@ -1,12 +1,14 @@
 // Goods received against an order, and the bill made from what was received. An order's status
 // follows its lines: nothing received → sent; some → partially_received; everything ordered →
-// received; everything ordered received and billed → billed. Nothing here posts: the bill does,
-// when it is approved (bills.posting.ts).
+// received; everything ordered received and billed → billed. A receipt of tracked goods posts
+// Dr inventory / Cr GRNI (inventory/flows.purchases.ts); the bill posts the rest when approved
+// (bills.posting.ts).
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money } from '../../platform/money/money.ts';
 import { type BillRecord, type BillTaxCode, insertBill } from '../bills/index.ts';
+import { receiveStock } from '../inventory/flows.purchases.ts';
 import { type OrderLineRow, type OrderRecord, type OrderRow, orderLines } from './purchase-orders.queries.ts';
 import type { BillFromOrder, ReceiptCreate } from './purchase-orders.schemas.ts';
 import { lockOrder, recordOf } from './purchase-orders.service.ts';
@@ -92,6 +94,8 @@ export async function receiveOrder(
       })),
     )
     .execute();
+  // Tracked goods come into stock at the order's price: Dr inventory / Cr GRNI (flows.purchases.ts).
+  await receiveStock(ctx, row, { id: receiptId, date: input.date }, input.lines, lines);
   const updated = await settle(ctx, row);
   ctx.reply.code(201);
   return recordOf(ctx, updated);

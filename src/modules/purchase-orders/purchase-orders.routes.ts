@@ -153,14 +153,16 @@ export const purchaseOrderRoutes: AnyRoute[] = [
     method: 'POST',
     path: '/api/purchase-orders/{id}/receipts',
     operationId: 'receivePurchaseOrder',
-    errors: ['ORDER_NOT_SENT', 'ORDER_CLOSED'],
+    errors: ['ORDER_NOT_SENT', 'ORDER_CLOSED', 'PERIOD_LOCKED'],
     summary: 'Record goods received against the order, per line',
     description:
       'Each line names a line of the order (400 naming lines[i].lineId otherwise) and a quantity: never more ' +
       'than was ordered less what was received before (400 naming lines[i].quantity); date not before the ' +
       "order's issue date. The order becomes partially_received, or received when every line is in full. A " +
-      'draft is 409 ORDER_NOT_SENT (send it first); a cancelled or billed order 409 ORDER_CLOSED. Nothing is ' +
-      'posted (goods are costed when the bill is approved). 201 with the order.',
+      'draft is 409 ORDER_NOT_SENT (send it first); a cancelled or billed order 409 ORDER_CLOSED. Lines of a ' +
+      "tracked product come into stock (default location) at the order line's net unit price, posted in one " +
+      'entry dated the receipt: Dr inventory, Cr GRNI (2160; the bill clears it); a date on or before the lock ' +
+      'date is 409 PERIOD_LOCKED. Nothing else is posted (the bill is, when approved). 201 with the order.',
     params,
     body: ReceiptCreate,
     response: { 201: PurchaseOrder },
