@@ -342,6 +342,11 @@ export async function moveStock(ctx: Ctx, m: StockMove): Promise<StockMoved> {
   if (quantity.isZero()) target = ZERO;
   else if (item.costMethod === 'fifo' && quantity.greaterThan(0) && m.type !== 'landed_cost')
     target = await layersValue(ctx, m.companyId, item.itemId);
+  else if (pool.quantity.lessThan(0) && quantity.greaterThan(0))
+    // Average, back from below zero: what was taken beyond stock went at the last unit cost; it
+    // is made good at this receipt's cost, so what ends on hand is at that cost and the
+    // difference is the cost of what was sold (the revaluation below).
+    target = cents(value.times(quantity).dividedBy(q));
   const lines: PostingLine[] = [];
   const inv = await inventoryAccount(ctx, m.companyId, item, m.field ?? 'productId');
   const description = `${item.name}: ${m.type.replace('_', ' ')}`;
