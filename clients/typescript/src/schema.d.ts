@@ -4679,6 +4679,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/inventory/stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stock on hand now, per tracked product, with value; paged by product
+         * @description Per tracked, live product (by name, then id): on hand in the company's locations and in total, at cost, from the running balances (the sum of its movements). Filters: productId; locationId (only products with stock records there, and only that location counted; a location not of the company is 400); belowReorder=true (products with a reorder point that on hand has reached or passed).
+         *
+         *     Needs the role permission `inventory:read`. An API key or OAuth token needs the scope `inventory:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listStockOnHand"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inventory/valuation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stock valuation at a date, with the inventory account it ties to
+         * @description Quantity and value per product (variant) and location at the end of asOf (default today), re-derived from the running balances and the movements, never from a stored snapshot; totals; ledgerBalance: the company's inventory accounts at the same date; difference: totals.value − ledgerBalance, 0 when the books tie (null with locationId, which narrows the lines but not the ledger).
+         *
+         *     Needs the role permission `inventory:read`. An API key or OAuth token needs the scope `inventory:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getStockValuation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sandbox": {
         parameters: {
             query?: never;
@@ -11553,6 +11597,64 @@ export interface components {
             /** @description What the inventory account moved by (signed) */
             value: number;
             movements: components["schemas"]["StockMovement"][];
+        };
+        StockOnHand: {
+            /** Format: uuid */
+            productId: string;
+            sku: string;
+            name: string;
+            /** @description On hand in every location of the company (base unit) */
+            quantity: number;
+            /** @description Its value at cost */
+            value: number;
+            reorderPoint: number | null;
+            reorderQuantity: number | null;
+            /** @description quantity is at or below reorderPoint */
+            belowReorder: boolean;
+            /** @description Per variant and location (batches summed); none when nothing moved */
+            lines: {
+                /** Format: uuid */
+                variantId: string | null;
+                /** Format: uuid */
+                locationId: string;
+                quantity: number;
+                value: number;
+            }[];
+        };
+        StockOnHandPage: {
+            items: components["schemas"]["StockOnHand"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        StockValuation: {
+            /** Format: date */
+            asOf: string;
+            /** @description Per product (variant) and location with stock or value at the date, by SKU */
+            lines: {
+                /** Format: uuid */
+                productId: string;
+                /** Format: uuid */
+                variantId: string | null;
+                sku: string;
+                name: string;
+                /** Format: uuid */
+                locationId: string;
+                quantity: number;
+                value: number;
+            }[];
+            totals: {
+                quantity: number;
+                value: number;
+            };
+            /** @description The balance of the company's inventory accounts (subtype inventory) at the end of asOf */
+            ledgerBalance: number;
+            /** @description totals.value − ledgerBalance: 0 when the books tie; null with a locationId (the ledger holds all) */
+            difference: number | null;
         };
         Sandbox: {
             /** Format: uuid */
@@ -25158,6 +25260,85 @@ export interface operations {
             403: components["responses"]["Forbidden_d4d3ce"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listStockOnHand: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                productId?: string;
+                locationId?: string;
+                /** @description true: only products at or below their reorder point (those that have one) */
+                belowReorder?: boolean;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockOnHandPage"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getStockValuation: {
+        parameters: {
+            query?: {
+                /** @description The end of this day; default today */
+                asOf?: string;
+                locationId?: string;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockValuation"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
