@@ -27,7 +27,8 @@ export async function valuation(ctx: TenantCtx, q: { asOf?: string; locationId?:
   const companyId = ctx.companyId!;
   const asOf = q.asOf ?? todayOf(ctx.deps.now());
   if (q.locationId) await assertLocation(ctx, companyId, q.locationId);
-  const next = nextMonthStart(asOf);
+  // The last month of the calendar has no next month to write: nothing is dated after it.
+  const next = asOf >= '9999-12-01' ? '9999-12-31' : nextMonthStart(asOf);
   const at = q.locationId ? sql`and location_id = ${q.locationId}` : sql``;
   const t = ctx.tenantId;
   const r = await sql<Row>`
@@ -39,7 +40,7 @@ export async function valuation(ctx: TenantCtx, q: { asOf?: string; locationId?:
        where tenant_id = ${t} and company_id = ${companyId} and month >= ${next}::date ${at}
       union all
       select location_id, item_id, product_id, -quantity, -value from stock_movements
-       where tenant_id = ${t} and company_id = ${companyId} and date > ${asOf}::date and date < ${next}::date ${at}
+       where tenant_id = ${t} and company_id = ${companyId} and date > ${asOf}::date and (date < ${next}::date or ${next}::date = '9999-12-31') ${at}
     ), g as materialized (
       select location_id, item_id, min(product_id::text)::uuid as product_id,
              sum(quantity) as quantity, sum(value) as value
