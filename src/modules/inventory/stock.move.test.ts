@@ -83,7 +83,7 @@ describe('moveStock: costing', () => {
 
   test('a return comes back at the cost it left with, not the average now', async () => {
     const p = await stockProduct(t, api, a.tenantId);
-    await adjust(api, '2026-03-01', [{ productId: p, quantity: 10, unitCost: 10 }]);
+    const inn = await adjust(api, '2026-03-01', [{ productId: p, quantity: 10, unitCost: 10 }]);
     const out = await adjust(api, '2026-03-02', [{ productId: p, quantity: -4 }]); // 4 × 10 = 40
     await adjust(api, '2026-03-03', [{ productId: p, quantity: 10, unitCost: 13 }]); // 6 × 10 + 130 = 190 for 16
     // 2 of the 4 come back: 40 × 2 / 4 = R20.00 (the average now would be 190 / 16 = 11.875 → R23.75)
@@ -114,6 +114,29 @@ describe('moveStock: costing', () => {
     });
     assert.equal(moved.value.toFixed(2), '20.00');
     assert.deepEqual(await poolOf(p), ['18.0000', '210.00']);
+    // 3 more would make 5 back of the 4 that went out: refused; and an in movement is no return
+    for (const [reverses, quantity] of [
+      [out.movements[0]!.id, 3],
+      [inn.movements[0]!.id, 1],
+    ] as const) {
+      await assert.rejects(
+        withTenant(t.database.db, a.tenantId, (tx) =>
+          moveStock(
+            { db: tx, tenantId: a.tenantId },
+            {
+              companyId: a.companyId,
+              productId: p,
+              date: '2026-03-05',
+              type: 'return_in',
+              quantity,
+              reversesMovementId: reverses,
+              source: { type: 'test_return' },
+            },
+          ),
+        ),
+        /not an out movement|more would come back/,
+      );
+    }
     assert.equal(await inventoryInLedger(t, a.tenantId, a.companyId), await poolsTotal());
   });
 });

@@ -180,7 +180,14 @@ async function layersValue(ctx: Ctx, companyId: string, itemId: string): Promise
 }
 
 /** The value of an in movement (positive or zero). */
-async function valueIn(ctx: Ctx, m: StockMove, q: Decimal, pool: Pool, field: string): Promise<Decimal> {
+async function valueIn(
+  ctx: Ctx,
+  m: StockMove,
+  item: StockItem,
+  q: Decimal,
+  pool: Pool,
+  field: string,
+): Promise<Decimal> {
   if (m.reversesMovementId) {
     const orig = await ctx.db
       .selectFrom('stock_movements')
@@ -188,7 +195,28 @@ async function valueIn(ctx: Ctx, m: StockMove, q: Decimal, pool: Pool, field: st
       .where('tenant_id', '=', ctx.tenantId)
       .where('id', '=', m.reversesMovementId)
       .executeTakeFirst();
-    if (!orig) throw badRequest(field, 'the movement it returns is unknown');
+    if (
+      !orig ||
+      orig.company_id !== m.companyId ||
+      orig.item_id !== item.itemId ||
+      money(orig.quantity).gte(0)
+    )
+      throw badRequest(field, 'the movement it returns is not an out movement of this item in this company');
+    // What came back against it already counts: never more back than went out.
+    const back = await ctx.db
+      .selectFrom('stock_movements')
+      .select((eb) => eb.fn.sum<string>('quantity').as('q'))
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('company_id', '=', m.companyId)
+      .where('item_id', '=', item.itemId)
+      .where('reverses_movement_id', '=', m.reversesMovementId)
+      .executeTakeFirst();
+    if (
+      money(back?.q ?? 0)
+        .plus(q)
+        .greaterThan(money(orig.quantity).abs())
+    )
+      throw badRequest(field, 'more would come back than went out');
     const oq = money(orig.quantity).abs();
     const ov = money(orig.value).abs();
     return q.equals(oq) ? ov : cents(ov.times(q).dividedBy(oq));
@@ -278,7 +306,7 @@ export async function moveStock(ctx: Ctx, m: StockMove): Promise<StockMoved> {
   if (item.tracking === 'serial') await moveSerial(ctx, m, locationId, q, field);
   let value: Decimal;
   if (q.greaterThan(0) || (q.isZero() && m.type === 'landed_cost')) {
-    value = await valueIn(ctx, m, q, pool, field);
+    value = await valueIn(ctx, m, item, q, pool, field);
   } else {
     const out = q.abs();
     if (!m.skipNegativeCheck && !item.allowNegative) {
