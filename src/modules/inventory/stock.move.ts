@@ -16,8 +16,11 @@
 //     pro rata;
 //   * out beyond what is on hand (negative stock allowed): the last unit cost stock came in at;
 //   * afterwards, when nothing is on hand but value remains (or FIFO's layers disagree with the
-//     pool after stock went below zero and came back), a revaluation movement of quantity 0
+//     pool after stock went below zero and came back, or an average pool comes back from below
+//     zero: what ends on hand is at the receipt's cost), a revaluation movement of quantity 0
 //     moves the difference to cost of sales.
+//   * a return (reversesMovementId) must name an out movement of the same item and company, and
+//     never bring back more than went out.
 import type { Decimal } from 'decimal.js';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict } from '../../platform/http/problem.ts';
