@@ -79,6 +79,23 @@ const OWN_KEYS: Record<string, string> = {
  * makes one for tenant A before the list is read. Say why, as for NO_REAL_ID.
  */
 const SEEDS: Record<string, (values: Record<string, string>) => Promise<void>> = {
+  // A stock movement is made by what moves stock: an adjustment bringing some in.
+  'GET /api/inventory/movements': async () => {
+    const res = await as(
+      t.app,
+      a.token,
+      a.companyId,
+    )({
+      method: 'POST',
+      url: '/api/inventory/adjustments',
+      payload: {
+        date: '2026-03-01',
+        reason: 'Security seed',
+        lines: [{ productId: await stockProductOfA(), quantity: 1, unitCost: 5 }],
+      },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+  },
   // A lead import's record is left by a CSV upload (the body is the file, no JSON example).
   'GET /api/crm/leads/imports': async () => {
     const res = await as(
@@ -260,6 +277,10 @@ const PREPARE: Record<string, (values: Record<string, string>) => Promise<Record
       receipts: [receipt],
     };
   },
+  // A stock adjustment moves stock of one of the tenant's tracked products.
+  'POST /api/inventory/adjustments': async () => ({
+    lines: [{ productId: await stockProductOfA(), quantity: 10, unitCost: 12.5 }],
+  }),
   // Payments are made on approved bills only.
   'POST /api/bills/{id}/payments': async (values) => {
     const api = as(t.app, a.token, a.companyId);
@@ -413,6 +434,24 @@ async function supplierOfA(): Promise<string> {
     supplierA = res.json().id as string;
   }
   return supplierA;
+}
+
+let stockProductA: string | undefined;
+/** A tracked product of tenant A (stock can be moved for it). */
+async function stockProductOfA(): Promise<string> {
+  if (!stockProductA) {
+    const res = await as(
+      t.app,
+      a.token,
+    )({
+      method: 'POST',
+      url: '/api/inventory/products',
+      payload: { sku: 'SEC-STOCK-1', name: 'Security stock item', unitPrice: 20, isTracked: true },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    stockProductA = res.json().id as string;
+  }
+  return stockProductA;
 }
 
 async function releaseOfA(invoiceId: string) {

@@ -4909,6 +4909,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/inventory/movements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stock movements, newest first, paged
+         * @description Every change of stock is one immutable movement. Filters (before paging): productId, variantId, locationId, type, from and to (dates, inclusive; to before from is a 400). Ordered by date, then creation, then id, all descending. Movements never change, so there is no updatedSince.
+         *
+         *     Needs the role permission `inventory:read`. An API key or OAuth token needs the scope `inventory:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listStockMovements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inventory/movements/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One stock movement
+         * @description Needs the role permission `inventory:read`. An API key or OAuth token needs the scope `inventory:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getStockMovement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inventory/adjustments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adjust stock (found, lost, damaged) or enter opening stock: one posted entry
+         * @description Each line moves stock at the location (default the main warehouse): a quantity above 0 comes in at unitCost (default the current average cost, else the last unit cost), below 0 goes out at the cost method's value (weighted average or FIFO). The whole adjustment posts ONE journal entry: inventory against 5200 Stock adjustments, or for type opening against 3400 Opening balances. A batch-tracked product needs batchCode (a new code makes the batch, with batchExpiry); a serial-tracked one needs one serial per unit (each a movement of ±1; a serial in stock already is 409 SERIAL_IN_STOCK, one not in stock there 409 SERIAL_NOT_IN_STOCK). Out beyond what is on hand, for a product that refuses negative stock: 409 INSUFFICIENT_STOCK. An adjustment that moves no value (stock with no cost yet and no unitCost) is a 400. The id is the journal entry’s id.
+         *
+         *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["createStockAdjustment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inventory/adjustments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One stock adjustment with its movements
+         * @description Needs the role permission `inventory:read`. An API key or OAuth token needs the scope `inventory:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getStockAdjustment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inventory/stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stock on hand now, per tracked product, with value; paged by product
+         * @description Per tracked, live product (by name, then id): on hand in the company's locations and in total, at cost, from the running balances (the sum of its movements). Filters: productId; locationId (only products with stock records there, and only that location counted; a location not of the company is 400); belowReorder=true (products with a reorder point that on hand has reached or passed).
+         *
+         *     Needs the role permission `inventory:read`. An API key or OAuth token needs the scope `inventory:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listStockOnHand"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inventory/valuation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stock valuation at a date, with the inventory account it ties to
+         * @description Quantity and value per product (variant) and location at the end of asOf (default today), re-derived from the running balances and the movements, never from a stored snapshot; totals; ledgerBalance: the company's inventory accounts at the same date; difference: totals.value − ledgerBalance, 0 when the books tie (null with locationId, which narrows the lines but not the ledger).
+         *
+         *     Needs the role permission `inventory:read`. An API key or OAuth token needs the scope `inventory:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getStockValuation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/inventory/batches": {
         parameters: {
             query?: never;
@@ -12384,6 +12512,188 @@ export interface components {
                 companyId: string | null;
                 prices: components["schemas"]["PriceListPrice"][];
             } | null;
+        };
+        StockMovement: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            companyId: string;
+            /** Format: date */
+            date: string;
+            /**
+             * @description What moved it: opening stock, a purchase (bill), a receipt (purchase order), a sale, a return in or out, an adjustment, a count (stock take), a transfer out or in, a landed cost, a revaluation (value only)
+             * @enum {string}
+             */
+            type: "opening" | "purchase" | "receipt" | "sale" | "return_in" | "return_out" | "adjustment" | "count" | "transfer_out" | "transfer_in" | "landed_cost" | "revaluation";
+            /** Format: uuid */
+            productId: string;
+            /** Format: uuid */
+            variantId: string | null;
+            /** Format: uuid */
+            locationId: string;
+            /** Format: uuid */
+            batchId: string | null;
+            /** Format: uuid */
+            serialId: string | null;
+            /** @description Signed, in the base unit: more than 0 came in */
+            quantity: number;
+            /** @description The cost of one unit it moved at (|value| ÷ |quantity|) */
+            unitCost: number;
+            /** @description Signed: what the inventory account moved by */
+            value: number;
+            /** @description The document's kind: 'stock_adjustment', 'invoice', 'bill', ... */
+            sourceType: string;
+            /** Format: uuid */
+            sourceId: string | null;
+            /** Format: uuid */
+            sourceLineId: string | null;
+            /**
+             * Format: uuid
+             * @description The journal entry its value posted in (null for a transfer)
+             */
+            entryId: string | null;
+            /**
+             * Format: uuid
+             * @description The movement a return undoes
+             */
+            reversesMovementId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        StockMovementPage: {
+            items: components["schemas"]["StockMovement"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        /**
+         * @example {
+         *       "date": "2026-03-01",
+         *       "type": "opening",
+         *       "reason": "Opening stock",
+         *       "lines": [
+         *         {
+         *           "productId": "7b1e5c0a-3f1d-4c2e-9a59-0d3c1f2b8e41",
+         *           "quantity": 10,
+         *           "unitCost": 12.5
+         *         }
+         *       ]
+         *     }
+         */
+        StockAdjustmentCreate: {
+            /** Format: date */
+            date: string;
+            /**
+             * @description adjustment: against 5200 Stock adjustments (found, lost, damaged); opening: stock on the day the books start, against 3400 Opening balances
+             * @enum {string}
+             */
+            type?: "adjustment" | "opening";
+            /**
+             * Format: uuid
+             * @description One of the company's locations; default its main warehouse
+             */
+            locationId?: string | null;
+            reason: string;
+            lines: {
+                /** Format: uuid */
+                productId: string;
+                /** Format: uuid */
+                variantId?: string | null;
+                /** @description Signed, in the base unit, up to four decimals: more than 0 comes in, less goes out; not 0 */
+                quantity: number;
+                /** @description In only (quantity above 0): the cost of one unit, up to four decimals; default the current average (or the last unit cost) */
+                unitCost?: number | null;
+                /** @description Required for a batch-tracked product */
+                batchCode?: string | null;
+                /**
+                 * Format: date
+                 * @description A new batch’s expiry
+                 */
+                batchExpiry?: string | null;
+                /** @description Required for a serial-tracked product: as many serials as |quantity|, each one movement of ±1 */
+                serials?: string[];
+            }[];
+        };
+        StockAdjustment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            companyId: string;
+            /**
+             * @description adjustment: against 5200 Stock adjustments (found, lost, damaged); opening: stock on the day the books start, against 3400 Opening balances
+             * @enum {string}
+             */
+            type: "adjustment" | "opening";
+            /** Format: date */
+            date: string;
+            reason: string;
+            /** Format: uuid */
+            entryId: string;
+            /** @description What the inventory account moved by (signed) */
+            value: number;
+            movements: components["schemas"]["StockMovement"][];
+        };
+        StockOnHand: {
+            /** Format: uuid */
+            productId: string;
+            sku: string;
+            name: string;
+            /** @description On hand in every location of the company (base unit) */
+            quantity: number;
+            /** @description Its value at cost */
+            value: number;
+            reorderPoint: number | null;
+            reorderQuantity: number | null;
+            /** @description quantity is at or below reorderPoint */
+            belowReorder: boolean;
+            /** @description Per variant and location (batches summed); none when nothing moved */
+            lines: {
+                /** Format: uuid */
+                variantId: string | null;
+                /** Format: uuid */
+                locationId: string;
+                quantity: number;
+                value: number;
+            }[];
+        };
+        StockOnHandPage: {
+            items: components["schemas"]["StockOnHand"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        StockValuation: {
+            /** Format: date */
+            asOf: string;
+            /** @description Per product (variant) and location with stock or value at the date, by SKU */
+            lines: {
+                /** Format: uuid */
+                productId: string;
+                /** Format: uuid */
+                variantId: string | null;
+                sku: string;
+                name: string;
+                /** Format: uuid */
+                locationId: string;
+                quantity: number;
+                value: number;
+            }[];
+            totals: {
+                quantity: number;
+                value: number;
+            };
+            /** @description The balance of the company's inventory accounts (subtype inventory) at the end of asOf */
+            ledgerBalance: number;
+            /** @description totals.value − ledgerBalance: 0 when the books tie; null with a locationId (the ledger holds all) */
+            difference: number | null;
         };
         StockBatch: {
             /** Format: uuid */
@@ -27242,6 +27552,279 @@ export interface operations {
             403: components["responses"]["Forbidden_597546"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listStockMovements: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                productId?: string;
+                variantId?: string;
+                locationId?: string;
+                /** @description What moved it: opening stock, a purchase (bill), a receipt (purchase order), a sale, a return in or out, an adjustment, a count (stock take), a transfer out or in, a landed cost, a revaluation (value only) */
+                type?: "opening" | "purchase" | "receipt" | "sale" | "return_in" | "return_out" | "adjustment" | "count" | "transfer_out" | "transfer_in" | "landed_cost" | "revaluation";
+                /** @description Dated on or after */
+                from?: string;
+                /** @description Dated on or before */
+                to?: string;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockMovementPage"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getStockMovement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockMovement"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createStockAdjustment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StockAdjustmentCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockAdjustment"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `INSUFFICIENT_STOCK`, `SERIAL_IN_STOCK`, `SERIAL_NOT_IN_STOCK`, `PERIOD_LOCKED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getStockAdjustment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockAdjustment"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listStockOnHand: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                productId?: string;
+                locationId?: string;
+                /** @description true: only products at or below their reorder point (those that have one) */
+                belowReorder?: boolean;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockOnHandPage"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getStockValuation: {
+        parameters: {
+            query?: {
+                /** @description The end of this day; default today */
+                asOf?: string;
+                locationId?: string;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockValuation"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

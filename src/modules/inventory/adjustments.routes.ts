@@ -1,4 +1,45 @@
-// Stub (foundation of issue 20): the routes are filled in by the module's owner.
-import type { AnyRoute } from '../../platform/http/catalogue.ts';
+// Stock adjustments and opening stock over HTTP (company-scoped).
+import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
+import { Adjustment, AdjustmentCreate } from './adjustments.schemas.ts';
+import { createAdjustment, getAdjustment } from './adjustments.service.ts';
+import { MovementIdParams } from './movements.schemas.ts';
 
-export const adjustmentsRoutes: AnyRoute[] = [];
+const base = { module: 'inventory', companyScoped: true, tag: 'Stock movements' } as const;
+
+export const adjustmentsRoutes: AnyRoute[] = [
+  defineRoute({
+    ...base,
+    access: 'write',
+    permission: ['inventory', 'write'],
+    method: 'POST',
+    path: '/api/inventory/adjustments',
+    operationId: 'createStockAdjustment',
+    errors: ['INSUFFICIENT_STOCK', 'SERIAL_IN_STOCK', 'SERIAL_NOT_IN_STOCK', 'PERIOD_LOCKED'],
+    summary: 'Adjust stock (found, lost, damaged) or enter opening stock: one posted entry',
+    description:
+      'Each line moves stock at the location (default the main warehouse): a quantity above 0 comes in at ' +
+      'unitCost (default the current average cost, else the last unit cost), below 0 goes out at the cost ' +
+      "method's value (weighted average or FIFO). The whole adjustment posts ONE journal entry: inventory " +
+      'against 5200 Stock adjustments, or for type opening against 3400 Opening balances. A batch-tracked ' +
+      'product needs batchCode (a new code makes the batch, with batchExpiry); a serial-tracked one needs ' +
+      'one serial per unit (each a movement of ±1; a serial in stock already is 409 SERIAL_IN_STOCK, one ' +
+      'not in stock there 409 SERIAL_NOT_IN_STOCK). Out beyond what is on hand, for a product that refuses ' +
+      'negative stock: 409 INSUFFICIENT_STOCK. An adjustment that moves no value (stock with no cost yet ' +
+      'and no unitCost) is a 400. The id is the journal entry’s id.',
+    body: AdjustmentCreate,
+    response: { 201: Adjustment },
+    handler: async ({ body }, ctx) => createAdjustment(ctx, body),
+  }),
+  defineRoute({
+    ...base,
+    access: 'read',
+    permission: ['inventory', 'read'],
+    method: 'GET',
+    path: '/api/inventory/adjustments/{id}',
+    operationId: 'getStockAdjustment',
+    summary: 'One stock adjustment with its movements',
+    params: MovementIdParams,
+    response: { 200: Adjustment },
+    handler: async ({ params }, ctx) => getAdjustment(ctx, params.id),
+  }),
+];

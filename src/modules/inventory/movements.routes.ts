@@ -1,4 +1,40 @@
-// Stub (foundation of issue 20): the routes are filled in by the module's owner.
-import type { AnyRoute } from '../../platform/http/catalogue.ts';
+// Stock movements over HTTP (company-scoped): the paged list and one by id.
+import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
+import { Paged } from '../../platform/http/paging.ts';
+import { Movement, MovementIdParams, MovementListQuery } from './movements.schemas.ts';
+import { getMovement, listMovements } from './movements.service.ts';
 
-export const movementsRoutes: AnyRoute[] = [];
+const read = {
+  module: 'inventory',
+  companyScoped: true,
+  tag: 'Stock movements',
+  access: 'read',
+  permission: ['inventory', 'read'] as ['inventory', 'read'],
+} as const;
+
+export const movementsRoutes: AnyRoute[] = [
+  defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/api/inventory/movements',
+    operationId: 'listStockMovements',
+    summary: 'Stock movements, newest first, paged',
+    description:
+      'Every change of stock is one immutable movement. Filters (before paging): productId, variantId, ' +
+      'locationId, type, from and to (dates, inclusive; to before from is a 400). Ordered by date, then ' +
+      'creation, then id, all descending. Movements never change, so there is no updatedSince.',
+    query: MovementListQuery,
+    response: { 200: Paged(Movement) },
+    handler: async ({ query }, ctx) => listMovements(ctx, query),
+  }),
+  defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/api/inventory/movements/{id}',
+    operationId: 'getStockMovement',
+    summary: 'One stock movement',
+    params: MovementIdParams,
+    response: { 200: Movement },
+    handler: async ({ params }, ctx) => getMovement(ctx, params.id),
+  }),
+];

@@ -16,8 +16,11 @@
 //     pro rata;
 //   * out beyond what is on hand (negative stock allowed): the last unit cost stock came in at;
 //   * afterwards, when nothing is on hand but value remains (or FIFO's layers disagree with the
-//     pool after stock went below zero and came back), a revaluation movement of quantity 0
+//     pool after stock went below zero and came back, or an average pool comes back from below
+//     zero: what ends on hand is at the receipt's cost), a revaluation movement of quantity 0
 //     moves the difference to cost of sales.
+//   * a return (reversesMovementId) must name an out movement of the same item and company, and
+//     never bring back more than went out.
 import type { Decimal } from 'decimal.js';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict } from '../../platform/http/problem.ts';
@@ -180,7 +183,14 @@ async function layersValue(ctx: Ctx, companyId: string, itemId: string): Promise
 }
 
 /** The value of an in movement (positive or zero). */
-async function valueIn(ctx: Ctx, m: StockMove, q: Decimal, pool: Pool, field: string): Promise<Decimal> {
+async function valueIn(
+  ctx: Ctx,
+  m: StockMove,
+  item: StockItem,
+  q: Decimal,
+  pool: Pool,
+  field: string,
+): Promise<Decimal> {
   if (m.reversesMovementId) {
     const orig = await ctx.db
       .selectFrom('stock_movements')
@@ -188,7 +198,28 @@ async function valueIn(ctx: Ctx, m: StockMove, q: Decimal, pool: Pool, field: st
       .where('tenant_id', '=', ctx.tenantId)
       .where('id', '=', m.reversesMovementId)
       .executeTakeFirst();
-    if (!orig) throw badRequest(field, 'the movement it returns is unknown');
+    if (
+      !orig ||
+      orig.company_id !== m.companyId ||
+      orig.item_id !== item.itemId ||
+      money(orig.quantity).gte(0)
+    )
+      throw badRequest(field, 'the movement it returns is not an out movement of this item in this company');
+    // What came back against it already counts: never more back than went out.
+    const back = await ctx.db
+      .selectFrom('stock_movements')
+      .select((eb) => eb.fn.sum<string>('quantity').as('q'))
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('company_id', '=', m.companyId)
+      .where('item_id', '=', item.itemId)
+      .where('reverses_movement_id', '=', m.reversesMovementId)
+      .executeTakeFirst();
+    if (
+      money(back?.q ?? 0)
+        .plus(q)
+        .greaterThan(money(orig.quantity).abs())
+    )
+      throw badRequest(field, 'more would come back than went out');
     const oq = money(orig.quantity).abs();
     const ov = money(orig.value).abs();
     return q.equals(oq) ? ov : cents(ov.times(q).dividedBy(oq));
@@ -279,7 +310,7 @@ export async function moveStock(ctx: Ctx, m: StockMove): Promise<StockMoved> {
   if (item.tracking === 'serial' && !q.isZero()) await moveSerial(ctx, m, locationId, q, field);
   let value: Decimal;
   if (q.greaterThan(0) || (q.isZero() && m.type === 'landed_cost')) {
-    value = await valueIn(ctx, m, q, pool, field);
+    value = await valueIn(ctx, m, item, q, pool, field);
   } else {
     const out = q.abs();
     if (!m.skipNegativeCheck && !item.allowNegative) {
@@ -343,6 +374,11 @@ export async function moveStock(ctx: Ctx, m: StockMove): Promise<StockMoved> {
   if (quantity.isZero()) target = ZERO;
   else if (item.costMethod === 'fifo' && quantity.greaterThan(0) && m.type !== 'landed_cost')
     target = await layersValue(ctx, m.companyId, item.itemId);
+  else if (pool.quantity.lessThan(0) && quantity.greaterThan(0))
+    // Average, back from below zero: what was taken beyond stock went at the last unit cost; it
+    // is made good at this receipt's cost, so what ends on hand is at that cost and the
+    // difference is the cost of what was sold (the revaluation below).
+    target = cents(value.times(quantity).dividedBy(q));
   const lines: PostingLine[] = [];
   const inv = await inventoryAccount(ctx, m.companyId, item, m.field ?? 'productId');
   const description = `${item.name}: ${m.type.replace('_', ' ')}`;
