@@ -10,7 +10,10 @@ export const BUILT: Partial<Record<ModuleName, string | null>> = {
   reports: null,
   admin: null,
   companies: null,
-  inventory: 'The products book only: stock, batches, serials and locations are not built yet',
+  inventory:
+    'Batch codes and serial numbers on sales, bill and order lines, returns to suppliers and units of measure on document lines are not built yet',
+  crm: null,
+  transactions: null,
   billing: null,
   expenses: null,
   banking: null,
