@@ -17,6 +17,7 @@ import type {
   PriceListQuery,
   PriceListUpdate,
 } from './price-lists.schemas.ts';
+import { assertLiveProducts } from './products.live.ts';
 import type { PriceListsTable } from './stock.tables.ts';
 
 type Row = Selectable<PriceListsTable>;
@@ -122,32 +123,9 @@ async function priceRows(
   prices: Array<Static<typeof PriceInput>>,
   field: string,
 ) {
-  const products = [...new Set(prices.map((p) => p.productId))];
-  const variants = [...new Set(prices.flatMap((p) => (p.variantId ? [p.variantId] : [])))];
-  const liveProducts = products.length
-    ? await ctx.db
-        .selectFrom('products')
-        .select('id')
-        .where('tenant_id', '=', ctx.tenantId)
-        .where('id', 'in', products)
-        .where('deleted_at', 'is', null)
-        .execute()
-    : [];
-  const liveVariants = variants.length
-    ? await ctx.db
-        .selectFrom('product_variants')
-        .select(['id', 'product_id'])
-        .where('tenant_id', '=', ctx.tenantId)
-        .where('id', 'in', variants)
-        .where('deleted_at', 'is', null)
-        .execute()
-    : [];
+  await assertLiveProducts(ctx, prices, field);
   const seen = new Set<string>();
   return prices.map((p, i) => {
-    if (!liveProducts.some((l) => l.id === p.productId))
-      throw badRequest(`${field}[${i}].productId`, 'no such product');
-    if (p.variantId && !liveVariants.some((v) => v.id === p.variantId && v.product_id === p.productId))
-      throw badRequest(`${field}[${i}].variantId`, 'no such variant of the product');
     if (!hasAtMostDecimals(p.unitPrice, 4))
       throw badRequest(`${field}[${i}].unitPrice`, 'at most four decimals');
     const key = `${p.productId}/${p.variantId ?? ''}`;

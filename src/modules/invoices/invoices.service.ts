@@ -12,6 +12,7 @@ import { hasAtMostDecimals, toSql } from '../../platform/money/money.ts';
 import { vatRegisteredOn } from '../companies/index.ts';
 import { contactName } from '../contacts/index.ts';
 import { salesUnitPrice } from '../inventory/price-lists.lookup.ts';
+import { assertLiveProducts } from '../inventory/products.live.ts';
 import { systemAccount } from '../ledger/index.ts';
 import { announce, announceById } from './announce.ts';
 import {
@@ -110,7 +111,7 @@ export async function priced(
         .where('id', 'in', [...accounts])
         .execute()
     : [];
-  await assertLineProducts(ctx, input.lines);
+  await assertLiveProducts(ctx, input.lines, 'lines');
   const lines = [];
   for (const [i, sent] of input.lines.entries()) {
     const l = await withUnitPrice(ctx, companyId, input.contactId, sent, i);
@@ -169,38 +170,6 @@ async function withUnitPrice(
     variantId: l.variantId,
   });
   return { ...l, unitPrice: price.toNumber() };
-}
-
-/** 400 naming lines[i].productId (or variantId) for a product or variant not live in the book. */
-async function assertLineProducts(ctx: SalesCtx, lines: SentLine[]): Promise<void> {
-  const products = [...new Set(lines.flatMap((l) => (l.productId ? [l.productId] : [])))];
-  const variants = [...new Set(lines.flatMap((l) => (l.variantId ? [l.variantId] : [])))];
-  const live = products.length
-    ? await ctx.db
-        .selectFrom('products')
-        .select('id')
-        .where('tenant_id', '=', ctx.tenantId)
-        .where('id', 'in', products)
-        .where('deleted_at', 'is', null)
-        .execute()
-    : [];
-  const liveVariants = variants.length
-    ? await ctx.db
-        .selectFrom('product_variants')
-        .select(['id', 'product_id'])
-        .where('tenant_id', '=', ctx.tenantId)
-        .where('id', 'in', variants)
-        .where('deleted_at', 'is', null)
-        .execute()
-    : [];
-  for (const [i, l] of lines.entries()) {
-    if (l.productId && !live.some((p) => p.id === l.productId))
-      throw badRequest(`lines[${i}].productId`, 'no such product');
-    if (l.variantId && !l.productId)
-      throw badRequest(`lines[${i}].variantId`, 'a variant goes with its productId');
-    if (l.variantId && !liveVariants.some((v) => v.id === l.variantId && v.product_id === l.productId))
-      throw badRequest(`lines[${i}].variantId`, 'no such variant of the product');
-  }
 }
 
 function lineValues(l: Line, accountId: string, amounts: ReturnType<typeof lineAmounts>) {
