@@ -18,6 +18,7 @@ import {
 } from './modules/invoices/index.ts';
 import { onlinePaymentRoutes } from './modules/invoices/online/index.ts';
 import { accountRoutes, costCentreRoutes, journalRoutes } from './modules/ledger/index.ts';
+import { payrollRoutes } from './modules/payroll/index.ts';
 import { purchaseOrderRoutes } from './modules/purchase-orders/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';
 import { sandboxRoutes } from './modules/sandbox/index.ts';
@@ -71,6 +72,7 @@ export const catalogue: AnyRoute[] = [
   ...purchaseOrderRoutes,
   ...bankingRoutes,
   ...inventoryRoutes,
+  ...payrollRoutes,
   ...sandboxRoutes,
   ...recurringRoutes,
   ...settingsRoutes,
@@ -233,6 +235,16 @@ export const catalogueTags: OpenApiTag[] = [
   { name: 'Recurring invoices', description: 'Schedules that raise (and optionally send) invoices.' },
   { name: 'Invoice settings', description: "A company's numbering, defaults and logo for its documents." },
   { name: 'Invoice templates', description: 'Layouts and wording for printed documents.' },
+  {
+    name: 'Employees',
+    description:
+      'The people a company employs: identity, tax number, pay, bank account (sealed), medical and retirement contributions.',
+  },
+  {
+    name: 'Leave',
+    description:
+      'Leave requests, their approval, and balances as of a date (Basic Conditions of Employment Act).',
+  },
   { name: 'Accounts', description: "A company's chart of accounts." },
   { name: 'Journals', description: 'Manual journals and the lock date.' },
   {

@@ -709,6 +709,8 @@ describe('what may point into a sandbox', () => {
     'stock_movements(product_id) → products':
       "a company's stock movement of the product: samples are retired, not removed, so it names a retired one",
     'stock_serials(product_id) → products': "part of the product's stock record (its serial numbers)",
+    'employees(contact_id) → contacts':
+      'an EMPLOYEE contact (0051): the samples are customers, so none names one',
     'sandbox_samples(contact_id) → contacts': "the sandbox's own record of its samples",
     'sandbox_samples(product_id) → products': "the sandbox's own record of its samples",
     'sandbox_samples(invoice_id) → invoices': "the sandbox's own record of its samples",

@@ -1,0 +1,8 @@
+// The payroll module's public surface (issue 21): employees, leave, and (next) pay periods and
+// payslips with PAYE, UIF, SDL and ETI from the statutory tables. Company-scoped: every route
+// takes X-Company-Id, and an employee is employed by one company.
+import type { AnyRoute } from '../../platform/http/catalogue.ts';
+import { employeesRoutes } from './employees.routes.ts';
+import { leaveRoutes } from './leave.routes.ts';
+
+export const payrollRoutes: AnyRoute[] = [...employeesRoutes, ...leaveRoutes];
