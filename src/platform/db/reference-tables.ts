@@ -13,6 +13,18 @@ export const REFERENCE_TABLES = {
     'its e-mail is unique across every tenant, so it is keyed by e-mail, not by tenant.',
   schema_migrations: 'The migrations applied (migrate.ts): the schema, not data.',
   mileage_rates: "SARS's rate per km by the date it took effect (migration 0038): the same for every tenant.",
+  payroll_tax_years:
+    "SARS's tax years (migration 0052): rebates, thresholds, medical credits, the retirement deduction's limits; the law, the same for every tenant.",
+  payroll_tax_brackets:
+    "SARS's income tax brackets of each tax year (migration 0052): the same for every tenant.",
+  payroll_uif_rates:
+    'The UIF rates and monthly ceiling by the date they took effect (migration 0052): the law, not tenant data.',
+  payroll_sdl_rates:
+    'The SDL rate and exemption threshold by the date they took effect (migration 0052): the law, not tenant data.',
+  payroll_eti_rules:
+    "The employment tax incentive's rules by the date they took effect (migration 0052): the law, not tenant data.",
+  payroll_eti_bands:
+    "The ETI's monthly bands of each set of rules (migration 0052): the law, not tenant data.",
 } as const satisfies Record<string, string>;
 
 export type ReferenceTable = keyof typeof REFERENCE_TABLES;

@@ -222,6 +222,11 @@ export const ERROR_CODES = {
     status: 422,
     meaning: 'Payment links take rand (ZAR) only: the document is in another currency',
   },
+  PAYROLL_TABLES_MISSING: {
+    status: 422,
+    meaning:
+      'No statutory payroll table (PAYE tax year, UIF, SDL, ETI) covers the date; `reasons` names each one missing',
+  },
   IDEMPOTENCY_KEY_REUSED: { status: 422, meaning: '`Idempotency-Key` was used with a different request' },
   RATE_LIMITED: {
     status: 429,
