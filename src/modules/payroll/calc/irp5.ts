@@ -1,7 +1,11 @@
-// IRP5 / IT3(a) source codes a payslip line carries (SARS "Guide for employers in respect of
-// employees' tax certificates" / PAYE-AE-06-G4 "Guide for codes applicable to employees' tax
-// certificates"; the payroll research note lists them). Named constants, so a line says what it
-// is and the EMP501 reconciliation can total by code.
+// IRP5 / IT3(a) source codes a payslip line carries (SARS PAYE-AE-06-G4 "Guide for codes
+// applicable to employees' tax certificates" and the PAYE Business Requirements Specification,
+// section 6 "Source code descriptions", as quoted by PAGSA for BRS v23.0.0: 4001 "total pension
+// fund contributions paid and 'deemed paid' by employee" (the deemed part being the 3817 fringe
+// benefit), 4005 "medical scheme fees paid and 'deemed paid' by employee" (the 3810 benefit),
+// 4116 "medical scheme fees tax credit considered by employer for PAYE purposes", 4472 / 4474
+// the employer's pension / medical contributions). Named constants, so a line says what it is
+// and the EMP501 reconciliation can total by code.
 export const IRP5 = {
   // income
   SALARY: '3601',
@@ -10,6 +14,7 @@ export const IRP5 = {
   OVERTIME: '3607',
   TRAVEL_ALLOWANCE: '3701',
   MEDICAL_FRINGE_BENEFIT: '3810',
+  RETIREMENT_FRINGE_BENEFIT: '3817',
   // totals
   GROSS_NON_TAXABLE: '3696',
   GROSS_TAXABLE: '3699',
@@ -22,6 +27,8 @@ export const IRP5 = {
   UIF: '4141',
   SDL: '4142',
   PAYE_SDL_UIF_TOTAL: '4149',
+  EMPLOYER_PENSION_CONTRIBUTION: '4472',
+  EMPLOYER_MEDICAL_CONTRIBUTION: '4474',
 } as const;
 
 export type Irp5Code = (typeof IRP5)[keyof typeof IRP5];

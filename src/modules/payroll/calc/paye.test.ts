@@ -1,8 +1,8 @@
 // PAYE a period, worked by hand from SARS's 2026/27 tables (2027 tax year) and 2025/26 for the
 // boundary. Cross-check: SARS's monthly tax deduction tables for the 2027 tax year were not found
-// through the search available here; the 2026/27 figures were checked against the brackets
-// re-derived in tax.test.ts and against worked examples published after Budget 2026 (e.g.
-// R20 000 a month: 240 000 × 18% = 43 200 − 17 820 = 25 380 ÷ 12 = R2 115,00 before credits).
+// through the search available here, so no figure below is copied from them; each is worked from
+// the brackets and rebates, whose internal consistency tax.test.ts proves (every base tax
+// re-derived from the bands below it, every threshold = the rebates ÷ 18%).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { medicalCreditMonthly, paye } from './paye.ts';
