@@ -2,10 +2,10 @@
 // works a five-day week (Monday to Friday).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { cycleOf, entitlement } from './leave.accrual.ts';
+import { cycleOf, type EmployeeTerms, entitlement } from './leave.accrual.ts';
 import { addMonths, workingDays } from './leave.days.ts';
 
-const e = { startDate: '2026-03-01', endDate: null, daysPerWeek: '5' };
+const e: EmployeeTerms = { startDate: '2026-03-01', endDate: null, daysPerWeek: '5' };
 const fig = (type: Parameters<typeof entitlement>[0], asOf: string, who = e) => {
   const r = entitlement(type, who, asOf);
   return [r.entitled?.toFixed(2) ?? null, r.cycleStart, r.cycleEnd];

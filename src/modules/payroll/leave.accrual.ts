@@ -22,7 +22,7 @@
 //     the parents since Van Wyk, 3 October 2025): no accrual and no balance kept; approved days
 //     are recorded (taken, over the employment).
 //   unpaid: no balance; taken over the employment.
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import { addDays } from '../../platform/dates.ts';
 import { addMonths, calendarDays, workingDays } from './leave.days.ts';
 import type { LeaveType } from './payroll.tables.ts';

@@ -5,7 +5,7 @@
 //   request takes is then the weekdays in it, and the balance is in those days.)
 // Public holidays are never working days (BCEA s 21: a public holiday in annual leave adds a
 // day; the same count serves sick and the other types).
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import { addDays } from '../../platform/dates.ts';
 import { isPublicHoliday } from './za-public-holidays.ts';
 
