@@ -114,7 +114,7 @@ export const ERROR_CODES = {
   },
   LEAVE_OVERLAP: {
     status: 409,
-    meaning: "The leave overlaps a pending or approved request of the same employee",
+    meaning: 'The leave overlaps a pending or approved request of the same employee',
   },
   STOCK_TAKE_CLOSED: {
     status: 409,
