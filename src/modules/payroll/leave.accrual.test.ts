@@ -62,6 +62,14 @@ describe('sick leave: 1 day per 26 worked in the first six months, then 30 a 36-
     // Family Day (6th) and Freedom Day (27th) = 19.
     assert.equal(workingDays('2026-04-01', '2026-04-30', 5), 19);
   });
+  test('the working week by days_per_week', () => {
+    // Sat 12 – Fri 18 Dec 2026, Day of Reconciliation Wed 16: five days Mon–Fri less the 16th = 4;
+    // six days adds Saturday 12 = 5; seven adds Sunday 13 = 6; 4.5 days is taken as Mon–Fri = 4.
+    assert.equal(workingDays('2026-12-12', '2026-12-18', 5), 4);
+    assert.equal(workingDays('2026-12-12', '2026-12-18', 6), 5);
+    assert.equal(workingDays('2026-12-12', '2026-12-18', 7), 6);
+    assert.equal(workingDays('2026-12-12', '2026-12-18', 4.5), 4);
+  });
   test('over the first year', () => {
     // To 30 April: 22 + 19 = 41 worked → floor(41 / 26) = 1.
     assert.deepEqual(fig('sick', '2026-04-30'), ['1.00', '2026-03-01', '2029-02-28']);

@@ -230,6 +230,46 @@ describe('leave requests', () => {
     assertProblem(await other({ method: 'GET', url: `/api/employees/${emp}/leave-balances` }), 404);
   });
 
+  test('reject; approval checks the balance again (an adjustment made since)', async () => {
+    const fresh = await leaveEmployee(t, api, a.tenantId, a.companyId, { startDate: '2026-03-01' });
+    // Mon 4 – Tue 5 May: 2 days. As of 4 May: employed 31 + 30 + 4 = 65 of 365 days →
+    // 15 × 65 / 365 = 2.671… → 2.67 ≥ 2.
+    const may = await asked({
+      employeeId: fresh,
+      type: 'annual',
+      startDate: '2026-05-04',
+      endDate: '2026-05-05',
+    });
+    assert.equal(may.days, 2);
+    const minus = await api({
+      method: 'POST',
+      url: '/api/leave-adjustments',
+      payload: {
+        employeeId: fresh,
+        type: 'annual',
+        effectiveOn: '2026-04-01',
+        days: -1,
+        reason: 'Correction',
+      },
+    });
+    assert.equal(minus.statusCode, 201, minus.body);
+    // Now 2.67 − 1 = 1.67 < 2.
+    const refused = await act(may.id, 'approve');
+    assert.equal(assertProblem(refused, 409).code, 'LEAVE_BALANCE_EXCEEDED');
+    assert.match(String(assertProblem(refused, 409).detail), /^1\.67 days of annual leave/);
+    const rejected = await act(may.id, 'reject');
+    assert.equal(rejected.json().status, 'rejected', rejected.body);
+    assert.equal(rejected.json().decidedBy, a.userId);
+    // A rejected request no longer blocks its days.
+    await asked({ employeeId: fresh, type: 'unpaid', startDate: '2026-05-04', endDate: '2026-05-04' });
+    const zero = await api({
+      method: 'POST',
+      url: '/api/leave-adjustments',
+      payload: { employeeId: fresh, type: 'annual', effectiveOn: '2026-04-01', days: 0, reason: 'Nothing' },
+    });
+    assert.equal(assertProblem(zero, 400).field, 'days');
+  });
+
   test('the list: filters and paging', async () => {
     const res = await api({
       method: 'GET',
@@ -248,5 +288,17 @@ describe('leave requests', () => {
       april.json().items.map((r: { startDate: string; days: number }) => [r.startDate, r.days]),
       [['2026-04-09', 0.5]],
     );
+    // updatedSince: only what changed at or after the instant (the clock stands still here, so
+    // a later instant finds nothing and an earlier one everything).
+    const later = await api({
+      method: 'GET',
+      url: `/api/leave-requests?employeeId=${emp}&updatedSince=2099-01-01T00:00:00Z`,
+    });
+    assert.equal(later.json().total, 0);
+    const all = await api({
+      method: 'GET',
+      url: `/api/leave-requests?employeeId=${emp}&updatedSince=2000-01-01T00:00:00Z`,
+    });
+    assert.equal(all.json().total, 3); // Easter (approved), the half day (pending), June (cancelled)
   });
 });
