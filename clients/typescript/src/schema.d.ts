@@ -5383,6 +5383,190 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/leave-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Leave requests, latest leave first, paged
+         * @description Filters (before paging): employeeId, status, type, from (leave ending on or after), to (starting on or before). sort: date (the first day of leave), createdAt or updatedAt, `-` for descending; default -date; ties by id. updatedSince: requests changed at or after the instant (a decision or cancellation included).
+         *
+         *     Needs the role permission `payroll:read`. An API key or OAuth token needs the scope `payroll:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listLeaveRequests"];
+        put?: never;
+        /**
+         * Ask for leave: pending until approved
+         * @description Days are working days: Monday to Friday for up to five days a week, Monday to Saturday for up to six, every day above six; South African public holidays (a Sunday one moves to the Monday) are never counted. halfDay (one day only) takes 0.5. An employee of no company of the caller's, dates outside the employment, endDate before startDate, or no working day between the dates: 400 naming the field. A pending or approved request of the employee on any of the days: 409 LEAVE_OVERLAP. annual, sick and family_responsibility beyond the balance as of startDate, less the days already pending: 409 LEAVE_BALANCE_EXCEEDED naming the days available. 201; 200 with the request when clientId was already used.
+         *
+         *     Needs the role permission `payroll:write`. An API key or OAuth token needs the scope `payroll:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["createLeaveRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leave-requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One leave request
+         * @description Needs the role permission `payroll:read`. An API key or OAuth token needs the scope `payroll:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getLeaveRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leave-requests/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a pending request (payroll:approve)
+         * @description Only a pending request (409 otherwise). The balance is checked again, without the pending days: 409 LEAVE_BALANCE_EXCEEDED when requests approved since have used it.
+         *
+         *     Needs the role permission `payroll:approve`. An API key or OAuth token needs the scope `payroll:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["approveLeaveRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leave-requests/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a pending request (payroll:approve)
+         * @description Only a pending request (409 otherwise).
+         *
+         *     Needs the role permission `payroll:approve`. An API key or OAuth token needs the scope `payroll:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["rejectLeaveRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leave-requests/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a request: pending, or approved and not yet started
+         * @description Approved leave whose first day is today or past: 409 (the days were taken; an adjustment corrects a balance). Rejected or cancelled: 409. Its days return to the balance.
+         *
+         *     Needs the role permission `payroll:write`. An API key or OAuth token needs the scope `payroll:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["cancelLeaveRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/employees/{id}/leave-balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An employee's leave balances as of a date, each type
+         * @description annual: days_per_week × 3 (15 on five days) a 12-month cycle from the start date, accrued pro rata by calendar days employed in the cycle, rounded down to 2 decimals. sick: days_per_week × 6 (30) a 36-month cycle; in the first six months one day per 26 working days since the start. family_responsibility: 3 a year of employment from four months after the start, for four or more days a week. parental and unpaid: days taken only (entitled and available null). available = entitled − taken (approved requests starting in the cycle, future ones included) + adjusted (effective in the cycle up to asOf); pending days are shown apart. Days are working days: Monday to Friday for up to five days a week, Monday to Saturday for up to six, every day above six; South African public holidays (a Sunday one moves to the Monday) are never counted. asOf before the start date: 400.
+         *
+         *     Needs the role permission `payroll:read`. An API key or OAuth token needs the scope `payroll:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getEmployeeLeaveBalances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leave-adjustments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Leave adjustments, latest effective first, paged
+         * @description Filter: employeeId.
+         *
+         *     Needs the role permission `payroll:read`. An API key or OAuth token needs the scope `payroll:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listLeaveAdjustments"];
+        put?: never;
+        /**
+         * Adjust an employee's leave balance (an opening balance, a correction)
+         * @description days are added to (negative: taken from) the balance of the type in the cycle holding effectiveOn, from that day on. An adjustment is never changed: another of the opposite sign undoes it. An employee of no company of the caller’s, or effectiveOn outside the employment: 400 naming the field.
+         *
+         *     Needs the role permission `payroll:write`. An API key or OAuth token needs the scope `payroll:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["createLeaveAdjustment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leave-adjustments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One leave adjustment
+         * @description Needs the role permission `payroll:read`. An API key or OAuth token needs the scope `payroll:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getLeaveAdjustment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sandbox": {
         parameters: {
             query?: never;
@@ -6137,6 +6321,8 @@ export interface components {
          *     - `INSUFFICIENT_STOCK` (409): The movement would take the location (and batch) below zero, and the product does not allow negative stock
          *     - `SERIAL_IN_STOCK` (409): The serial number is in stock already (a serial is never in two places)
          *     - `SERIAL_NOT_IN_STOCK` (409): The serial number is not in stock at that location
+         *     - `LEAVE_BALANCE_EXCEEDED` (409): The annual or sick leave asked for is more than the balance available; `detail` names the days
+         *     - `LEAVE_OVERLAP` (409): The leave overlaps a pending or approved request of the same employee
          *     - `STOCK_TAKE_CLOSED` (409): The stock take is approved or cancelled: it no longer changes
          *     - `TRANSFER_CLOSED` (409): The stock transfer is received or cancelled already
          *     - `LANDED_COST_POSTED` (409): The landed cost is posted: it no longer changes
@@ -6192,7 +6378,7 @@ export interface components {
          *     - `UNAVAILABLE` (503): A dependency is unavailable; retry with backoff
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "SIGNATURE_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "KEY_NOT_BOUND_TO_CONTACT" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_INVOICED" | "INSUFFICIENT_STOCK" | "SERIAL_IN_STOCK" | "SERIAL_NOT_IN_STOCK" | "STOCK_TAKE_CLOSED" | "TRANSFER_CLOSED" | "LANDED_COST_POSTED" | "BILL_LINE_USED" | "ALREADY_RECONCILED" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "RECEIPT_MISMATCH" | "ORDER_NOT_SENT" | "ORDER_CLOSED" | "ORDER_BILLED" | "NOTHING_TO_BILL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "PRODUCT_HAS_STOCK" | "LOCATION_HAS_STOCK" | "SANDBOX_IN_USE" | "ON_HOLD" | "DISPUTED" | "PAYMENT_BLOCKED" | "SAME_USER" | "GATEWAY_UNAVAILABLE" | "LINK_NOT_ACTIVE" | "NOT_IN_REVIEW" | "REFERENCE_MISMATCH" | "LINK_GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "CURRENCY_NOT_SUPPORTED" | "PAYROLL_TABLES_MISSING" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "SIGNATURE_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "KEY_NOT_BOUND_TO_CONTACT" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_INVOICED" | "INSUFFICIENT_STOCK" | "SERIAL_IN_STOCK" | "SERIAL_NOT_IN_STOCK" | "LEAVE_BALANCE_EXCEEDED" | "LEAVE_OVERLAP" | "STOCK_TAKE_CLOSED" | "TRANSFER_CLOSED" | "LANDED_COST_POSTED" | "BILL_LINE_USED" | "ALREADY_RECONCILED" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "RECEIPT_MISMATCH" | "ORDER_NOT_SENT" | "ORDER_CLOSED" | "ORDER_BILLED" | "NOTHING_TO_BILL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "PRODUCT_HAS_STOCK" | "LOCATION_HAS_STOCK" | "SANDBOX_IN_USE" | "ON_HOLD" | "DISPUTED" | "PAYMENT_BLOCKED" | "SAME_USER" | "GATEWAY_UNAVAILABLE" | "LINK_NOT_ACTIVE" | "NOT_IN_REVIEW" | "REFERENCE_MISMATCH" | "LINK_GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "CURRENCY_NOT_SUPPORTED" | "PAYROLL_TABLES_MISSING" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         FieldError: {
             /** @description The field, parameter or header, e.g. lines[0].quantity */
             field: string;
@@ -13077,6 +13263,165 @@ export interface components {
         };
         LandedCostPage: {
             items: components["schemas"]["LandedCost"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        /**
+         * @description annual, sick and family_responsibility have a balance (BCEA ss 20, 22, 27); parental and unpaid only count the days taken
+         * @enum {string}
+         */
+        LeaveType: "annual" | "sick" | "family_responsibility" | "parental" | "unpaid";
+        /**
+         * @example {
+         *       "employeeId": "5b7e2c1a-8d3f-4e6a-9b2c-1f0e3d4c5b6a",
+         *       "type": "annual",
+         *       "startDate": "2026-03-02",
+         *       "endDate": "2026-03-03",
+         *       "reason": "Family visit"
+         *     }
+         */
+        LeaveRequestCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /** Format: uuid */
+            employeeId: string;
+            type: components["schemas"]["LeaveType"];
+            /**
+             * Format: date
+             * @description The first day of leave
+             */
+            startDate: string;
+            /**
+             * Format: date
+             * @description The last day of leave; not before startDate
+             */
+            endDate: string;
+            /** @description Half a day (0.5): only for a one-day request (endDate equal to startDate). Default false */
+            halfDay?: boolean;
+            reason?: string;
+        };
+        /**
+         * @description pending until someone with payroll:approve decides
+         * @enum {string}
+         */
+        LeaveStatus: "pending" | "approved" | "rejected" | "cancelled";
+        LeaveRequest: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            companyId: string;
+            /** Format: uuid */
+            employeeId: string;
+            type: components["schemas"]["LeaveType"];
+            /** Format: date */
+            startDate: string;
+            /** Format: date */
+            endDate: string;
+            /** @description Working days taken: the days of the working week between the dates, public holidays left out; 0.5 for a half day */
+            days: number;
+            status: components["schemas"]["LeaveStatus"];
+            reason: string | null;
+            /**
+             * Format: uuid
+             * @description Who approved or rejected it (null for a business key)
+             */
+            decidedBy: string | null;
+            /**
+             * Format: date-time
+             * @description When it was approved, rejected or cancelled
+             */
+            decidedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        LeaveRequestPage: {
+            items: components["schemas"]["LeaveRequest"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        LeaveBalance: {
+            type: components["schemas"]["LeaveType"];
+            /** @description Accrued in the cycle up to asOf; null for parental and unpaid (no entitlement kept) */
+            entitled: number | null;
+            /** @description Approved days of requests starting in the cycle (booked ahead too) */
+            taken: number;
+            /** @description Days of pending requests starting in the cycle */
+            pending: number;
+            /** @description Adjustments effective in the cycle up to asOf */
+            adjusted: number;
+            /** @description entitled − taken + adjusted; null where entitled is */
+            available: number | null;
+            /** Format: date */
+            cycleStart: string;
+            /**
+             * Format: date
+             * @description null: the whole employment (parental, unpaid)
+             */
+            cycleEnd: string | null;
+        };
+        LeaveBalances: {
+            /** Format: uuid */
+            employeeId: string;
+            /** Format: date */
+            asOf: string;
+            balances: components["schemas"]["LeaveBalance"][];
+        };
+        /**
+         * @example {
+         *       "employeeId": "5b7e2c1a-8d3f-4e6a-9b2c-1f0e3d4c5b6a",
+         *       "type": "annual",
+         *       "effectiveOn": "2026-03-01",
+         *       "days": 5,
+         *       "reason": "Opening balance brought from the previous system"
+         *     }
+         */
+        LeaveAdjustmentCreate: {
+            /** Format: uuid */
+            employeeId: string;
+            type: components["schemas"]["LeaveType"];
+            /**
+             * Format: date
+             * @description Counts in the cycle holding this day, from this day on. Not before the start date
+             */
+            effectiveOn: string;
+            /** @description Added to the balance (negative: taken from it); whole or half days; not 0 */
+            days: number;
+            reason: string;
+        };
+        LeaveAdjustment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            companyId: string;
+            /** Format: uuid */
+            employeeId: string;
+            type: components["schemas"]["LeaveType"];
+            /** Format: date */
+            effectiveOn: string;
+            days: number;
+            reason: string;
+            /** Format: uuid */
+            createdBy: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        LeaveAdjustmentPage: {
+            items: components["schemas"]["LeaveAdjustment"][];
             /** @description Rows matching the filter */
             total: number;
             /** @description 1-based page number */
@@ -28684,6 +29029,470 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLeaveRequests: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `-date`. */
+                sort?: "updatedAt" | "-updatedAt" | "createdAt" | "-createdAt" | "date" | "-date";
+                employeeId?: string;
+                /** @description pending until someone with payroll:approve decides */
+                status?: "pending" | "approved" | "rejected" | "cancelled";
+                /** @description annual, sick and family_responsibility have a balance (BCEA ss 20, 22, 27); parental and unpaid only count the days taken */
+                type?: "annual" | "sick" | "family_responsibility" | "parental" | "unpaid";
+                /** @description Leave ending on or after this day (overlapping from it on) */
+                from?: string;
+                /** @description Leave starting on or before this day */
+                to?: string;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaveRequestPage"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createLeaveRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaveRequestCreate"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaveRequest"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaveRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `LEAVE_BALANCE_EXCEEDED`, `LEAVE_OVERLAP`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLeaveRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaveRequest"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    approveLeaveRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaveRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict. `code`: `CONFLICT`, `LEAVE_BALANCE_EXCEEDED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rejectLeaveRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaveRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelLeaveRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaveRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getEmployeeLeaveBalances: {
+        parameters: {
+            query?: {
+                /** @description The day of the balance. Default today */
+                asOf?: string;
+            };
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaveBalances"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLeaveAdjustments: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                employeeId?: string;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaveAdjustmentPage"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createLeaveAdjustment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaveAdjustmentCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaveAdjustment"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLeaveAdjustment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaveAdjustment"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];

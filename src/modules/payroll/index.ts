@@ -6,3 +6,4 @@ import { employeesRoutes } from './employees.routes.ts';
 import { leaveRoutes } from './leave.routes.ts';
 
 export const payrollRoutes: AnyRoute[] = [...employeesRoutes, ...leaveRoutes];
+export { unpaidLeaveDays } from './leave.unpaid.ts';

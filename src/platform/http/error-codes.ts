@@ -108,6 +108,14 @@ export const ERROR_CODES = {
     meaning: 'The serial number is in stock already (a serial is never in two places)',
   },
   SERIAL_NOT_IN_STOCK: { status: 409, meaning: 'The serial number is not in stock at that location' },
+  LEAVE_BALANCE_EXCEEDED: {
+    status: 409,
+    meaning: 'The annual or sick leave asked for is more than the balance available; `detail` names the days',
+  },
+  LEAVE_OVERLAP: {
+    status: 409,
+    meaning: 'The leave overlaps a pending or approved request of the same employee',
+  },
   STOCK_TAKE_CLOSED: {
     status: 409,
     meaning: 'The stock take is approved or cancelled: it no longer changes',
