@@ -222,6 +222,10 @@ export const ERROR_CODES = {
     status: 422,
     meaning: 'Payment links take rand (ZAR) only: the document is in another currency',
   },
+  CONTACT_NOT_EMPLOYEE: {
+    status: 422,
+    meaning: 'An employee links to an EMPLOYEE contact: the contact named is of another type',
+  },
   IDEMPOTENCY_KEY_REUSED: { status: 422, meaning: '`Idempotency-Key` was used with a different request' },
   RATE_LIMITED: {
     status: 429,
