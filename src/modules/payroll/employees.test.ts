@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { as, type Registered, register, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { assertProblem } from '../../../test/support/problem.ts';
+import { withTenant } from '../../platform/db/tenant.ts';
 
 let t: TestApp;
 let a: Registered;
@@ -132,11 +133,13 @@ describe('employees: create, read, change', () => {
     assert.equal(contact.json().name, 'Thandiwe Mokoena');
     assert.equal(contact.json().email, 'thandiwe@example.co.za');
     // At rest: sealed text and the last four, never the number.
-    const row = await t.database.db
-      .selectFrom('employees')
-      .select(['bank_account_sealed', 'bank_account_last4'])
-      .where('id', '=', clientId)
-      .executeTakeFirstOrThrow();
+    const row = await withTenant(t.database.db, a.tenantId, (tx) =>
+      tx
+        .selectFrom('employees')
+        .select(['bank_account_sealed', 'bank_account_last4'])
+        .where('id', '=', clientId)
+        .executeTakeFirstOrThrow(),
+    );
     assert.match(row.bank_account_sealed!, /^v1:/);
     assert.doesNotMatch(row.bank_account_sealed!, /62001234567/);
     assert.equal(row.bank_account_last4, '4567');
