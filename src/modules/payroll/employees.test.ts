@@ -288,6 +288,24 @@ describe('employees: create, read, change', () => {
   });
 });
 
+describe('employees: clientId', () => {
+  test("another company's or a deleted employee's clientId is a 409 naming clientId", async () => {
+    const clientId = crypto.randomUUID();
+    const e = await create(body({ clientId }));
+    const second = await as(
+      t.app,
+      a.token,
+    )({ method: 'POST', url: '/api/companies', payload: { name: 'Branch' } });
+    assert.equal(second.statusCode, 201, second.body);
+    const other = as(t.app, a.token, second.json().id);
+    const elsewhere = await other({ method: 'POST', url: '/api/employees', payload: body({ clientId }) });
+    assert.equal(assertProblem(elsewhere, 409).field, 'clientId');
+    assert.equal((await api({ method: 'DELETE', url: `/api/employees/${e.id}` })).statusCode, 204);
+    const deleted = await api({ method: 'POST', url: '/api/employees', payload: body({ clientId }) });
+    assert.equal(assertProblem(deleted, 409).field, 'clientId');
+  });
+});
+
 describe('employees: each rule a 400 naming its field, duplicates 409', () => {
   const cases: Array<[string, Record<string, unknown>, string]> = [
     [
