@@ -41,7 +41,8 @@ const write = {
 const RULES =
   'An employee is identified by a South African ID number (13 digits: its check digit must hold and its ' +
   'first six digits be a real date of birth, whose century is the latest not after today) or by ' +
-  'passportNumber with passportCountry. dateOfBirth, when given with an ID number, must agree with it; left ' +
+  'passportNumber with passportCountry. dateOfBirth, when given with an ID number, must agree with its six digits ' +
+  '(and then settles the century: 250101 may be 1925-01-01); left ' +
   'out, it is taken from the ID number. taxNumber is the SARS income tax number: 10 digits, starting 0, 1, ' +
   '2, 3 or 9, with its modulus 10 check digit. endDate and etiStartDate are not before startDate. Money has ' +
   'at most two decimals (daysPerWeek one). Medical dependants and contributions need medicalScheme true. ' +

@@ -91,13 +91,19 @@ function identity(s: EmployeeState, today: string) {
   if (idNumber !== null) {
     const check = checkZaIdNumber(idNumber, today);
     if (!check.ok) throw badRequest('idNumber', check.reason);
-    if (dateOfBirth !== undefined && dateOfBirth !== check.dateOfBirth) {
+    // A date of birth given settles the century the number leaves open (1925 or 2025 for 25...),
+    // so a record made today still passes when a later change re-checks it in another year.
+    const otherCentury =
+      dateOfBirth !== undefined &&
+      dateOfBirth.slice(2) === check.dateOfBirth.slice(2) &&
+      ['19', '20'].includes(dateOfBirth.slice(0, 2));
+    if (dateOfBirth !== undefined && dateOfBirth !== check.dateOfBirth && !otherCentury) {
       throw badRequest(
         'dateOfBirth',
         `does not agree with the ID number, which gives ${check.dateOfBirth}: leave it out or correct one of them`,
       );
     }
-    dateOfBirth = check.dateOfBirth;
+    dateOfBirth = dateOfBirth ?? check.dateOfBirth;
   }
   if (passportNumber !== null && passportCountry === null)
     throw badRequest('passportCountry', 'is needed with passportNumber (the issuing country, e.g. ZW)');

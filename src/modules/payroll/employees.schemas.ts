@@ -140,7 +140,8 @@ const fields = {
   }),
   dateOfBirth: Type.String({
     format: 'date',
-    description: 'With an idNumber: derived from it when left out, and must agree with it when given',
+    description:
+      'With an idNumber: derived from it when left out; when given, must agree with its YYMMDD and settles the century',
   }),
   taxNumber: NullableText(10, 'SARS income tax number: 10 digits, first 0, 1, 2, 3 or 9, modulus 10 check'),
   startDate: Day,

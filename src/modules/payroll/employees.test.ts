@@ -344,6 +344,18 @@ describe('employees: each rule a 400 naming its field, duplicates 409', () => {
     });
   }
 
+  test('a dateOfBirth given settles the century of the ID number (2501010000086: 2025 or 1925)', async () => {
+    // 2501010000086 reads as 2025-01-01 (not after today); given 1925-01-01 it is that instead.
+    const old = await create({ ...BASE, idNumber: '2501010000086', dateOfBirth: '1925-01-01' });
+    assert.equal(old.dateOfBirth, '1925-01-01');
+    const wrong = await api({
+      method: 'POST',
+      url: '/api/employees',
+      payload: { ...BASE, idNumber: '2501010000086', dateOfBirth: '1925-01-02' },
+    });
+    assert.equal(assertProblem(wrong, 400).field, 'dateOfBirth');
+  });
+
   test('bank account: branch code six digits, account number digits only, every part given', async () => {
     const bank = {
       bankName: 'ABSA',
