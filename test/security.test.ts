@@ -59,9 +59,6 @@ import { assertPermissionDenied, assertProblem } from './support/problem.ts';
 const NO_REAL_ID: Record<string, string> = {
   'GET /api/reconciliation/transactions/{id}/suggestions':
     "a bank line's id: lines come in by import (POST /api/bank-statements or a feed), not on this collection",
-  // Until POST /api/employees lands (built apart, issue 21): then this entry is stale; remove it.
-  'GET /api/employees/{id}/leave-balances':
-    "an employee's id: employees are made by POST /api/employees, which this branch does not have yet",
 };
 
 /**

@@ -5,5 +5,9 @@ import type { AnyRoute } from '../../platform/http/catalogue.ts';
 import { employeesRoutes } from './employees.routes.ts';
 import { leaveRoutes } from './leave.routes.ts';
 
-export const payrollRoutes: AnyRoute[] = [...employeesRoutes, ...leaveRoutes];
+export { getEmployee, listPayableEmployees, type PayrollEmployee } from './employees.payable.ts';
 export { unpaidLeaveDays } from './leave.unpaid.ts';
+export { taxNumberProblem } from './tax-number.ts';
+export { checkZaIdNumber } from './za-id-number.ts';
+
+export const payrollRoutes: AnyRoute[] = [...employeesRoutes, ...leaveRoutes];

@@ -44,7 +44,7 @@ export async function leaveEmployee(
         pay_basis: 'salary',
         rate: '25000.00',
         // Defaulted<Numeric> in payroll.tables.ts nests a ColumnType: its insert type is not a string.
-        days_per_week: (o.daysPerWeek ?? 5).toFixed(1) as never,
+        days_per_week: (o.daysPerWeek ?? 5).toFixed(1),
       })
       .execute(),
   );
