@@ -75,6 +75,27 @@ describe('employees: who may see them', () => {
     assert.doesNotMatch(contact.body, /21000|1122334455|4455/);
   });
 
+  test('the audit log keeps who changed which field of an employee, never the pay, ID or tax number', async () => {
+    // The audit log is read with admin:read, which a custom role without payroll may hold.
+    const e = await create(body({ rate: 987654.32, taxNumber: '0001339050' }));
+    const patched = await api({
+      method: 'PATCH',
+      url: `/api/employees/${e.id}`,
+      payload: { rate: 123456.78 },
+    });
+    assert.equal(patched.statusCode, 200, patched.body);
+    const log = await as(t.app, a.token)({ method: 'GET', url: '/api/audit-log?resource=payroll' });
+    assert.equal(log.statusCode, 200, log.body);
+    const mine = log.json().items.filter((i: { resourceId: string }) => i.resourceId === e.id);
+    assert.deepEqual(mine.map((i: { action: string }) => i.action).sort(), [
+      'PATCH /api/employees/{id}',
+      'POST /api/employees',
+    ]);
+    const patch = mine.find((i: { action: string }) => i.action.startsWith('PATCH'));
+    assert.deepEqual(patch.details.body, { rate: '[payroll]' });
+    assert.doesNotMatch(log.body, /987654|123456|0001339050/);
+  });
+
   test('a payroll user sees pay; a viewer reads but may not write', async () => {
     const e = await create(body());
     const payroll = as(t.app, (await addMember(t, a, 'payroll')).token, a.companyId);

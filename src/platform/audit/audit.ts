@@ -44,6 +44,22 @@ export function redact(value: unknown, depth = 0): unknown {
   return value;
 }
 
+/**
+ * The shape of a body without its values: payroll writes carry pay, ID and tax numbers, and the
+ * audit log is read with admin:read, which a role without payroll may hold ("only people with the
+ * payroll permission see pay", issue 21). Who changed which field stays; what it was set to, not.
+ */
+export function fieldsOnly(value: unknown, depth = 0): unknown {
+  if (depth > 6) return '[…]';
+  if (Array.isArray(value)) return value.slice(0, 50).map((v) => fieldsOnly(v, depth + 1));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = fieldsOnly(v, depth + 1);
+    return out;
+  }
+  return value === null || value === undefined ? value : '[payroll]';
+}
+
 /** The INSERT of an audit entry, to send later (with COMMIT, see the catalogue's write routes). */
 export function auditStatement(tx: Tx, tenantId: string, entry: AuditEntry): CompiledQuery {
   return tx

@@ -14,7 +14,7 @@
 //   handler → audit entry → commit → after-commit work → Location, ETag (or 304).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
-import { auditStatement } from '../audit/audit.ts';
+import { auditStatement, fieldsOnly } from '../audit/audit.ts';
 import {
   assertModuleLicensed,
   assertPlanHasApiKeys,
@@ -376,7 +376,11 @@ async function runUserRoute(
           companyId: companyId ?? null,
           requestId: String(request.id),
           ip: request.ip,
-          details: { params, body: input.body ?? null, status: reply.statusCode },
+          details: {
+            params,
+            body: route.module === 'payroll' ? fieldsOnly(input.body ?? null) : (input.body ?? null),
+            status: reply.statusCode,
+          },
         }),
       );
     }
