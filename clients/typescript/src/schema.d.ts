@@ -5383,6 +5383,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/employees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's employees (paged), by last name then first name
+         * @description status: active (no endDate, or one today or later) or terminated (endDate before today). q looks, in any case, in the first and last names and employeeNumber. sort: number, createdAt or updatedAt, `-` for descending; default by last name, first name; ties by id. Deleted employees are left out, except with updatedSince: a sync then sees every employee changed since, deleted ones with deletedAt set. Filters apply before paging; limit defaults to 50, at most 200.
+         *
+         *     Needs the role permission `payroll:read`. An API key or OAuth token needs the scope `payroll:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["listEmployees"];
+        put?: never;
+        /**
+         * Add an employee (201), or answer the one a clientId already made (200)
+         * @description An employee is identified by a South African ID number (13 digits: its check digit must hold and its first six digits be a real date of birth, whose century is the latest not after today) or by passportNumber with passportCountry. dateOfBirth, when given with an ID number, must agree with it; left out, it is taken from the ID number. taxNumber is the SARS income tax number: 10 digits, starting 0, 1, 2, 3 or 9, with its modulus 10 check digit. endDate and etiStartDate are not before startDate. Money has at most two decimals (daysPerWeek one). Medical dependants and contributions need medicalScheme true. Each broken rule is a 400 naming its field. employeeNumber and idNumber are unique among the live employees of the company (409 naming the field). bankAccount's number is sealed with SECRETS_KEY (a server without it answers 503 naming it when a bank account is sent; everything else works) and answered as accountNumberMasked, the last four digits. contactId links an existing EMPLOYEE contact (none in the business: 404 naming contactId; a contact of another type: 422 CONTACT_NOT_EMPLOYEE; one linked to another employee of the company: 409); left out, an EMPLOYEE contact is made from firstName, lastName and email in the same transaction. employeeNumber defaults to the next free E0001, E0002, ... Defaults: hoursPerWeek 40, daysPerWeek 5, uifApplies and sdlApplies true, medicalScheme and etiEligible false, contributions 0. A clientId of another company's or a deleted employee is a 409 naming clientId.
+         *
+         *     Needs the role permission `payroll:write`. An API key or OAuth token needs the scope `payroll:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["createEmployee"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/employees/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One employee, with pay and the bank account masked
+         * @description A deleted employee, another company's or another tenant's, is a 404.
+         *
+         *     Needs the role permission `payroll:read`. An API key or OAuth token needs the scope `payroll:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getEmployee"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an employee added in error (soft): the id answers 404 from then on
+         * @description Refused (409) once the employee has leave requests: terminate instead. The EMPLOYEE contact stays. A list read with updatedSince still shows the employee, with deletedAt set.
+         *
+         *     Needs the role permission `payroll:write`. An API key or OAuth token needs the scope `payroll:write`. Company-scoped: send `X-Company-Id`.
+         */
+        delete: operations["deleteEmployee"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an employee: only the fields sent; null clears an optional one
+         * @description An employee is identified by a South African ID number (13 digits: its check digit must hold and its first six digits be a real date of birth, whose century is the latest not after today) or by passportNumber with passportCountry. dateOfBirth, when given with an ID number, must agree with it; left out, it is taken from the ID number. taxNumber is the SARS income tax number: 10 digits, starting 0, 1, 2, 3 or 9, with its modulus 10 check digit. endDate and etiStartDate are not before startDate. Money has at most two decimals (daysPerWeek one). Medical dependants and contributions need medicalScheme true. Each broken rule is a 400 naming its field. employeeNumber and idNumber are unique among the live employees of the company (409 naming the field). bankAccount's number is sealed with SECRETS_KEY (a server without it answers 503 naming it when a bank account is sent; everything else works) and answered as accountNumberMasked, the last four digits. The record as it will be is held to the rules. A new idNumber brings its date of birth unless dateOfBirth comes with it. bankAccount is replaced whole (the number again too) or removed with null. contactId moves the link to another EMPLOYEE contact.
+         *
+         *     Needs the role permission `payroll:write`. An API key or OAuth token needs the scope `payroll:write`. Company-scoped: send `X-Company-Id`.
+         */
+        patch: operations["updateEmployee"];
+        trace?: never;
+    };
+    "/api/employees/{id}/terminate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the employment: the last day employed and the reason
+         * @description endDate before the start date is a 400 naming endDate. The employee is terminated from the day after endDate (status), and is still paid for the days up to it. Sent again, it corrects the date and reason; PATCH with endDate null reinstates.
+         *
+         *     Needs the role permission `payroll:write`. An API key or OAuth token needs the scope `payroll:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["terminateEmployee"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sandbox": {
         parameters: {
             query?: never;
@@ -6186,13 +6270,14 @@ export interface components {
          *     - `UNPROCESSABLE` (422): Understood but not supported; `reasons` lists why
          *     - `CURRENCY_NOT_SUPPORTED` (422): Payment links take rand (ZAR) only: the document is in another currency
          *     - `PAYROLL_TABLES_MISSING` (422): No statutory payroll table (PAYE tax year, UIF, SDL, ETI) covers the date; `reasons` names each one missing
+         *     - `CONTACT_NOT_EMPLOYEE` (422): An employee links to an EMPLOYEE contact: the contact named is of another type
          *     - `IDEMPOTENCY_KEY_REUSED` (422): `Idempotency-Key` was used with a different request
          *     - `RATE_LIMITED` (429): Too many requests; `limit` and `retryAfterSeconds` say when to retry
          *     - `INTERNAL_ERROR` (500): Unexpected error; deliberately generic
          *     - `UNAVAILABLE` (503): A dependency is unavailable; retry with backoff
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "SIGNATURE_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "KEY_NOT_BOUND_TO_CONTACT" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_INVOICED" | "INSUFFICIENT_STOCK" | "SERIAL_IN_STOCK" | "SERIAL_NOT_IN_STOCK" | "STOCK_TAKE_CLOSED" | "TRANSFER_CLOSED" | "LANDED_COST_POSTED" | "BILL_LINE_USED" | "ALREADY_RECONCILED" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "RECEIPT_MISMATCH" | "ORDER_NOT_SENT" | "ORDER_CLOSED" | "ORDER_BILLED" | "NOTHING_TO_BILL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "PRODUCT_HAS_STOCK" | "LOCATION_HAS_STOCK" | "SANDBOX_IN_USE" | "ON_HOLD" | "DISPUTED" | "PAYMENT_BLOCKED" | "SAME_USER" | "GATEWAY_UNAVAILABLE" | "LINK_NOT_ACTIVE" | "NOT_IN_REVIEW" | "REFERENCE_MISMATCH" | "LINK_GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "CURRENCY_NOT_SUPPORTED" | "PAYROLL_TABLES_MISSING" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "SIGNATURE_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "KEY_NOT_BOUND_TO_CONTACT" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_INVOICED" | "INSUFFICIENT_STOCK" | "SERIAL_IN_STOCK" | "SERIAL_NOT_IN_STOCK" | "STOCK_TAKE_CLOSED" | "TRANSFER_CLOSED" | "LANDED_COST_POSTED" | "BILL_LINE_USED" | "ALREADY_RECONCILED" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "RECEIPT_MISMATCH" | "ORDER_NOT_SENT" | "ORDER_CLOSED" | "ORDER_BILLED" | "NOTHING_TO_BILL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "PRODUCT_HAS_STOCK" | "LOCATION_HAS_STOCK" | "SANDBOX_IN_USE" | "ON_HOLD" | "DISPUTED" | "PAYMENT_BLOCKED" | "SAME_USER" | "GATEWAY_UNAVAILABLE" | "LINK_NOT_ACTIVE" | "NOT_IN_REVIEW" | "REFERENCE_MISMATCH" | "LINK_GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "CURRENCY_NOT_SUPPORTED" | "PAYROLL_TABLES_MISSING" | "CONTACT_NOT_EMPLOYEE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         FieldError: {
             /** @description The field, parameter or header, e.g. lines[0].quantity */
             field: string;
@@ -13084,6 +13169,333 @@ export interface components {
             /** @description The limit that was applied */
             limit: number;
             totalPages: number;
+        };
+        /**
+         * @description How often the employee is paid
+         * @enum {string}
+         */
+        PayFrequency: "monthly" | "fortnightly" | "weekly";
+        /**
+         * @description salary: rate is the pay for a full period; hourly: rate is the pay for an hour
+         * @enum {string}
+         */
+        PayBasis: "salary" | "hourly";
+        EmployeeBankAccount: {
+            bankName: string | null;
+            branchCode: string | null;
+            /**
+             * @description cheque (current), savings or transmission
+             * @enum {string|null}
+             */
+            accountType: "cheque" | "savings" | "transmission" | null;
+            accountHolder: string | null;
+            /** @description The last four digits only: ••••1234 */
+            accountNumberMasked: string;
+        };
+        Employee: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** Format: uuid */
+            companyId: string;
+            /** Format: uuid */
+            contactId: string;
+            employeeNumber: string;
+            firstName: string;
+            lastName: string;
+            /** @description South African ID number (13 digits) */
+            idNumber: string | null;
+            passportNumber: string | null;
+            /** @description ISO 3166 alpha-2 of the issuing country */
+            passportCountry: string | null;
+            /** Format: date */
+            dateOfBirth: string;
+            /** @description SARS income tax number (10 digits) */
+            taxNumber: string | null;
+            /** Format: date */
+            startDate: string;
+            /** Format: date */
+            endDate: string | null;
+            terminationReason: string | null;
+            /**
+             * @description terminated: endDate is before today; active otherwise (a future start included)
+             * @enum {string}
+             */
+            status: "active" | "terminated";
+            payFrequency: components["schemas"]["PayFrequency"];
+            payBasis: components["schemas"]["PayBasis"];
+            /** @description Rand a period (salary) or an hour (hourly) */
+            rate: number;
+            hoursPerWeek: number;
+            daysPerWeek: number;
+            /** @description null: no bank account given (paid otherwise) */
+            bankAccount: components["schemas"]["EmployeeBankAccount"] | null;
+            medicalScheme: boolean;
+            medicalDependants: number;
+            /** @description A month, deducted from pay */
+            medicalEmployeeContribution: number;
+            /** @description A month, paid by the employer (a fringe benefit) */
+            medicalEmployerContribution: number;
+            /** @description A period, deducted from pay */
+            retirementEmployeeContribution: number;
+            /** @description A period, paid by the employer */
+            retirementEmployerContribution: number;
+            uifApplies: boolean;
+            sdlApplies: boolean;
+            etiEligible: boolean;
+            /**
+             * Format: date
+             * @description The day the ETI's 24 months count from; null: startDate
+             */
+            etiStartDate: string | null;
+            clientId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description Set on a deleted employee: only a list read with updatedSince shows one (GET answers 404)
+             */
+            deletedAt: string | null;
+        };
+        EmployeePage: {
+            items: components["schemas"]["Employee"][];
+            /** @description Rows matching the filter */
+            total: number;
+            /** @description 1-based page number */
+            page: number;
+            /** @description The limit that was applied */
+            limit: number;
+            totalPages: number;
+        };
+        /**
+         * @example {
+         *       "employeeNumber": "E1001",
+         *       "firstName": "Thandiwe",
+         *       "lastName": "Mokoena",
+         *       "email": "thandiwe.mokoena@example.co.za",
+         *       "idNumber": "8001015009087",
+         *       "taxNumber": "0001339050",
+         *       "startDate": "2026-03-01",
+         *       "payFrequency": "monthly",
+         *       "payBasis": "salary",
+         *       "rate": 32500,
+         *       "bankAccount": {
+         *         "bankName": "First National Bank",
+         *         "branchCode": "250655",
+         *         "accountType": "cheque",
+         *         "accountHolder": "T Mokoena",
+         *         "accountNumber": "62001234567"
+         *       },
+         *       "medicalScheme": true,
+         *       "medicalDependants": 2,
+         *       "medicalEmployeeContribution": 2400,
+         *       "medicalEmployerContribution": 1200,
+         *       "retirementEmployeeContribution": 2437.5,
+         *       "uifApplies": true,
+         *       "sdlApplies": true
+         *     }
+         */
+        EmployeeCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
+            /**
+             * Format: uuid
+             * @description An EMPLOYEE contact of the business; left out: one is made from the names and email
+             */
+            contactId?: string;
+            /**
+             * Format: email
+             * @description The new contact's e-mail (only without contactId)
+             */
+            email?: string;
+            /** @description The business's own number; default the next free E0001, E0002, ... */
+            employeeNumber?: string;
+            firstName: string;
+            lastName: string;
+            /** @description South African ID number: 13 digits, its check digit and date of birth must hold */
+            idNumber?: string | null;
+            /** @description For someone without a South African ID number, with passportCountry */
+            passportNumber?: string | null;
+            /** @description ISO 3166 alpha-2, capitals */
+            passportCountry?: string | null;
+            /**
+             * Format: date
+             * @description With an idNumber: derived from it when left out, and must agree with it when given
+             */
+            dateOfBirth?: string;
+            /** @description SARS income tax number: 10 digits, first 0, 1, 2, 3 or 9, modulus 10 check */
+            taxNumber?: string | null;
+            /** Format: date */
+            startDate: string;
+            /**
+             * Format: date
+             * @description Last day employed; not before startDate
+             */
+            endDate?: string | null;
+            /** @description Why employment ended */
+            terminationReason?: string | null;
+            payFrequency: components["schemas"]["PayFrequency"];
+            payBasis: components["schemas"]["PayBasis"];
+            /** @description Rand a period (salary) or an hour (hourly); up to two decimals */
+            rate: number;
+            /** @description Default 40; two decimals */
+            hoursPerWeek?: number;
+            /** @description Default 5; one decimal */
+            daysPerWeek?: number;
+            /** @description Replaced whole when sent (the number again too); null removes it. Needs SECRETS_KEY (else 503) */
+            bankAccount?: {
+                /** @description Required */
+                bankName?: string;
+                /** @description Required: six digits (universal or branch code) */
+                branchCode?: string;
+                /**
+                 * @description cheque (current), savings or transmission
+                 * @enum {string}
+                 */
+                accountType?: "cheque" | "savings" | "transmission";
+                /** @description Required: the name the bank shows */
+                accountHolder?: string;
+                /** @description Required: digits only (5 to 16); kept sealed with SECRETS_KEY, answered masked */
+                accountNumber?: string;
+            } | null;
+            /** @description Default false */
+            medicalScheme?: boolean;
+            /** @description Besides the employee; needs medicalScheme */
+            medicalDependants?: number;
+            /** @description A month, deducted; needs medicalScheme; up to two decimals */
+            medicalEmployeeContribution?: number;
+            /** @description A month, paid by the employer; needs medicalScheme; up to two decimals */
+            medicalEmployerContribution?: number;
+            /** @description A period, deducted; up to two decimals */
+            retirementEmployeeContribution?: number;
+            /** @description A period, paid by the employer; up to two decimals */
+            retirementEmployerContribution?: number;
+            /** @description Default true */
+            uifApplies?: boolean;
+            /** @description Default true */
+            sdlApplies?: boolean;
+            /** @description Default false */
+            etiEligible?: boolean;
+            /**
+             * Format: date
+             * @description Not before startDate
+             */
+            etiStartDate?: string | null;
+        };
+        /**
+         * @example {
+         *       "rate": 34000,
+         *       "hoursPerWeek": 45,
+         *       "etiEligible": false
+         *     }
+         */
+        EmployeeUpdate: {
+            /**
+             * Format: uuid
+             * @description Another EMPLOYEE contact
+             */
+            contactId?: string;
+            /** @description The business's own number; default the next free E0001, E0002, ... */
+            employeeNumber?: string;
+            firstName?: string;
+            lastName?: string;
+            /** @description South African ID number: 13 digits, its check digit and date of birth must hold */
+            idNumber?: string | null;
+            /** @description For someone without a South African ID number, with passportCountry */
+            passportNumber?: string | null;
+            /** @description ISO 3166 alpha-2, capitals */
+            passportCountry?: string | null;
+            /**
+             * Format: date
+             * @description With an idNumber: derived from it when left out, and must agree with it when given
+             */
+            dateOfBirth?: string;
+            /** @description SARS income tax number: 10 digits, first 0, 1, 2, 3 or 9, modulus 10 check */
+            taxNumber?: string | null;
+            /** Format: date */
+            startDate?: string;
+            /**
+             * Format: date
+             * @description Last day employed; not before startDate
+             */
+            endDate?: string | null;
+            /** @description Why employment ended */
+            terminationReason?: string | null;
+            /**
+             * @description How often the employee is paid
+             * @enum {string}
+             */
+            payFrequency?: "monthly" | "fortnightly" | "weekly";
+            /**
+             * @description salary: rate is the pay for a full period; hourly: rate is the pay for an hour
+             * @enum {string}
+             */
+            payBasis?: "salary" | "hourly";
+            /** @description Rand a period (salary) or an hour (hourly); up to two decimals */
+            rate?: number;
+            /** @description Default 40; two decimals */
+            hoursPerWeek?: number;
+            /** @description Default 5; one decimal */
+            daysPerWeek?: number;
+            /** @description Replaced whole when sent (the number again too); null removes it. Needs SECRETS_KEY (else 503) */
+            bankAccount?: {
+                /** @description Required */
+                bankName?: string;
+                /** @description Required: six digits (universal or branch code) */
+                branchCode?: string;
+                /**
+                 * @description cheque (current), savings or transmission
+                 * @enum {string}
+                 */
+                accountType?: "cheque" | "savings" | "transmission";
+                /** @description Required: the name the bank shows */
+                accountHolder?: string;
+                /** @description Required: digits only (5 to 16); kept sealed with SECRETS_KEY, answered masked */
+                accountNumber?: string;
+            } | null;
+            /** @description Default false */
+            medicalScheme?: boolean;
+            /** @description Besides the employee; needs medicalScheme */
+            medicalDependants?: number;
+            /** @description A month, deducted; needs medicalScheme; up to two decimals */
+            medicalEmployeeContribution?: number;
+            /** @description A month, paid by the employer; needs medicalScheme; up to two decimals */
+            medicalEmployerContribution?: number;
+            /** @description A period, deducted; up to two decimals */
+            retirementEmployeeContribution?: number;
+            /** @description A period, paid by the employer; up to two decimals */
+            retirementEmployerContribution?: number;
+            /** @description Default true */
+            uifApplies?: boolean;
+            /** @description Default true */
+            sdlApplies?: boolean;
+            /** @description Default false */
+            etiEligible?: boolean;
+            /**
+             * Format: date
+             * @description Not before startDate
+             */
+            etiStartDate?: string | null;
+        };
+        /**
+         * @example {
+         *       "endDate": "2026-12-31",
+         *       "reason": "Resigned"
+         *     }
+         */
+        EmployeeTerminate: {
+            /**
+             * Format: date
+             * @description The last day employed; not before startDate
+             */
+            endDate: string;
+            reason: string;
         };
         Sandbox: {
             /** Format: uuid */
@@ -28685,6 +29097,302 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listEmployees: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; below 1 is treated as 1 */
+                page?: number;
+                /** @description Rows per page: default 50, at most 200; 0 or less means the default */
+                limit?: number;
+                /** @description Only records changed at or after this instant (ISO 8601 with an offset). Voided and deleted records are included, so a sync learns of them. */
+                updatedSince?: string;
+                /** @description Order: a key, descending with a leading `-`; ties by id. Default `name`. */
+                sort?: "updatedAt" | "-updatedAt" | "createdAt" | "-createdAt" | "number" | "-number";
+                /** @description terminated: endDate is before today; active otherwise (a future start included) */
+                status?: "active" | "terminated";
+                /** @description Contains, in any case, in the names or employeeNumber */
+                q?: string;
+            };
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmployeePage"];
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createEmployee: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key with the same request answers the stored response (with `Idempotent-Replayed: true`); with a different request, 422 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours per tenant; 1–255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmployeeCreate"];
+            };
+        };
+        responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Employee"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Employee"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Unprocessable Content. `code`: `CONTACT_NOT_EMPLOYEE`, `IDEMPOTENCY_KEY_REUSED`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getEmployee: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while the record is unchanged. */
+                "If-None-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Employee"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteEmployee: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateEmployee: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this change is based on (from the record's GET): 412 PRECONDITION_FAILED when the record has changed since, and nothing is written. */
+                "If-Match"?: string;
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmployeeUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Employee"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Unprocessable Content. `code`: `CONTACT_NOT_EMPLOYEE`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    terminateEmployee: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmployeeTerminate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Employee"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

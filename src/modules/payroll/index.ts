@@ -5,4 +5,8 @@ import type { AnyRoute } from '../../platform/http/catalogue.ts';
 import { employeesRoutes } from './employees.routes.ts';
 import { leaveRoutes } from './leave.routes.ts';
 
+export { getEmployee, listPayableEmployees, type PayrollEmployee } from './employees.payable.ts';
+export { taxNumberProblem } from './tax-number.ts';
+export { checkZaIdNumber } from './za-id-number.ts';
+
 export const payrollRoutes: AnyRoute[] = [...employeesRoutes, ...leaveRoutes];

@@ -19,6 +19,8 @@ export const LEAVE_STATUSES = ['pending', 'approved', 'rejected', 'cancelled'] a
 export type LeaveStatus = (typeof LEAVE_STATUSES)[number];
 
 type Defaulted<T> = ColumnType<T, T | undefined, T>;
+/** A NUMERIC with a default: read as a string (DefaultedNumeric would nest two ColumnTypes). */
+type DefaultedNumeric = ColumnType<string, string | number | undefined, string | number>;
 
 export interface EmployeesTable {
   tenant_id: string;
@@ -39,8 +41,8 @@ export interface EmployeesTable {
   pay_frequency: PayFrequency;
   pay_basis: PayBasis;
   rate: Numeric;
-  hours_per_week: Defaulted<Numeric>;
-  days_per_week: Defaulted<Numeric>;
+  hours_per_week: DefaultedNumeric;
+  days_per_week: DefaultedNumeric;
   bank_name: string | null;
   bank_branch_code: string | null;
   bank_account_type: BankAccountType | null;
@@ -49,10 +51,10 @@ export interface EmployeesTable {
   bank_account_last4: string | null;
   medical_scheme: Defaulted<boolean>;
   medical_dependants: Defaulted<number>;
-  medical_employee_contribution: Defaulted<Numeric>;
-  medical_employer_contribution: Defaulted<Numeric>;
-  retirement_employee_contribution: Defaulted<Numeric>;
-  retirement_employer_contribution: Defaulted<Numeric>;
+  medical_employee_contribution: DefaultedNumeric;
+  medical_employer_contribution: DefaultedNumeric;
+  retirement_employee_contribution: DefaultedNumeric;
+  retirement_employer_contribution: DefaultedNumeric;
   uif_applies: Defaulted<boolean>;
   sdl_applies: Defaulted<boolean>;
   eti_eligible: Defaulted<boolean>;

@@ -227,6 +227,10 @@ export const ERROR_CODES = {
     meaning:
       'No statutory payroll table (PAYE tax year, UIF, SDL, ETI) covers the date; `reasons` names each one missing',
   },
+  CONTACT_NOT_EMPLOYEE: {
+    status: 422,
+    meaning: 'An employee links to an EMPLOYEE contact: the contact named is of another type',
+  },
   IDEMPOTENCY_KEY_REUSED: { status: 422, meaning: '`Idempotency-Key` was used with a different request' },
   RATE_LIMITED: {
     status: 429,
