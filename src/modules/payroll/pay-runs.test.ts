@@ -325,6 +325,84 @@ describe('a starter part-way through the month with a bonus and overtime', () =>
   });
 });
 
+describe('a young employee: the ETI against PAYE, an employer under the SDL exemption', () => {
+  test('the ETI reduces 2300 and is income on 4910; EMP201 shows it', async () => {
+    // Another business, so that only this employee is paid. Naledi, born 2004-01-10 (22 at the end
+    // of June 2026), R5 000 a month from 2026-01-01, ETI-eligible. June 2026 is her ETI month 6
+    // (first twelve months): R5 000 is in the R2 500–R5 500 band, a fixed R1 500.
+    // PAYE: 60 000 a year is under the R99 000 threshold → 0. UIF 1% of 5 000 = 50.00 each.
+    // SDL: 5 000 × 12 = 60 000, at most R500 000 → exempt, 0. Net 5 000 − 50 = 4 950.00.
+    // Entry: Dr 6500 5 000, Dr 6510 50, Dr 2300 1 500 (PAYE 0 less ETI 1 500) = 6 550;
+    //        Cr 2310 100, Cr 2330 4 950, Cr 4910 1 500 = 6 550.
+    const c = await register(t.app, { plan: 'professional' });
+    const apiC = as(t.app, c.token, c.companyId);
+    const e = await apiC({
+      method: 'POST',
+      url: '/api/employees',
+      payload: {
+        firstName: 'Naledi',
+        lastName: 'Khumalo',
+        passportNumber: 'PETI1',
+        passportCountry: 'LS',
+        dateOfBirth: '2004-01-10',
+        startDate: '2026-01-01',
+        payFrequency: 'monthly',
+        payBasis: 'salary',
+        rate: 5000,
+        etiEligible: true,
+      },
+    });
+    assert.equal(e.statusCode, 201, e.body);
+    const p = await apiC({
+      method: 'POST',
+      url: '/api/payroll-periods',
+      payload: {
+        frequency: 'monthly',
+        periodStart: '2026-06-01',
+        periodEnd: '2026-06-30',
+        payDate: '2026-06-25',
+      },
+    });
+    assert.equal(p.statusCode, 201, p.body);
+    const calc = await apiC({ method: 'POST', url: `/api/payroll-periods/${p.json().id}/calculate` });
+    assert.deepEqual(
+      [calc.json().paye, calc.json().eti, calc.json().uifEmployee, calc.json().sdl, calc.json().net],
+      [0, 1500, 50, 0, 4950],
+    );
+    const fin = await apiC({ method: 'POST', url: `/api/payroll-periods/${p.json().id}/finalise` });
+    assert.equal(fin.statusCode, 200, fin.body);
+    const lines = await withTenant(t.database.db, c.tenantId, (tx) =>
+      tx
+        .selectFrom('journal_lines as l')
+        .innerJoin('accounts as a', (j) =>
+          j.onRef('a.tenant_id', '=', 'l.tenant_id').onRef('a.id', '=', 'l.account_id'),
+        )
+        .select(['a.code', 'l.debit', 'l.credit'])
+        .where('l.tenant_id', '=', c.tenantId)
+        .where('l.entry_id', '=', fin.json().entryId)
+        .orderBy('a.code')
+        .execute(),
+    );
+    assert.deepEqual(
+      lines.map((l) => [l.code, Number(l.debit), Number(l.credit)]),
+      [
+        ['2300', 1500, 0],
+        ['2310', 0, 100],
+        ['2330', 0, 4950],
+        ['4910', 0, 1500],
+        ['6500', 5000, 0],
+        ['6510', 50, 0],
+      ],
+    );
+    const emp = await apiC({ method: 'GET', url: `/api/payroll-periods/${p.json().id}/emp201` });
+    // 0 PAYE less 1 500 ETI + 100 UIF + 0 SDL = −1 400: a credit SARS carries forward.
+    assert.deepEqual(
+      [emp.json().payeLessEti, emp.json().uif, emp.json().sdl, emp.json().payable],
+      [-1500, 100, 0, -1400],
+    );
+  });
+});
+
 describe('access', () => {
   test('a lower plan: 403 MODULE_NOT_LICENSED; another tenant’s period: 404', async () => {
     const starter = await register(t.app, { plan: 'starter' });
