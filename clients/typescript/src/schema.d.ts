@@ -13829,6 +13829,8 @@ export interface components {
             /** @description The share of the period employed */
             periodFraction: number;
             daysWorked: number;
+            /** @description Approved unpaid leave in the period, working days */
+            unpaidDays: number;
             /** @description Cash earnings */
             gross: number;
             /** @description Taxable remuneration (fringe benefits and 80% of a travel allowance in) */
@@ -13899,6 +13901,8 @@ export interface components {
             /** @description The share of the period employed */
             periodFraction: number;
             daysWorked: number;
+            /** @description Approved unpaid leave in the period, working days */
+            unpaidDays: number;
             /** @description Cash earnings */
             gross: number;
             /** @description Taxable remuneration (fringe benefits and 80% of a travel allowance in) */

@@ -46,6 +46,8 @@ export interface PeriodInputs {
   travelAllowance: Decimal;
   otherAllowances: Decimal;
   otherDeductions: Decimal;
+  /** Approved unpaid leave in the period, in working days (from leave_requests, not an input). */
+  unpaidDays?: Decimal;
 }
 
 export const NO_INPUTS: PeriodInputs = {
@@ -69,6 +71,7 @@ export interface CalcLine {
 
 export interface PayslipFigures {
   taxYear: string;
+  unpaidDays: Decimal;
   fraction: Decimal;
   daysWorked: number;
   gross: Decimal;
@@ -123,15 +126,30 @@ export function calculatePayslip(
 
   const hoursWorked =
     e.payBasis === 'hourly' ? (inputs.ordinaryHours ?? cents(periodHours.times(fraction))) : null;
-  const basic = hoursWorked ? cents(rate.times(hoursWorked)) : cents(rate.times(fraction));
+  const fullBasic = hoursWorked ? cents(rate.times(hoursWorked)) : cents(rate.times(fraction));
   add({
     kind: 'earning',
     irp5Code: IRP5.SALARY,
     description: hoursWorked ? 'Wages' : fraction.lt(1) ? 'Basic salary (pro rata)' : 'Basic salary',
     quantity: hoursWorked ?? fraction,
-    rate: hoursWorked ? rate : rate,
-    amount: basic,
+    rate,
+    amount: fullBasic,
   });
+  // Unpaid leave (salaried only: an hourly employee is paid for the hours worked): a day's pay is
+  // the salary × periods a year ÷ 52 ÷ days a week, at most the period's basic.
+  const unpaidDays = hoursWorked ? ZERO : (inputs.unpaidDays ?? ZERO);
+  const dayRate = rate.times(periods).dividedBy(52).dividedBy(money(e.daysPerWeek));
+  const unpaidRaw = cents(dayRate.times(unpaidDays));
+  const unpaid = unpaidRaw.gt(fullBasic) ? fullBasic : unpaidRaw;
+  add({
+    kind: 'earning',
+    irp5Code: IRP5.SALARY,
+    description: 'Unpaid leave',
+    quantity: unpaidDays,
+    rate: dayRate.toDecimalPlaces(4),
+    amount: unpaid.negated(),
+  });
+  const basic = fullBasic.minus(unpaid);
   const overtimeRate = hourly.times('1.5');
   const overtime = cents(overtimeRate.times(inputs.overtimeHours));
   add({
@@ -224,6 +242,7 @@ export function calculatePayslip(
     .minus(inputs.otherDeductions);
   return {
     taxYear: st.taxYear.code,
+    unpaidDays,
     fraction,
     daysWorked: daysEmployed(p, e),
     gross,

@@ -164,6 +164,7 @@ const payslipProps = {
   taxYear: Type.String({ description: "The PAYE tax year ('2027' is 2026/27)" }),
   periodFraction: Type.Number({ description: 'The share of the period employed' }),
   daysWorked: Type.Integer(),
+  unpaidDays: Type.Number({ description: 'Approved unpaid leave in the period, working days' }),
   gross: Amount('Cash earnings'),
   taxable: Amount('Taxable remuneration (fringe benefits and 80% of a travel allowance in)'),
   paye: Amount('PAYE'),

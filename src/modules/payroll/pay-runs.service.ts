@@ -2,6 +2,7 @@
 // payable employee, replacing the last calculation's). Finalising and paying: pay-runs.ledger.ts.
 // A period of one frequency never overlaps another of the company: checked under an advisory
 // lock on (company, frequency), as a unique index cannot say "overlaps".
+import type { Decimal } from 'decimal.js';
 import { type Selectable, sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
@@ -258,6 +259,49 @@ async function inputsOf(ctx: Ctx, periodId: string): Promise<Map<string, PeriodI
   );
 }
 
+const DAY = 86_400_000;
+const dayNo = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY;
+/** Monday to Friday from a to b (day numbers, inclusive). */
+function weekdays(a: number, b: number): number {
+  let n = 0;
+  for (let d = a; d <= b; d++) if ((d + 4) % 7 >= 1 && (d + 4) % 7 <= 5) n++; // 1970-01-01: a Thursday
+  return n;
+}
+
+/**
+ * Approved unpaid leave in the period, working days by employee: a request inside the period
+ * counts its own days (half days kept); one crossing the period's edge counts the weekdays of the
+ * part inside, at most its days.
+ */
+async function unpaidLeave(
+  ctx: Ctx,
+  companyId: string,
+  from: string,
+  to: string,
+): Promise<Map<string, Decimal>> {
+  const rows = await ctx.db
+    .selectFrom('leave_requests')
+    .select(['employee_id', 'starts_on', 'ends_on', 'days'])
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('company_id', '=', companyId)
+    .where('leave_type', '=', 'unpaid')
+    .where('status', '=', 'approved')
+    .where('deleted_at', 'is', null)
+    .where('starts_on', '<=', to)
+    .where('ends_on', '>=', from)
+    .execute();
+  const out = new Map<string, Decimal>();
+  for (const r of rows) {
+    const inside = r.starts_on >= from && r.ends_on <= to;
+    const part = money(
+      weekdays(Math.max(dayNo(r.starts_on), dayNo(from)), Math.min(dayNo(r.ends_on), dayNo(to))),
+    );
+    const days = inside || part.gt(r.days) ? money(r.days) : part;
+    out.set(r.employee_id, (out.get(r.employee_id) ?? money(0)).plus(days));
+  }
+  return out;
+}
+
 const TOTALS = [
   ['gross', 'gross'],
   ['paye', 'paye'],
@@ -287,6 +331,8 @@ export async function calculatePeriod(ctx: Ctx, id: string) {
     await listPayableEmployees(ctx.db, row.company_id, row.period_start, row.period_end)
   ).filter((e) => e.payFrequency === row.frequency);
   const inputs = await inputsOf(ctx, id);
+  for (const [employeeId, days] of await unpaidLeave(ctx, row.company_id, row.period_start, row.period_end))
+    inputs.set(employeeId, { ...(inputs.get(employeeId) ?? NO_INPUTS), unpaidDays: days });
   const p = { frequency: row.frequency, start: row.period_start, end: row.period_end };
   // SDL exemption: the run's remuneration a year (this period's, annualised) at most the threshold.
   const draft = employees.map((e) => calculatePayslip(p, e, inputs.get(e.id) ?? NO_INPUTS, st, false));
@@ -342,6 +388,7 @@ async function insertPayslip(
       tax_year: s.taxYear,
       period_fraction: s.fraction.toFixed(10),
       days_worked: s.daysWorked,
+      unpaid_days: s.unpaidDays.toFixed(2),
       gross: toSql(s.gross),
       taxable: toSql(s.taxable),
       paye: toSql(s.paye),

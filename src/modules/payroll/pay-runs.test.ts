@@ -403,6 +403,81 @@ describe('a young employee: the ETI against PAYE, an employer under the SDL exem
   });
 });
 
+describe('unpaid leave', () => {
+  test('approved unpaid leave in the period reduces the basic; a request crossing its end counts the part inside', async () => {
+    // Another business. Bongani, R26 000 a month, 5 days a week: a day is 26 000 × 12 ÷ 52 ÷ 5 =
+    // 1 200.00. July 2026: unpaid Mon 6 – Tue 7 (2 days), and Thu 30 July – Tue 4 August (4 days, of
+    // which Thu 30 and Fri 31 are in July: 2). 4 days → 4 800.00; basic 26 000 − 4 800 = 21 200.00.
+    // PAYE: 254 400 a year: 44 118 + 26% × 9 300 (2 418) = 46 536 − 17 820 = 28 716 ÷ 12 = 2 393.00.
+    // UIF: over the ceiling, 177.12. Net 21 200 − 2 393 − 177.12 = 18 629.88.
+    const c = await register(t.app, { plan: 'professional' });
+    const apiC = as(t.app, c.token, c.companyId);
+    const e = await apiC({
+      method: 'POST',
+      url: '/api/employees',
+      payload: {
+        firstName: 'Bongani',
+        lastName: 'Zulu',
+        passportNumber: 'PUL1',
+        passportCountry: 'ZW',
+        dateOfBirth: '1980-02-02',
+        startDate: '2020-01-01',
+        payFrequency: 'monthly',
+        payBasis: 'salary',
+        rate: 26000,
+      },
+    });
+    assert.equal(e.statusCode, 201, e.body);
+    await withTenant(t.database.db, c.tenantId, (tx) =>
+      tx
+        .insertInto('leave_requests')
+        .values(
+          [
+            ['2026-07-06', '2026-07-07', 2],
+            ['2026-07-30', '2026-08-04', 4],
+          ].map(([from, to, days]) => ({
+            tenant_id: c.tenantId,
+            id: crypto.randomUUID(),
+            company_id: c.companyId,
+            employee_id: e.json().id,
+            leave_type: 'unpaid' as const,
+            starts_on: String(from),
+            ends_on: String(to),
+            days: Number(days),
+            status: 'approved' as const,
+          })),
+        )
+        .execute(),
+    );
+    const p = await apiC({
+      method: 'POST',
+      url: '/api/payroll-periods',
+      payload: {
+        frequency: 'monthly',
+        periodStart: '2026-07-01',
+        periodEnd: '2026-07-31',
+        payDate: '2026-07-25',
+      },
+    });
+    assert.equal(
+      (await apiC({ method: 'POST', url: `/api/payroll-periods/${p.json().id}/calculate` })).statusCode,
+      200,
+    );
+    const list = await apiC({ method: 'GET', url: '/api/payslips', query: { periodId: p.json().id } });
+    const s = (await apiC({ method: 'GET', url: `/api/payslips/${list.json().items[0].id}` })).json();
+    assert.deepEqual(
+      [s.unpaidDays, s.gross, s.paye, s.uifEmployee, s.net],
+      [4, 21200, 2393, 177.12, 18629.88],
+    );
+    assert.deepEqual(
+      s.lines
+        .filter((l: { irp5Code: string }) => l.irp5Code === '3601')
+        .map((l: { amount: number }) => l.amount),
+      [26000, -4800],
+    );
+  });
+});
+
 describe('access', () => {
   test('a lower plan: 403 MODULE_NOT_LICENSED; another tenant’s period: 404', async () => {
     const starter = await register(t.app, { plan: 'starter' });

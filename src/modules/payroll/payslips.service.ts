@@ -38,6 +38,7 @@ const COLUMNS = [
   's.tax_year',
   's.period_fraction',
   's.days_worked',
+  's.unpaid_days',
   's.gross',
   's.taxable',
   's.paye',
@@ -69,6 +70,7 @@ type Row = {
   tax_year: string;
   period_fraction: string;
   days_worked: number;
+  unpaid_days: string;
   created_at: Date;
   updated_at: Date;
 } & Record<(typeof MONEY)[number][0], string>;
@@ -107,6 +109,7 @@ function toSummary(r: Row): Static<typeof PayslipSummary> {
     taxYear: r.tax_year,
     periodFraction: Number(r.period_fraction),
     daysWorked: r.days_worked,
+    unpaidDays: Number(r.unpaid_days),
     ...amounts,
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
