@@ -245,6 +245,12 @@ export const catalogueTags: OpenApiTag[] = [
     description:
       'Leave requests, their approval, and balances as of a date (Basic Conditions of Employment Act).',
   },
+  {
+    name: 'Payroll periods',
+    description:
+      'Pay runs: open, calculate (PAYE, UIF, SDL, ETI), finalise (locked, posted), pay (payroll.run.paid), EMP201.',
+  },
+  { name: 'Payslips', description: 'Each employee’s payslip of a period, its lines with IRP5 codes.' },
   { name: 'Accounts', description: "A company's chart of accounts." },
   { name: 'Journals', description: 'Manual journals and the lock date.' },
   {

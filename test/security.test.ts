@@ -59,6 +59,8 @@ import { assertPermissionDenied, assertProblem } from './support/problem.ts';
 const NO_REAL_ID: Record<string, string> = {
   'GET /api/reconciliation/transactions/{id}/suggestions':
     "a bank line's id: lines come in by import (POST /api/bank-statements or a feed), not on this collection",
+  'PUT /api/payroll-periods/{id}/inputs/{employeeId}':
+    "an employee's id (POST /api/employees), not a record of this collection: the inputs are keyed by it",
 };
 
 /**
@@ -75,11 +77,52 @@ const OWN_KEYS: Record<string, string> = {
     "a VAT period's id is its end month ('2026-04'): every company has its own period of that name",
 };
 
+/** Once per run: the lister is read by several suites, and a second period would overlap. */
+let payslipSeed: Promise<void> | undefined;
+async function seedPayslip(): Promise<void> {
+  const api = as(t.app, a.token, a.companyId);
+  const e = await api({
+    method: 'POST',
+    url: '/api/employees',
+    payload: {
+      firstName: 'Seed',
+      lastName: 'Payslip',
+      passportNumber: 'PSEC1',
+      passportCountry: 'ZW',
+      dateOfBirth: '1990-01-01',
+      startDate: '2025-01-01',
+      payFrequency: 'monthly',
+      payBasis: 'salary',
+      rate: 20000,
+    },
+  });
+  assert.equal(e.statusCode, 201, e.body);
+  const p = await api({
+    method: 'POST',
+    url: '/api/payroll-periods',
+    payload: {
+      frequency: 'monthly',
+      periodStart: '2026-01-01',
+      periodEnd: '2026-01-31',
+      payDate: '2026-01-25',
+    },
+  });
+  assert.equal(p.statusCode, 201, p.body);
+  const c = await api({ method: 'POST', url: `/api/payroll-periods/${p.json().id}/calculate` });
+  assert.equal(c.statusCode, 200, c.body);
+}
+
 /**
  * Lists whose items only come to be when something happens, by "GET path" → the API call that
  * makes one for tenant A before the list is read. Say why, as for NO_REAL_ID.
  */
 const SEEDS: Record<string, (values: Record<string, string>) => Promise<void>> = {
+  // A payslip is made by calculating a period with an employee in it (January 2026: apart from
+  // the examples' April period).
+  'GET /api/payslips': async () => {
+    payslipSeed ??= seedPayslip();
+    await payslipSeed;
+  },
   // A stock movement is made by what moves stock: an adjustment bringing some in.
   'GET /api/inventory/movements': async () => {
     const res = await as(

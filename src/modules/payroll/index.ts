@@ -4,10 +4,17 @@
 import type { AnyRoute } from '../../platform/http/catalogue.ts';
 import { employeesRoutes } from './employees.routes.ts';
 import { leaveRoutes } from './leave.routes.ts';
+import { payRunsRoutes } from './pay-runs.routes.ts';
+import { payslipsRoutes } from './payslips.routes.ts';
 
 export { getEmployee, listPayableEmployees, type PayrollEmployee } from './employees.payable.ts';
 export { unpaidLeaveDays } from './leave.unpaid.ts';
 export { taxNumberProblem } from './tax-number.ts';
 export { checkZaIdNumber } from './za-id-number.ts';
 
-export const payrollRoutes: AnyRoute[] = [...employeesRoutes, ...leaveRoutes];
+export const payrollRoutes: AnyRoute[] = [
+  ...employeesRoutes,
+  ...leaveRoutes,
+  ...payRunsRoutes,
+  ...payslipsRoutes,
+];

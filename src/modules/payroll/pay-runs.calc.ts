@@ -1,0 +1,263 @@
+// One employee's payslip for one period, from the employee's record, the period's inputs and the
+// statutory figures in effect (statutoryFor(periodEnd)); pure, exact (decimal.js), every amount
+// rounded to the cent once. The method, per figure:
+//   * basic: a salary × the share of the period employed (prorata.ts, calendar days: a starter
+//     or leaver is paid for the days employed); hourly: the rate × the hours worked (the input,
+//     or the contracted hours of the period × the share employed);
+//   * overtime: hours × 1.5 × the hourly rate (BCEA s10(2)); a salaried employee's hourly rate is
+//     the salary × periods a year ÷ 52 ÷ hours a week;
+//   * commission, bonus (an annual payment: PAYE by the difference method), travel allowance
+//     (80% of it is taxable: Fourth Schedule para 1 "remuneration" (cA)), other allowances;
+//   * fringe benefits: the employer's retirement contribution (3817) and medical contribution
+//     (3810, the monthly figure × 12 ÷ periods a year) are taxable remuneration, not cash;
+//   * PAYE: paye.ts on the regular taxable remuneration (everything taxable but the bonus), the
+//     bonus as the annual payment, the retirement contributions (employee's and employer's), age
+//     at the end of the tax year, the medical credit, the share employed;
+//   * UIF: on the cash remuneration less commission (Unemployment Insurance Contributions Act:
+//     commission is not remuneration for UIF) and the fringe benefits, the taxable part of the
+//     travel allowance in, to the ceiling;
+//   * SDL: on all taxable remuneration (leviable amount), unless the employer is exempt;
+//   * ETI: monthly periods only (the incentive is claimed a month), on the regular cash
+//     remuneration (the bonus out), hours below 160 grossed up (eti.ts);
+//   * net: gross cash less PAYE, UIF (employee), the employee's retirement and medical
+//     contributions and other deductions.
+import type { Decimal } from 'decimal.js';
+import { cents, money, ZERO } from '../../platform/money/money.ts';
+import { eti } from './calc/eti.ts';
+import { IRP5 } from './calc/irp5.ts';
+import { PERIODS_PER_YEAR, paye } from './calc/paye.ts';
+import { periodFraction } from './calc/prorata.ts';
+import { sdl } from './calc/sdl.ts';
+import { ageAtYearEnd } from './calc/tax.ts';
+import { uif } from './calc/uif.ts';
+import type { PayrollEmployee } from './employees.payable.ts';
+import type { PayslipLineKind } from './pay-runs.tables.ts';
+import type { PayFrequency } from './payroll.tables.ts';
+import type { Statutory } from './statutory.ts';
+
+/** IRP5 3713: other allowances (not in calc/irp5.ts's list yet). */
+const OTHER_ALLOWANCES_CODE = '3713';
+
+export interface PeriodInputs {
+  ordinaryHours: Decimal | null;
+  overtimeHours: Decimal;
+  commission: Decimal;
+  bonus: Decimal;
+  travelAllowance: Decimal;
+  otherAllowances: Decimal;
+  otherDeductions: Decimal;
+  /** Approved unpaid leave in the period, in working days (from leave_requests, not an input). */
+  unpaidDays?: Decimal;
+}
+
+export const NO_INPUTS: PeriodInputs = {
+  ordinaryHours: null,
+  overtimeHours: ZERO,
+  commission: ZERO,
+  bonus: ZERO,
+  travelAllowance: ZERO,
+  otherAllowances: ZERO,
+  otherDeductions: ZERO,
+};
+
+export interface CalcLine {
+  kind: PayslipLineKind;
+  irp5Code: string | null;
+  description: string;
+  quantity: Decimal | null;
+  rate: Decimal | null;
+  amount: Decimal;
+}
+
+export interface PayslipFigures {
+  taxYear: string;
+  unpaidDays: Decimal;
+  fraction: Decimal;
+  daysWorked: number;
+  gross: Decimal;
+  taxable: Decimal;
+  paye: Decimal;
+  uifEmployee: Decimal;
+  uifEmployer: Decimal;
+  sdl: Decimal;
+  eti: Decimal;
+  retirementEmployee: Decimal;
+  retirementEmployer: Decimal;
+  medicalEmployee: Decimal;
+  medicalEmployer: Decimal;
+  otherDeductions: Decimal;
+  net: Decimal;
+  lines: CalcLine[];
+}
+
+export interface PeriodOf {
+  frequency: PayFrequency;
+  start: string;
+  end: string;
+}
+
+const DAY = 86_400_000;
+const dayNo = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY;
+
+/** Calendar days employed in the period. */
+function daysEmployed(p: PeriodOf, e: PayrollEmployee): number {
+  const from = Math.max(dayNo(p.start), dayNo(e.startDate));
+  const to = Math.min(dayNo(p.end), e.endDate ? dayNo(e.endDate) : dayNo(p.end));
+  return Math.max(0, to - from + 1);
+}
+
+export function calculatePayslip(
+  p: PeriodOf,
+  e: PayrollEmployee,
+  inputs: PeriodInputs,
+  st: Statutory,
+  sdlIsExempt: boolean,
+): PayslipFigures {
+  const periods = PERIODS_PER_YEAR[p.frequency];
+  const fraction = periodFraction({ start: p.start, end: p.end }, e.startDate, e.endDate);
+  const rate = money(e.rate);
+  const hoursPerWeek = money(e.hoursPerWeek);
+  const periodHours = hoursPerWeek.times(52).dividedBy(periods);
+  const hourly = e.payBasis === 'hourly' ? rate : rate.times(periods).dividedBy(52).dividedBy(hoursPerWeek);
+  const lines: CalcLine[] = [];
+  const add = (l: CalcLine) => {
+    if (!l.amount.isZero()) lines.push(l);
+  };
+
+  const hoursWorked =
+    e.payBasis === 'hourly' ? (inputs.ordinaryHours ?? cents(periodHours.times(fraction))) : null;
+  const fullBasic = hoursWorked ? cents(rate.times(hoursWorked)) : cents(rate.times(fraction));
+  add({
+    kind: 'earning',
+    irp5Code: IRP5.SALARY,
+    description: hoursWorked ? 'Wages' : fraction.lt(1) ? 'Basic salary (pro rata)' : 'Basic salary',
+    quantity: hoursWorked ?? fraction,
+    rate,
+    amount: fullBasic,
+  });
+  // Unpaid leave (salaried only: an hourly employee is paid for the hours worked): a day's pay is
+  // the salary × periods a year ÷ 52 ÷ days a week, at most the period's basic.
+  const unpaidDays = hoursWorked ? ZERO : (inputs.unpaidDays ?? ZERO);
+  const dayRate = rate.times(periods).dividedBy(52).dividedBy(money(e.daysPerWeek));
+  const unpaidRaw = cents(dayRate.times(unpaidDays));
+  const unpaid = unpaidRaw.gt(fullBasic) ? fullBasic : unpaidRaw;
+  add({
+    kind: 'earning',
+    irp5Code: IRP5.SALARY,
+    description: 'Unpaid leave',
+    quantity: unpaidDays,
+    rate: dayRate.toDecimalPlaces(4),
+    amount: unpaid.negated(),
+  });
+  const basic = fullBasic.minus(unpaid);
+  const overtimeRate = hourly.times('1.5');
+  const overtime = cents(overtimeRate.times(inputs.overtimeHours));
+  add({
+    kind: 'earning',
+    irp5Code: IRP5.OVERTIME,
+    description: 'Overtime (1.5×)',
+    quantity: inputs.overtimeHours,
+    rate: overtimeRate.toDecimalPlaces(4),
+    amount: overtime,
+  });
+  const cash = (kind: string, code: string, amount: Decimal) =>
+    add({ kind: 'earning', irp5Code: code, description: kind, quantity: null, rate: null, amount });
+  cash('Commission', IRP5.COMMISSION, inputs.commission);
+  cash('Bonus', IRP5.ANNUAL_PAYMENT, inputs.bonus);
+  cash('Travel allowance', IRP5.TRAVEL_ALLOWANCE, inputs.travelAllowance);
+  cash('Other allowances', OTHER_ALLOWANCES_CODE, inputs.otherAllowances);
+
+  const retirementEmployee = money(e.retirementEmployeeContribution);
+  const retirementEmployer = money(e.retirementEmployerContribution);
+  const monthlyToPeriod = (m: string) => cents(money(m).times(12).dividedBy(periods));
+  const medicalEmployee = monthlyToPeriod(e.medicalEmployeeContribution);
+  const medicalEmployer = monthlyToPeriod(e.medicalEmployerContribution);
+  const fringe = (description: string, code: string, amount: Decimal) =>
+    add({ kind: 'fringe_benefit', irp5Code: code, description, quantity: null, rate: null, amount });
+  fringe('Retirement fund: employer contribution', IRP5.RETIREMENT_FRINGE_BENEFIT, retirementEmployer);
+  fringe('Medical scheme: employer contribution', IRP5.MEDICAL_FRINGE_BENEFIT, medicalEmployer);
+
+  const gross = basic
+    .plus(overtime)
+    .plus(inputs.commission)
+    .plus(inputs.bonus)
+    .plus(inputs.travelAllowance)
+    .plus(inputs.otherAllowances);
+  const taxableTravel = cents(inputs.travelAllowance.times('0.8'));
+  const regularCash = basic.plus(overtime).plus(inputs.commission).plus(inputs.otherAllowances);
+  const regular = regularCash.plus(taxableTravel).plus(retirementEmployer).plus(medicalEmployer);
+  const taxable = regular.plus(inputs.bonus);
+
+  const tax = paye(st.taxYear, {
+    frequency: p.frequency,
+    regular,
+    annualPayments: inputs.bonus,
+    retirementContributions: retirementEmployee.plus(retirementEmployer),
+    age: ageAtYearEnd(st.taxYear, e.dateOfBirth),
+    ...(e.medicalScheme ? { medical: { member: true, dependants: e.medicalDependants } } : {}),
+    periodFraction: fraction,
+  });
+  const uifBase = basic.plus(overtime).plus(inputs.bonus).plus(inputs.otherAllowances).plus(taxableTravel);
+  const u = uif(st.uif, { frequency: p.frequency, remuneration: uifBase, applies: e.uifApplies });
+  const levy = sdl(st.sdl, { remuneration: taxable, exempt: sdlIsExempt, applies: e.sdlApplies });
+  const incentive =
+    e.etiEligible && p.frequency === 'monthly'
+      ? eti(st.eti, {
+          remuneration: regularCash,
+          wage: basic,
+          ...(hoursWorked || fraction.lt(1) ? { hours: hoursWorked ?? periodHours.times(fraction) } : {}),
+          dateOfBirth: e.dateOfBirth,
+          etiStartDate: e.etiFrom,
+          monthEnd: p.end,
+        }).amount
+      : ZERO;
+
+  const deduction = (description: string, code: string | null, amount: Decimal) =>
+    add({ kind: 'deduction', irp5Code: code, description, quantity: null, rate: null, amount });
+  deduction('PAYE', IRP5.PAYE, tax.paye);
+  deduction('UIF', IRP5.UIF, u.employee);
+  deduction('Retirement fund', IRP5.RETIREMENT_FUND, retirementEmployee);
+  deduction('Medical scheme', IRP5.MEDICAL_SCHEME_FEES, medicalEmployee);
+  deduction('Other deductions', null, inputs.otherDeductions);
+  const employer = (description: string, code: string, amount: Decimal) =>
+    add({ kind: 'employer', irp5Code: code, description, quantity: null, rate: null, amount });
+  employer('UIF: employer', IRP5.UIF, u.employer);
+  employer('SDL', IRP5.SDL, levy);
+  employer('Retirement fund: employer', IRP5.EMPLOYER_PENSION_CONTRIBUTION, retirementEmployer);
+  employer('Medical scheme: employer', IRP5.EMPLOYER_MEDICAL_CONTRIBUTION, medicalEmployer);
+  add({
+    kind: 'eti',
+    irp5Code: null,
+    description: 'Employment tax incentive',
+    quantity: null,
+    rate: null,
+    amount: incentive,
+  });
+
+  const net = gross
+    .minus(tax.paye)
+    .minus(u.employee)
+    .minus(retirementEmployee)
+    .minus(medicalEmployee)
+    .minus(inputs.otherDeductions);
+  return {
+    taxYear: st.taxYear.code,
+    unpaidDays,
+    fraction,
+    daysWorked: daysEmployed(p, e),
+    gross,
+    taxable,
+    paye: tax.paye,
+    uifEmployee: u.employee,
+    uifEmployer: u.employer,
+    sdl: levy,
+    eti: incentive,
+    retirementEmployee,
+    retirementEmployer,
+    medicalEmployee,
+    medicalEmployer,
+    otherDeductions: inputs.otherDeductions,
+    net,
+    lines,
+  };
+}

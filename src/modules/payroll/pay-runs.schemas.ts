@@ -1,0 +1,212 @@
+// TypeBox schemas of pay periods, their inputs, payslips and the EMP201 figures: money as JSON
+// numbers to the cent (stored NUMERIC), dates as YYYY-MM-DD.
+import { Type } from 'typebox';
+import { stringEnum } from '../../platform/http/enums.ts';
+import { clientIdProperty } from '../../platform/http/idempotent.ts';
+import { nullable } from '../../platform/http/nullable.ts';
+import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { named } from '../../platform/http/schema-names.ts';
+import { PayFrequency } from './employees.schemas.ts';
+import { PAYSLIP_LINE_KINDS, PERIOD_STATUSES } from './pay-runs.tables.ts';
+
+const Uuid = Type.String({ format: 'uuid' });
+const Timestamp = Type.String({ format: 'date-time' });
+const Day = Type.String({ format: 'date' });
+const Amount = (description: string) => Type.Number({ description });
+const Input = (description: string) =>
+  Type.Optional(
+    Type.Number({ minimum: 0, maximum: 999_999_999_999, description: `${description}; up to two decimals` }),
+  );
+
+export const PayrollPeriodStatus = named(
+  'PayrollPeriodStatus',
+  stringEnum(PERIOD_STATUSES, {
+    description:
+      'open → calculated (POST /calculate) → finalised (locked) → paid. Inputs and recalculation only ' +
+      'while open or calculated.',
+  }),
+);
+
+const Totals = {
+  employeeCount: Type.Integer({ description: 'Payslips in the period' }),
+  gross: Amount('Cash earnings of all payslips'),
+  paye: Amount('PAYE deducted (before the ETI)'),
+  uifEmployee: Amount('UIF deducted from employees'),
+  uifEmployer: Amount("UIF: the employer's contribution"),
+  sdl: Amount('Skills development levy'),
+  eti: Amount('Employment tax incentive claimed'),
+  retirementEmployee: Amount('Retirement fund contributions deducted'),
+  retirementEmployer: Amount("Retirement fund: the employer's contributions"),
+  medicalEmployee: Amount('Medical scheme contributions deducted'),
+  medicalEmployer: Amount("Medical scheme: the employer's contributions"),
+  otherDeductions: Amount('Other deductions'),
+  net: Amount('Net pay'),
+};
+
+export const PayrollPeriod = named(
+  'PayrollPeriod',
+  Type.Object({
+    id: Uuid,
+    companyId: Uuid,
+    frequency: PayFrequency,
+    periodStart: Day,
+    periodEnd: Day,
+    payDate: Day,
+    status: PayrollPeriodStatus,
+    ...Totals,
+    entryId: nullable(Uuid, { description: 'The finalising journal entry' }),
+    paymentEntryId: nullable(Uuid, { description: 'The entry paying the net pay out of the bank' }),
+    bankAccountId: nullable(Uuid),
+    calculatedAt: nullable(Timestamp),
+    finalisedAt: nullable(Timestamp),
+    paidAt: nullable(Timestamp),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  }),
+);
+
+export const PayrollPeriodCreate = Type.Object(
+  {
+    clientId: clientIdProperty,
+    frequency: PayFrequency,
+    periodStart: Day,
+    periodEnd: Type.String({ format: 'date', description: 'Not before periodStart' }),
+    payDate: Day,
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      { frequency: 'monthly', periodStart: '2026-04-01', periodEnd: '2026-04-30', payDate: '2026-04-25' },
+    ],
+  },
+);
+
+export const PayrollPeriodListQuery = Type.Object(
+  {
+    ...pageQueryProperties,
+    status: Type.Optional(PayrollPeriodStatus),
+    frequency: Type.Optional(PayFrequency),
+    from: Type.Optional(Type.String({ format: 'date', description: 'Periods ending on or after' })),
+    to: Type.Optional(Type.String({ format: 'date', description: 'Periods starting on or before' })),
+  },
+  { additionalProperties: false },
+);
+
+export const PayslipInputBody = Type.Object(
+  {
+    ordinaryHours: Type.Optional(
+      nullable(Type.Number({ minimum: 0, maximum: 9999, description: 'Hourly employees: hours worked' })),
+    ),
+    overtimeHours: Input('Overtime hours, paid at 1.5× the hourly rate'),
+    commission: Input('Commission (IRP5 3606)'),
+    bonus: Input('Bonus (an annual payment, IRP5 3605: PAYE by the difference method)'),
+    travelAllowance: Input('Travel allowance (IRP5 3701: 80% taxable)'),
+    otherAllowances: Input('Other taxable allowances (IRP5 3713)'),
+    otherDeductions: Input('Other deductions from net pay'),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ overtimeHours: 4, commission: 1500, travelAllowance: 2000 }],
+  },
+);
+
+export const PayslipInput = named(
+  'PayslipInput',
+  Type.Object({
+    periodId: Uuid,
+    employeeId: Uuid,
+    ordinaryHours: nullable(Type.Number()),
+    overtimeHours: Type.Number(),
+    commission: Type.Number(),
+    bonus: Type.Number(),
+    travelAllowance: Type.Number(),
+    otherAllowances: Type.Number(),
+    otherDeductions: Type.Number(),
+    updatedAt: Timestamp,
+  }),
+);
+
+export const PeriodPay = Type.Object(
+  {
+    bankAccountId: Type.String({
+      format: 'uuid',
+      description: "A bank account of the company (its ledger account's id)",
+    }),
+  },
+  { additionalProperties: false, examples: [{ bankAccountId: '00000000-0000-4000-8000-000000000000' }] },
+);
+
+export const PayslipLine = named(
+  'PayslipLine',
+  Type.Object({
+    kind: stringEnum(PAYSLIP_LINE_KINDS, {
+      description:
+        'earning (cash), fringe_benefit (taxable, not cash), deduction, employer (contributions), eti',
+    }),
+    irp5Code: nullable(Type.String({ description: 'The IRP5 source code; null for none' })),
+    description: Type.String(),
+    quantity: nullable(Type.Number()),
+    rate: nullable(Type.Number()),
+    amount: Type.Number(),
+  }),
+);
+
+const payslipProps = {
+  id: Uuid,
+  periodId: Uuid,
+  employeeId: Uuid,
+  employeeNumber: Type.String(),
+  employeeName: Type.String(),
+  periodStart: Day,
+  periodEnd: Day,
+  payDate: Day,
+  status: PayrollPeriodStatus,
+  taxYear: Type.String({ description: "The PAYE tax year ('2027' is 2026/27)" }),
+  periodFraction: Type.Number({ description: 'The share of the period employed' }),
+  daysWorked: Type.Integer(),
+  unpaidDays: Type.Number({ description: 'Approved unpaid leave in the period, working days' }),
+  gross: Amount('Cash earnings'),
+  taxable: Amount('Taxable remuneration (fringe benefits and 80% of a travel allowance in)'),
+  paye: Amount('PAYE'),
+  uifEmployee: Amount('UIF deducted'),
+  uifEmployer: Amount("UIF: the employer's"),
+  sdl: Amount('SDL'),
+  eti: Amount('ETI claimed'),
+  retirementEmployee: Type.Number(),
+  retirementEmployer: Type.Number(),
+  medicalEmployee: Type.Number(),
+  medicalEmployer: Type.Number(),
+  otherDeductions: Type.Number(),
+  net: Amount('Net pay'),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+};
+
+export const PayslipSummary = named('PayslipSummary', Type.Object(payslipProps));
+export const Payslip = named('Payslip', Type.Object({ ...payslipProps, lines: Type.Array(PayslipLine) }));
+
+export const PayslipListQuery = Type.Object(
+  {
+    ...pageQueryProperties,
+    periodId: Type.Optional(Uuid),
+    employeeId: Type.Optional(Uuid),
+  },
+  { additionalProperties: false },
+);
+
+export const Emp201 = named(
+  'Emp201',
+  Type.Object({
+    month: Type.String({ description: 'YYYY-MM: the month of the periods (by their end date)' }),
+    periodIds: Type.Array(Uuid, { description: 'The finalised or paid periods ending in the month' }),
+    paye: Amount('PAYE deducted'),
+    eti: Amount('ETI claimed against it'),
+    payeLessEti: Amount('PAYE less the ETI: the credit to 2300 PAYE payable'),
+    uif: Amount('UIF, the employees’ and the employer’s: the credit to 2310'),
+    sdl: Amount('SDL: the credit to 2320'),
+    payable: Amount('The amount payable to SARS: PAYE less ETI, UIF and SDL'),
+  }),
+);
+
+export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+export const InputParams = Type.Object({ id: Uuid, employeeId: Uuid }, { additionalProperties: false });
