@@ -9124,6 +9124,12 @@ export interface components {
              * @description The variant of the product, when it has variants
              */
             variantId?: string;
+            /** @description A unit of the product (its base unit or one of /api/products/{id}/units, any case) the quantity is given in; the unit price is per that unit. Stock moves quantity × the unit's factor base units. Default: the base unit */
+            unit?: string;
+            /** @description The batch of a batch-tracked product. Going out (a sale): the batch taken from; left out, batches are picked first expiry first out, expired ones never. Coming in: required, made when new */
+            batchCode?: string;
+            /** @description The serial numbers of a serial-tracked product, one per base unit: as many as the quantity in base units (its absolute value), each once */
+            serials?: string[];
         };
         /**
          * @example {
@@ -9213,6 +9219,11 @@ export interface components {
             productId: string | null;
             /** Format: uuid */
             variantId: string | null;
+            unit: string | null;
+            batchCode: string | null;
+            /** Format: date */
+            batchExpiry: string | null;
+            serials: string[] | null;
             discountAmount: number;
             /** @description After the discount, excluding VAT, rounded half-up to cents */
             netAmount: number;
@@ -9912,6 +9923,11 @@ export interface components {
             costCentreId: string | null;
             /** Format: uuid */
             productId: string | null;
+            unit: string | null;
+            batchCode: string | null;
+            /** Format: date */
+            batchExpiry: string | null;
+            serials: string[] | null;
             /**
              * Format: uuid
              * @description The purchase order line it bills
@@ -10268,6 +10284,17 @@ export interface components {
             costCentreId?: string | null;
             /** Format: uuid */
             productId?: string | null;
+            /** @description A unit of the product (its base unit or one of /api/products/{id}/units, any case) the quantity is given in; the unit price is per that unit. Stock moves quantity × the unit's factor base units. Default: the base unit */
+            unit?: string;
+            /** @description The batch of a batch-tracked product. Going out (a sale): the batch taken from; left out, batches are picked first expiry first out, expired ones never. Coming in: required, made when new */
+            batchCode?: string;
+            /**
+             * Format: date
+             * @description Coming in: the expiry of a new batch
+             */
+            batchExpiry?: string;
+            /** @description The serial numbers of a serial-tracked product, one per base unit: as many as the quantity in base units (its absolute value), each once */
+            serials?: string[];
         };
         /**
          * @example {
@@ -10801,6 +10828,8 @@ export interface components {
             accountId?: string;
             /** Format: uuid */
             productId?: string | null;
+            /** @description A unit of the product (its base unit or one of /api/products/{id}/units, any case) the quantity is given in; the unit price is per that unit. Stock moves quantity × the unit's factor base units. Default: the base unit */
+            unit?: string;
         };
         /**
          * @example {
@@ -10864,6 +10893,8 @@ export interface components {
             accountId: string;
             /** Format: uuid */
             productId: string | null;
+            /** @description The unit the quantities of the line are in; null: the base unit */
+            unit: string | null;
             netAmount: number;
             vatAmount: number;
             totalAmount: number;
@@ -10880,6 +10911,10 @@ export interface components {
                 /** Format: uuid */
                 lineId: string;
                 quantity: number;
+                batchCode: string | null;
+                /** Format: date */
+                batchExpiry: string | null;
+                serials: string[] | null;
             }[];
         };
         PurchaseOrder: {
@@ -11015,8 +11050,17 @@ export interface components {
                  * @description A line of the order
                  */
                 lineId: string;
-                /** @description Received now; at most what was ordered less what was received before */
+                /** @description Received now, in the order line's unit; at most what was ordered less what was received before */
                 quantity: number;
+                /** @description The batch of a batch-tracked product. Going out (a sale): the batch taken from; left out, batches are picked first expiry first out, expired ones never. Coming in: required, made when new */
+                batchCode?: string;
+                /**
+                 * Format: date
+                 * @description Coming in: the expiry of a new batch
+                 */
+                batchExpiry?: string;
+                /** @description The serial numbers of a serial-tracked product, one per base unit: as many as the quantity in base units (its absolute value), each once */
+                serials?: string[];
             }[];
         };
         /**
@@ -13160,6 +13204,12 @@ export interface components {
              * @description The variant of the product, when it has variants
              */
             variantId?: string;
+            /** @description A unit of the product (its base unit or one of /api/products/{id}/units, any case) the quantity is given in; the unit price is per that unit. Stock moves quantity × the unit's factor base units. Default: the base unit */
+            unit?: string;
+            /** @description The batch of a batch-tracked product. Going out (a sale): the batch taken from; left out, batches are picked first expiry first out, expired ones never. Coming in: required, made when new */
+            batchCode?: string;
+            /** @description The serial numbers of a serial-tracked product, one per base unit: as many as the quantity in base units (its absolute value), each once */
+            serials?: string[];
         };
         /**
          * @example {
