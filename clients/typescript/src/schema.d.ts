@@ -2368,7 +2368,7 @@ export interface paths {
         put?: never;
         /**
          * Release a draft: it becomes open and, for posting types, posts to the ledger
-         * @description invoice and debit_note: Dr debtors, Cr income and VAT output; credit_note: the mirror (applied to creditedDocumentId at once when it names one, up to what is due; wholly applied, its status is applied). A credit note more than what remains of the document it credits (credit notes released since it was made count) is 400 naming lines. cash_sale: Dr bank, Cr income and VAT (paid); deposit: Dr bank, Cr customer deposits (paid). quote, pro_forma, sales_order and delivery_note post nothing. A second release is 409 ALREADY_RELEASED; an issue date on or before the lock date is 409 PERIOD_LOCKED; a document in a currency other than the base currency is 422 (not posted yet). Lines naming a tracked product move its stock (default location, base units): out on an invoice, cash sale or delivery note (Dr cost of sales, Cr inventory in the same entry; a delivery note in an entry of its own, and an invoice from the same sales order does not move them again), back in on a credit note (at the cost they left with when it names the invoice). Stock a product refusing negative stock does not have: 409 INSUFFICIENT_STOCK, nothing written. Batch or serial products: 400 naming the line.
+         * @description invoice and debit_note: Dr debtors, Cr income and VAT output; credit_note: the mirror (applied to creditedDocumentId at once when it names one, up to what is due; wholly applied, its status is applied). A credit note more than what remains of the document it credits (credit notes released since it was made count) is 400 naming lines. cash_sale: Dr bank, Cr income and VAT (paid); deposit: Dr bank, Cr customer deposits (paid). quote, pro_forma, sales_order and delivery_note post nothing. A second release is 409 ALREADY_RELEASED; an issue date on or before the lock date is 409 PERIOD_LOCKED; a document in a currency other than the base currency is 422 (not posted yet). Lines naming a tracked product move its stock (default location, base units): out on an invoice, cash sale or delivery note (Dr cost of sales, Cr inventory in the same entry; a delivery note in an entry of its own, and an invoice from the same sales order does not move them again), back in on a credit note (at the cost, batch and serials they left with when it names the invoice). A line in a `unit` moves quantity × its factor base units. A batch product leaves from the batch named, else first expiry first out (expired batches never); a serial product names one serial per base unit (400 naming lines[i].serials). Stock a product refusing negative stock does not have: 409 INSUFFICIENT_STOCK; a serial not in stock: 409 SERIAL_NOT_IN_STOCK; nothing written.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -10214,6 +10214,17 @@ export interface components {
                  * @description Default: the account of the bill's first line with the same tax code
                  */
                 accountId?: string;
+                /**
+                 * Format: uuid
+                 * @description The product sent back: a tracked one leaves stock at the cost it came in with on this bill (409 INSUFFICIENT_STOCK when the goods are gone)
+                 */
+                productId?: string | null;
+                /** @description A unit of the product (its base unit or one of /api/products/{id}/units, any case) the quantity is given in; the unit price is per that unit. Stock moves quantity × the unit's factor base units. Default: the base unit */
+                unit?: string;
+                /** @description The batch of a batch-tracked product. Going out (a sale): the batch taken from; left out, batches are picked first expiry first out, expired ones never. Coming in: required, made when new */
+                batchCode?: string;
+                /** @description The serial numbers of a serial-tracked product, one per base unit: as many as the quantity in base units (its absolute value), each once */
+                serials?: string[];
             }[];
         };
         SupplierCreditNote: {
@@ -10260,6 +10271,13 @@ export interface components {
                 netAmount: number;
                 vatAmount: number;
                 totalAmount: number;
+                /** Format: uuid */
+                productId: string | null;
+                unit: string | null;
+                batchCode: string | null;
+                /** Format: date */
+                batchExpiry: string | null;
+                serials: string[] | null;
             }[];
         };
         BillLineInput: {
@@ -20630,7 +20648,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_RELEASED`, `INSUFFICIENT_STOCK`, `PERIOD_LOCKED`. */
+            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_RELEASED`, `INSUFFICIENT_STOCK`, `SERIAL_IN_STOCK`, `SERIAL_NOT_IN_STOCK`, `PERIOD_LOCKED`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22688,7 +22706,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `DUPLICATE_CREDIT_NOTE_NUMBER`, `NOT_APPROVED`, `PERIOD_LOCKED`. */
+            /** @description Conflict. `code`: `CONFLICT`, `INSUFFICIENT_STOCK`, `SERIAL_NOT_IN_STOCK`, `DUPLICATE_CREDIT_NOTE_NUMBER`, `NOT_APPROVED`, `PERIOD_LOCKED`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23082,7 +23100,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `NOT_AWAITING_APPROVAL`, `RECEIPT_MISMATCH`, `PERIOD_LOCKED`. */
+            /** @description Conflict. `code`: `CONFLICT`, `SERIAL_IN_STOCK`, `NOT_AWAITING_APPROVAL`, `RECEIPT_MISMATCH`, `PERIOD_LOCKED`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24633,7 +24651,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `ORDER_NOT_SENT`, `ORDER_CLOSED`, `PERIOD_LOCKED`. */
+            /** @description Conflict. `code`: `CONFLICT`, `SERIAL_IN_STOCK`, `ORDER_NOT_SENT`, `ORDER_CLOSED`, `PERIOD_LOCKED`. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -50,7 +50,15 @@ export const billRoutes: AnyRoute[] = [
     method: 'POST',
     path: '/api/bills/credit-notes',
     operationId: 'createSupplierCreditNote',
-    errors: ['NOT_FOUND', 'NOT_APPROVED', 'DUPLICATE_CREDIT_NOTE_NUMBER', 'CONFLICT', 'PERIOD_LOCKED'],
+    errors: [
+      'NOT_FOUND',
+      'NOT_APPROVED',
+      'DUPLICATE_CREDIT_NOTE_NUMBER',
+      'CONFLICT',
+      'PERIOD_LOCKED',
+      'INSUFFICIENT_STOCK',
+      'SERIAL_NOT_IN_STOCK',
+    ],
     summary: "Capture a supplier's credit note against one of its bills (posted at once)",
     description:
       "Against an approved bill of the company (billId; none or another tenant's: 404; not approved: 409 " +
@@ -189,7 +197,13 @@ export const billRoutes: AnyRoute[] = [
     method: 'POST',
     path: '/api/bills/{id}/approve',
     operationId: 'approveBill',
-    errors: ['NOT_AWAITING_APPROVAL', 'RECEIPT_MISMATCH', 'PERIOD_LOCKED', 'UNPROCESSABLE'],
+    errors: [
+      'NOT_AWAITING_APPROVAL',
+      'RECEIPT_MISMATCH',
+      'PERIOD_LOCKED',
+      'UNPROCESSABLE',
+      'SERIAL_IN_STOCK',
+    ],
     summary: 'Approve a bill: it is posted and the supplier is owed',
     description:
       'Needs expenses:approve. A bill awaiting approval (or a draft) becomes approved and posts, dated its issue ' +
