@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { register, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { assertProblem } from '../../../test/support/problem.ts';
 import { createDoc, release } from '../invoices/invoices.factories.ts';
-import { billOrder, received, sentOrder } from '../purchase-orders/purchase-orders.factories.ts';
+import { billOrder, sentOrder } from '../purchase-orders/purchase-orders.factories.ts';
 import {
   approvedBill,
   type Books,

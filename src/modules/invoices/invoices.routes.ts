@@ -190,7 +190,7 @@ export const invoiceRoutes: AnyRoute[] = [
       'Dr bank, Cr customer deposits (paid). quote, pro_forma, sales_order and delivery_note post nothing. ' +
       'A second release is 409 ALREADY_RELEASED; an issue date on or before the lock date is 409 PERIOD_LOCKED; ' +
       'a document in a currency other than the base currency is 422 (not posted yet). Lines naming a ' +
-      'tracked product move its stock (default location, base units): out on an invoice, cash ' +
+      'tracked product move its stock (default location): out on an invoice, cash ' +
       'sale or delivery note (Dr cost of sales, Cr inventory in the same entry; a delivery note in an entry ' +
       'of its own, and an invoice from the same sales order does not move them again), back in on a credit ' +
       'note (at the cost, batch and serials they left with when it names the invoice). A line in a `unit` ' +
