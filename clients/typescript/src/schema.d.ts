@@ -4962,7 +4962,7 @@ export interface paths {
         put?: never;
         /**
          * Adjust stock (found, lost, damaged) or enter opening stock: one posted entry
-         * @description Each line moves stock at the location (default the main warehouse): a quantity above 0 comes in at unitCost (default the current average cost, else the last unit cost), below 0 goes out at the cost method's value (weighted average or FIFO). The whole adjustment posts ONE journal entry: inventory against 5200 Stock adjustments, or for type opening against 3400 Opening balances. A batch-tracked product needs batchCode (a new code makes the batch, with batchExpiry); a serial-tracked one needs one serial per unit (each a movement of ±1; a serial in stock already is 409 SERIAL_IN_STOCK, one not in stock there 409 SERIAL_NOT_IN_STOCK). Out beyond what is on hand, for a product that refuses negative stock: 409 INSUFFICIENT_STOCK. An adjustment that moves no value (stock with no cost yet and no unitCost) is a 400. The id is the journal entry’s id.
+         * @description Each line moves stock at the location (default the main warehouse): a quantity above 0 comes in at unitCost (default the current average cost, else the last unit cost), below 0 goes out at the cost method's value (weighted average or FIFO). The whole adjustment posts ONE journal entry: inventory against 5200 Stock adjustments, or for type opening against 3400 Opening balances. A batch-tracked product needs batchCode (a new code makes the batch, with batchExpiry); a serial-tracked one needs one serial per unit (each a movement of ±1; a serial in stock already is 409 SERIAL_IN_STOCK, one not in stock there 409 SERIAL_NOT_IN_STOCK). Out beyond what is on hand, for a product that refuses negative stock: 409 INSUFFICIENT_STOCK. An adjustment that moves no value (stock with no cost yet and no unitCost) is a 400. The id is the journal entry’s id. A clientId sent again answers 200 with the adjustment it made; one that is the id of another record is 409.
          *
          *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -12647,6 +12647,11 @@ export interface components {
          *     }
          */
         StockAdjustmentCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
             /** Format: date */
             date: string;
             /**
@@ -27737,6 +27742,19 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockAdjustment"];
+                };
+            };
             /** @description Created */
             201: {
                 headers: {

@@ -11,7 +11,7 @@ export const BUILT: Partial<Record<ModuleName, string | null>> = {
   admin: null,
   companies: null,
   inventory:
-    'Reversing a goods receipt, and clientId replays on adjustments, transfers, stock takes and landed costs, are not built yet',
+    'Reversing a goods receipt, and clientId replays on transfers, stock takes and landed costs, are not built yet',
   crm: null,
   transactions: null,
   billing: null,

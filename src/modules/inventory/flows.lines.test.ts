@@ -242,3 +242,23 @@ describe('units on lines', () => {
     assert.match(JSON.stringify(assertProblem(res, 400)), /lines\[0\]\.unit/);
   });
 });
+
+describe('clientId on a stock adjustment', () => {
+  test('sent twice: 201 then 200 with the same adjustment, stock moved once (5 @ R8 = R40)', async () => {
+    const bolt = await product(k, 'ADJ-1');
+    const clientId = crypto.randomUUID();
+    const payload = {
+      clientId,
+      date: '2026-03-01',
+      reason: 'Found in the back',
+      lines: [{ productId: bolt, quantity: 5, unitCost: 8 }],
+    };
+    const first = await k.p.api({ method: 'POST', url: '/api/inventory/adjustments', payload });
+    assert.equal(first.statusCode, 201, first.body);
+    assert.equal(first.json().id, clientId);
+    const again = await k.p.api({ method: 'POST', url: '/api/inventory/adjustments', payload });
+    assert.equal(again.statusCode, 200, again.body);
+    assert.deepEqual(again.json(), first.json());
+    assert.deepEqual(await stock(k, bolt), { quantity: 5, value: 40 });
+  });
+});
