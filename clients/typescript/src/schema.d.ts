@@ -2368,7 +2368,7 @@ export interface paths {
         put?: never;
         /**
          * Release a draft: it becomes open and, for posting types, posts to the ledger
-         * @description invoice and debit_note: Dr debtors, Cr income and VAT output; credit_note: the mirror (applied to creditedDocumentId at once when it names one, up to what is due; wholly applied, its status is applied). A credit note more than what remains of the document it credits (credit notes released since it was made count) is 400 naming lines. cash_sale: Dr bank, Cr income and VAT (paid); deposit: Dr bank, Cr customer deposits (paid). quote, pro_forma, sales_order and delivery_note post nothing. A second release is 409 ALREADY_RELEASED; an issue date on or before the lock date is 409 PERIOD_LOCKED; a document in a currency other than the base currency is 422 (not posted yet). Lines naming a tracked product move its stock (default location, base units): out on an invoice, cash sale or delivery note (Dr cost of sales, Cr inventory in the same entry; a delivery note in an entry of its own, and an invoice from the same sales order does not move them again), back in on a credit note (at the cost they left with when it names the invoice). Stock a product refusing negative stock does not have: 409 INSUFFICIENT_STOCK, nothing written. Batch or serial products: 400 naming the line.
+         * @description invoice and debit_note: Dr debtors, Cr income and VAT output; credit_note: the mirror (applied to creditedDocumentId at once when it names one, up to what is due; wholly applied, its status is applied). A credit note more than what remains of the document it credits (credit notes released since it was made count) is 400 naming lines. cash_sale: Dr bank, Cr income and VAT (paid); deposit: Dr bank, Cr customer deposits (paid). quote, pro_forma, sales_order and delivery_note post nothing. A second release is 409 ALREADY_RELEASED; an issue date on or before the lock date is 409 PERIOD_LOCKED; a document in a currency other than the base currency is 422 (not posted yet). Lines naming a tracked product move its stock (default location): out on an invoice, cash sale or delivery note (Dr cost of sales, Cr inventory in the same entry; a delivery note in an entry of its own, and an invoice from the same sales order does not move them again), back in on a credit note (at the cost, batch and serials they left with when it names the invoice). A line in a `unit` moves quantity × its factor base units. A batch product leaves from the batch named, else first expiry first out (expired batches never); a serial product names one serial per base unit (400 naming lines[i].serials). Stock a product refusing negative stock does not have: 409 INSUFFICIENT_STOCK; a serial not in stock: 409 SERIAL_NOT_IN_STOCK; nothing written.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -3332,7 +3332,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a bill: it is posted and the supplier is owed
-         * @description Needs expenses:approve. A bill awaiting approval (or a draft) becomes approved and posts, dated its issue date: Dr each line's account (net; tagged input_standard, VAT201 field 15, or input_capital, field 14), Dr VAT input (the VAT), Cr creditors control (2000, the total; the supplier, the bill as its open item, so aged creditors shows it). A company not VAT-registered on the issue date claims no input tax: the VAT is part of each line's cost. Any other status is 409 NOT_AWAITING_APPROVAL; an issue date on or before the lock date 409 PERIOD_LOCKED; a currency other than the base currency 422. A bill against a purchase order that bills more than was received (per order line, or in value where its lines name none; matched again at approval) is 409 RECEIPT_MISMATCH with the reason unless acceptMismatch is true. A line naming a tracked product: received on its purchase order, it posts to GRNI (2160) instead of its account, any difference from the order's price to cost of sales; with no order, the goods come into stock at its cost and it posts to inventory. A negative line of a tracked product, or a batch or serial product: 400 naming the line.
+         * @description Needs expenses:approve. A bill awaiting approval (or a draft) becomes approved and posts, dated its issue date: Dr each line's account (net; tagged input_standard, VAT201 field 15, or input_capital, field 14), Dr VAT input (the VAT), Cr creditors control (2000, the total; the supplier, the bill as its open item, so aged creditors shows it). A company not VAT-registered on the issue date claims no input tax: the VAT is part of each line's cost. Any other status is 409 NOT_AWAITING_APPROVAL; an issue date on or before the lock date 409 PERIOD_LOCKED; a currency other than the base currency 422. A bill against a purchase order that bills more than was received (per order line, or in value where its lines name none; matched again at approval) is 409 RECEIPT_MISMATCH with the reason unless acceptMismatch is true. A line naming a tracked product: received on its purchase order, it posts to GRNI (2160) instead of its account, any difference from the order's price to cost of sales; with no order, the goods come into stock at its cost (quantity × its unit's factor base units; one movement per serial, the cost spread over them) and it posts to inventory. A negative line of a tracked product (goods sent back go on a supplier credit note), a batch product's line without batchCode or a serial product's without one serial per base unit: 400 naming the field. A serial already in stock: 409 SERIAL_IN_STOCK.
          *
          *     Needs the role permission `expenses:approve`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -4962,7 +4962,7 @@ export interface paths {
         put?: never;
         /**
          * Adjust stock (found, lost, damaged) or enter opening stock: one posted entry
-         * @description Each line moves stock at the location (default the main warehouse): a quantity above 0 comes in at unitCost (default the current average cost, else the last unit cost), below 0 goes out at the cost method's value (weighted average or FIFO). The whole adjustment posts ONE journal entry: inventory against 5200 Stock adjustments, or for type opening against 3400 Opening balances. A batch-tracked product needs batchCode (a new code makes the batch, with batchExpiry); a serial-tracked one needs one serial per unit (each a movement of ±1; a serial in stock already is 409 SERIAL_IN_STOCK, one not in stock there 409 SERIAL_NOT_IN_STOCK). Out beyond what is on hand, for a product that refuses negative stock: 409 INSUFFICIENT_STOCK. An adjustment that moves no value (stock with no cost yet and no unitCost) is a 400. The id is the journal entry’s id.
+         * @description Each line moves stock at the location (default the main warehouse): a quantity above 0 comes in at unitCost (default the current average cost, else the last unit cost), below 0 goes out at the cost method's value (weighted average or FIFO). The whole adjustment posts ONE journal entry: inventory against 5200 Stock adjustments, or for type opening against 3400 Opening balances. A batch-tracked product needs batchCode (a new code makes the batch, with batchExpiry); a serial-tracked one needs one serial per unit (each a movement of ±1; a serial in stock already is 409 SERIAL_IN_STOCK, one not in stock there 409 SERIAL_NOT_IN_STOCK). Out beyond what is on hand, for a product that refuses negative stock: 409 INSUFFICIENT_STOCK. An adjustment that moves no value (stock with no cost yet and no unitCost) is a 400. The id is the journal entry’s id. A clientId sent again answers 200 with the adjustment it made; one that is the id of another record is 409.
          *
          *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -9597,6 +9597,12 @@ export interface components {
              * @description The variant of the product, when it has variants
              */
             variantId?: string;
+            /** @description A unit of the product (its base unit or one of /api/products/{id}/units, any case) the quantity is given in; the unit price is per that unit. Stock moves quantity × the unit's factor base units. Default: the base unit */
+            unit?: string;
+            /** @description The batch of a batch-tracked product. Going out (a sale): the batch taken from; left out, batches are picked first expiry first out, expired ones never. Coming in: required, made when new */
+            batchCode?: string;
+            /** @description The serial numbers of a serial-tracked product, one per base unit: as many as the quantity in base units (its absolute value), each once */
+            serials?: string[];
         };
         /**
          * @example {
@@ -9686,6 +9692,11 @@ export interface components {
             productId: string | null;
             /** Format: uuid */
             variantId: string | null;
+            unit: string | null;
+            batchCode: string | null;
+            /** Format: date */
+            batchExpiry: string | null;
+            serials: string[] | null;
             discountAmount: number;
             /** @description After the discount, excluding VAT, rounded half-up to cents */
             netAmount: number;
@@ -10385,6 +10396,11 @@ export interface components {
             costCentreId: string | null;
             /** Format: uuid */
             productId: string | null;
+            unit: string | null;
+            batchCode: string | null;
+            /** Format: date */
+            batchExpiry: string | null;
+            serials: string[] | null;
             /**
              * Format: uuid
              * @description The purchase order line it bills
@@ -10671,6 +10687,17 @@ export interface components {
                  * @description Default: the account of the bill's first line with the same tax code
                  */
                 accountId?: string;
+                /**
+                 * Format: uuid
+                 * @description The product sent back: a tracked one leaves stock at the cost it came in with on this bill (409 INSUFFICIENT_STOCK when the goods are gone)
+                 */
+                productId?: string | null;
+                /** @description A unit of the product (its base unit or one of /api/products/{id}/units, any case) the quantity is given in; the unit price is per that unit. Stock moves quantity × the unit's factor base units. Default: the base unit */
+                unit?: string;
+                /** @description The batch of a batch-tracked product. Going out (a sale): the batch taken from; left out, batches are picked first expiry first out, expired ones never. Coming in: required, made when new */
+                batchCode?: string;
+                /** @description The serial numbers of a serial-tracked product, one per base unit: as many as the quantity in base units (its absolute value), each once */
+                serials?: string[];
             }[];
         };
         SupplierCreditNote: {
@@ -10717,6 +10744,13 @@ export interface components {
                 netAmount: number;
                 vatAmount: number;
                 totalAmount: number;
+                /** Format: uuid */
+                productId: string | null;
+                unit: string | null;
+                batchCode: string | null;
+                /** Format: date */
+                batchExpiry: string | null;
+                serials: string[] | null;
             }[];
         };
         BillLineInput: {
@@ -10741,6 +10775,17 @@ export interface components {
             costCentreId?: string | null;
             /** Format: uuid */
             productId?: string | null;
+            /** @description A unit of the product (its base unit or one of /api/products/{id}/units, any case) the quantity is given in; the unit price is per that unit. Stock moves quantity × the unit's factor base units. Default: the base unit */
+            unit?: string;
+            /** @description The batch of a batch-tracked product. Going out (a sale): the batch taken from; left out, batches are picked first expiry first out, expired ones never. Coming in: required, made when new */
+            batchCode?: string;
+            /**
+             * Format: date
+             * @description Coming in: the expiry of a new batch
+             */
+            batchExpiry?: string;
+            /** @description The serial numbers of a serial-tracked product, one per base unit: as many as the quantity in base units (its absolute value), each once */
+            serials?: string[];
         };
         /**
          * @example {
@@ -11274,6 +11319,8 @@ export interface components {
             accountId?: string;
             /** Format: uuid */
             productId?: string | null;
+            /** @description A unit of the product (its base unit or one of /api/products/{id}/units, any case) the quantity is given in; the unit price is per that unit. Stock moves quantity × the unit's factor base units. Default: the base unit */
+            unit?: string;
         };
         /**
          * @example {
@@ -11337,6 +11384,8 @@ export interface components {
             accountId: string;
             /** Format: uuid */
             productId: string | null;
+            /** @description The unit the quantities of the line are in; null: the base unit */
+            unit: string | null;
             netAmount: number;
             vatAmount: number;
             totalAmount: number;
@@ -11353,6 +11402,10 @@ export interface components {
                 /** Format: uuid */
                 lineId: string;
                 quantity: number;
+                batchCode: string | null;
+                /** Format: date */
+                batchExpiry: string | null;
+                serials: string[] | null;
             }[];
         };
         PurchaseOrder: {
@@ -11488,8 +11541,17 @@ export interface components {
                  * @description A line of the order
                  */
                 lineId: string;
-                /** @description Received now; at most what was ordered less what was received before */
+                /** @description Received now, in the order line's unit; at most what was ordered less what was received before */
                 quantity: number;
+                /** @description The batch of a batch-tracked product. Going out (a sale): the batch taken from; left out, batches are picked first expiry first out, expired ones never. Coming in: required, made when new */
+                batchCode?: string;
+                /**
+                 * Format: date
+                 * @description Coming in: the expiry of a new batch
+                 */
+                batchExpiry?: string;
+                /** @description The serial numbers of a serial-tracked product, one per base unit: as many as the quantity in base units (its absolute value), each once */
+                serials?: string[];
             }[];
         };
         /**
@@ -13058,6 +13120,11 @@ export interface components {
          *     }
          */
         StockAdjustmentCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
             /** Format: date */
             date: string;
             /**
@@ -14351,6 +14418,12 @@ export interface components {
              * @description The variant of the product, when it has variants
              */
             variantId?: string;
+            /** @description A unit of the product (its base unit or one of /api/products/{id}/units, any case) the quantity is given in; the unit price is per that unit. Stock moves quantity × the unit's factor base units. Default: the base unit */
+            unit?: string;
+            /** @description The batch of a batch-tracked product. Going out (a sale): the batch taken from; left out, batches are picked first expiry first out, expired ones never. Coming in: required, made when new */
+            batchCode?: string;
+            /** @description The serial numbers of a serial-tracked product, one per base unit: as many as the quantity in base units (its absolute value), each once */
+            serials?: string[];
         };
         /**
          * @example {
@@ -21780,7 +21853,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_RELEASED`, `INSUFFICIENT_STOCK`, `PERIOD_LOCKED`. */
+            /** @description Conflict. `code`: `CONFLICT`, `ALREADY_RELEASED`, `INSUFFICIENT_STOCK`, `SERIAL_IN_STOCK`, `SERIAL_NOT_IN_STOCK`, `PERIOD_LOCKED`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23838,7 +23911,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `DUPLICATE_CREDIT_NOTE_NUMBER`, `NOT_APPROVED`, `PERIOD_LOCKED`. */
+            /** @description Conflict. `code`: `CONFLICT`, `INSUFFICIENT_STOCK`, `SERIAL_NOT_IN_STOCK`, `DUPLICATE_CREDIT_NOTE_NUMBER`, `NOT_APPROVED`, `PERIOD_LOCKED`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24232,7 +24305,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `NOT_AWAITING_APPROVAL`, `RECEIPT_MISMATCH`, `PERIOD_LOCKED`. */
+            /** @description Conflict. `code`: `CONFLICT`, `SERIAL_IN_STOCK`, `NOT_AWAITING_APPROVAL`, `RECEIPT_MISMATCH`, `PERIOD_LOCKED`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -25783,7 +25856,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden_fa2e59"];
             404: components["responses"]["NotFound"];
-            /** @description Conflict. `code`: `CONFLICT`, `ORDER_NOT_SENT`, `ORDER_CLOSED`, `PERIOD_LOCKED`. */
+            /** @description Conflict. `code`: `CONFLICT`, `SERIAL_IN_STOCK`, `ORDER_NOT_SENT`, `ORDER_CLOSED`, `PERIOD_LOCKED`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -28869,6 +28942,19 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockAdjustment"];
+                };
+            };
             /** @description Created */
             201: {
                 headers: {

@@ -11,6 +11,9 @@ import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { money, toNumber, toSql } from '../../platform/money/money.ts';
+import { supplierReturnStock } from '../inventory/flows.returns.ts';
+import { assertLineStock, stockAnswer, stockColumn } from '../inventory/lines.ts';
+import { assertLiveProducts } from '../inventory/products.live.ts';
 import { companyOf } from '../invoices/invoices.service.ts';
 import { bankAccount } from '../invoices/payments.ts';
 import { ledgerCtxOf, post } from '../ledger/index.ts';
@@ -82,7 +85,9 @@ async function toNotes(ctx: TenantCtx, rows: NoteRow[]): Promise<Note[]> {
     refundedAt: r.refunded_at?.toISOString() ?? null,
     entryId: r.entry_id,
     createdAt: r.created_at.toISOString(),
-    lines: lines.filter((l) => l.credit_note_id === r.id).map(toTaxedLine),
+    lines: lines
+      .filter((l) => l.credit_note_id === r.id)
+      .map((l) => ({ ...toTaxedLine(l), productId: l.product_id, ...stockAnswer(l.stock) })),
   }));
 }
 
@@ -134,6 +139,8 @@ export async function createSupplierCreditNote(
       );
     return { ...l, accountId: l.accountId ?? match?.account_id, costCentreId: match?.cost_centre_id ?? null };
   });
+  await assertLiveProducts(ctx, input.lines, 'lines');
+  await assertLineStock(ctx, input.lines, 'lines');
   const { amounts, totals, rows } = await pricedLines(ctx, companyId, lines, bill.issue_date);
   for (const [i, a] of amounts.entries())
     if (!billLinesOf.some((b) => b.tax_code === a.billTaxCode))
@@ -163,21 +170,43 @@ export async function createSupplierCreditNote(
     throw badRequest('bankAccountId', 'an offset moves no money: only a refund names a bank account');
   await assertNewNoteNumber(ctx, companyId, bill.contact_id, input.creditNoteNumber);
   const bank = input.settlement === 'refund' ? await bankAccount(ctx, companyId, input.bankAccountId) : null;
-  const lineRows = rows.map((r) => ({ ...r, credit_note_id: id }));
+  const lineRows = rows.map((r, i) => ({
+    ...r,
+    credit_note_id: id,
+    product_id: input.lines[i]!.productId ?? null,
+    stock: stockColumn(input.lines[i]!),
+  }));
   const label = `Supplier credit note ${input.creditNoteNumber.trim()} on bill ${bill.bill_number}`;
-  const entryId = await post(ledgerCtxOf(ctx), {
+  // Goods sent back leave stock at the cost they came in with (inventory/flows.returns.ts).
+  const entryId = crypto.randomUUID();
+  const stock = await supplierReturnStock(
+    ctx,
+    {
+      id: bill.id,
+      company_id: companyId,
+      orderLineIds: billLinesOf.flatMap((b) => (b.purchase_order_line_id ? [b.purchase_order_line_id] : [])),
+    },
+    { id, date: input.issueDate },
+    lineRows.map((r, i) => ({ ...r, stock: input.lines[i]! })),
+    entryId,
+  );
+  await post(ledgerCtxOf(ctx), {
+    entryId,
     companyId,
     date: input.issueDate,
     description: label,
     reference: input.creditNoteNumber.trim(),
     source: { type: 'bill_credit_note', id },
-    lines: await purchaseEntryLines(
-      ctx,
-      { companyId, vatRegistered: bill.vat_registered, total: totals.total, label, mirror: true },
-      bank ? { accountId: bank } : await creditorsLine(ctx, bill),
-      // Each credited cost falls in the cost centre of the bill's line it matched.
-      lineRows.map((r, i) => ({ ...r, cost_centre_id: lines[i]!.costCentreId })),
-    ),
+    lines: [
+      ...(await purchaseEntryLines(
+        ctx,
+        { companyId, vatRegistered: bill.vat_registered, total: totals.total, label, mirror: true },
+        bank ? { accountId: bank } : await creditorsLine(ctx, bill),
+        // Each credited cost falls in the cost centre of the bill's line it matched.
+        stock.lines.map((r, i) => ({ ...r, cost_centre_id: lines[i]!.costCentreId })),
+      )),
+      ...stock.extra,
+    ],
   });
   await ctx.db
     .insertInto('bill_credit_notes')

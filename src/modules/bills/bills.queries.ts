@@ -1,10 +1,12 @@
 // Reading bills: a row, its lines, what has been paid on it, and the record GET answers. A page
 // of bills is read with its lines, payments and supplier names in three statements, never a
 // query per bill.
+
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
 import type { Tx } from '../../platform/db/tenant.ts';
 import { money, toNumber } from '../../platform/money/money.ts';
+import { stockAnswer } from '../inventory/lines.ts';
 import type { Bill } from './bills.schemas.ts';
 import type { BillLinesTable, BillsTable } from './bills.tables.ts';
 import type { BillTaxCode } from './bills.vat.ts';
@@ -187,6 +189,7 @@ export function toBill(row: BillRow, lines: BillLineRow[], s: BillSettlement, ve
       ...toTaxedLine(l),
       costCentreId: l.cost_centre_id,
       productId: l.product_id,
+      ...stockAnswer(l.stock),
       purchaseOrderLineId: l.purchase_order_line_id,
     })),
   };

@@ -50,7 +50,15 @@ export const billRoutes: AnyRoute[] = [
     method: 'POST',
     path: '/api/bills/credit-notes',
     operationId: 'createSupplierCreditNote',
-    errors: ['NOT_FOUND', 'NOT_APPROVED', 'DUPLICATE_CREDIT_NOTE_NUMBER', 'CONFLICT', 'PERIOD_LOCKED'],
+    errors: [
+      'NOT_FOUND',
+      'NOT_APPROVED',
+      'DUPLICATE_CREDIT_NOTE_NUMBER',
+      'CONFLICT',
+      'PERIOD_LOCKED',
+      'INSUFFICIENT_STOCK',
+      'SERIAL_NOT_IN_STOCK',
+    ],
     summary: "Capture a supplier's credit note against one of its bills (posted at once)",
     description:
       "Against an approved bill of the company (billId; none or another tenant's: 404; not approved: 409 " +
@@ -189,7 +197,13 @@ export const billRoutes: AnyRoute[] = [
     method: 'POST',
     path: '/api/bills/{id}/approve',
     operationId: 'approveBill',
-    errors: ['NOT_AWAITING_APPROVAL', 'RECEIPT_MISMATCH', 'PERIOD_LOCKED', 'UNPROCESSABLE'],
+    errors: [
+      'NOT_AWAITING_APPROVAL',
+      'RECEIPT_MISMATCH',
+      'PERIOD_LOCKED',
+      'UNPROCESSABLE',
+      'SERIAL_IN_STOCK',
+    ],
     summary: 'Approve a bill: it is posted and the supplier is owed',
     description:
       'Needs expenses:approve. A bill awaiting approval (or a draft) becomes approved and posts, dated its issue ' +
@@ -202,8 +216,10 @@ export const billRoutes: AnyRoute[] = [
       'none; matched again at approval) is 409 RECEIPT_MISMATCH with the reason unless acceptMismatch is true. ' +
       'A line naming a tracked product: received on its purchase order, it posts to GRNI (2160) instead of its ' +
       "account, any difference from the order's price to cost of sales; with no order, the goods come into " +
-      'stock at its cost and it posts to inventory. A negative line of a tracked product, or a batch or serial ' +
-      'product: 400 naming the line.',
+      "stock at its cost (quantity × its unit's factor base units; one movement per serial, the cost spread over " +
+      'them) and it posts to inventory. A negative line of a tracked product (goods sent back go on a supplier ' +
+      "credit note), a batch product's line without batchCode or a serial product's without one serial per " +
+      'base unit: 400 naming the field. A serial already in stock: 409 SERIAL_IN_STOCK.',
     params: BillIdParams,
     body: BillApprove,
     bodyOptional: true,

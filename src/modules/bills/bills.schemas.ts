@@ -5,6 +5,7 @@ import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
+import { billLineStock, lineStockOut, salesLineStock } from '../inventory/lines.schemas.ts';
 import { INVOICE_DEFAULT_SORT, INVOICE_SORT_KEYS } from '../invoices/invoices.schemas.ts';
 import { BILL_FREQUENCIES, BILL_STATUSES } from './bills.tables.ts';
 import { BILL_TAX_CODES } from './bills.vat.ts';
@@ -72,6 +73,7 @@ export const BillLineInput = named(
       ),
       costCentreId: Type.Optional(nullable(Uuid)),
       productId: Type.Optional(nullable(Uuid)),
+      ...billLineStock,
     },
     { additionalProperties: false },
   ),
@@ -152,6 +154,7 @@ export const BillLine = named(
     ...taxedLineOut,
     costCentreId: nullable(Uuid),
     productId: nullable(Uuid),
+    ...lineStockOut,
     purchaseOrderLineId: nullable(Uuid, { description: 'The purchase order line it bills' }),
   }),
 );
@@ -351,6 +354,14 @@ export const SupplierCreditNoteCreate = named(
                 description: "Default: the account of the bill's first line with the same tax code",
               }),
             ),
+            productId: Type.Optional(
+              nullable(Uuid, {
+                description:
+                  'The product sent back: a tracked one leaves stock at the cost it came in with on this bill ' +
+                  '(409 INSUFFICIENT_STOCK when the goods are gone)',
+              }),
+            ),
+            ...salesLineStock,
           },
           { additionalProperties: false },
         ),
@@ -396,7 +407,7 @@ export const SupplierCreditNote = named(
     refundedAt: nullable(Timestamp),
     entryId: Uuid,
     createdAt: Timestamp,
-    lines: Type.Array(Type.Object(taxedLineOut)),
+    lines: Type.Array(Type.Object({ ...taxedLineOut, productId: nullable(Uuid), ...lineStockOut })),
   }),
 );
 

@@ -1,6 +1,7 @@
 // Supplier bills: create (idempotent on clientId; the supplier's number once per supplier),
 // read, list, submit for approval, reject, delete. Approval, void and payments post to the
 // ledger and have files of their own (bills.posting.ts, bills.payments.ts).
+
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import { emit } from '../../platform/events/outbox.ts';
@@ -10,6 +11,7 @@ import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { hasAtMostDecimals, toSql } from '../../platform/money/money.ts';
 import { vatRegisteredOn } from '../companies/index.ts';
+import { assertLineStock, stockColumn } from '../inventory/lines.ts';
 import { companyOf, type SalesCtx, today } from '../invoices/invoices.service.ts';
 import { documentTotals } from '../invoices/vat.ts';
 import { assertCostCentre, systemAccount } from '../ledger/index.ts';
@@ -231,6 +233,7 @@ export async function insertBill(
   if (input.recurring && input.nextDate && input.nextDate <= input.issueDate)
     throw badRequest('nextDate', 'must be after issueDate (this bill is the first)');
   const supplier = await supplierOf(ctx, input.contactId);
+  await assertLineStock(ctx, input.lines, 'lines');
   const { totals, rows } = await pricedLines(ctx, companyId, input.lines, input.issueDate);
   const vatRegistered = await vatRegisteredOn(ctx.db, ctx.tenantId, companyId, input.issueDate);
   // The tax invoice rule matters only where input tax is claimed.
@@ -256,6 +259,7 @@ export async function insertBill(
     // A line's own cost centre, else the bill's: what its cost posts to.
     cost_centre_id: input.lines[i]!.costCentreId ?? input.costCentreId ?? null,
     product_id: input.lines[i]!.productId ?? null,
+    stock: stockColumn(input.lines[i]!),
     purchase_order_line_id: orderLineIds?.[i] ?? null,
   }));
   const row = await ctx.db

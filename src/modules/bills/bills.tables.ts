@@ -1,6 +1,7 @@
 // Kysely types of the bills tables (migrations/0036_bills.sql).
 import type { ColumnType, Generated } from 'kysely';
 import type { DateString, DefaultTimestamp, Numeric, Timestamp } from '../../platform/db/schema.ts';
+import type { LineStockColumn } from '../inventory/lines.ts';
 
 export const BILL_STATUSES = [
   'draft',
@@ -91,6 +92,8 @@ export interface BillLinesTable extends TaxedLineColumns {
   product_id: string | null;
   /** migrations/0049_inventory.sql */
   variant_id: Generated<string | null>;
+  /** migrations/0050_inventory_lines.sql: unit, batch and serials (inventory/lines.ts). */
+  stock: LineStockColumn;
   /** The purchase order line it bills (0040). */
   purchase_order_line_id: string | null;
   retired_at: Timestamp | null;
@@ -138,6 +141,9 @@ export interface BillCreditNotesTable {
 
 export interface BillCreditNoteLinesTable extends TaxedLineColumns {
   credit_note_id: string;
+  /** migrations/0050_inventory_lines.sql: the product sent back, its unit, batch and serials. */
+  product_id: Generated<string | null>;
+  stock: LineStockColumn;
 }
 
 declare module '../../platform/db/schema.ts' {

@@ -1,5 +1,6 @@
 // Stock adjustments and opening stock over HTTP (company-scoped).
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
+import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { Adjustment, AdjustmentCreate } from './adjustments.schemas.ts';
 import { createAdjustment, getAdjustment } from './adjustments.service.ts';
 import { MovementIdParams } from './movements.schemas.ts';
@@ -14,7 +15,7 @@ export const adjustmentsRoutes: AnyRoute[] = [
     method: 'POST',
     path: '/api/inventory/adjustments',
     operationId: 'createStockAdjustment',
-    errors: ['INSUFFICIENT_STOCK', 'SERIAL_IN_STOCK', 'SERIAL_NOT_IN_STOCK', 'PERIOD_LOCKED'],
+    errors: ['INSUFFICIENT_STOCK', 'SERIAL_IN_STOCK', 'SERIAL_NOT_IN_STOCK', 'PERIOD_LOCKED', 'CONFLICT'],
     summary: 'Adjust stock (found, lost, damaged) or enter opening stock: one posted entry',
     description:
       'Each line moves stock at the location (default the main warehouse): a quantity above 0 comes in at ' +
@@ -25,9 +26,10 @@ export const adjustmentsRoutes: AnyRoute[] = [
       'one serial per unit (each a movement of ±1; a serial in stock already is 409 SERIAL_IN_STOCK, one ' +
       'not in stock there 409 SERIAL_NOT_IN_STOCK). Out beyond what is on hand, for a product that refuses ' +
       'negative stock: 409 INSUFFICIENT_STOCK. An adjustment that moves no value (stock with no cost yet ' +
-      'and no unitCost) is a 400. The id is the journal entry’s id.',
+      'and no unitCost) is a 400. The id is the journal entry’s id. A clientId sent again answers 200 ' +
+      'with the adjustment it made; one that is the id of another record is 409.',
     body: AdjustmentCreate,
-    response: { 201: Adjustment },
+    response: createdOrExisting(Adjustment),
     handler: async ({ body }, ctx) => createAdjustment(ctx, body),
   }),
   defineRoute({

@@ -1,6 +1,7 @@
 // TypeBox schemas of stock adjustments (and opening stock): one posted entry, its movements.
 import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
+import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { Movement } from './movements.schemas.ts';
@@ -57,6 +58,7 @@ export const AdjustmentCreate = named(
   'StockAdjustmentCreate',
   Type.Object(
     {
+      clientId: clientIdProperty,
       date: DateString,
       type: Type.Optional(AdjustmentType),
       locationId: Type.Optional(

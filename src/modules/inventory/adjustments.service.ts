@@ -2,8 +2,10 @@
 // adjustment posts ONE journal entry, inventory against 5200 Stock adjustments (or, for opening
 // stock, 3400 Opening balances). The adjustment has no table of its own: it is its entry (the
 // adjustment's id is the entry's id) and the movements naming it as their source.
+
 import type { TenantCtx } from '../../platform/http/context.ts';
-import { badRequest, notFound } from '../../platform/http/problem.ts';
+import { idFor } from '../../platform/http/idempotent.ts';
+import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money, sum, toNumber } from '../../platform/money/money.ts';
 import { ledgerCtxOf, type PostingLine, post, systemAccount } from '../ledger/index.ts';
 import { movementOut } from './movements.service.ts';
@@ -13,6 +15,8 @@ import { moveStock } from './stock.move.ts';
 export const ADJUSTMENT_SOURCE = 'stock_adjustment';
 
 export interface AdjustmentInput {
+  /** Becomes the adjustment's (its entry's) id: sent again, 200 with the adjustment made. */
+  clientId?: string;
   date: string;
   type?: 'adjustment' | 'opening';
   locationId?: string | null;
@@ -42,7 +46,23 @@ export async function createAdjustment(ctx: TenantCtx, input: AdjustmentInput) {
     companyId,
     type === 'opening' ? 'opening_balances' : 'stock_adjustments',
   );
-  const id = crypto.randomUUID();
+  const id = idFor(input.clientId);
+  if (input.clientId) {
+    // A replay answers what the first request made (200); an id taken by another entry is a 409.
+    const taken = await ctx.db
+      .selectFrom('journal_entries')
+      .select(['company_id', 'source_type'])
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (taken && (taken.company_id !== companyId || taken.source_type !== ADJUSTMENT_SOURCE))
+      throw conflict('clientId: is the id of another record', { field: 'clientId' });
+    if (taken) {
+      ctx.reply.code(200);
+      return getAdjustment(ctx, id);
+    }
+  }
+  ctx.reply.code(201);
   const lines: PostingLine[] = [];
   for (const [i, l] of input.lines.entries()) {
     const f = (name: string) => `lines[${i}].${name}`;

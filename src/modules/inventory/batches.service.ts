@@ -21,12 +21,18 @@ interface BatchRow {
 }
 
 /** The item's batches with their balances in the company (one row per batch and location). */
-async function batchRows(ctx: TenantCtx, productId: string, itemId: string, locationId: string | null) {
+export async function batchRows(
+  ctx: Pick<TenantCtx, 'db' | 'tenantId'>,
+  companyId: string,
+  productId: string,
+  itemId: string,
+  locationId: string | null,
+) {
   const rows = await sql<BatchRow>`
     select s.id, s.product_id, s.item_id, s.code, to_char(s.expiry_date, 'YYYY-MM-DD') as expiry_date,
            b.location_id, b.quantity::text as quantity
       from stock_batches s
-      left join stock_balances b on b.tenant_id = s.tenant_id and b.company_id = ${companyOf(ctx)}
+      left join stock_balances b on b.tenant_id = s.tenant_id and b.company_id = ${companyId}
            and b.item_id = s.item_id and b.batch_key = s.id and b.quantity <> 0
            ${locationId ? sql`and b.location_id = ${locationId}` : sql``}
      where s.tenant_id = ${ctx.tenantId} and s.product_id = ${productId} and s.item_id = ${itemId}
@@ -38,7 +44,13 @@ export async function listBatches(
   ctx: TenantCtx,
   query: Static<typeof BatchListQuery>,
 ): Promise<Static<typeof Batch>[]> {
-  const rows = await batchRows(ctx, query.productId, query.variantId ?? query.productId, null);
+  const rows = await batchRows(
+    ctx,
+    companyOf(ctx),
+    query.productId,
+    query.variantId ?? query.productId,
+    null,
+  );
   const out = new Map<string, Static<typeof Batch>>();
   for (const r of rows) {
     let b = out.get(r.id);
@@ -86,7 +98,7 @@ export async function pickFefo(
   if (query.locationId) await assertLocation(ctx, companyId, query.locationId);
   const date = query.date ?? today();
   const rows = locationId
-    ? await batchRows(ctx, query.productId, query.variantId ?? query.productId, locationId)
+    ? await batchRows(ctx, companyId, query.productId, query.variantId ?? query.productId, locationId)
     : [];
   // Without a quantity, everything there is listed: an amount no stock reaches.
   let left = query.quantity == null ? money('1e30') : money(query.quantity);

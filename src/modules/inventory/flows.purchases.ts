@@ -17,15 +17,20 @@
 // again (flows.undo.ts; 409 INSUFFICIENT_STOCK when it has been sold). Voiding a bill made from an
 // order moves no stock: the goods were received, and GRNI is owed again by the reversal.
 //
-// Batch- and serial-tracked products cannot come in on these lines yet (no batch or serial on
-// a purchase line): moveStock refuses them with 400 naming the line. A negative bill line of a
-// tracked product (goods sent back) is refused too: a supplier credit note does not move stock yet.
+// Quantities are in the line's unit (a receipt counts in its order line's): what moves is
+// quantity × the unit's factor base units, at the line's value, so the cost of a base unit is the
+// line's net ÷ its base quantity (a box of 12 at R120 → 12 at R10). A batch product's line names
+// its batch (batchCode, batchExpiry for a new one) and a serial product's one serial per base unit;
+// each serial is a movement of one, the line's value spread over them to the cent. A negative
+// bill line of a tracked product is refused: goods sent back go on a supplier credit note.
 import type { Decimal } from 'decimal.js';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest } from '../../platform/http/problem.ts';
 import { cents, money } from '../../platform/money/money.ts';
 import type { TaxedLine } from '../bills/bills.posting.ts';
 import { ledgerCtxOf, type PostingLine, post, systemAccount } from '../ledger/index.ts';
+import { piecesIn } from './flows.pieces.ts';
+import { baseQuantity, type LineStock } from './lines.ts';
 import { costOfSalesAccount, inventoryAccount, stockItem } from './stock.items.ts';
 import { moveStock } from './stock.move.ts';
 
@@ -35,6 +40,8 @@ interface OrderLine {
   variant_id: string | null;
   quantity: string | number;
   net_amount: string | number;
+  /** The unit the order line counts in. */
+  stock?: LineStock | null;
 }
 
 /** An order line's net value of `quantity` of it, in cents. */
@@ -46,7 +53,7 @@ export async function receiveStock(
   ctx: TenantCtx,
   order: { id: string; company_id: string; number: string },
   receipt: { id: string; date: string },
-  received: Array<{ lineId: string; quantity: number }>,
+  received: Array<{ lineId: string; quantity: number } & LineStock>,
   lines: OrderLine[],
 ): Promise<string | null> {
   const lctx = ledgerCtxOf(ctx);
@@ -60,21 +67,30 @@ export async function receiveStock(
     if (!item.isTracked) continue;
     const q = money(r.quantity);
     if (q.isZero()) continue;
-    const moved = await moveStock(ctx, {
-      companyId: order.company_id,
-      productId: item.productId,
-      variantId: item.variantId,
-      item,
-      date: receipt.date,
-      type: 'receipt',
-      quantity: q,
-      value: orderValue(line, q),
-      source: { type: 'purchase_order_receipt', id: receipt.id, lineId: line.id },
-      entryId,
-      counterAccountId: await systemAccount(lctx, order.company_id, 'grni'),
-      field,
-    });
-    posting.push(...moved.lines);
+    // Received in the order line's unit: base units in, the line's value of them spread over the
+    // serials (one movement each).
+    const base = await baseQuantity(ctx, item.productId, line.stock, q, `lines[${i}].quantity`);
+    const value = orderValue(line, q);
+    const grni = await systemAccount(lctx, order.company_id, 'grni');
+    for (const p of await piecesIn(ctx, item, base, r, `lines[${i}]`, value)) {
+      const moved = await moveStock(ctx, {
+        companyId: order.company_id,
+        productId: item.productId,
+        variantId: item.variantId,
+        batchId: p.batchId,
+        serialId: p.serialId,
+        item,
+        date: receipt.date,
+        type: 'receipt',
+        quantity: p.quantity,
+        value: p.value ?? value,
+        source: { type: 'purchase_order_receipt', id: receipt.id, lineId: line.id },
+        entryId,
+        counterAccountId: grni,
+        field,
+      });
+      posting.push(...moved.lines);
+    }
   }
   if (!posting.length) return null;
   return post(lctx, {
@@ -93,6 +109,7 @@ interface BillLine extends TaxedLine {
   product_id: string | null;
   variant_id: string | null;
   quantity: string | number;
+  stock?: LineStock | null;
   purchase_order_line_id: string | null;
 }
 
@@ -125,7 +142,7 @@ export async function billStock(
     if (q.lessThanOrEqualTo(0))
       throw badRequest(
         `lines[${i}].quantity`,
-        `${item.name} is tracked in stock: a bill brings it in, more than 0`,
+        `${item.name} is tracked in stock: a bill brings it in, more than 0 (a supplier credit note sends it back)`,
       );
     // What the company pays for the goods, before any input tax it claims.
     const cost = bill.vat_registered ? money(l.net_amount) : money(l.total_amount);
@@ -145,22 +162,29 @@ export async function billStock(
       }
       continue;
     }
-    const moved = await moveStock(ctx, {
-      companyId: bill.company_id,
-      productId: item.productId,
-      variantId: item.variantId,
-      item,
-      date: bill.issue_date,
-      type: 'purchase',
-      quantity: q,
-      value: cost,
-      source: { type: 'bill', id: bill.id, lineId: l.id },
-      entryId,
-      field,
-    });
+    // In base units (a box of 12 is 12), one movement per serial: the line's cost spread over them.
+    const base = await baseQuantity(ctx, item.productId, l.stock, q, `lines[${i}].unit`);
+    for (const p of await piecesIn(ctx, item, base, l.stock ?? null, `lines[${i}]`, cost)) {
+      const value = p.value ?? cost;
+      const moved = await moveStock(ctx, {
+        companyId: bill.company_id,
+        productId: item.productId,
+        variantId: item.variantId,
+        batchId: p.batchId,
+        serialId: p.serialId,
+        item,
+        date: bill.issue_date,
+        type: 'purchase',
+        quantity: p.quantity,
+        value,
+        source: { type: 'bill', id: bill.id, lineId: l.id },
+        entryId,
+        field,
+      });
+      // The line itself carries the value to inventory; any revaluation moveStock answers is added.
+      extra.push(...moved.lines.slice(value.isZero() ? 0 : 1));
+    }
     out.push({ ...l, account_id: await inventoryAccount(ctx, bill.company_id, item, field) });
-    // The line itself carries the value to inventory; any revaluation moveStock answers is added.
-    extra.push(...moved.lines.slice(cost.isZero() ? 0 : 1));
   }
   return { lines: out, extra };
 }
@@ -168,7 +192,7 @@ export async function billStock(
 async function receivedLine(ctx: TenantCtx, id: string): Promise<OrderLine | null> {
   const line = await ctx.db
     .selectFrom('purchase_order_lines')
-    .select(['id', 'product_id', 'variant_id', 'quantity', 'net_amount'])
+    .select(['id', 'product_id', 'variant_id', 'quantity', 'net_amount', 'stock'])
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', id)
     .executeTakeFirst();

@@ -115,12 +115,11 @@ describe('an invoice, a credit note, a refusal, a cash sale and its void', () =>
     assert.equal(await movementCount(k), before);
   });
 
-  test('a batch-tracked product on a sales line: 400 naming the line, nothing written', async () => {
-    const batched = await product(k, 'B-1', { tracking: 'batch' });
+  test('a batch-tracked product with no batch in stock: 409 INSUFFICIENT_STOCK, nothing written', async () => {
+    const batched = await product(k, 'B-1', { tracking: 'batch', allow_negative: false });
     const draft = await sale(batched, 1);
     const res = await k.s.api({ method: 'POST', url: `/api/invoices/${draft.id}/release` });
-    const body = assertProblem(res, 400);
-    assert.match(JSON.stringify(body), /lines\[0\]\.productId/);
+    assert.equal(assertProblem(res, 409).code, 'INSUFFICIENT_STOCK');
     assert.equal((await fetched(k.s, `/api/invoices/${draft.id}`)).status, 'draft');
   });
 });

@@ -5,8 +5,8 @@
 //   sale       Dr cost of sales   Cr inventory   (at the cost method's value)
 //   return in  Dr inventory       Cr cost of sales
 // A credit note that names the invoice it credits brings each product back at the cost it left
-// with, pro rata (reversesMovementId: the invoice's sale movement of the same item with enough
-// not yet returned); otherwise at the current average. A line's quantity is in base units; a
+// with, pro rata (reversesMovementId: the invoice's sale movements of the same item not yet
+// returned, oldest first); otherwise at the current average. A
 // negative line (goods returned on an invoice, or taken back on a credit note) moves the other way.
 // The credit note a void issues brings back exactly what the voided document moved; a credit
 // note against a debit note moves nothing.
@@ -17,14 +17,19 @@
 // quantity delivered less what the order's earlier invoices took as delivered (their line
 // quantity less what they moved themselves). So goods leave once, whichever comes first.
 //
-// Batch- and serial-tracked products cannot be named on sales lines yet (no batch or serial on
-// a sales line): moveStock refuses them with 400 naming lines[i].productId, and nothing is written.
+// A line's quantity is in its `unit` (default the base unit): what moves is quantity × the unit's
+// factor. A line moves one movement per batch and per serial (flows.pieces.ts): a sale of a batch
+// product names its batch or is picked first expiry first out; a serial product's line names one
+// serial per base unit (400 naming lines[i].serials otherwise). A credit note brings back the
+// batch and serials of the invoice's movements (those it names, else the first not yet returned).
 import { Decimal } from 'decimal.js';
 import { money, ZERO } from '../../platform/money/money.ts';
 import type { SalesCtx } from '../invoices/invoices.service.ts';
 import { ledgerCtxOf, type PostingLine, post } from '../ledger/index.ts';
+import { piecesBack, piecesIn, piecesOut } from './flows.pieces.ts';
 import { costsNothing } from './flows.undo.ts';
-import { costOfSalesAccount, type StockItem, stockItem } from './stock.items.ts';
+import { baseQuantity, type LineStock } from './lines.ts';
+import { costOfSalesAccount, stockItem } from './stock.items.ts';
 import { moveStock } from './stock.move.ts';
 
 /**
@@ -47,6 +52,8 @@ interface DocLine {
   product_id: string | null;
   variant_id: string | null;
   quantity: string | number;
+  /** The unit, batch and serials the line names (lines.ts). */
+  stock?: LineStock | null;
 }
 
 /**
@@ -75,9 +82,9 @@ export async function moveSalesStock(
     const field = `lines[${i}].productId`;
     const item = await stockItem(ctx, l.product_id, l.variant_id, field);
     if (!item.isTracked) continue;
-    // Sold (or delivered) goes out; a credit note's line comes back.
-    let signed = money(l.quantity);
-    if (row.document_type !== 'credit_note') signed = signed.negated();
+    // Sold (or delivered) goes out; a credit note's line comes back. In base units.
+    const base = await baseQuantity(ctx, item.productId, l.stock, l.quantity, `lines[${i}].unit`);
+    let signed = row.document_type === 'credit_note' ? base : base.negated();
     if (signed.lessThan(0) && covered) {
       // Goods the order's delivery notes took out already: this invoice moves only the rest.
       const left = covered.get(item.itemId) ?? ZERO;
@@ -88,26 +95,35 @@ export async function moveSalesStock(
     }
     if (signed.isZero()) continue;
     const incoming = signed.greaterThan(0);
+    const at = `lines[${i}]`;
+    const stock = l.stock ?? null;
+    const pieces = !incoming
+      ? await piecesOut(ctx, row.company_id, item, signed.abs(), stock, row.issue_date, at)
+      : row.credited_invoice_id
+        ? await piecesBack(ctx, row.credited_invoice_id, ['sale'], item, signed, stock, at)
+        : await piecesIn(ctx, item, signed, stock, at);
     // In an entry of its own, goods of no cost move no value: the movement names no entry.
     const free = ownEntry && (await costsNothing(ctx, row.company_id, item.itemId));
-    const moved = await moveStock(ctx, {
-      companyId: row.company_id,
-      productId: item.productId,
-      variantId: item.variantId,
-      item,
-      date: row.issue_date,
-      type: incoming ? 'return_in' : 'sale',
-      quantity: signed,
-      reversesMovementId:
-        incoming && row.credited_invoice_id
-          ? await saleToReturn(ctx, row.credited_invoice_id, item, signed)
-          : null,
-      source: { type: row.document_type, id: row.id, lineId: l.id },
-      entryId: free ? null : entryId,
-      counterAccountId: await costOfSalesAccount(ctx, row.company_id, item, field),
-      field,
-    });
-    out.push(...moved.lines);
+    const counterAccountId = await costOfSalesAccount(ctx, row.company_id, item, field);
+    for (const p of pieces) {
+      const moved = await moveStock(ctx, {
+        companyId: row.company_id,
+        productId: item.productId,
+        variantId: item.variantId,
+        batchId: p.batchId,
+        serialId: p.serialId,
+        item,
+        date: row.issue_date,
+        type: incoming ? 'return_in' : 'sale',
+        quantity: p.quantity,
+        reversesMovementId: p.reversesMovementId ?? null,
+        source: { type: row.document_type, id: row.id, lineId: l.id },
+        entryId: free ? null : entryId,
+        counterAccountId,
+        field,
+      });
+      out.push(...moved.lines);
+    }
   }
   return out;
 }
@@ -177,37 +193,6 @@ async function returnAll(ctx: SalesCtx, row: DocRow, soldId: string, entryId: st
 }
 
 /**
- * The sale movement of the credited invoice for this item with at least `quantity` not yet
- * returned, for the return to come back at the cost it left with; null when there is none.
- */
-async function saleToReturn(ctx: SalesCtx, invoiceId: string, item: StockItem, quantity: Decimal) {
-  const sales = await ctx.db
-    .selectFrom('stock_movements as m')
-    .select(['m.id', 'm.quantity'])
-    .select((eb) =>
-      eb
-        .selectFrom('stock_movements as r')
-        .select((e) => e.fn.coalesce(e.fn.sum<string>('r.quantity'), e.val('0')).as('q'))
-        .where('r.tenant_id', '=', ctx.tenantId)
-        .whereRef('r.reverses_movement_id', '=', 'm.id')
-        .as('returned'),
-    )
-    .where('m.tenant_id', '=', ctx.tenantId)
-    .where('m.source_id', '=', invoiceId)
-    .where('m.item_id', '=', item.itemId)
-    .where('m.type', '=', 'sale')
-    .orderBy('m.created_at')
-    .execute();
-  const found = sales.find((s) =>
-    money(s.quantity)
-      .abs()
-      .minus(money(s.returned ?? 0))
-      .greaterThanOrEqualTo(quantity),
-  );
-  return found?.id ?? null;
-}
-
-/**
  * For an invoice (or cash sale) converted from a sales order: per item, what the order's
  * released delivery notes took out that its earlier invoices have not yet used. Null when the
  * document is not an invoice from an order or the order has no delivery note.
@@ -235,12 +220,16 @@ async function coveredByDeliveries(ctx: SalesCtx, row: DocRow): Promise<Map<stri
     // What the earlier invoices sold, less what they moved themselves: used from the deliveries.
     const sold = await ctx.db
       .selectFrom('invoice_lines')
-      .select(['product_id', 'variant_id', 'quantity'])
+      .select(['product_id', 'variant_id', 'quantity', 'stock'])
       .where('tenant_id', '=', ctx.tenantId)
       .where('invoice_id', 'in', invoices)
       .where('product_id', 'is not', null)
       .execute();
-    for (const l of sold) add(l.variant_id ?? l.product_id!, money(l.quantity).negated());
+    for (const l of sold)
+      add(
+        l.variant_id ?? l.product_id!,
+        (await baseQuantity(ctx, l.product_id!, l.stock, l.quantity, 'lines')).negated(),
+      );
     for (const m of await movementsOf(ctx, invoices)) add(m.item_id, money(m.quantity).negated());
   }
   return covered;

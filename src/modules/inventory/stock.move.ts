@@ -20,8 +20,10 @@
 //     zero: what ends on hand is at the receipt's cost), a revaluation movement of quantity 0
 //     moves the difference to cost of sales.
 //   * a return (reversesMovementId) must name an out movement of the same item and company, and
-//     never bring back more than went out.
-import type { Decimal } from 'decimal.js';
+//     never bring back more than went out;
+//   * out naming the in movement it undoes (sent back to the supplier): that movement's cost pro
+//     rata (FIFO: from its own layer first), never more out against it than came in.
+import { Decimal } from 'decimal.js';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict } from '../../platform/http/problem.ts';
 import { cents, type MoneyInput, money, toSql, ZERO } from '../../platform/money/money.ts';
@@ -57,7 +59,10 @@ export interface StockMove {
   value?: MoneyInput | null;
   /** In only: the cost of one base unit, when no value is given. */
   unitCost?: MoneyInput | null;
-  /** In only: the movement this one undoes (a return), to come back at the cost it left with. */
+  /**
+   * The movement this one undoes: in, a return that comes back at the cost it left with; out,
+   * goods sent back to the supplier at the cost they came in with.
+   */
   reversesMovementId?: string | null;
   source: { type: string; id?: string | null; lineId?: string | null };
   /** The journal entry the caller posts the answered lines in. */
@@ -180,6 +185,76 @@ async function layersValue(ctx: Ctx, companyId: string, itemId: string): Promise
     .where('quantity_left', '>', '0')
     .executeTakeFirst();
   return money(r?.v ?? 0);
+}
+
+/**
+ * An out movement naming the in movement it undoes (goods sent back to the supplier): the in
+ * movement's value pro rata, never more out against it than came in. FIFO takes it from that
+ * movement's own layer (what is left of it), the rest from the oldest layers; average takes it
+ * from the pool (all of the pool when all on hand goes).
+ */
+async function takeBack(
+  ctx: Ctx,
+  m: StockMove,
+  item: StockItem,
+  out: Decimal,
+  onHand: Decimal,
+  pool: Pool,
+  field: string,
+): Promise<{ value: Decimal; beyond: Decimal }> {
+  const orig = await ctx.db
+    .selectFrom('stock_movements')
+    .select(['quantity', 'value', 'item_id', 'company_id'])
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', m.reversesMovementId!)
+    .executeTakeFirst();
+  if (!orig || orig.company_id !== m.companyId || orig.item_id !== item.itemId || money(orig.quantity).lte(0))
+    throw badRequest(field, 'the movement it sends back is not an in movement of this item in this company');
+  const gone = await ctx.db
+    .selectFrom('stock_movements')
+    .select((eb) => eb.fn.sum<string>('quantity').as('q'))
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('company_id', '=', m.companyId)
+    .where('item_id', '=', item.itemId)
+    .where('reverses_movement_id', '=', m.reversesMovementId!)
+    .executeTakeFirst();
+  const oq = money(orig.quantity);
+  if (
+    money(gone?.q ?? 0)
+      .abs()
+      .plus(out)
+      .greaterThan(oq)
+  )
+    throw badRequest(field, 'more would go back than came in');
+  if (item.costMethod === 'fifo') {
+    const layer = await ctx.db
+      .selectFrom('stock_layers')
+      .select(['id', 'quantity_left', 'value_left'])
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('movement_id', '=', m.reversesMovementId!)
+      .where('quantity_left', '>', '0')
+      .executeTakeFirst();
+    const qLeft = money(layer?.quantity_left ?? 0);
+    const take = out.lessThan(qLeft) ? out : qLeft;
+    let value = ZERO;
+    if (layer && take.greaterThan(0)) {
+      const vLeft = money(layer.value_left);
+      value = take.equals(qLeft) ? vLeft : cents(vLeft.times(take).dividedBy(qLeft));
+      await ctx.db
+        .updateTable('stock_layers')
+        .set({ quantity_left: qty(qLeft.minus(take)), value_left: toSql(vLeft.minus(value)) })
+        .where('tenant_id', '=', ctx.tenantId)
+        .where('id', '=', layer.id)
+        .execute();
+    }
+    if (take.equals(out)) return { value, beyond: ZERO };
+    const rest = await takeLayers(ctx, m.companyId, item.itemId, out.minus(take));
+    return { value: value.plus(rest.value), beyond: rest.beyond };
+  }
+  if (out.greaterThanOrEqualTo(onHand))
+    return { value: onHand.isZero() ? ZERO : pool.value, beyond: out.minus(onHand) };
+  const value = cents(money(orig.value).times(out).dividedBy(oq));
+  return { value: Decimal.min(value, pool.value), beyond: ZERO };
 }
 
 /** The value of an in movement (positive or zero). */
@@ -323,7 +398,10 @@ export async function moveStock(ctx: Ctx, m: StockMove): Promise<StockMoved> {
     const onHand = pool.quantity.greaterThan(0) ? pool.quantity : ZERO;
     let taken: Decimal;
     let beyond: Decimal;
-    if (item.costMethod === 'fifo') {
+    if (m.reversesMovementId) {
+      // Goods sent back where they came from: at the cost they came in with.
+      ({ value: taken, beyond } = await takeBack(ctx, m, item, out, onHand, pool, field));
+    } else if (item.costMethod === 'fifo') {
       ({ value: taken, beyond } = await takeLayers(ctx, m.companyId, item.itemId, out));
     } else if (out.greaterThanOrEqualTo(onHand)) {
       taken = onHand.isZero() ? ZERO : pool.value;

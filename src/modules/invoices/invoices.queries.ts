@@ -1,9 +1,11 @@
 // SQL of the sales documents: loading documents with their lines and what has been paid,
 // credited and applied, in two statements whatever the number of documents.
+
 import { type ExpressionBuilder, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { DB } from '../../platform/db/schema.ts';
 import type { Tx } from '../../platform/db/tenant.ts';
 import { money, toNumber } from '../../platform/money/money.ts';
+import { stockAnswer } from '../inventory/lines.ts';
 import type { InvoiceLinesTable, InvoicesTable, Status } from './invoices.tables.ts';
 
 export type InvoiceRow = Selectable<InvoicesTable>;
@@ -273,6 +275,7 @@ export function toInvoice(
       accountId: l.account_id,
       productId: l.product_id,
       variantId: l.variant_id,
+      ...stockAnswer(l.stock),
       discountAmount: toNumber(l.discount_amount),
       netAmount: toNumber(l.net_amount),
       vatAmount: toNumber(l.vat_amount),
@@ -297,6 +300,7 @@ export type AnswerLine = Pick<
   | 'account_id'
   | 'product_id'
   | 'variant_id'
+  | 'stock'
   | 'net_amount'
   | 'discount_amount'
   | 'vat_amount'
@@ -426,6 +430,7 @@ export async function answerLines(
       'account_id',
       'product_id',
       'variant_id',
+      'stock',
       'net_amount',
       'discount_amount',
       'vat_amount',

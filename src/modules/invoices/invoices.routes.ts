@@ -173,7 +173,14 @@ export const invoiceRoutes: AnyRoute[] = [
     path: '/api/invoices/{id}/release',
     operationId: 'releaseInvoice',
     tag: 'Invoices',
-    errors: ['ALREADY_RELEASED', 'PERIOD_LOCKED', 'UNPROCESSABLE', 'INSUFFICIENT_STOCK'],
+    errors: [
+      'ALREADY_RELEASED',
+      'PERIOD_LOCKED',
+      'UNPROCESSABLE',
+      'INSUFFICIENT_STOCK',
+      'SERIAL_NOT_IN_STOCK',
+      'SERIAL_IN_STOCK',
+    ],
     summary: 'Release a draft: it becomes open and, for posting types, posts to the ledger',
     description:
       'invoice and debit_note: Dr debtors, Cr income and VAT output; credit_note: the mirror (applied to ' +
@@ -183,11 +190,14 @@ export const invoiceRoutes: AnyRoute[] = [
       'Dr bank, Cr customer deposits (paid). quote, pro_forma, sales_order and delivery_note post nothing. ' +
       'A second release is 409 ALREADY_RELEASED; an issue date on or before the lock date is 409 PERIOD_LOCKED; ' +
       'a document in a currency other than the base currency is 422 (not posted yet). Lines naming a ' +
-      'tracked product move its stock (default location, base units): out on an invoice, cash ' +
+      'tracked product move its stock (default location): out on an invoice, cash ' +
       'sale or delivery note (Dr cost of sales, Cr inventory in the same entry; a delivery note in an entry ' +
       'of its own, and an invoice from the same sales order does not move them again), back in on a credit ' +
-      'note (at the cost they left with when it names the invoice). Stock a product refusing negative stock ' +
-      'does not have: 409 INSUFFICIENT_STOCK, nothing written. Batch or serial products: 400 naming the line.',
+      'note (at the cost, batch and serials they left with when it names the invoice). A line in a `unit` ' +
+      'moves quantity × its factor base units. A batch product leaves from the batch named, else first ' +
+      'expiry first out (expired batches never); a serial product names one serial per base unit (400 naming ' +
+      'lines[i].serials). Stock a product refusing negative stock does not have: 409 INSUFFICIENT_STOCK; a ' +
+      'serial not in stock: 409 SERIAL_NOT_IN_STOCK; nothing written.',
     params: IdParams,
     response: { 200: Invoice },
     handler: async ({ params }, ctx) => releaseInvoice(ctx, params.id),

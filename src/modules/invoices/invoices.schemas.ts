@@ -5,6 +5,7 @@ import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
+import { lineStockOut, salesLineStock } from '../inventory/lines.schemas.ts';
 import { DOCUMENT_TYPES, STATUSES } from './invoices.tables.ts';
 import { SALES_TAX_CODES } from './vat.ts';
 
@@ -93,6 +94,7 @@ export const LineInput = named(
       variantId: Type.Optional(
         Type.String({ format: 'uuid', description: 'The variant of the product, when it has variants' }),
       ),
+      ...salesLineStock,
     },
     { additionalProperties: false, description: 'A line of a document as it is sent' },
   ),
@@ -239,6 +241,7 @@ export const InvoiceLine = named(
     accountId: Uuid,
     productId: nullable(Uuid, { description: 'The product the line sells; null for a line of free text' }),
     variantId: nullable(Uuid),
+    ...lineStockOut,
     discountAmount: Type.Number(),
     netAmount: Type.Number({ description: 'After the discount, excluding VAT, rounded half-up to cents' }),
     vatAmount: Type.Number(),

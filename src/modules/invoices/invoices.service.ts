@@ -11,8 +11,10 @@ import { sortOrder } from '../../platform/http/sync.ts';
 import { hasAtMostDecimals, toSql } from '../../platform/money/money.ts';
 import { vatRegisteredOn } from '../companies/index.ts';
 import { contactName } from '../contacts/index.ts';
+import { assertLineStock, type LineStock, stockColumn, stockInput } from '../inventory/lines.ts';
 import { salesUnitPrice } from '../inventory/price-lists.lookup.ts';
 import { assertLiveProducts } from '../inventory/products.live.ts';
+import { toBaseUnits } from '../inventory/units.service.ts';
 import { systemAccount } from '../ledger/index.ts';
 import { announce, announceById } from './announce.ts';
 import {
@@ -112,6 +114,7 @@ export async function priced(
         .execute()
     : [];
   await assertLiveProducts(ctx, input.lines, 'lines');
+  await assertLineStock(ctx, input.lines, 'lines');
   const lines = [];
   for (const [i, sent] of input.lines.entries()) {
     const l = await withUnitPrice(ctx, companyId, input.contactId, sent, i);
@@ -169,7 +172,9 @@ async function withUnitPrice(
     productId: l.productId,
     variantId: l.variantId,
   });
-  return { ...l, unitPrice: price.toNumber() };
+  // A list or product price is per base unit: a line in another unit is priced per that unit.
+  const per = await toBaseUnits(ctx, l.productId, l.unit, 1, `lines[${i}].unit`);
+  return { ...l, unitPrice: price.times(per).toNumber() };
 }
 
 function lineValues(l: Line, accountId: string, amounts: ReturnType<typeof lineAmounts>) {
@@ -193,6 +198,7 @@ function lineRowsOf(ctx: SalesCtx, invoiceId: string, lines: Array<ReturnType<ty
     account_id: l.accountId,
     product_id: l.input.productId ?? null,
     variant_id: l.input.variantId ?? null,
+    stock: stockColumn(l.input),
     net_amount: toSql(l.amounts.net),
     discount_amount: toSql(l.amounts.discount),
     vat_amount: toSql(l.amounts.vat),
@@ -319,7 +325,11 @@ export async function createDocument(
     .executeTakeFirstOrThrow();
   // Answered from what was just written: the lines as inserted, and a new draft has nothing
   // paid, credited or applied.
-  const invoice = toInvoice(row, lineRows, NOTHING_SETTLED, contact.name, today(ctx));
+  const answered = lineRows.map((l) => ({
+    ...l,
+    stock: l.stock ? (JSON.parse(l.stock) as LineStock) : null,
+  }));
+  const invoice = toInvoice(row, answered, NOTHING_SETTLED, contact.name, today(ctx));
   await announce(ctx, 'invoice.created', invoice);
   return { invoice, created: true };
 }
@@ -391,6 +401,7 @@ export async function updateInvoice(
         accountId: l.account_id,
         ...(l.product_id ? { productId: l.product_id } : {}),
         ...(l.variant_id ? { variantId: l.variant_id } : {}),
+        ...stockInput(l.stock),
       }));
     const p = await priced(ctx, {
       issueDate,
@@ -626,6 +637,7 @@ export async function convertInvoice(
         accountId: l.account_id,
         ...(l.product_id ? { productId: l.product_id } : {}),
         ...(l.variant_id ? { variantId: l.variant_id } : {}),
+        ...stockInput(l.stock),
       })),
     },
     { convertedFromId: id },

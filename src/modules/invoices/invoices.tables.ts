@@ -7,6 +7,7 @@ import type {
   Numeric,
   Timestamp,
 } from '../../platform/db/schema.ts';
+import type { LineStockColumn } from '../inventory/lines.ts';
 import type { SalesTaxCode } from './vat.ts';
 
 export const DOCUMENT_TYPES = [
@@ -148,6 +149,8 @@ export interface InvoiceLinesTable {
   /** migrations/0049_inventory.sql: the product (and variant) the line sells. */
   product_id: Generated<string | null>;
   variant_id: Generated<string | null>;
+  /** migrations/0050_inventory_lines.sql: unit, batch and serials (inventory/lines.ts). */
+  stock: LineStockColumn;
 }
 
 export interface InvoicePaymentsTable {

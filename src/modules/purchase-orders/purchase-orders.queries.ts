@@ -1,12 +1,20 @@
 // Reading purchase orders: a row, its lines with what was received and billed of each, its
 // receipts and bills, and the record GET answers. A page is read in a fixed number of
 // statements whatever its size, never a query per order.
+
 import { type Selectable, sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { Tx } from '../../platform/db/tenant.ts';
 import { toNumber } from '../../platform/money/money.ts';
+import { stockAnswer } from '../inventory/lines.ts';
 import type { PurchaseOrder } from './purchase-orders.schemas.ts';
 import type { PurchaseOrderLinesTable, PurchaseOrdersTable } from './purchase-orders.tables.ts';
+
+/** A receipt line's batch and serials (its unit is its order line's). */
+function receiptStock(s: Parameters<typeof stockAnswer>[0]) {
+  const { batchCode, batchExpiry, serials } = stockAnswer(s);
+  return { batchCode, batchExpiry, serials };
+}
 
 export type OrderRow = Selectable<PurchaseOrdersTable>;
 export type OrderLineRow = Selectable<PurchaseOrderLinesTable> & { received: string; billed: string };
@@ -127,6 +135,7 @@ export async function orderRecords(tx: Tx, tenantId: string, rows: OrderRow[]): 
       vatRate: toNumber(l.vat_rate),
       accountId: l.account_id,
       productId: l.product_id,
+      unit: l.stock?.unit ?? null,
       netAmount: toNumber(l.net_amount),
       vatAmount: toNumber(l.vat_amount),
       totalAmount: toNumber(l.total_amount),
@@ -140,7 +149,11 @@ export async function orderRecords(tx: Tx, tenantId: string, rows: OrderRow[]): 
         createdAt: r.created_at.toISOString(),
         lines: receiptLines
           .filter((rl) => rl.receipt_id === r.id)
-          .map((rl) => ({ lineId: rl.purchase_order_line_id, quantity: toNumber(rl.quantity) })),
+          .map((rl) => ({
+            lineId: rl.purchase_order_line_id,
+            quantity: toNumber(rl.quantity),
+            ...receiptStock(rl.stock),
+          })),
       })),
     billIds: bills.rows.filter((b) => b.purchase_order_id === row.id).map((b) => b.id),
   }));

@@ -3,12 +3,14 @@
 // received; everything ordered received and billed → billed. A receipt of tracked goods posts
 // Dr inventory / Cr GRNI (inventory/flows.purchases.ts); the bill posts the rest when approved
 // (bills.posting.ts).
+
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money } from '../../platform/money/money.ts';
 import { type BillRecord, type BillTaxCode, insertBill } from '../bills/index.ts';
 import { receiveStock } from '../inventory/flows.purchases.ts';
+import { stockColumn } from '../inventory/lines.ts';
 import { type OrderLineRow, type OrderRecord, type OrderRow, orderLines } from './purchase-orders.queries.ts';
 import type { BillFromOrder, ReceiptCreate } from './purchase-orders.schemas.ts';
 import { lockOrder, recordOf } from './purchase-orders.service.ts';
@@ -91,6 +93,7 @@ export async function receiveOrder(
         receipt_id: receiptId,
         purchase_order_line_id: l.lineId,
         quantity: String(l.quantity),
+        stock: stockColumn(l),
       })),
     )
     .execute();
@@ -138,6 +141,7 @@ export async function billOrder(
         taxCode: line.tax_code as BillTaxCode,
         accountId: line.account_id,
         productId: line.product_id,
+        ...(line.stock?.unit ? { unit: line.stock.unit } : {}),
       })),
     },
     undefined,

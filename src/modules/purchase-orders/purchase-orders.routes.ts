@@ -153,7 +153,7 @@ export const purchaseOrderRoutes: AnyRoute[] = [
     method: 'POST',
     path: '/api/purchase-orders/{id}/receipts',
     operationId: 'receivePurchaseOrder',
-    errors: ['ORDER_NOT_SENT', 'ORDER_CLOSED', 'PERIOD_LOCKED'],
+    errors: ['ORDER_NOT_SENT', 'ORDER_CLOSED', 'PERIOD_LOCKED', 'SERIAL_IN_STOCK'],
     summary: 'Record goods received against the order, per line',
     description:
       'Each line names a line of the order (400 naming lines[i].lineId otherwise) and a quantity: never more ' +

@@ -6,6 +6,7 @@ import { pageQueryProperties } from '../../platform/http/paging.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
 import { BillTaxCodeSchema as BillTaxCode } from '../bills/index.ts';
+import { lineStockOut, orderLineStock, receiptLineStock } from '../inventory/lines.schemas.ts';
 import { PURCHASE_ORDER_STATUSES } from './purchase-orders.tables.ts';
 
 const DateString = Type.String({ format: 'date' });
@@ -38,6 +39,7 @@ export const PurchaseOrderLineInput = named(
         }),
       ),
       productId: Type.Optional(nullable(Uuid)),
+      ...orderLineStock,
     },
     { additionalProperties: false },
   ),
@@ -115,6 +117,9 @@ export const PurchaseOrderLine = named(
     vatRate: Type.Number(),
     accountId: Uuid,
     productId: nullable(Uuid),
+    unit: nullable(Type.String(), {
+      description: 'The unit the quantities of the line are in; null: the base unit',
+    }),
     netAmount: Type.Number(),
     vatAmount: Type.Number(),
     totalAmount: Type.Number(),
@@ -128,7 +133,15 @@ export const PurchaseOrderReceipt = named(
     date: DateString,
     note: nullable(Type.String()),
     createdAt: Timestamp,
-    lines: Type.Array(Type.Object({ lineId: Uuid, quantity: Type.Number() })),
+    lines: Type.Array(
+      Type.Object({
+        lineId: Uuid,
+        quantity: Type.Number(),
+        batchCode: lineStockOut.batchCode,
+        batchExpiry: lineStockOut.batchExpiry,
+        serials: lineStockOut.serials,
+      }),
+    ),
   }),
 );
 
@@ -191,8 +204,10 @@ export const ReceiptCreate = named(
             lineId: Type.String({ format: 'uuid', description: 'A line of the order' }),
             quantity: Type.Number({
               exclusiveMinimum: 0,
-              description: 'Received now; at most what was ordered less what was received before',
+              description:
+                "Received now, in the order line's unit; at most what was ordered less what was received before",
             }),
+            ...receiptLineStock,
           },
           { additionalProperties: false },
         ),

@@ -2,6 +2,7 @@
 // change while a draft, delete (a draft) or cancel. An order is a commitment, not a
 // transaction: nothing here touches the ledger. Receipts and billing are in
 // purchase-orders.receiving.ts, the PDF and e-mail in purchase-orders.send.ts.
+
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
@@ -11,6 +12,7 @@ import { sortOrder } from '../../platform/http/sync.ts';
 import { money, toSql } from '../../platform/money/money.ts';
 import { type BillsCtx, pricedLines } from '../bills/index.ts';
 import { vatRegisteredOn } from '../companies/index.ts';
+import { assertLineStock, stockColumn } from '../inventory/lines.ts';
 import { takeNumber } from '../invoices/index.ts';
 import {
   findOrderRow,
@@ -75,6 +77,7 @@ async function lineRows(
   lines: LineInput[],
   issueDate: string,
 ) {
+  await assertLineStock(ctx, lines, 'lines');
   const { totals, rows } = await pricedLines(ctx, companyId, lines, issueDate);
   return {
     totals,
@@ -90,6 +93,7 @@ async function lineRows(
       vat_rate: r.vat_rate,
       account_id: r.account_id,
       product_id: lines[i]!.productId ?? null,
+      stock: stockColumn(lines[i]!),
       net_amount: r.net_amount,
       vat_amount: r.vat_amount,
       total_amount: r.total_amount,
@@ -227,6 +231,7 @@ export async function updateOrder(
         taxCode: l.tax_code as NonNullable<LineInput['taxCode']>,
         accountId: l.account_id,
         productId: l.product_id,
+        ...(l.stock?.unit ? { unit: l.stock.unit } : {}),
       }));
     const companyId = companyOf(ctx);
     const { totals, rows } = await lineRows(ctx, companyId, id, lines, issueDate);

@@ -1,6 +1,7 @@
 // Kysely types of the purchase order tables (migrations/0040_purchase_orders.sql).
 import type { Generated } from 'kysely';
 import type { DateString, DefaultTimestamp, Numeric, Timestamp } from '../../platform/db/schema.ts';
+import type { LineStockColumn } from '../inventory/lines.ts';
 
 export const PURCHASE_ORDER_STATUSES = [
   'draft',
@@ -50,6 +51,8 @@ export interface PurchaseOrderLinesTable {
   product_id: string | null;
   /** migrations/0049_inventory.sql */
   variant_id: Generated<string | null>;
+  /** migrations/0050_inventory_lines.sql: the unit the quantity is in (inventory/lines.ts). */
+  stock: LineStockColumn;
   net_amount: Numeric;
   vat_amount: Numeric;
   total_amount: Numeric;
@@ -71,6 +74,8 @@ export interface PurchaseOrderReceiptLinesTable {
   receipt_id: string;
   purchase_order_line_id: string;
   quantity: Numeric;
+  /** migrations/0050_inventory_lines.sql: batch and serials received (inventory/lines.ts). */
+  stock: LineStockColumn;
 }
 
 declare module '../../platform/db/schema.ts' {
