@@ -1,4 +1,4 @@
-// Kysely types of pay runs (migrations/0055_payroll_runs.sql): periods, the inputs that vary per
+// Kysely types of pay runs (migrations/0053_payroll_runs.sql): periods, the inputs that vary per
 // period, payslips and their lines.
 import type { ColumnType } from 'kysely';
 import type { DateString, DefaultTimestamp, Numeric, Timestamp } from '../../platform/db/schema.ts';
