@@ -1696,7 +1696,7 @@ export interface paths {
         };
         /**
          * The business's plan, its modules and its limits, and which modules are built
-         * @description Any signed-in user, and any API key whatever its scopes, may read it. modules lists what the plan includes; catalogue lists every module with licensed, built and status, so a client offers only modules that exist (built today: contacts, invoices, reports, admin, companies, inventory (the products book only) and billing; crm, expenses, banking, timetracking, jobcards, transactions, payroll, tax, manufacturing, logistics and consolidation are not built yet).
+         * @description Any signed-in user, and any API key whatever its scopes, may read it. modules lists what the plan includes; catalogue lists every module with licensed, built and status, so a client offers only modules that exist; a built module may carry a note of what of it is not built yet.
          *
          *     Any signed-in user. An API key or OAuth token needs the scope `billing:read`.
          */

@@ -81,9 +81,7 @@ export const entitlementRoutes: AnyRoute[] = [
     description:
       'Any signed-in user, and any API key whatever its scopes, may read it. modules lists what the plan ' +
       'includes; catalogue lists every module with licensed, built and status, so a client offers only ' +
-      'modules that exist (built today: contacts, invoices, reports, admin, companies, inventory (the ' +
-      'products book only) and billing; crm, expenses, banking, timetracking, jobcards, transactions, ' +
-      'payroll, tax, manufacturing, logistics and consolidation are not built yet).',
+      'modules that exist; a built module may carry a note of what of it is not built yet.',
     response: { 200: Entitlements },
     handler: async (_input, ctx) => {
       const plan = ctx.principal.plan;

@@ -134,6 +134,24 @@ export async function piecesOut(
  * given, never more than is left unreturned. What no movement covers comes in as piecesIn does;
  * an untracked product's rest comes in at the current cost.
  */
+/** The ids of the item's batches a line's batch code names (any case), or null when it names none. */
+export async function batchIdsNamed(
+  ctx: LedgerCtx,
+  item: StockItem,
+  code: string | null | undefined,
+): Promise<string[] | null> {
+  const batch = code?.trim().toLowerCase();
+  if (!batch) return null;
+  const rows = await ctx.db
+    .selectFrom('stock_batches')
+    .select('id')
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('item_id', '=', item.itemId)
+    .where((eb) => eb(eb.fn('lower', ['code']), '=', batch))
+    .execute();
+  return rows.map((b) => b.id);
+}
+
 export async function piecesBack(
   ctx: Ctx,
   sourceId: string,
@@ -167,18 +185,7 @@ export async function piecesBack(
     serialIds = [];
     for (const x of s.serials) serialIds.push(await serialOf(ctx, item, x));
   }
-  const batch = s?.batchCode?.trim().toLowerCase();
-  const batchIds = batch
-    ? (
-        await ctx.db
-          .selectFrom('stock_batches')
-          .select('id')
-          .where('tenant_id', '=', ctx.tenantId)
-          .where('item_id', '=', item.itemId)
-          .where((eb) => eb(eb.fn('lower', ['code']), '=', batch))
-          .execute()
-      ).map((b) => b.id)
-    : null;
+  const batchIds = await batchIdsNamed(ctx, item, s?.batchCode);
   let left = base;
   const out: Piece[] = [];
   for (const m of moved) {

@@ -14,7 +14,7 @@ import { money } from '../../platform/money/money.ts';
 import type { TaxedLine } from '../bills/bills.posting.ts';
 import type { PostingLine } from '../ledger/index.ts';
 import type { Piece } from './flows.pieces.ts';
-import { piecesOut } from './flows.pieces.ts';
+import { batchIdsNamed, piecesOut } from './flows.pieces.ts';
 import { baseQuantity, type LineStock } from './lines.ts';
 import { costOfSalesAccount, type StockItem, serialOf, stockItem } from './stock.items.ts';
 import { moveStock } from './stock.move.ts';
@@ -69,18 +69,7 @@ async function piecesSentBack(
     .orderBy('m.created_at')
     .execute();
   const serialIds = s?.serials ? await Promise.all(s.serials.map((x) => serialOf(ctx, item, x))) : null;
-  const batch = s?.batchCode?.trim().toLowerCase();
-  const batchIds = batch
-    ? (
-        await ctx.db
-          .selectFrom('stock_batches')
-          .select('id')
-          .where('tenant_id', '=', ctx.tenantId)
-          .where('item_id', '=', item.itemId)
-          .where((eb) => eb(eb.fn('lower', ['code']), '=', batch))
-          .execute()
-      ).map((b) => b.id)
-    : null;
+  const batchIds = await batchIdsNamed(ctx, item, s?.batchCode);
   let left = base;
   const out: Piece[] = [];
   for (const m of moved) {

@@ -4,7 +4,7 @@
 // transaction's own (bp_current_tenant(), the app.tenant_id the transaction was opened with).
 import type { Tx } from '../../platform/db/tenant.ts';
 import { notFound } from '../../platform/http/problem.ts';
-import { currentTenant, type EmployeeRow, findEmployeeRow } from './employees.queries.ts';
+import { currentTenant, type EmployeeRow, employeeFieldsOf, findEmployeeRow } from './employees.queries.ts';
 import type { BankAccountType, PayBasis, PayFrequency } from './payroll.tables.ts';
 
 export interface PayrollEmployee {
@@ -60,31 +60,7 @@ function payrollEmployeeOf(row: EmployeeRow): PayrollEmployee {
     id: row.id,
     companyId: row.company_id,
     contactId: row.contact_id,
-    employeeNumber: row.employee_number,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    idNumber: row.id_number,
-    passportNumber: row.passport_number,
-    passportCountry: row.passport_country,
-    dateOfBirth: row.date_of_birth,
-    taxNumber: row.tax_number,
-    startDate: row.start_date,
-    endDate: row.end_date,
-    terminationReason: row.termination_reason,
-    payFrequency: row.pay_frequency,
-    payBasis: row.pay_basis,
-    rate: row.rate,
-    hoursPerWeek: row.hours_per_week,
-    daysPerWeek: row.days_per_week,
-    medicalScheme: row.medical_scheme,
-    medicalDependants: row.medical_dependants,
-    medicalEmployeeContribution: row.medical_employee_contribution,
-    medicalEmployerContribution: row.medical_employer_contribution,
-    retirementEmployeeContribution: row.retirement_employee_contribution,
-    retirementEmployerContribution: row.retirement_employer_contribution,
-    uifApplies: row.uif_applies,
-    sdlApplies: row.sdl_applies,
-    etiEligible: row.eti_eligible,
+    ...employeeFieldsOf(row),
     etiFrom: row.eti_start_date ?? row.start_date,
     bankAccount:
       row.bank_account_sealed === null || row.bank_account_last4 === null

@@ -7,6 +7,37 @@ import type { EmployeesTable } from './payroll.tables.ts';
 
 export type EmployeeRow = Selectable<EmployeesTable>;
 
+/** The fields an employee's record and a pay run's view of it share, as the row has them. */
+export function employeeFieldsOf(row: EmployeeRow) {
+  return {
+    employeeNumber: row.employee_number,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    idNumber: row.id_number,
+    passportNumber: row.passport_number,
+    passportCountry: row.passport_country,
+    dateOfBirth: row.date_of_birth,
+    taxNumber: row.tax_number,
+    startDate: row.start_date,
+    endDate: row.end_date,
+    terminationReason: row.termination_reason,
+    payFrequency: row.pay_frequency,
+    payBasis: row.pay_basis,
+    rate: row.rate,
+    hoursPerWeek: row.hours_per_week,
+    daysPerWeek: row.days_per_week,
+    medicalScheme: row.medical_scheme,
+    medicalDependants: row.medical_dependants,
+    medicalEmployeeContribution: row.medical_employee_contribution,
+    medicalEmployerContribution: row.medical_employer_contribution,
+    retirementEmployeeContribution: row.retirement_employee_contribution,
+    retirementEmployerContribution: row.retirement_employer_contribution,
+    uifApplies: row.uif_applies,
+    sdlApplies: row.sdl_applies,
+    etiEligible: row.eti_eligible,
+  };
+}
+
 /** A NUMERIC as a JSON number (the columns hold at most two decimals, so nothing is lost). */
 const num = (v: string | number) => new Decimal(v).toNumber();
 

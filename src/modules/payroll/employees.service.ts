@@ -15,6 +15,7 @@ import { createContact } from '../contacts/index.ts';
 import {
   type Employee,
   type EmployeeRow,
+  employeeFieldsOf,
   findEmployeeRow,
   idNumberTaken,
   nextEmployeeNumber,
@@ -182,34 +183,7 @@ export async function createEmployee(ctx: Ctx, input: Static<typeof EmployeeCrea
 
 /** The record as stored, in the rules' terms (a change is laid over it). */
 function stateOf(row: EmployeeRow): EmployeeState {
-  return {
-    employeeNumber: row.employee_number,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    idNumber: row.id_number,
-    passportNumber: row.passport_number,
-    passportCountry: row.passport_country,
-    dateOfBirth: row.date_of_birth,
-    taxNumber: row.tax_number,
-    startDate: row.start_date,
-    endDate: row.end_date,
-    terminationReason: row.termination_reason,
-    payFrequency: row.pay_frequency,
-    payBasis: row.pay_basis,
-    rate: row.rate,
-    hoursPerWeek: row.hours_per_week,
-    daysPerWeek: row.days_per_week,
-    medicalScheme: row.medical_scheme,
-    medicalDependants: row.medical_dependants,
-    medicalEmployeeContribution: row.medical_employee_contribution,
-    medicalEmployerContribution: row.medical_employer_contribution,
-    retirementEmployeeContribution: row.retirement_employee_contribution,
-    retirementEmployerContribution: row.retirement_employer_contribution,
-    uifApplies: row.uif_applies,
-    sdlApplies: row.sdl_applies,
-    etiEligible: row.eti_eligible,
-    etiStartDate: row.eti_start_date,
-  };
+  return { ...employeeFieldsOf(row), etiStartDate: row.eti_start_date };
 }
 
 export async function updateEmployee(

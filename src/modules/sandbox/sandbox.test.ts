@@ -699,6 +699,8 @@ describe('what may point into a sandbox', () => {
       'within one company: the draft invoice the month was rolled into (the key names its company)',
     'invoice_lines(product_id) → products':
       "a sales line's product (0049): samples are retired, not removed, so it names a retired one",
+    'bill_credit_note_lines(product_id) → products':
+      "a supplier return's product (0050): samples are retired, not removed, so it names a retired one",
     'price_list_items(product_id) → products':
       "a price list's price for a product: samples are retired, not removed, so it names a retired one",
     'product_units(product_id) → products': "part of the product's own record (its units of measure)",
