@@ -9,6 +9,7 @@
 // clock past a code's ten minutes and make two-factor codes for it.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import * as oauth from 'oauth4webapi';
 import { type TOTP, URI } from 'otpauth';
@@ -33,16 +34,26 @@ describe('OAuth journey: oauth4webapi and the sign-in page in headless Chromium'
   const insecure = { [oauth.allowInsecureRequests]: true }; // plain http on loopback, in a test
 
   before(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await startTestApp({ config: { publicBaseUrl: base } });
-    await t.app.listen({ host: '127.0.0.1', port });
+    // The service's address is in its config (the OAuth issuer), so the port is chosen first;
+    // another test file may take it before listen (EADDRINUSE): then another port, a fresh app.
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      base = `http://127.0.0.1:${port}`;
+      t = await startTestApp({ config: { publicBaseUrl: base } });
+      try {
+        await t.app.listen({ host: '127.0.0.1', port });
+        break;
+      } catch (e) {
+        // The last app is left for after() to close.
+        if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 5) throw e;
+        await t.close();
+      }
+    }
 
-    // The app's own callback page: a real address for the browser to land on.
-    const cbPort = await freePort();
-    redirectUri = `http://127.0.0.1:${cbPort}/callback`;
+    // The app's own callback page: a real address for the browser to land on (any free port).
     callback = createServer((_req, res) => res.end('connected'));
-    await new Promise<void>((resolve) => callback.listen(cbPort, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
+    redirectUri = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
 
     browser = await launchChromium();
 
@@ -83,7 +94,8 @@ describe('OAuth journey: oauth4webapi and the sign-in page in headless Chromium'
 
   after(async () => {
     await browser?.close();
-    await new Promise((resolve) => callback?.close(resolve));
+    // A before() that failed early leaves no callback server: nothing to wait for then.
+    if (callback?.listening) await new Promise((resolve) => callback.close(resolve));
     await t?.close();
   });
 
