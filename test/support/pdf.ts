@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { extractText, getDocumentProxy } from 'unpdf';
 
-/** The text of each page of a PDF. */
-export async function pdfPages(bytes: Uint8Array): Promise<string[]> {
+/** The text of each page of a PDF; `password` opens an encrypted one (pdf.js refuses it without). */
+export async function pdfPages(bytes: Uint8Array, password?: string): Promise<string[]> {
   assert.equal(Buffer.from(bytes.subarray(0, 5)).toString('latin1'), '%PDF-');
-  const pdf = await getDocumentProxy(new Uint8Array(bytes));
+  const pdf = await getDocumentProxy(new Uint8Array(bytes), password === undefined ? {} : { password });
   const { text } = await extractText(pdf, { mergePages: false });
   return text;
 }

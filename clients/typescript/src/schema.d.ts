@@ -5851,6 +5851,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payslips/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The payslip as a PDF
+         * @description A4, what the BCEA s33(1) asks of a payslip: the employer and its address; the employee, occupation and tax number; the period and pay date; earnings with hours or days and rates, deductions and net pay, each line with its IRP5 code; taxable fringe benefits; the employer's contributions; the tax year to date (locked periods and this one); annual and sick leave available at the period end; the bank account by its last four digits only. The ETI (the employer's claim) is not printed. A period not yet finalised says DRAFT.
+         *
+         *     Needs the role permission `payroll:read`. An API key or OAuth token needs the scope `payroll:read`. Company-scoped: send `X-Company-Id`.
+         */
+        get: operations["getPayslipPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payslips/{id}/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail the payslip PDF to the employee
+         * @description To `to`, or else the employee's e-mail address (their contact's); neither is a 400 naming to. The message and the PDF are stored and the send queued in this request; the job worker sends it, so the answer never waits for the mail server: 202 with what was queued (status queued, or stored when no SMTP is configured). The PDF is encrypted (AES-256): it opens with the employee's ID number, else passport number; the message names the period, never a figure. A period not finalised is 409 PERIOD_NOT_FINALISED (its payslips may still change). Sending again sends again.
+         *
+         *     Needs the role permission `payroll:write`. An API key or OAuth token needs the scope `payroll:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["emailPayslip"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll-periods/{id}/email-payslips": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail each of the period's payslips to its employee
+         * @description Each payslip goes to its employee's e-mail address; an employee without one is listed in skipped (the others still go); `to` is refused (400). The message and the PDF are stored and the send queued in this request; the job worker sends it, so the answer never waits for the mail server: 202 with what was queued (status queued, or stored when no SMTP is configured). The PDF is encrypted (AES-256): it opens with the employee's ID number, else passport number; the message names the period, never a figure. A period not finalised is 409 PERIOD_NOT_FINALISED (its payslips may still change). Sending again sends again.
+         *
+         *     Needs the role permission `payroll:write`. An API key or OAuth token needs the scope `payroll:write`. Company-scoped: send `X-Company-Id`.
+         */
+        post: operations["emailPayrollPeriodPayslips"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sandbox": {
         parameters: {
             query?: never;
@@ -6634,6 +6700,7 @@ export interface components {
          *     - `DOCUMENT_VOID` (409): The document is void
          *     - `HAS_PAYMENTS` (409): The document has payments or allocations: reverse them first
          *     - `PERIOD_LOCKED` (409): The date is on or before the lock date
+         *     - `PERIOD_NOT_FINALISED` (409): The payroll period is not finalised: its payslips may still change, so they are not sent
          *     - `PERIOD_FINALISED` (409): The payroll period is finalised (or paid): it is locked; a correction goes in the next period
          *     - `VAT_PERIOD_SUBMITTED` (409): The VAT period is submitted already: its figures are frozen
          *     - `CONTACT_HAS_OPEN_ITEMS` (409): The contact has open documents
@@ -6664,7 +6731,7 @@ export interface components {
          *     - `UNAVAILABLE` (503): A dependency is unavailable; retry with backoff
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "SIGNATURE_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "KEY_NOT_BOUND_TO_CONTACT" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_INVOICED" | "INSUFFICIENT_STOCK" | "SERIAL_IN_STOCK" | "SERIAL_NOT_IN_STOCK" | "LEAVE_BALANCE_EXCEEDED" | "LEAVE_OVERLAP" | "STOCK_TAKE_CLOSED" | "TRANSFER_CLOSED" | "LANDED_COST_POSTED" | "BILL_LINE_USED" | "ALREADY_RECONCILED" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "RECEIPT_MISMATCH" | "ORDER_NOT_SENT" | "ORDER_CLOSED" | "ORDER_BILLED" | "NOTHING_TO_BILL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "PERIOD_FINALISED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "PRODUCT_HAS_STOCK" | "LOCATION_HAS_STOCK" | "SANDBOX_IN_USE" | "ON_HOLD" | "DISPUTED" | "PAYMENT_BLOCKED" | "SAME_USER" | "GATEWAY_UNAVAILABLE" | "LINK_NOT_ACTIVE" | "NOT_IN_REVIEW" | "REFERENCE_MISMATCH" | "LINK_GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "CURRENCY_NOT_SUPPORTED" | "PAYROLL_TABLES_MISSING" | "CONTACT_NOT_EMPLOYEE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "SIGNATURE_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "KEY_NOT_BOUND_TO_CONTACT" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_INVOICED" | "INSUFFICIENT_STOCK" | "SERIAL_IN_STOCK" | "SERIAL_NOT_IN_STOCK" | "LEAVE_BALANCE_EXCEEDED" | "LEAVE_OVERLAP" | "STOCK_TAKE_CLOSED" | "TRANSFER_CLOSED" | "LANDED_COST_POSTED" | "BILL_LINE_USED" | "ALREADY_RECONCILED" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "RECEIPT_MISMATCH" | "ORDER_NOT_SENT" | "ORDER_CLOSED" | "ORDER_BILLED" | "NOTHING_TO_BILL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "PERIOD_NOT_FINALISED" | "PERIOD_FINALISED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "PRODUCT_HAS_STOCK" | "LOCATION_HAS_STOCK" | "SANDBOX_IN_USE" | "ON_HOLD" | "DISPUTED" | "PAYMENT_BLOCKED" | "SAME_USER" | "GATEWAY_UNAVAILABLE" | "LINK_NOT_ACTIVE" | "NOT_IN_REVIEW" | "REFERENCE_MISMATCH" | "LINK_GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "CURRENCY_NOT_SUPPORTED" | "PAYROLL_TABLES_MISSING" | "CONTACT_NOT_EMPLOYEE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         FieldError: {
             /** @description The field, parameter or header, e.g. lines[0].quantity */
             field: string;
@@ -13667,6 +13734,8 @@ export interface components {
             dateOfBirth: string;
             /** @description SARS income tax number (10 digits) */
             taxNumber: string | null;
+            /** @description Occupation, printed on the payslip */
+            jobTitle: string | null;
             /** Format: date */
             startDate: string;
             /** Format: date */
@@ -13732,6 +13801,7 @@ export interface components {
          *       "email": "thandiwe.mokoena@example.co.za",
          *       "idNumber": "8001015009087",
          *       "taxNumber": "0001339050",
+         *       "jobTitle": "Bookkeeper",
          *       "startDate": "2026-03-01",
          *       "payFrequency": "monthly",
          *       "payBasis": "salary",
@@ -13785,6 +13855,8 @@ export interface components {
             dateOfBirth?: string;
             /** @description SARS income tax number: 10 digits, first 0, 1, 2, 3 or 9, modulus 10 check */
             taxNumber?: string | null;
+            /** @description Occupation, printed on the payslip (BCEA s33(1)(b)) */
+            jobTitle?: string | null;
             /** Format: date */
             startDate: string;
             /**
@@ -13872,6 +13944,8 @@ export interface components {
             dateOfBirth?: string;
             /** @description SARS income tax number: 10 digits, first 0, 1, 2, 3 or 9, modulus 10 check */
             taxNumber?: string | null;
+            /** @description Occupation, printed on the payslip (BCEA s33(1)(b)) */
+            jobTitle?: string | null;
             /** Format: date */
             startDate?: string;
             /**
@@ -14341,6 +14415,67 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             lines: components["schemas"]["PayslipLine"][];
+        };
+        /**
+         * @example {
+         *       "message": "Thank you for your work this month."
+         *     }
+         */
+        PayslipEmail: {
+            /**
+             * Format: email
+             * @description One payslip only: the address to send to; default the employee's e-mail address
+             */
+            to?: string;
+            /** @description Your words, at the top of the e-mail */
+            message?: string;
+        };
+        PayslipSendResult: {
+            /** Format: uuid */
+            payslipId: string;
+            /** Format: uuid */
+            emailId: string;
+            to: string;
+            /**
+             * @description queued: the job worker sends it over SMTP; stored: no SMTP is configured, it is kept
+             * @enum {string}
+             */
+            status: "queued" | "stored";
+            subject: string;
+            /** Format: date-time */
+            sentAt: string;
+        };
+        PayslipsSendResult: {
+            /** Format: uuid */
+            periodId: string;
+            /** Format: date-time */
+            sentAt: string;
+            sent: {
+                /** Format: uuid */
+                payslipId: string;
+                /** Format: uuid */
+                emailId: string;
+                to: string;
+                /**
+                 * @description queued: the job worker sends it over SMTP; stored: no SMTP is configured, it is kept
+                 * @enum {string}
+                 */
+                status: "queued" | "stored";
+                subject: string;
+            }[];
+            /** @description Payslips not sent, and why */
+            skipped: {
+                /** Format: uuid */
+                payslipId: string;
+                /** Format: uuid */
+                employeeId: string;
+                employeeNumber: string;
+                /**
+                 * @description no_email: the employee's contact has no e-mail address
+                 * @enum {string}
+                 */
+                reason: "no_email";
+            }[];
         };
         Sandbox: {
             /** Format: uuid */
@@ -15581,6 +15716,15 @@ export interface components {
         };
         /** @description Conflict. `code`: `CONFLICT`, `PERIOD_FINALISED`. */
         Conflict_382b45: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict. `code`: `CONFLICT`, `PERIOD_NOT_FINALISED`. */
+        Conflict_9abb95: {
             headers: {
                 [name: string]: unknown;
             };
@@ -31230,6 +31374,128 @@ export interface operations {
             403: components["responses"]["Forbidden_d4d3ce"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPayslipPdf: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest_9185f5"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_d4d3ce"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    emailPayslip: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayslipEmail"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayslipSendResult"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_9abb95"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    emailPayrollPeriodPayslips: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company this call acts on. Without it: 400 "X-Company-Id header is required for this request". */
+                "X-Company-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayslipEmail"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayslipsSendResult"];
+                };
+            };
+            400: components["responses"]["BadRequest_516a2e"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden_fa2e59"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict_9abb95"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

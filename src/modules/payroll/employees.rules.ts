@@ -23,6 +23,7 @@ export interface EmployeeState {
   passportCountry: string | null;
   dateOfBirth: string | undefined;
   taxNumber: string | null;
+  jobTitle: string | null;
   startDate: string;
   endDate: string | null;
   terminationReason: string | null;
@@ -160,6 +161,7 @@ export function employeeColumns(s: EmployeeState, today: string): EmployeeColumn
     last_name: text('lastName', s.lastName),
     ...ids,
     tax_number: taxNumber,
+    job_title: optionalText(s.jobTitle),
     start_date: s.startDate,
     end_date: s.endDate,
     termination_reason: s.endDate === null ? null : optionalText(s.terminationReason),

@@ -86,6 +86,7 @@ export const Employee = named(
     passportCountry: nullable(Type.String(), { description: 'ISO 3166 alpha-2 of the issuing country' }),
     dateOfBirth: Day,
     taxNumber: nullable(Type.String(), { description: 'SARS income tax number (10 digits)' }),
+    jobTitle: nullable(Type.String(), { description: 'Occupation, printed on the payslip' }),
     startDate: Day,
     endDate: nullable(Day),
     terminationReason: nullable(Type.String()),
@@ -144,6 +145,7 @@ const fields = {
       'With an idNumber: derived from it when left out; when given, must agree with its YYMMDD and settles the century',
   }),
   taxNumber: NullableText(10, 'SARS income tax number: 10 digits, first 0, 1, 2, 3 or 9, modulus 10 check'),
+  jobTitle: NullableText(100, 'Occupation, printed on the payslip (BCEA s33(1)(b))'),
   startDate: Day,
   endDate: orNull<string>({
     type: 'string',
@@ -188,6 +190,7 @@ const EXAMPLE = {
   email: 'thandiwe.mokoena@example.co.za',
   idNumber: '8001015009087',
   taxNumber: '0001339050',
+  jobTitle: 'Bookkeeper',
   startDate: '2026-03-01',
   payFrequency: 'monthly',
   payBasis: 'salary',

@@ -133,6 +133,7 @@ export async function createEmployee(ctx: Ctx, input: Static<typeof EmployeeCrea
     passportCountry: input.passportCountry ?? null,
     dateOfBirth: input.dateOfBirth,
     taxNumber: input.taxNumber ?? null,
+    jobTitle: input.jobTitle ?? null,
     startDate: input.startDate,
     endDate: input.endDate ?? null,
     terminationReason: input.terminationReason ?? null,

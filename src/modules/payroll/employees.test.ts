@@ -55,6 +55,7 @@ describe('employees: create, read, change', () => {
       email: 'thandiwe@example.co.za',
       idNumber: '8001015009087',
       taxNumber: '0001339050',
+      jobTitle: ' Bookkeeper ',
       startDate: '2026-03-01',
       payFrequency: 'monthly',
       payBasis: 'salary',
@@ -95,6 +96,7 @@ describe('employees: create, read, change', () => {
       passportCountry: null,
       dateOfBirth: '1980-01-01', // from the ID number's first six digits
       taxNumber: '0001339050',
+      jobTitle: 'Bookkeeper', // trimmed
       startDate: '2026-03-01',
       endDate: null,
       terminationReason: null,

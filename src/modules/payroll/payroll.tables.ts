@@ -35,6 +35,7 @@ export interface EmployeesTable {
   passport_country: string | null;
   date_of_birth: DateString;
   tax_number: string | null;
+  job_title: string | null;
   start_date: DateString;
   end_date: DateString | null;
   termination_reason: string | null;

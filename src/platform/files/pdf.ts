@@ -72,6 +72,12 @@ export interface PdfOptions {
    * text, drawn by its caller); the content stops that much higher.
    */
   footerRoom?: number;
+  /**
+   * Encrypts the file (AES-256, PDF 1.7 extension level 3): it opens only with this password,
+   * and printing and copying stay allowed. For a document that leaves us by e-mail carrying
+   * personal figures (a payslip). The owner password is random: nobody can lift the encryption.
+   */
+  userPassword?: string;
 }
 
 /** Runs `build` on a new A4 document and answers its bytes. Pages are buffered (footers). */
@@ -81,6 +87,14 @@ export function pdfBuffer(build: (pdf: Pdf) => void, options: PdfOptions = {}): 
     layout: options.landscape ? 'landscape' : 'portrait',
     margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: MARGIN + (options.footerRoom ?? 0) },
     bufferPages: true,
+    ...(options.userPassword
+      ? {
+          userPassword: options.userPassword,
+          ownerPassword: crypto.randomUUID(),
+          pdfVersion: '1.7ext3' as const,
+          permissions: { printing: 'highResolution' as const, copying: true },
+        }
+      : {}),
     info: {
       ...(options.title ? { Title: options.title } : {}),
       ...(options.author ? { Author: options.author } : {}),
@@ -404,7 +418,7 @@ export function footers(pdf: Pdf, text: string) {
 }
 
 /** A whole document: heading, its tables in order, page headings and footers. */
-export function toPdf(doc: FileDocument): Promise<Buffer> {
+export function toPdf(doc: FileDocument, options: Pick<PdfOptions, 'userPassword'> = {}): Promise<Buffer> {
   return pdfBuffer(
     (pdf) => {
       firstHeading(pdf, doc);
@@ -418,6 +432,7 @@ export function toPdf(doc: FileDocument): Promise<Buffer> {
       ...(doc.landscape ? { landscape: true } : {}),
       title: `${doc.title}: ${doc.organisation}`,
       author: doc.organisation,
+      ...options,
     },
   );
 }

@@ -173,6 +173,10 @@ export const ERROR_CODES = {
   DOCUMENT_VOID: { status: 409, meaning: 'The document is void' },
   HAS_PAYMENTS: { status: 409, meaning: 'The document has payments or allocations: reverse them first' },
   PERIOD_LOCKED: { status: 409, meaning: 'The date is on or before the lock date' },
+  PERIOD_NOT_FINALISED: {
+    status: 409,
+    meaning: 'The payroll period is not finalised: its payslips may still change, so they are not sent',
+  },
   PERIOD_FINALISED: {
     status: 409,
     meaning: 'The payroll period is finalised (or paid): it is locked; a correction goes in the next period',
