@@ -9,7 +9,9 @@
 --   * eti_hours: the hours employed and paid (hourly: the hours worked; salaried: the period's
 --     contracted hours × the share of it employed).
 -- Payslips calculated before this migration keep 0 (they claimed no weekly or fortnightly ETI).
+-- numeric(20, 2) as the payslip's other amounts: a period's inputs go up to R999 999 999 999 each,
+-- so their sum would overflow numeric(14, 2) (a 500 instead of a payslip).
 ALTER TABLE payslips
-  ADD COLUMN eti_remuneration numeric(14, 2) NOT NULL DEFAULT 0,
-  ADD COLUMN eti_wage numeric(14, 2) NOT NULL DEFAULT 0,
+  ADD COLUMN eti_remuneration numeric(20, 2) NOT NULL DEFAULT 0,
+  ADD COLUMN eti_wage numeric(20, 2) NOT NULL DEFAULT 0,
   ADD COLUMN eti_hours numeric(20, 4) NOT NULL DEFAULT 0;

@@ -97,7 +97,7 @@ export interface PayslipFigures {
   lines: CalcLine[];
 }
 
-/** The ETI basis a payslip keeps (payslips.eti_*), and the ETI it claimed. */
+/** The ETI basis a payslip keeps (payslips.eti_*, migration 0054). */
 export interface EtiBasis {
   remuneration: Decimal;
   wage: Decimal;
