@@ -14214,7 +14214,7 @@ export interface components {
             uifEmployer: number;
             /** @description Skills development levy */
             sdl: number;
-            /** @description Employment tax incentive claimed */
+            /** @description Employment tax incentive claimed (may be negative on a weekly or fortnightly run) */
             eti: number;
             /** @description Retirement fund contributions deducted */
             retirementEmployee: number;
@@ -14329,7 +14329,7 @@ export interface components {
             uifEmployer: number;
             /** @description SDL */
             sdl: number;
-            /** @description ETI claimed */
+            /** @description ETI claimed; weekly and fortnightly: the month to date less the month's earlier payslips (may be negative) */
             eti: number;
             retirementEmployee: number;
             retirementEmployer: number;
@@ -14401,7 +14401,7 @@ export interface components {
             uifEmployer: number;
             /** @description SDL */
             sdl: number;
-            /** @description ETI claimed */
+            /** @description ETI claimed; weekly and fortnightly: the month to date less the month's earlier payslips (may be negative) */
             eti: number;
             retirementEmployee: number;
             retirementEmployer: number;

@@ -17,8 +17,14 @@
 //     commission is not remuneration for UIF) and the fringe benefits, the taxable part of the
 //     travel allowance in, to the ceiling;
 //   * SDL: on all taxable remuneration (leviable amount), unless the employer is exempt;
-//   * ETI: monthly periods only (the incentive is claimed a month), on the regular cash
-//     remuneration (the bonus out), hours below 160 grossed up (eti.ts);
+//   * ETI: a monthly figure (the incentive is claimed a month), on the regular cash remuneration
+//     (the bonus out), hours below 160 grossed up (eti.ts). A monthly period is its month. A
+//     weekly or fortnightly period belongs to the calendar month its end falls in (as the EMP201
+//     groups them) and takes the month to date by the difference method: eti(the month's
+//     remuneration, wage and hours so far, this payslip's included, at the month's last day) −
+//     the ETI on the month's earlier payslips (`etiBefore`, summed by the caller). After the
+//     month's last run its payslips sum to the month's ETI; an increment may be negative (a big
+//     last week takes the month over R7 500): the EMP201 is monthly, so it stands;
 //   * net: gross cash less PAYE, UIF (employee), the employee's retirement and medical
 //     contributions and other deductions.
 import type { Decimal } from 'decimal.js';
@@ -81,6 +87,7 @@ export interface PayslipFigures {
   uifEmployer: Decimal;
   sdl: Decimal;
   eti: Decimal;
+  etiBasis: EtiBasis;
   retirementEmployee: Decimal;
   retirementEmployer: Decimal;
   medicalEmployee: Decimal;
@@ -88,6 +95,26 @@ export interface PayslipFigures {
   otherDeductions: Decimal;
   net: Decimal;
   lines: CalcLine[];
+}
+
+/** The ETI basis a payslip keeps (payslips.eti_*, migration 0054). */
+export interface EtiBasis {
+  remuneration: Decimal;
+  wage: Decimal;
+  hours: Decimal;
+}
+
+/** The sums over the employee's earlier current payslips of the month (weekly and fortnightly). */
+export interface EtiMonthToDate extends EtiBasis {
+  eti: Decimal;
+}
+
+export const NO_ETI_BEFORE: EtiMonthToDate = { remuneration: ZERO, wage: ZERO, hours: ZERO, eti: ZERO };
+
+/** The last day of the calendar month `iso` falls in (the ETI's age test is at the month's end). */
+export function monthEndOf(iso: string): string {
+  const [y, m] = iso.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
 }
 
 export interface PeriodOf {
@@ -112,6 +139,8 @@ export function calculatePayslip(
   inputs: PeriodInputs,
   st: Statutory,
   sdlIsExempt: boolean,
+  /** Weekly and fortnightly: the month's earlier payslips (pay-runs.eti.ts); ignored for monthly. */
+  etiBefore: EtiMonthToDate = NO_ETI_BEFORE,
 ): PayslipFigures {
   const periods = PERIODS_PER_YEAR[p.frequency];
   const fraction = periodFraction({ start: p.start, end: p.end }, e.startDate, e.endDate);
@@ -200,17 +229,34 @@ export function calculatePayslip(
   const uifBase = basic.plus(overtime).plus(inputs.bonus).plus(inputs.otherAllowances).plus(taxableTravel);
   const u = uif(st.uif, { frequency: p.frequency, remuneration: uifBase, applies: e.uifApplies });
   const levy = sdl(st.sdl, { remuneration: taxable, exempt: sdlIsExempt, applies: e.sdlApplies });
-  const incentive =
-    e.etiEligible && p.frequency === 'monthly'
-      ? eti(st.eti, {
-          remuneration: regularCash,
-          wage: basic,
-          ...(hoursWorked || fraction.lt(1) ? { hours: hoursWorked ?? periodHours.times(fraction) } : {}),
-          dateOfBirth: e.dateOfBirth,
-          etiStartDate: e.etiFrom,
-          monthEnd: p.end,
-        }).amount
-      : ZERO;
+  // The hours employed and paid: an hourly employee's hours worked, else the period's contracted
+  // hours × the share employed (kept to 4 decimals, as the column).
+  const etiBasis: EtiBasis = {
+    remuneration: regularCash,
+    wage: basic,
+    hours: (hoursWorked ?? periodHours.times(fraction)).toDecimalPlaces(4),
+  };
+  let incentive = ZERO;
+  if (e.etiEligible && p.frequency === 'monthly')
+    // Unchanged from before the month-to-date method: a full month leaves the hours out.
+    incentive = eti(st.eti, {
+      remuneration: regularCash,
+      wage: basic,
+      ...(hoursWorked || fraction.lt(1) ? { hours: hoursWorked ?? periodHours.times(fraction) } : {}),
+      dateOfBirth: e.dateOfBirth,
+      etiStartDate: e.etiFrom,
+      monthEnd: p.end,
+    }).amount;
+  else if (e.etiEligible)
+    // Hours always passed: a week of 40 is a quarter of a month, four of them (160) a full one.
+    incentive = eti(st.eti, {
+      remuneration: etiBefore.remuneration.plus(etiBasis.remuneration),
+      wage: etiBefore.wage.plus(etiBasis.wage),
+      hours: etiBefore.hours.plus(etiBasis.hours),
+      dateOfBirth: e.dateOfBirth,
+      etiStartDate: e.etiFrom,
+      monthEnd: monthEndOf(p.end),
+    }).amount.minus(etiBefore.eti);
 
   const deduction = (description: string, code: string | null, amount: Decimal) =>
     add({ kind: 'deduction', irp5Code: code, description, quantity: null, rate: null, amount });
@@ -252,6 +298,7 @@ export function calculatePayslip(
     uifEmployer: u.employer,
     sdl: levy,
     eti: incentive,
+    etiBasis,
     retirementEmployee,
     retirementEmployer,
     medicalEmployee,

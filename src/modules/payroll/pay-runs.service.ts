@@ -14,6 +14,7 @@ import { PERIODS_PER_YEAR } from './calc/paye.ts';
 import { sdlExempt } from './calc/sdl.ts';
 import { listPayableEmployees } from './employees.payable.ts';
 import { calculatePayslip, NO_INPUTS, type PayslipFigures, type PeriodInputs } from './pay-runs.calc.ts';
+import { etiMonthToDate } from './pay-runs.eti.ts';
 import type {
   PayrollPeriod,
   PayrollPeriodCreate,
@@ -334,13 +335,15 @@ export async function calculatePeriod(ctx: Ctx, id: string) {
   for (const [employeeId, days] of await unpaidLeave(ctx, row.company_id, row.period_start, row.period_end))
     inputs.set(employeeId, { ...(inputs.get(employeeId) ?? NO_INPUTS), unpaidDays: days });
   const p = { frequency: row.frequency, start: row.period_start, end: row.period_end };
+  // Weekly and fortnightly: the ETI month to date (the month's earlier payslips, pay-runs.eti.ts).
+  const before = await etiMonthToDate(ctx, row, employees);
+  const slip = (e: (typeof employees)[number], exempt: boolean) =>
+    calculatePayslip(p, e, inputs.get(e.id) ?? NO_INPUTS, st, exempt, before.get(e.id));
   // SDL exemption: the run's remuneration a year (this period's, annualised) at most the threshold.
-  const draft = employees.map((e) => calculatePayslip(p, e, inputs.get(e.id) ?? NO_INPUTS, st, false));
+  const draft = employees.map((e) => slip(e, false));
   const annual = sum(draft.map((d) => d.taxable)).times(PERIODS_PER_YEAR[row.frequency]);
   const exempt = sdlExempt(st.sdl, annual);
-  const slips = exempt
-    ? employees.map((e) => calculatePayslip(p, e, inputs.get(e.id) ?? NO_INPUTS, st, true))
-    : draft;
+  const slips = exempt ? employees.map((e) => slip(e, true)) : draft;
   for (const [i, s] of slips.entries())
     if (s.net.isNegative())
       throw badRequest(
@@ -402,6 +405,9 @@ async function insertPayslip(
       medical_employer: toSql(s.medicalEmployer),
       other_deductions: toSql(s.otherDeductions),
       net: toSql(s.net),
+      eti_remuneration: toSql(s.etiBasis.remuneration),
+      eti_wage: toSql(s.etiBasis.wage),
+      eti_hours: s.etiBasis.hours.toFixed(4),
     })
     .execute();
   if (s.lines.length === 0) return;

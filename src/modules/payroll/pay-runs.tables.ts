@@ -1,5 +1,5 @@
-// Kysely types of pay runs (migrations/0053_payroll_runs.sql): periods, the inputs that vary per
-// period, payslips and their lines.
+// Kysely types of pay runs (migrations/0053_payroll_runs.sql; 0054 adds the payslips' ETI basis):
+// periods, the inputs that vary per period, payslips and their lines.
 import type { ColumnType } from 'kysely';
 import type { DateString, DefaultTimestamp, Numeric, Timestamp } from '../../platform/db/schema.ts';
 import type { PayFrequency } from './payroll.tables.ts';
@@ -87,6 +87,10 @@ export interface PayslipsTable {
   medical_employer: Numeric;
   other_deductions: Numeric;
   net: Numeric;
+  /** The ETI basis (0054): regular cash remuneration, wage and hours, summed month to date. */
+  eti_remuneration: DefaultedNumeric;
+  eti_wage: DefaultedNumeric;
+  eti_hours: DefaultedNumeric;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
   replaced_at: Timestamp | null;
