@@ -5796,7 +5796,7 @@ export interface paths {
         };
         /**
          * The EMP201 figures of the month the period ends in
-         * @description Every finalised or paid period of the company ending in that month: PAYE, the ETI claimed, PAYE less ETI, UIF (employees’ and employer’s), SDL and the amount payable; payeLessEti, uif and sdl are the credits the periods’ entries made to 2300, 2310 and 2320.
+         * @description Every finalised or paid period of the company ending in that month: PAYE, the ETI claimed, PAYE less ETI, UIF (employees’ and employer’s), SDL and the amount payable; payeLessEti, uif and sdl are the credits the periods’ entries made to 2300, 2310 and 2320. An ETI larger than the PAYE rolls over to the next month (ETI Act s9(1)) within the reconciliation period (March to August, September to February): etiBroughtForward + eti is available, etiUtilised (at most the PAYE) reduces the payable, the rest is etiCarriedForward, which in August and February is what the reconciliation claims from SARS (s10(1)).
          *
          *     Needs the role permission `payroll:read`. An API key or OAuth token needs the scope `payroll:read`. Company-scoped: send `X-Company-Id`.
          */
@@ -14291,7 +14291,13 @@ export interface components {
             uif: number;
             /** @description SDL: the credit to 2320 */
             sdl: number;
-            /** @description The amount payable to SARS: PAYE less ETI, UIF and SDL */
+            /** @description ETI not used in the reconciliation period's earlier months (ETI Act s9(1)); nil in March and September */
+            etiBroughtForward: number;
+            /** @description The ETI that reduces the PAYE: brought forward + eti, at most the PAYE */
+            etiUtilised: number;
+            /** @description ETI left over, added to next month's; in August and February, what the reconciliation claims from SARS (s10(1)) */
+            etiCarriedForward: number;
+            /** @description The amount payable to SARS: PAYE less the ETI utilised, UIF and SDL */
             payable: number;
         };
         PayslipSummary: {

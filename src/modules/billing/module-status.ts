@@ -14,7 +14,7 @@ export const BUILT: Partial<Record<ModuleName, string | null>> = {
     'Reversing a goods receipt, and clientId replays on transfers, stock takes and landed costs, are not built yet',
   crm: null,
   payroll:
-    'Payslip PDFs and e-mailing them, and the SARS files (EMP201 and EMP501 submissions, IRP5 certificates) are not built yet',
+    'The SARS files (EMP201 and EMP501 submissions, IRP5 certificates) are not built yet: they come with the tax returns',
   transactions: null,
   billing: null,
   expenses: null,

@@ -22,7 +22,7 @@ import { conflict } from '../../platform/http/problem.ts';
 import { money, sum, toNumber } from '../../platform/money/money.ts';
 import { bankAccount } from '../invoices/payments.ts';
 import { ledgerCtxOf, type PostingLine, post, systemAccount } from '../ledger/index.ts';
-import { companyOf, periodFinalised, periodRow, readPeriod } from './pay-runs.service.ts';
+import { periodFinalised, periodRow, readPeriod } from './pay-runs.service.ts';
 
 type Ctx = TenantCtx;
 
@@ -160,41 +160,4 @@ export async function payPeriod(ctx: Ctx, id: string, input: { bankAccountId: st
     row.company_id,
   );
   return readPeriod(ctx, id);
-}
-
-/**
- * The EMP201 figures of the month the period ends in: every finalised or paid period of the
- * company ending in that month (all frequencies: SARS takes one return a month). payeLessEti,
- * uif and sdl are exactly those periods' entries' credits to 2300, 2310 and 2320.
- */
-export async function emp201(ctx: Ctx, id: string) {
-  const row = await periodRow(ctx, id);
-  const month = row.period_end.slice(0, 7);
-  const [y, mo] = month.split('-').map(Number) as [number, number];
-  const last = new Date(Date.UTC(y, mo, 0)).toISOString().slice(0, 10);
-  const periods = await ctx.db
-    .selectFrom('payroll_periods')
-    .selectAll()
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', companyOf(ctx))
-    .where('status', 'in', ['finalised', 'paid'])
-    .where('period_end', '>=', `${month}-01`)
-    .where('period_end', '<=', last)
-    .orderBy('period_end')
-    .orderBy('id')
-    .execute();
-  const paye = sum(periods.map((p) => p.paye));
-  const eti = sum(periods.map((p) => p.eti));
-  const uif = sum(periods.flatMap((p) => [p.uif_employee, p.uif_employer]));
-  const sdl = sum(periods.map((p) => p.sdl));
-  return {
-    month,
-    periodIds: periods.map((p) => p.id),
-    paye: toNumber(paye),
-    eti: toNumber(eti),
-    payeLessEti: toNumber(paye.minus(eti)),
-    uif: toNumber(uif),
-    sdl: toNumber(sdl),
-    payable: toNumber(paye.minus(eti).plus(uif).plus(sdl)),
-  };
 }

@@ -4,7 +4,8 @@ import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { Paged } from '../../platform/http/paging.ts';
-import { emp201, finalisePeriod, payPeriod } from './pay-runs.ledger.ts';
+import { emp201 } from './pay-runs.emp201.ts';
+import { finalisePeriod, payPeriod } from './pay-runs.ledger.ts';
 import {
   Emp201,
   IdParams,
@@ -137,7 +138,10 @@ export const payRunsRoutes: AnyRoute[] = [
     description:
       'Every finalised or paid period of the company ending in that month: PAYE, the ETI claimed, PAYE less ' +
       'ETI, UIF (employees’ and employer’s), SDL and the amount payable; payeLessEti, uif and sdl are the ' +
-      'credits the periods’ entries made to 2300, 2310 and 2320.',
+      'credits the periods’ entries made to 2300, 2310 and 2320. An ETI larger than the PAYE rolls over to the ' +
+      'next month (ETI Act s9(1)) within the reconciliation period (March to August, September to February): ' +
+      'etiBroughtForward + eti is available, etiUtilised (at most the PAYE) reduces the payable, the rest is ' +
+      'etiCarriedForward, which in August and February is what the reconciliation claims from SARS (s10(1)).',
     params: IdParams,
     response: { 200: Emp201 },
     handler: async ({ params }, ctx) => emp201(ctx, params.id),

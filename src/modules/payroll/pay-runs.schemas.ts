@@ -206,7 +206,14 @@ export const Emp201 = named(
     payeLessEti: Amount('PAYE less the ETI: the credit to 2300 PAYE payable'),
     uif: Amount('UIF, the employees’ and the employer’s: the credit to 2310'),
     sdl: Amount('SDL: the credit to 2320'),
-    payable: Amount('The amount payable to SARS: PAYE less ETI, UIF and SDL'),
+    etiBroughtForward: Amount(
+      "ETI not used in the reconciliation period's earlier months (ETI Act s9(1)); nil in March and September",
+    ),
+    etiUtilised: Amount('The ETI that reduces the PAYE: brought forward + eti, at most the PAYE'),
+    etiCarriedForward: Amount(
+      "ETI left over, added to next month's; in August and February, what the reconciliation claims from SARS (s10(1))",
+    ),
+    payable: Amount('The amount payable to SARS: PAYE less the ETI utilised, UIF and SDL'),
   }),
 );
 

@@ -189,6 +189,9 @@ describe('a monthly pay run of two employees', () => {
       payeLessEti: 9805.75,
       uif: 708.48,
       sdl: 650,
+      etiBroughtForward: 0,
+      etiUtilised: 0,
+      etiCarriedForward: 0,
       payable: 11164.23,
     });
   });
@@ -395,10 +398,18 @@ describe('a young employee: the ETI against PAYE, an employer under the SDL exem
       ],
     );
     const emp = await apiC({ method: 'GET', url: `/api/payroll-periods/${p.json().id}/emp201` });
-    // 0 PAYE less 1 500 ETI + 100 UIF + 0 SDL = −1 400: a credit SARS carries forward.
+    // PAYE 0 less ETI 1 500 is the −1 500 on 2300; none of the ETI can be used against nil PAYE,
+    // so it rolls over (ETI Act s9(1): pay-runs.emp201.test.ts) and the payable is UIF 100 + SDL 0.
     assert.deepEqual(
-      [emp.json().payeLessEti, emp.json().uif, emp.json().sdl, emp.json().payable],
-      [-1500, 100, 0, -1400],
+      [
+        emp.json().payeLessEti,
+        emp.json().uif,
+        emp.json().sdl,
+        emp.json().etiUtilised,
+        emp.json().etiCarriedForward,
+        emp.json().payable,
+      ],
+      [-1500, 100, 0, 0, 1500, 100],
     );
   });
 });
@@ -497,5 +508,48 @@ describe('access', () => {
     const apiB = as(t.app, other.token, other.companyId);
     assertProblem(await apiB({ method: 'GET', url: `/api/payroll-periods/${mine.id}` }), 404);
     assertProblem(await apiB({ method: 'POST', url: `/api/payroll-periods/${mine.id}/calculate` }), 404);
+  });
+});
+
+describe('hourly staff on a weekly run', () => {
+  test('wages are the hours worked × the rate; overtime at 1.5×; weekly PAYE and UIF', async () => {
+    // Zanele, paid R60.00 an hour, weekly; the week of 7–13 September 2026: 45 hours worked and 5 of
+    // overtime. Wages 45 × 60.00 = 2 700.00; overtime 5 × 1.5 × 60.00 = 450.00; gross 3 150.00.
+    // PAYE (2026/27): 3 150 × 52 = 163 800 a year, in the first bracket: 18% = 29 484 − the
+    // primary rebate 17 820 = 11 664 a year ÷ 52 = 224.307… → 224.31.
+    // UIF: the weekly ceiling is 17 712 × 12 ÷ 52 = 4 087.38; 3 150 is under it: 1% = 31.50.
+    // SDL: the run is Zanele alone, 163 800 a year ≤ R500 000 → exempt, 0.
+    // Net: 3 150.00 − 224.31 − 31.50 = 2 894.19.
+    const e = await employee({
+      employeeNumber: 'H0001',
+      firstName: 'Zanele',
+      payFrequency: 'weekly',
+      payBasis: 'hourly',
+      rate: 60,
+    });
+    const p = await period({
+      frequency: 'weekly',
+      periodStart: '2026-09-07',
+      periodEnd: '2026-09-13',
+      payDate: '2026-09-11',
+    });
+    const put = await api({
+      method: 'PUT',
+      url: `/api/payroll-periods/${p.id}/inputs/${e.id}`,
+      payload: { ordinaryHours: 45, overtimeHours: 5 },
+    });
+    assert.equal(put.statusCode, 200, put.body);
+    assert.equal((await post(`/api/payroll-periods/${p.id}/calculate`)).statusCode, 200);
+    const list = await api({ method: 'GET', url: '/api/payslips', query: { periodId: p.id } });
+    assert.equal(list.json().total, 1, list.body);
+    const s = (await api({ method: 'GET', url: `/api/payslips/${list.json().items[0].id}` })).json();
+    const wages = s.lines.find((l: { description: string }) => l.description === 'Wages');
+    assert.deepEqual([wages.irp5Code, wages.quantity, wages.rate, wages.amount], ['3601', 45, 60, 2700]);
+    const overtime = s.lines.find((l: { irp5Code: string }) => l.irp5Code === '3607');
+    assert.deepEqual([overtime.quantity, overtime.rate, overtime.amount], [5, 90, 450]);
+    assert.deepEqual(
+      [s.gross, s.paye, s.uifEmployee, s.uifEmployer, s.sdl, s.net],
+      [3150, 224.31, 31.5, 31.5, 0, 2894.19],
+    );
   });
 });
