@@ -152,7 +152,7 @@ export async function getAdjustment(ctx: TenantCtx, id: string) {
     .where('tenant_id', '=', ctx.tenantId)
     .where('source_type', '=', ADJUSTMENT_SOURCE)
     .where('source_id', '=', id)
-    .orderBy('created_at')
+    .orderBy('seq')
     .orderBy('id')
     .execute();
   const opening = rows.some((r) => r.type === 'opening');

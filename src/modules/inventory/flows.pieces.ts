@@ -5,6 +5,8 @@
 // movement it returns (so it comes back at the cost, batch and serial it left with). Coming in,
 // a batch product needs its batch and a serial product its serials (400 naming the field).
 import type { Decimal } from 'decimal.js';
+import type { ExpressionBuilder } from 'kysely';
+import type { DB } from '../../platform/db/schema.ts';
 import { badRequest, conflict } from '../../platform/http/problem.ts';
 import { cents, money } from '../../platform/money/money.ts';
 import type { LedgerCtx } from '../ledger/index.ts';
@@ -128,12 +130,6 @@ export async function piecesOut(
   return out;
 }
 
-/**
- * Goods coming back against the out movements of `sourceId` (the document credited) of this
- * item: each piece names the movement it returns, taking only the batch or serials named when
- * given, never more than is left unreturned. What no movement covers comes in as piecesIn does;
- * an untracked product's rest comes in at the current cost.
- */
 /** The ids of the item's batches a line's batch code names (any case), or null when it names none. */
 export async function batchIdsNamed(
   ctx: LedgerCtx,
@@ -152,6 +148,74 @@ export async function batchIdsNamed(
   return rows.map((b) => b.id);
 }
 
+/** Selects, for movement `m`, the sum of the movements that undo it (reverses_movement_id), as `reversed`. */
+export const reversedSoFar =
+  (tenantId: string) => (eb: ExpressionBuilder<DB & { m: DB['stock_movements'] }, 'm'>) =>
+    eb
+      .selectFrom('stock_movements as r')
+      .select((e) => e.fn.coalesce(e.fn.sum<string>('r.quantity'), e.val('0')).as('q'))
+      .where('r.tenant_id', '=', tenantId)
+      .whereRef('r.reverses_movement_id', '=', 'm.id')
+      .as('reversed');
+
+/** A movement a document made, with how much of it later movements undid (`reversed`, signed). */
+export interface MovedRow {
+  id: string;
+  quantity: string;
+  batch_id: string | null;
+  serial_id: string | null;
+  reversed: string | null;
+}
+
+/**
+ * `base` units taken back from the movements a document made (oldest first), each as far as it
+ * is not undone yet and only those of the serials and batch the line names: the pieces (positive,
+ * each naming the movement it undoes), what is left to find elsewhere, and the line's stock less
+ * the serials taken (for the rest). Shared by a credit note bringing back what a sale took out
+ * (piecesBack) and a supplier return sending back what a bill brought in (flows.returns.ts).
+ */
+export async function undoMoved(
+  ctx: Ctx,
+  item: StockItem,
+  moved: MovedRow[],
+  base: Decimal,
+  s: LineStock | null,
+  field: string,
+): Promise<{ taken: Piece[]; left: Decimal; rest: LineStock | null }> {
+  let serialIds: string[] | null = null;
+  if (s?.serials) {
+    assertSerialCount(s.serials, base, field);
+    serialIds = [];
+    // One after another: the transaction is one connection.
+    for (const x of s.serials) serialIds.push(await serialOf(ctx, item, x));
+  }
+  const batchIds = await batchIdsNamed(ctx, item, s?.batchCode);
+  let left = base;
+  const taken: Piece[] = [];
+  for (const m of moved) {
+    if (left.isZero()) break;
+    if (serialIds && !(m.serial_id && serialIds.includes(m.serial_id))) continue;
+    if (batchIds && !(m.batch_id && batchIds.includes(m.batch_id))) continue;
+    const open = money(m.quantity)
+      .abs()
+      .minus(money(m.reversed ?? 0).abs());
+    if (open.lessThanOrEqualTo(0)) continue;
+    const take = open.lessThan(left) ? open : left;
+    taken.push({ quantity: take, batchId: m.batch_id, serialId: m.serial_id, reversesMovementId: m.id });
+    left = left.minus(take);
+  }
+  const rest: LineStock | null = s?.serials
+    ? { ...s, serials: s.serials.filter((_, k) => !taken.some((p) => p.serialId === serialIds![k])) }
+    : s;
+  return { taken, left, rest };
+}
+
+/**
+ * Goods coming back against the out movements of `sourceId` (the document credited) of this
+ * item: each piece names the movement it returns, taking only the batch or serials named when
+ * given, never more than is left unreturned. What no movement covers comes in as piecesIn does;
+ * an untracked product's rest comes in at the current cost.
+ */
 export async function piecesBack(
   ctx: Ctx,
   sourceId: string,
@@ -164,47 +228,17 @@ export async function piecesBack(
   const moved = await ctx.db
     .selectFrom('stock_movements as m')
     .select(['m.id', 'm.quantity', 'm.batch_id', 'm.serial_id'])
-    .select((eb) =>
-      eb
-        .selectFrom('stock_movements as r')
-        .select((e) => e.fn.coalesce(e.fn.sum<string>('r.quantity'), e.val('0')).as('q'))
-        .where('r.tenant_id', '=', ctx.tenantId)
-        .whereRef('r.reverses_movement_id', '=', 'm.id')
-        .as('returned'),
-    )
+    .select(reversedSoFar(ctx.tenantId))
     .where('m.tenant_id', '=', ctx.tenantId)
     .where('m.source_id', '=', sourceId)
     .where('m.item_id', '=', item.itemId)
     .where('m.type', 'in', outTypes)
     .where('m.quantity', '<', '0')
-    .orderBy('m.created_at')
+    .orderBy('m.seq')
     .execute();
-  let serialIds: string[] | null = null;
-  if (s?.serials) {
-    assertSerialCount(s.serials, base, field);
-    serialIds = [];
-    for (const x of s.serials) serialIds.push(await serialOf(ctx, item, x));
-  }
-  const batchIds = await batchIdsNamed(ctx, item, s?.batchCode);
-  let left = base;
-  const out: Piece[] = [];
-  for (const m of moved) {
-    if (left.isZero()) break;
-    if (serialIds && !(m.serial_id && serialIds.includes(m.serial_id))) continue;
-    if (batchIds && !(m.batch_id && batchIds.includes(m.batch_id))) continue;
-    const open = money(m.quantity)
-      .abs()
-      .minus(money(m.returned ?? 0));
-    if (open.lessThanOrEqualTo(0)) continue;
-    const take = open.lessThan(left) ? open : left;
-    out.push({ quantity: take, batchId: m.batch_id, serialId: m.serial_id, reversesMovementId: m.id });
-    left = left.minus(take);
-  }
-  if (left.isZero()) return out;
-  if (item.tracking === 'none') return [...out, { quantity: left, batchId: null, serialId: null }];
+  const { taken, left, rest } = await undoMoved(ctx, item, moved, base, s, field);
+  if (left.isZero()) return taken;
+  if (item.tracking === 'none') return [...taken, { quantity: left, batchId: null, serialId: null }];
   // The rest is not of the credited document: it must name its own batch or serials.
-  const rest: LineStock | null = s?.serials
-    ? { ...s, serials: s.serials.filter((_, k) => !out.some((p) => p.serialId === serialIds![k])) }
-    : s;
-  return [...out, ...(await piecesIn(ctx, item, left, rest, field))];
+  return [...taken, ...(await piecesIn(ctx, item, left, rest, field))];
 }

@@ -10,13 +10,12 @@
 // cost of sales. When the goods are gone (sold), 409 INSUFFICIENT_STOCK and nothing is written.
 import type { Decimal } from 'decimal.js';
 import type { TenantCtx } from '../../platform/http/context.ts';
-import { money } from '../../platform/money/money.ts';
 import type { TaxedLine } from '../bills/bills.posting.ts';
 import type { PostingLine } from '../ledger/index.ts';
 import type { Piece } from './flows.pieces.ts';
-import { batchIdsNamed, piecesOut } from './flows.pieces.ts';
+import { piecesOut, reversedSoFar, undoMoved } from './flows.pieces.ts';
 import { baseQuantity, type LineStock } from './lines.ts';
-import { costOfSalesAccount, type StockItem, serialOf, stockItem } from './stock.items.ts';
+import { costOfSalesAccount, type StockItem, stockItem } from './stock.items.ts';
 import { moveStock } from './stock.move.ts';
 
 interface NoteLine extends TaxedLine {
@@ -46,14 +45,7 @@ async function piecesSentBack(
   const moved = await ctx.db
     .selectFrom('stock_movements as m')
     .select(['m.id', 'm.quantity', 'm.batch_id', 'm.serial_id'])
-    .select((eb) =>
-      eb
-        .selectFrom('stock_movements as r')
-        .select((e) => e.fn.coalesce(e.fn.sum<string>('r.quantity'), e.val('0')).as('q'))
-        .where('r.tenant_id', '=', ctx.tenantId)
-        .whereRef('r.reverses_movement_id', '=', 'm.id')
-        .as('gone'),
-    )
+    .select(reversedSoFar(ctx.tenantId))
     .where('m.tenant_id', '=', ctx.tenantId)
     .where('m.item_id', '=', item.itemId)
     .where('m.company_id', '=', bill.company_id)
@@ -66,32 +58,12 @@ async function piecesSentBack(
           : []),
       ]),
     )
-    .orderBy('m.created_at')
+    .orderBy('m.seq')
     .execute();
-  const serialIds = s?.serials ? await Promise.all(s.serials.map((x) => serialOf(ctx, item, x))) : null;
-  const batchIds = await batchIdsNamed(ctx, item, s?.batchCode);
-  let left = base;
-  const out: Piece[] = [];
-  for (const m of moved) {
-    if (left.isZero()) break;
-    if (serialIds && !(m.serial_id && serialIds.includes(m.serial_id))) continue;
-    if (batchIds && !(m.batch_id && batchIds.includes(m.batch_id))) continue;
-    const open = money(m.quantity).minus(money(m.gone ?? 0).abs());
-    if (open.lessThanOrEqualTo(0)) continue;
-    const take = open.lessThan(left) ? open : left;
-    out.push({
-      quantity: take.negated(),
-      batchId: m.batch_id,
-      serialId: m.serial_id,
-      reversesMovementId: m.id,
-    });
-    left = left.minus(take);
-  }
+  const { taken, left, rest } = await undoMoved(ctx, item, moved, base, s, field);
+  const out = taken.map((p) => ({ ...p, quantity: p.quantity.negated() }));
   if (left.isZero()) return out;
   // More than the bill brought in (or none of it): out at the cost method's value.
-  const rest: LineStock | null = s?.serials
-    ? { ...s, serials: s.serials.filter((_, k) => !out.some((p) => p.serialId === serialIds![k])) }
-    : s;
   return [...out, ...(await piecesOut(ctx, bill.company_id, item, left, rest, date, field))];
 }
 

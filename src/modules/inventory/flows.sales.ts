@@ -166,7 +166,7 @@ async function returnAll(ctx: SalesCtx, row: DocRow, soldId: string, entryId: st
     .where('tenant_id', '=', ctx.tenantId)
     .where('source_id', '=', soldId)
     .where('type', '=', 'sale')
-    .orderBy('created_at')
+    .orderBy('seq')
     .execute();
   const out: PostingLine[] = [];
   for (const m of sold) {

@@ -59,7 +59,7 @@ export async function undoStock(ctx: LedgerCtx, u: Undo): Promise<string | null>
     .where('company_id', '=', u.companyId)
     .where('source_id', '=', u.sourceId)
     .where('type', '<>', 'revaluation')
-    .orderBy('created_at')
+    .orderBy('seq')
     .execute();
   if (!moved.length) return null;
   const entryId = crypto.randomUUID();

@@ -36,7 +36,7 @@ async function records(ctx: TenantCtx, rows: Row[]): Promise<Rec[]> {
     .where('a.tenant_id', '=', ctx.tenantId)
     .where('a.landed_cost_id', 'in', ids)
     .orderBy('m.date')
-    .orderBy('m.created_at')
+    .orderBy('m.seq')
     .execute();
   return rows.map((r) => ({
     id: r.id,

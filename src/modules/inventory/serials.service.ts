@@ -67,7 +67,7 @@ async function historyOf(ctx: TenantCtx, companyId: string, rows: Selectable<Sto
       rows.map((r) => r.id),
     )
     .orderBy('date')
-    .orderBy('created_at')
+    .orderBy('seq')
     .execute();
   return moves.map((m) => ({
     serialId: m.serial_id!,

@@ -152,7 +152,7 @@ async function takeLayers(ctx: Ctx, companyId: string, itemId: string, need: Dec
     .where('item_id', '=', itemId)
     .where('quantity_left', '>', '0')
     .orderBy('date')
-    .orderBy('created_at')
+    .orderBy('seq')
     .orderBy('id')
     .execute();
   let left = need;

@@ -94,6 +94,8 @@ export interface StockSerialsTable {
 export interface StockMovementsTable {
   tenant_id: string;
   id: string;
+  /** The order it was written in (migration 0056): created_at is too coarse on PGlite. */
+  seq: Generated<string>;
   company_id: string;
   location_id: string;
   product_id: string;
@@ -150,6 +152,8 @@ export interface StockCostsTable {
 export interface StockLayersTable {
   tenant_id: string;
   id: string;
+  /** The order it was written in (migration 0056): created_at is too coarse on PGlite. */
+  seq: Generated<string>;
   company_id: string;
   item_id: string;
   movement_id: string;
