@@ -10463,6 +10463,8 @@ export interface components {
             costCentreId: string | null;
             /** Format: uuid */
             productId: string | null;
+            /** Format: uuid */
+            variantId: string | null;
             unit: string | null;
             batchCode: string | null;
             /** Format: date */
@@ -10759,6 +10761,11 @@ export interface components {
                  * @description The product sent back: a tracked one leaves stock at the cost it came in with on this bill (409 INSUFFICIENT_STOCK when the goods are gone)
                  */
                 productId?: string | null;
+                /**
+                 * Format: uuid
+                 * @description The variant sent back, when the product has variants
+                 */
+                variantId?: string | null;
                 /** @description A unit of the product (its base unit or one of /api/products/{id}/units, any case) the quantity is given in; the unit price is per that unit. Stock moves quantity × the unit's factor base units. Default: the base unit */
                 unit?: string;
                 /** @description The batch of a batch-tracked product. Going out (a sale): the batch taken from; left out, batches are picked first expiry first out, expired ones never. Coming in: required, made when new */
@@ -10813,6 +10820,8 @@ export interface components {
                 totalAmount: number;
                 /** Format: uuid */
                 productId: string | null;
+                /** Format: uuid */
+                variantId: string | null;
                 unit: string | null;
                 batchCode: string | null;
                 /** Format: date */
@@ -10842,6 +10851,11 @@ export interface components {
             costCentreId?: string | null;
             /** Format: uuid */
             productId?: string | null;
+            /**
+             * Format: uuid
+             * @description The variant bought, when the product has variants (its own stock)
+             */
+            variantId?: string | null;
             /** @description A unit of the product (its base unit or one of /api/products/{id}/units, any case) the quantity is given in; the unit price is per that unit. Stock moves quantity × the unit's factor base units. Default: the base unit */
             unit?: string;
             /** @description The batch of a batch-tracked product. Going out (a sale): the batch taken from; left out, batches are picked first expiry first out, expired ones never. Coming in: required, made when new */
@@ -14654,6 +14668,17 @@ export interface components {
              * @description null: Sales
              */
             accountId: string | null;
+            /**
+             * Format: uuid
+             * @description The product each document sells (its stock moves when released)
+             */
+            productId: string | null;
+            /** Format: uuid */
+            variantId: string | null;
+            /** @description null: the product's base unit */
+            unit: string | null;
+            /** @description null: each document picks by FEFO */
+            batchCode: string | null;
         };
         RecurringInvoice: {
             /** Format: uuid */

@@ -87,7 +87,12 @@ async function toNotes(ctx: TenantCtx, rows: NoteRow[]): Promise<Note[]> {
     createdAt: r.created_at.toISOString(),
     lines: lines
       .filter((l) => l.credit_note_id === r.id)
-      .map((l) => ({ ...toTaxedLine(l), productId: l.product_id, ...stockAnswer(l.stock) })),
+      .map((l) => ({
+        ...toTaxedLine(l),
+        productId: l.product_id,
+        variantId: l.variant_id,
+        ...stockAnswer(l.stock),
+      })),
   }));
 }
 
@@ -174,6 +179,7 @@ export async function createSupplierCreditNote(
     ...r,
     credit_note_id: id,
     product_id: input.lines[i]!.productId ?? null,
+    variant_id: input.lines[i]!.variantId ?? null,
     stock: stockColumn(input.lines[i]!),
   }));
   const label = `Supplier credit note ${input.creditNoteNumber.trim()} on bill ${bill.bill_number}`;

@@ -189,6 +189,7 @@ export function toBill(row: BillRow, lines: BillLineRow[], s: BillSettlement, ve
       ...toTaxedLine(l),
       costCentreId: l.cost_centre_id,
       productId: l.product_id,
+      variantId: l.variant_id,
       ...stockAnswer(l.stock),
       purchaseOrderLineId: l.purchase_order_line_id,
     })),

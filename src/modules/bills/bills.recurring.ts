@@ -124,6 +124,7 @@ async function makeRun(ctx: BillsCtx, row: BillRow, period: string): Promise<voi
         accountId: l.account_id,
         costCentreId: l.cost_centre_id,
         productId: l.product_id,
+        variantId: l.variant_id,
       })),
     },
     { fromId: row.id, period },

@@ -73,6 +73,9 @@ export const BillLineInput = named(
       ),
       costCentreId: Type.Optional(nullable(Uuid)),
       productId: Type.Optional(nullable(Uuid)),
+      variantId: Type.Optional(
+        nullable(Uuid, { description: 'The variant bought, when the product has variants (its own stock)' }),
+      ),
       ...billLineStock,
     },
     { additionalProperties: false },
@@ -154,6 +157,7 @@ export const BillLine = named(
     ...taxedLineOut,
     costCentreId: nullable(Uuid),
     productId: nullable(Uuid),
+    variantId: nullable(Uuid),
     ...lineStockOut,
     purchaseOrderLineId: nullable(Uuid, { description: 'The purchase order line it bills' }),
   }),
@@ -361,6 +365,9 @@ export const SupplierCreditNoteCreate = named(
                   '(409 INSUFFICIENT_STOCK when the goods are gone)',
               }),
             ),
+            variantId: Type.Optional(
+              nullable(Uuid, { description: 'The variant sent back, when the product has variants' }),
+            ),
             ...salesLineStock,
           },
           { additionalProperties: false },
@@ -407,7 +414,9 @@ export const SupplierCreditNote = named(
     refundedAt: nullable(Timestamp),
     entryId: Uuid,
     createdAt: Timestamp,
-    lines: Type.Array(Type.Object({ ...taxedLineOut, productId: nullable(Uuid), ...lineStockOut })),
+    lines: Type.Array(
+      Type.Object({ ...taxedLineOut, productId: nullable(Uuid), variantId: nullable(Uuid), ...lineStockOut }),
+    ),
   }),
 );
 

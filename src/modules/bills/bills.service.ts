@@ -259,6 +259,7 @@ export async function insertBill(
     // A line's own cost centre, else the bill's: what its cost posts to.
     cost_centre_id: input.lines[i]!.costCentreId ?? input.costCentreId ?? null,
     product_id: input.lines[i]!.productId ?? null,
+    variant_id: input.lines[i]!.variantId ?? null,
     stock: stockColumn(input.lines[i]!),
     purchase_order_line_id: orderLineIds?.[i] ?? null,
   }));

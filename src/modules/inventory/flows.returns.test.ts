@@ -154,3 +154,50 @@ describe('an order in boxes, received by batch, billed, and a box sent back (the
     assert.deepEqual(await stock(k, tea), { quantity: 12, value: 120 });
   });
 });
+
+describe('a variant sent back', () => {
+  test('the credit note line names the variant: only its stock leaves, at its own cost', async () => {
+    // T-shirts in two variants, billed 5 red @ R20 (R100) and 5 blue @ R30 (R150). 2 blue sent
+    // back at R30: blue 5 − 2 = 3 left worth 3 × R30 = R90; red untouched, 5 worth R100.
+    const shirt = await product(k, 'SHIRT');
+    const variant = async (sku: string, name: string) => {
+      const res = await k.p.api({
+        method: 'POST',
+        url: `/api/inventory/products/${shirt}/variants`,
+        payload: { sku, name },
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      return res.json().id as string;
+    };
+    const red = await variant('SHIRT-RED', 'Red');
+    const blue = await variant('SHIRT-BLUE', 'Blue');
+    const bill = await approvedBill(k, 'SHIRTS-1', [
+      { description: 'Red shirts', quantity: 5, unitPrice: 20, productId: shirt, variantId: red },
+      { description: 'Blue shirts', quantity: 5, unitPrice: 30, productId: shirt, variantId: blue },
+    ]);
+    const res = await creditNote(bill.id, 'SCN-V1', [
+      { description: 'Blue shirts returned', quantity: 2, unitPrice: 30, productId: shirt, variantId: blue },
+    ]);
+    assert.equal(res.statusCode, 201, res.body);
+    assert.deepEqual([res.json().lines[0].productId, res.json().lines[0].variantId], [shirt, blue]);
+    assert.deepEqual(await stock(k, blue), { quantity: 3, value: 90 });
+    assert.deepEqual(await stock(k, red), { quantity: 5, value: 100 });
+    // A variant of another product, or without its product: 400 naming the field.
+    const other = await creditNote(bill.id, 'SCN-V2', [
+      {
+        description: 'Drills',
+        quantity: 1,
+        unitPrice: 30,
+        productId: await product(k, 'OTHER'),
+        variantId: blue,
+      },
+    ]);
+    assertProblem(other, 400);
+    assert.equal(other.json().errors?.[0]?.field ?? other.json().field, 'lines[0].variantId');
+    const bare = await creditNote(bill.id, 'SCN-V3', [
+      { description: 'Blue shirt', quantity: 1, unitPrice: 30, variantId: blue },
+    ]);
+    assertProblem(bare, 400);
+    assert.equal(bare.json().errors?.[0]?.field ?? bare.json().field, 'lines[0].variantId');
+  });
+});

@@ -10,6 +10,7 @@
 // cost of sales. When the goods are gone (sold), 409 INSUFFICIENT_STOCK and nothing is written.
 import type { Decimal } from 'decimal.js';
 import type { TenantCtx } from '../../platform/http/context.ts';
+import { badRequest } from '../../platform/http/problem.ts';
 import type { TaxedLine } from '../bills/bills.posting.ts';
 import type { PostingLine } from '../ledger/index.ts';
 import type { Piece } from './flows.pieces.ts';
@@ -21,6 +22,7 @@ import { moveStock } from './stock.move.ts';
 interface NoteLine extends TaxedLine {
   id: string;
   product_id: string | null;
+  variant_id?: string | null;
   quantity: string | number;
   stock?: LineStock | null;
 }
@@ -83,11 +85,12 @@ export async function supplierReturnStock(
   const extra: PostingLine[] = [];
   for (const [i, l] of lines.entries()) {
     if (!l.product_id) {
+      if (l.variant_id) throw badRequest(`lines[${i}].variantId`, 'needs the productId it is a variant of');
       out.push(l);
       continue;
     }
     const field = `lines[${i}].productId`;
-    const item = await stockItem(ctx, l.product_id, null, field);
+    const item = await stockItem(ctx, l.product_id, l.variant_id ?? null, field);
     if (!item.isTracked) {
       out.push(l);
       continue;

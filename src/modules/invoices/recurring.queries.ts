@@ -73,6 +73,10 @@ export function lineInputOf(l: RecurringLineRow): Static<typeof LineInput> {
     ...(l.tax_code === null ? {} : { taxCode: l.tax_code }),
     ...(l.vat_rate === null ? {} : { vatRate: Number(l.vat_rate) }),
     ...(l.account_id === null ? {} : { accountId: l.account_id }),
+    ...(l.product_id === null ? {} : { productId: l.product_id }),
+    ...(l.variant_id === null ? {} : { variantId: l.variant_id }),
+    ...(l.unit === null ? {} : { unit: l.unit }),
+    ...(l.batch_code === null ? {} : { batchCode: l.batch_code }),
   };
 }
 
@@ -124,6 +128,10 @@ function toRecurring(row: RecurringRow, lines: RecurringLineRow[], contactName: 
       taxCode: l.tax_code,
       vatRate: l.vat_rate === null ? null : Number(l.vat_rate),
       accountId: l.account_id,
+      productId: l.product_id,
+      variantId: l.variant_id,
+      unit: l.unit,
+      batchCode: l.batch_code,
     })),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),

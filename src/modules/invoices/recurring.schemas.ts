@@ -149,6 +149,12 @@ export const RecurringLine = named(
       description: 'As sent; null: the rate of the tax code on each document’s issue date',
     }),
     accountId: nullable(Uuid, { description: 'null: Sales' }),
+    productId: nullable(Uuid, {
+      description: 'The product each document sells (its stock moves when released)',
+    }),
+    variantId: nullable(Uuid),
+    unit: nullable(Type.String(), { description: "null: the product's base unit" }),
+    batchCode: nullable(Type.String(), { description: 'null: each document picks by FEFO' }),
   }),
 );
 

@@ -44,6 +44,10 @@ async function checkTemplate(
   ctx: TenantCtx,
   t: { lines: Line[]; currency: string; autoRelease: boolean; date: string },
 ): Promise<void> {
+  // A serial is sold once: a template that repeats a line cannot name one.
+  const serial = t.lines.findIndex((l) => l.serials !== undefined);
+  if (serial >= 0)
+    throw badRequest(`lines[${serial}].serials`, 'a recurring line cannot name serials: each is sold once');
   await priced(ctx, { issueDate: t.date, lines: t.lines });
   if (!t.autoRelease) return;
   const company = await ctx.db
@@ -89,6 +93,10 @@ async function insertLines(ctx: TenantCtx, recurringId: string, lines: Line[]): 
         tax_code: l.taxCode ?? null,
         vat_rate: l.vatRate === undefined ? null : String(l.vatRate),
         account_id: l.accountId ?? null,
+        product_id: l.productId ?? null,
+        variant_id: l.variantId ?? null,
+        unit: l.unit ?? null,
+        batch_code: l.batchCode?.trim() || null,
       })),
     )
     .execute();
