@@ -5120,7 +5120,7 @@ export interface paths {
         put?: never;
         /**
          * Start a stock take: the count sheet of a location with the quantities expected (201)
-         * @description locationId defaults to the company's default location. One line per item (variant) and batch: with productIds, every balance of those products there (a product never stocked there: one line expecting 0); without, every item with stock there (not zero). Serial-tracked products are not counted on a sheet (400 naming productIds[i]): find their units by serial. Status counting.
+         * @description locationId defaults to the company's default location. One line per item (variant) and batch: with productIds, every balance of those products there (a product never stocked there: one line expecting 0); without, every item with stock there (not zero). Serial-tracked products are not counted on a sheet (400 naming productIds[i]): find their units by serial. Status counting. A clientId becomes the id: sent again, 200 with the sheet it made; the id of another company's stock take is a 409 naming clientId.
          *
          *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -5232,7 +5232,7 @@ export interface paths {
         put?: never;
         /**
          * Send stock from one location to another (201, status in_transit)
-         * @description Each line leaves fromLocationId now, into the company's transit location (TRANSIT, made on first use). A batch-tracked product names batchCode; a serial-tracked one names one serial per unit (the line is kept as one line per serial). Taking a location below zero is a 409 INSUFFICIENT_STOCK unless the product allows negative stock; a serial not at fromLocationId is a 409 SERIAL_NOT_IN_STOCK. A transfer posts nothing: the stock stays in the company, on the same inventory account, and each leg moves out and in at the same value (the out leg's cost: the average, or FIFO's oldest layers).
+         * @description Each line leaves fromLocationId now, into the company's transit location (TRANSIT, made on first use). A batch-tracked product names batchCode; a serial-tracked one names one serial per unit (the line is kept as one line per serial). Taking a location below zero is a 409 INSUFFICIENT_STOCK unless the product allows negative stock; a serial not at fromLocationId is a 409 SERIAL_NOT_IN_STOCK. A transfer posts nothing: the stock stays in the company, on the same inventory account, and each leg moves out and in at the same value (the out leg's cost: the average, or FIFO's oldest layers). A clientId becomes the id: sent again, 200 with the transfer it made (nothing moves twice); the id of another company's transfer is a 409 naming clientId.
          *
          *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -5324,7 +5324,7 @@ export interface paths {
         put?: never;
         /**
          * Prepare a landed cost (a draft): charges from bill lines, spread over stock receipts
-         * @description Each charge names a line of one of the company's approved bills (the freight or duty was booked to the line's account when the bill was approved) and the amount of it to spread; a line's net amount can be spread once in full across all live landed costs (more: 409 BILL_LINE_USED). receipts are stock movements of type purchase or receipt in this company. The sum of the charges is shared over them by method (value, quantity, or quantity × the product's weight), in cents by the largest remainder, so the shares (allocations) sum exactly to amount. Nothing is posted until POST …/post.
+         * @description Each charge names a line of one of the company's approved bills (the freight or duty was booked to the line's account when the bill was approved) and the amount of it to spread; a line's net amount can be spread once in full across all live landed costs (more: 409 BILL_LINE_USED). receipts are stock movements of type purchase or receipt in this company. The sum of the charges is shared over them by method (value, quantity, or quantity × the product's weight), in cents by the largest remainder, so the shares (allocations) sum exactly to amount. Nothing is posted until POST …/post. A clientId becomes the id: sent again, 200 with the landed cost it made (its bill-line amounts are not taken twice); the id of another company's landed cost, or of a deleted one, is a 409 naming clientId.
          *
          *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -13421,6 +13421,11 @@ export interface components {
          *     }
          */
         StockTakeCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
             /** Format: uuid */
             locationId?: string;
             /**
@@ -13516,6 +13521,11 @@ export interface components {
          *     }
          */
         StockTransferCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
             /** Format: uuid */
             fromLocationId: string;
             /** Format: uuid */
@@ -13624,6 +13634,11 @@ export interface components {
          *     }
          */
         LandedCostCreate: {
+            /**
+             * Format: uuid
+             * @description Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.
+             */
+            clientId?: string;
             /**
              * Format: date
              * @description YYYY-MM-DD
@@ -29482,6 +29497,19 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockTake"];
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -29742,6 +29770,19 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockTransfer"];
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -29977,6 +30018,19 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The existing record: the same clientId (or Idempotency-Key) was sent before */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LandedCost"];
+                };
+            };
             /** @description Created */
             201: {
                 headers: {

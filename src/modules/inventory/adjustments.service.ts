@@ -3,6 +3,7 @@
 // stock, 3400 Opening balances). The adjustment has no table of its own: it is its entry (the
 // adjustment's id is the entry's id) and the movements naming it as their source.
 
+import { sql } from 'kysely';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { idFor } from '../../platform/http/idempotent.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
@@ -49,6 +50,11 @@ export async function createAdjustment(ctx: TenantCtx, input: AdjustmentInput) {
   const id = idFor(input.clientId);
   if (input.clientId) {
     // A replay answers what the first request made (200); an id taken by another entry is a 409.
+    // A retry racing the first submission waits here for it to commit, then answers it (else
+    // both would move the stock and the second entry's primary key would answer a bare 409).
+    await sql`select pg_advisory_xact_lock(hashtext(${`stock_adjustment:${ctx.tenantId}:${id}`}))`.execute(
+      ctx.db,
+    );
     const taken = await ctx.db
       .selectFrom('journal_entries')
       .select(['company_id', 'source_type'])

@@ -15,6 +15,7 @@ import {
   product,
   stock,
 } from './flows.factories.ts';
+import { secondCompanyForTest } from './ops.test-support.ts';
 
 let t: TestApp;
 let k: Books;
@@ -260,5 +261,25 @@ describe('clientId on a stock adjustment', () => {
     assert.equal(again.statusCode, 200, again.body);
     assert.deepEqual(again.json(), first.json());
     assert.deepEqual(await stock(k, bolt), { quantity: 5, value: 40 });
+  });
+
+  test("two at once: one 201 and one 200, 3 @ R7 = R21 in once; another company's id is 409 clientId", async () => {
+    const nut = await product(k, 'ADJ-2');
+    const clientId = crypto.randomUUID();
+    const payload = {
+      clientId,
+      date: '2026-03-01',
+      reason: 'Counted in',
+      lines: [{ productId: nut, quantity: 3, unitCost: 7 }],
+    };
+    const [x, y] = await Promise.all(
+      [1, 2].map(() => k.p.api({ method: 'POST', url: '/api/inventory/adjustments', payload })),
+    );
+    // Without the lock the loser's entry would clash on its primary key: a bare 409.
+    assert.deepEqual([x!.statusCode, y!.statusCode].sort(), [200, 201], `${x!.body} ${y!.body}`);
+    assert.deepEqual(await stock(k, nut), { quantity: 3, value: 21 });
+    const other = await secondCompanyForTest(k.t, k.b);
+    const clash = await other({ method: 'POST', url: '/api/inventory/adjustments', payload });
+    assert.equal(assertProblem(clash, 409).field, 'clientId');
   });
 });

@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
+import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { postLandedCost } from './landed-costs.post.ts';
 import { LandedCost, LandedCostCreate, LandedCostListQuery } from './landed-costs.schemas.ts';
@@ -23,7 +24,7 @@ export const landedCostsRoutes: AnyRoute[] = [
     method: 'POST',
     path: '/api/landed-costs',
     operationId: 'createLandedCost',
-    errors: ['BILL_LINE_USED'],
+    errors: ['BILL_LINE_USED', 'CONFLICT'],
     summary: 'Prepare a landed cost (a draft): charges from bill lines, spread over stock receipts',
     description:
       "Each charge names a line of one of the company's approved bills (the freight or duty was booked to the " +
@@ -31,9 +32,11 @@ export const landedCostsRoutes: AnyRoute[] = [
       'spread once in full across all live landed costs (more: 409 BILL_LINE_USED). receipts are stock ' +
       'movements of type purchase or receipt in this company. The sum of the charges is shared over them by ' +
       "method (value, quantity, or quantity × the product's weight), in cents by the largest remainder, so the " +
-      'shares (allocations) sum exactly to amount. Nothing is posted until POST …/post.',
+      'shares (allocations) sum exactly to amount. Nothing is posted until POST …/post. A clientId becomes ' +
+      'the id: sent again, 200 with the landed cost it made (its bill-line amounts are not taken twice); the ' +
+      "id of another company's landed cost, or of a deleted one, is a 409 naming clientId.",
     body: LandedCostCreate,
-    response: { 201: LandedCost },
+    response: createdOrExisting(LandedCost),
     handler: async ({ body }, ctx) => createLandedCost(ctx, body),
   }),
   defineRoute({

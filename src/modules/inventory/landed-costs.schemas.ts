@@ -1,6 +1,7 @@
 // TypeBox schemas of landed costs: freight, duty and the like spread over stock receipts.
 import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
+import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
 import { named } from '../../platform/http/schema-names.ts';
@@ -20,6 +21,7 @@ export const LandedCostCreate = named(
   'LandedCostCreate',
   Type.Object(
     {
+      clientId: clientIdProperty,
       date: DateOnly,
       method: stringEnum(LANDED_COST_METHODS, {
         description:

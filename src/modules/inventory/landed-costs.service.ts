@@ -9,6 +9,7 @@ import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/pagi
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { hasAtMostDecimals, money, sum, toNumber, toSql } from '../../platform/money/money.ts';
+import { clientIdOf } from './client-ids.ts';
 import { basisOf, largestRemainder } from './landed-costs.allocate.ts';
 import type { LandedCost, LandedCostCreate, LandedCostListQuery } from './landed-costs.schemas.ts';
 import type { LandedCostsTable } from './stock.tables.ts';
@@ -120,6 +121,8 @@ async function checkCharges(ctx: TenantCtx, charges: Static<typeof LandedCostCre
 /** POST /api/landed-costs: a draft with each receipt's share worked out. */
 export async function createLandedCost(ctx: TenantCtx, input: Static<typeof LandedCostCreate>): Promise<Rec> {
   const companyId = companyOf(ctx);
+  const { id, replay } = await clientIdOf(ctx, 'landed_costs', input.clientId);
+  if (replay) return getLandedCost(ctx, id);
   await checkCharges(ctx, input.charges);
   const receipts = [];
   for (const [i, movementId] of input.receipts.entries()) {
@@ -144,7 +147,6 @@ export async function createLandedCost(ctx: TenantCtx, input: Static<typeof Land
     amount,
     receipts.map((r) => r.basis),
   );
-  const id = crypto.randomUUID();
   const row = await ctx.db
     .insertInto('landed_costs')
     .values({

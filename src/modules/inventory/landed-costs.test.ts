@@ -14,6 +14,7 @@ import {
   poolForTest,
   productForTest,
   receiveForTest,
+  secondCompanyForTest,
 } from './ops.test-support.ts';
 
 let t: TestApp;
@@ -207,5 +208,82 @@ describe('landed costs', () => {
     assert.equal(list.json().total, 2);
     const deleted = await api({ method: 'GET', url: `/api/landed-costs/${lc.id}` });
     assertProblem(deleted, 404);
+  });
+});
+
+describe('clientId on a landed cost', () => {
+  test('sent twice: 201 then 200 (the bill line is not taken twice); posted twice at once: R200 once', async () => {
+    const item = await productForTest(t, a);
+    const receipt = await receiveForTest(t, a, { productId: item, quantity: 10, unitCost: 100 });
+    const bill = await freightBill(200);
+    const clientId = crypto.randomUUID();
+    const payload = {
+      clientId,
+      date: '2026-03-10',
+      method: 'value',
+      charges: [{ billId: bill.billId, billLineId: bill.billLineId, amount: 200 }],
+      receipts: [receipt],
+    };
+    const first = await api({ method: 'POST', url: '/api/landed-costs', payload });
+    assert.equal(first.statusCode, 201, first.body);
+    assert.equal(first.json().id, clientId);
+    // Without the clientId check first, the replay would be a 409 BILL_LINE_USED (its own R200).
+    const again = await api({ method: 'POST', url: '/api/landed-costs', payload });
+    assert.equal(again.statusCode, 200, again.body);
+    assert.deepEqual(again.json(), first.json());
+
+    const inventoryBefore = await balanceForTest(t, a, 'inventory');
+    const [x, y] = await Promise.all(
+      [1, 2].map(() => api({ method: 'POST', url: `/api/landed-costs/${clientId}/post` })),
+    );
+    // The row lock: the second sees it posted, 409 LANDED_COST_POSTED.
+    assert.deepEqual([x!.statusCode, y!.statusCode].sort(), [200, 409]);
+    // R1,000 + R200 once = R1,200 for 10 (R120 each); Dr inventory R200 once.
+    assert.deepEqual(await poolForTest(t, a, item), { quantity: 10, value: 1200 });
+    assert.equal(await balanceForTest(t, a, 'inventory'), inventoryBefore + 200);
+    const later = await api({ method: 'POST', url: '/api/landed-costs', payload });
+    assert.equal(later.statusCode, 200, later.body);
+    assert.equal(later.json().status, 'posted');
+    assert.deepEqual(await poolForTest(t, a, item), { quantity: 10, value: 1200 });
+  });
+
+  test("two at once: one 201 and one 200; another company's id, or a deleted draft's, is 409 clientId", async () => {
+    const item = await productForTest(t, a);
+    const receipt = await receiveForTest(t, a, { productId: item, quantity: 4, unitCost: 50 });
+    const bill = await freightBill(40);
+    const clientId = crypto.randomUUID();
+    const payload = {
+      clientId,
+      date: '2026-03-10',
+      method: 'quantity',
+      charges: [{ billId: bill.billId, billLineId: bill.billLineId, amount: 40 }],
+      receipts: [receipt],
+    };
+    const [x, y] = await Promise.all(
+      [1, 2].map(() => api({ method: 'POST', url: '/api/landed-costs', payload })),
+    );
+    assert.deepEqual([x!.statusCode, y!.statusCode].sort(), [200, 201], `${x!.body} ${y!.body}`);
+    assert.deepEqual(x!.json(), y!.json());
+    // One draft holds the line's R40: one charge of R40, one share of R40.
+    assert.deepEqual(
+      x!.json().allocations.map((l: { amount: number }) => l.amount),
+      [40],
+    );
+
+    const other = await secondCompanyForTest(t, a);
+    const clash = await other({ method: 'POST', url: '/api/landed-costs', payload });
+    assert.equal(assertProblem(clash, 409).field, 'clientId');
+
+    const del = await api({ method: 'DELETE', url: `/api/landed-costs/${clientId}` });
+    assert.equal(del.statusCode, 204);
+    const gone = await api({ method: 'POST', url: '/api/landed-costs', payload });
+    assert.equal(assertProblem(gone, 409).field, 'clientId');
+    // The line is free again for a new landed cost (a new id).
+    const fresh = await api({
+      method: 'POST',
+      url: '/api/landed-costs',
+      payload: { ...payload, clientId: undefined },
+    });
+    assert.equal(fresh.statusCode, 201, fresh.body);
   });
 });

@@ -3,7 +3,7 @@
 // not offer them yet), stock put in through moveStock with its entry posted against GRNI (as a
 // purchase receipt would), and reads of balances and account totals. Tests only.
 import { sql } from 'kysely';
-import type { TestApp } from '../../../test/support/app.ts';
+import { as, type TestApp } from '../../../test/support/app.ts';
 import { withTenant } from '../../platform/db/tenant.ts';
 import { post, systemAccount } from '../ledger/index.ts';
 import { batchOf, defaultLocation, serialOf, stockItem } from './stock.items.ts';
@@ -160,4 +160,17 @@ export async function accountBalanceForTest(t: TestApp, who: Who, accountId: str
       where tenant_id = ${who.tenantId} and account_id = ${accountId}`.execute(tx),
   );
   return Number(r.rows[0]?.b ?? 0);
+}
+
+/** A second company of the tenant (the business plan allows three), for clientId clashes. */
+export async function secondCompanyForTest(
+  t: TestApp,
+  who: Who & { token: string },
+): Promise<ReturnType<typeof as>> {
+  const res = await as(
+    t.app,
+    who.token,
+  )({ method: 'POST', url: '/api/companies', payload: { name: 'Second' } });
+  if (res.statusCode !== 201) throw new Error(`second company: ${res.statusCode} ${res.body}`);
+  return as(t.app, who.token, res.json().id);
 }

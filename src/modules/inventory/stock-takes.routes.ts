@@ -1,6 +1,7 @@
 // Stock takes (count sheets) of a company's locations (issue 20).
 import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
+import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { OpsIdParams } from './ops.schemas.ts';
 import { StockTake, StockTakeCounts, StockTakeCreate, StockTakeListQuery } from './stock-takes.schemas.ts';
@@ -33,14 +34,16 @@ export const stockTakesRoutes: AnyRoute[] = [
     method: 'POST',
     path: '/api/inventory/stock-takes',
     operationId: 'createStockTake',
+    errors: ['CONFLICT'],
     summary: 'Start a stock take: the count sheet of a location with the quantities expected (201)',
     description:
       "locationId defaults to the company's default location. One line per item (variant) and batch: with " +
       'productIds, every balance of those products there (a product never stocked there: one line expecting 0); ' +
       'without, every item with stock there (not zero). Serial-tracked products are not counted on a sheet ' +
-      '(400 naming productIds[i]): find their units by serial. Status counting.',
+      '(400 naming productIds[i]): find their units by serial. Status counting. A clientId becomes the id: ' +
+      "sent again, 200 with the sheet it made; the id of another company's stock take is a 409 naming clientId.",
     body: StockTakeCreate,
-    response: { 201: StockTake },
+    response: createdOrExisting(StockTake),
     handler: async ({ body }, ctx) => createStockTake(ctx, body),
   }),
   defineRoute({

@@ -1,6 +1,7 @@
 // TypeBox schemas of stock takes (count sheets).
 import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
+import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
 import { named } from '../../platform/http/schema-names.ts';
@@ -13,6 +14,7 @@ export const StockTakeCreate = named(
   'StockTakeCreate',
   Type.Object(
     {
+      clientId: clientIdProperty,
       locationId: Type.Optional(Uuid),
       date: DateOnly,
       productIds: Type.Optional(

@@ -16,6 +16,7 @@ import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { money, toNumber } from '../../platform/money/money.ts';
 import { ledgerCtxOf, type PostingLine, post, systemAccount } from '../ledger/index.ts';
+import { clientIdOf } from './client-ids.ts';
 import { assertLocation, defaultLocation, stockItem } from './stock.items.ts';
 import { moveStock } from './stock.move.ts';
 import type { StockTakeLinesTable, StockTakesTable } from './stock.tables.ts';
@@ -102,6 +103,8 @@ interface Balance {
 /** POST /api/inventory/stock-takes: the sheet, expected = on hand at the location now. */
 export async function createStockTake(ctx: TenantCtx, input: Static<typeof StockTakeCreate>): Promise<Rec> {
   const companyId = companyOf(ctx);
+  const { id, replay } = await clientIdOf(ctx, 'stock_takes', input.clientId);
+  if (replay) return getStockTake(ctx, id);
   const locationId = input.locationId ?? (await defaultLocation(ctx, companyId));
   if (input.locationId) await assertLocation(ctx, companyId, input.locationId);
   const products = input.productIds ?? null;
@@ -123,7 +126,6 @@ export async function createStockTake(ctx: TenantCtx, input: Static<typeof Stock
        and p.tracking <> 'serial' and p.deleted_at is null
        and ${products ? sql`b.product_id in (${sql.join(products)})` : sql`b.quantity <> 0`}
      order by b.product_id, b.item_id, b.batch_key`.execute(ctx.db);
-  const id = crypto.randomUUID();
   const row = await ctx.db
     .insertInto('stock_takes')
     .values({

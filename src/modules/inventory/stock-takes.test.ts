@@ -6,11 +6,13 @@ import { as, type Registered, register, startTestApp, type TestApp } from '../..
 import { assertProblem } from '../../../test/support/problem.ts';
 import {
   balanceForTest,
+  entryCountForTest,
   locationForTest,
   mainForTest,
   poolForTest,
   productForTest,
   receiveForTest,
+  secondCompanyForTest,
 } from './ops.test-support.ts';
 
 let t: TestApp;
@@ -168,5 +170,56 @@ describe('stock takes', () => {
       payload: { date: '2026-03-31', productIds: [crypto.randomUUID()] },
     });
     assert.equal(assertProblem(res, 400).field, 'productIds[0]');
+  });
+});
+
+describe('clientId on a stock take', () => {
+  test('sent twice: 201 then 200 with the same sheet; approved twice at once: one entry, 2 lost once', async () => {
+    const p = await productForTest(t, a);
+    // 10 @ R6 → R60, average R6.
+    await receiveForTest(t, a, { productId: p, quantity: 10, unitCost: 6 });
+    const clientId = crypto.randomUUID();
+    const payload = { clientId, date: '2026-03-31', productIds: [p] };
+    const first = await api({ method: 'POST', url: '/api/inventory/stock-takes', payload });
+    assert.equal(first.statusCode, 201, first.body);
+    assert.equal(first.json().id, clientId);
+    const again = await api({ method: 'POST', url: '/api/inventory/stock-takes', payload });
+    assert.equal(again.statusCode, 200, again.body);
+    assert.deepEqual(again.json(), first.json());
+    const list = await api({ method: 'GET', url: '/api/inventory/stock-takes?status=counting&limit=100' });
+    assert.equal(list.json().items.filter((x: { id: string }) => x.id === clientId).length, 1);
+
+    await api({
+      method: 'PUT',
+      url: `/api/inventory/stock-takes/${clientId}/counts`,
+      payload: { lines: [{ lineId: first.json().lines[0].id, counted: 8 }] },
+    });
+    const entries = await entryCountForTest(t, a);
+    const [x, y] = await Promise.all(
+      [1, 2].map(() => api({ method: 'POST', url: `/api/inventory/stock-takes/${clientId}/approve` })),
+    );
+    // The row lock: the second sees the sheet approved, 409 STOCK_TAKE_CLOSED.
+    assert.deepEqual([x!.statusCode, y!.statusCode].sort(), [200, 409]);
+    // 2 missing × R6 = R12 once: 8 units worth R48, one entry more.
+    assert.deepEqual(await poolForTest(t, a, p), { quantity: 8, value: 48 });
+    assert.equal(await entryCountForTest(t, a), entries + 1);
+    const later = await api({ method: 'POST', url: '/api/inventory/stock-takes', payload });
+    assert.equal(later.statusCode, 200, later.body);
+    assert.equal(later.json().status, 'approved');
+  });
+
+  test("two at once: one 201 and one 200, one sheet; another company's id is 409 clientId", async () => {
+    const clientId = crypto.randomUUID();
+    const payload = { clientId, date: '2026-03-31', notes: 'Twice at once' };
+    const [x, y] = await Promise.all(
+      [1, 2].map(() => api({ method: 'POST', url: '/api/inventory/stock-takes', payload })),
+    );
+    assert.deepEqual([x!.statusCode, y!.statusCode].sort(), [200, 201], `${x!.body} ${y!.body}`);
+    assert.deepEqual(x!.json(), y!.json());
+    const other = await secondCompanyForTest(t, a);
+    const clash = await other({ method: 'POST', url: '/api/inventory/stock-takes', payload });
+    assert.equal(assertProblem(clash, 409).field, 'clientId');
+    // Not there for the other company: its GET is a 404.
+    assertProblem(await other({ method: 'GET', url: `/api/inventory/stock-takes/${clientId}` }), 404);
   });
 });

@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
+import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { OpsIdParams } from './ops.schemas.ts';
 import { Transfer, TransferCreate, TransferListQuery, TransferReceive } from './transfers.schemas.ts';
@@ -32,15 +33,17 @@ export const transfersRoutes: AnyRoute[] = [
     method: 'POST',
     path: '/api/inventory/transfers',
     operationId: 'createStockTransfer',
-    errors: ['INSUFFICIENT_STOCK', 'SERIAL_NOT_IN_STOCK'],
+    errors: ['INSUFFICIENT_STOCK', 'SERIAL_NOT_IN_STOCK', 'CONFLICT'],
     summary: 'Send stock from one location to another (201, status in_transit)',
     description:
       "Each line leaves fromLocationId now, into the company's transit location (TRANSIT, made on first use). " +
       'A batch-tracked product names batchCode; a serial-tracked one names one serial per unit (the line is ' +
       'kept as one line per serial). Taking a location below zero is a 409 INSUFFICIENT_STOCK unless the ' +
-      `product allows negative stock; a serial not at fromLocationId is a 409 SERIAL_NOT_IN_STOCK. ${NO_ENTRY}`,
+      `product allows negative stock; a serial not at fromLocationId is a 409 SERIAL_NOT_IN_STOCK. ${NO_ENTRY} ` +
+      'A clientId becomes the id: sent again, 200 with the transfer it made (nothing moves twice); the id ' +
+      "of another company's transfer is a 409 naming clientId.",
     body: TransferCreate,
-    response: { 201: Transfer },
+    response: createdOrExisting(Transfer),
     handler: async ({ body }, ctx) => createTransfer(ctx, body),
   }),
   defineRoute({

@@ -1,6 +1,7 @@
 // TypeBox schemas of stock transfers between a company's locations.
 import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
+import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
 import { named } from '../../platform/http/schema-names.ts';
@@ -31,6 +32,7 @@ export const TransferCreate = named(
   'StockTransferCreate',
   Type.Object(
     {
+      clientId: clientIdProperty,
       fromLocationId: Uuid,
       toLocationId: Uuid,
       date: DateOnly,

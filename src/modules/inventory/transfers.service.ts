@@ -14,6 +14,7 @@ import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/pagi
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { money, toNumber } from '../../platform/money/money.ts';
+import { clientIdOf } from './client-ids.ts';
 import { assertLocation, batchOf, serialOf, stockItem, transitLocation } from './stock.items.ts';
 import { moveStock } from './stock.move.ts';
 import type { StockTransferLinesTable, StockTransfersTable } from './stock.tables.ts';
@@ -133,6 +134,8 @@ export async function createTransfer(
   input: Static<typeof TransferCreate>,
 ): Promise<TransferRecord> {
   const companyId = companyOf(ctx);
+  const { id, replay } = await clientIdOf(ctx, 'stock_transfers', input.clientId);
+  if (replay) return getTransfer(ctx, id);
   if (input.fromLocationId === input.toLocationId)
     throw badRequest('toLocationId', 'must differ from fromLocationId');
   const from = await assertLocation(ctx, companyId, input.fromLocationId, 'fromLocationId');
@@ -142,7 +145,6 @@ export async function createTransfer(
   if (to.kind === 'transit')
     throw badRequest('toLocationId', 'goods arrive at a warehouse or bin, not transit');
   const transit = await transitLocation(ctx, companyId);
-  const id = crypto.randomUUID();
   const row = await ctx.db
     .insertInto('stock_transfers')
     .values({

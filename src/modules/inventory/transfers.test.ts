@@ -14,6 +14,7 @@ import {
   poolForTest,
   productForTest,
   receiveForTest,
+  secondCompanyForTest,
 } from './ops.test-support.ts';
 import { transitLocation } from './stock.items.ts';
 
@@ -152,5 +153,84 @@ describe('stock transfers', () => {
       b.companyId,
     )({ method: 'GET', url: `/api/inventory/transfers/${crypto.randomUUID()}` });
     assertProblem(res, 404);
+  });
+});
+
+describe('clientId on a stock transfer', () => {
+  test('sent twice: 201 then 200 with the same transfer; 6 units leave MAIN once', async () => {
+    const main = await mainForTest(t, a);
+    const pta = await locationForTest(t, a, 'PTA');
+    const p = await productForTest(t, a);
+    await receiveForTest(t, a, { productId: p, quantity: 10, unitCost: 10 });
+    const clientId = crypto.randomUUID();
+    const payload = {
+      clientId,
+      fromLocationId: main,
+      toLocationId: pta,
+      date: '2026-03-05',
+      lines: [{ productId: p, quantity: 6 }],
+    };
+    const first = await api({ method: 'POST', url: '/api/inventory/transfers', payload });
+    assert.equal(first.statusCode, 201, first.body);
+    assert.equal(first.json().id, clientId);
+    const again = await api({ method: 'POST', url: '/api/inventory/transfers', payload });
+    assert.equal(again.statusCode, 200, again.body);
+    assert.deepEqual(again.json(), first.json());
+    // 10 − 6 = 4 at MAIN, 6 in transit: the replay moved nothing (not 10 − 12).
+    assert.equal(await onHandForTest(t, a, p, main), 4);
+    assert.equal(await onHandForTest(t, a, p, await transit()), 6);
+    assert.deepEqual(await poolForTest(t, a, p), { quantity: 10, value: 100 });
+    // Received twice at once: one 200, one 409 TRANSFER_CLOSED (the row lock), 6 at PTA once.
+    const [r1, r2] = await Promise.all(
+      [1, 2].map(() =>
+        api({
+          method: 'POST',
+          url: `/api/inventory/transfers/${clientId}/receive`,
+          payload: { date: '2026-03-07' },
+        }),
+      ),
+    );
+    assert.deepEqual([r1!.statusCode, r2!.statusCode].sort(), [200, 409]);
+    assert.equal(await onHandForTest(t, a, p, pta), 6);
+    assert.equal(await onHandForTest(t, a, p, await transit()), 0);
+    // Once received, the create's replay answers the transfer as it is now.
+    const later = await api({ method: 'POST', url: '/api/inventory/transfers', payload });
+    assert.equal(later.statusCode, 200, later.body);
+    assert.equal(later.json().status, 'received');
+  });
+
+  test("two at once: one 201 and one 200, one set of movements; another company's id is 409 clientId", async () => {
+    const main = await mainForTest(t, a);
+    const jhb = await locationForTest(t, a, 'JHB');
+    const p = await productForTest(t, a);
+    await receiveForTest(t, a, { productId: p, quantity: 5, unitCost: 20 });
+    const clientId = crypto.randomUUID();
+    const payload = {
+      clientId,
+      fromLocationId: main,
+      toLocationId: jhb,
+      date: '2026-03-05',
+      lines: [{ productId: p, quantity: 3 }],
+    };
+    const [x, y] = await Promise.all(
+      [1, 2].map(() => api({ method: 'POST', url: '/api/inventory/transfers', payload })),
+    );
+    assert.deepEqual([x!.statusCode, y!.statusCode].sort(), [200, 201], `${x!.body} ${y!.body}`);
+    assert.equal(x!.json().id, clientId);
+    assert.equal(y!.json().id, clientId);
+    // 5 − 3 = 2 at MAIN (twice would have been a 409 INSUFFICIENT_STOCK or −1).
+    assert.equal(await onHandForTest(t, a, p, main), 2);
+    const moves = await api({ method: 'GET', url: `/api/inventory/transfers/${clientId}` });
+    assert.equal(moves.json().lines.length, 1);
+
+    const other = await secondCompanyForTest(t, a);
+    const clash = await other({ method: 'POST', url: '/api/inventory/transfers', payload });
+    assert.equal(assertProblem(clash, 409).field, 'clientId');
+    const bad = await api({
+      method: 'POST',
+      url: '/api/inventory/transfers',
+      payload: { ...payload, clientId: 'not-a-uuid' },
+    });
+    assert.equal(assertProblem(bad, 400).field, 'clientId');
   });
 });
