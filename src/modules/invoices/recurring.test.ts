@@ -78,6 +78,10 @@ describe('create', () => {
         taxCode: null,
         vatRate: null,
         accountId: null,
+        productId: null,
+        variantId: null,
+        unit: null,
+        batchCode: null,
       },
     ]);
     assert.deepEqual(await queued(r.id), [
