@@ -192,6 +192,26 @@ describe('FIFO: the receipt leaves from its own layer', () => {
   });
 });
 
+describe('a batch product', () => {
+  test('batch L-1 and L-2 hold 4 each; the receipt of L-2 reversed: L-2 back to 0, L-1 untouched', async () => {
+    const milk = await product(k, 'R-MILK', { tracking: 'batch', allow_negative: false });
+    await receivedOrder(milk, 4, 10, { batchCode: 'L-1', batchExpiry: '2027-01-31' });
+    const r = await receivedOrder(milk, 4, 12, { batchCode: 'L-2', batchExpiry: '2027-02-28' });
+    // 4 @ R10 + 4 @ R12 = R88.
+    assert.deepEqual(await stock(k, milk), { quantity: 8, value: 88 });
+    const res = await reverse(r.order.id, r.receiptId);
+    assert.equal(res.statusCode, 200, res.body);
+    const list = await k.p.api({ method: 'GET', url: `/api/inventory/batches?productId=${milk}` });
+    assert.equal(list.statusCode, 200, list.body);
+    const onHand = Object.fromEntries(
+      list.json().map((b: { code: string; onHand: number }) => [b.code, b.onHand]),
+    );
+    assert.deepEqual(onHand, { 'L-1': 4, 'L-2': 0 });
+    // Average R11 a unit, but the receipt's 4 leave at the R48 they came in with: R40 left.
+    assert.deepEqual(await stock(k, milk), { quantity: 4, value: 40 });
+  });
+});
+
 describe('a serial product', () => {
   test('SN-A and SN-B received at R500 each, reversed: both out of stock, stock and value 0', async () => {
     const phone = await product(k, 'R-PHONE', { tracking: 'serial', allow_negative: false });
