@@ -290,6 +290,18 @@ const PREPARE: Record<string, (values: Record<string, string>) => Promise<Record
   'POST /api/bills': async () => ({ contactId: await supplierOfA() }),
   // So is a purchase order.
   'POST /api/purchase-orders': async () => ({ contactId: await supplierOfA() }),
+  // A receipt is of a sent order's line (for .../receipts/{receiptId}/reverse). The receipt
+  // answers its order, so the id found is the order's: tenant B still gets 404 for it.
+  'POST /api/purchase-orders/{id}/receipts': async (values) => {
+    const api = as(t.app, a.token, a.companyId);
+    const sent = await api({
+      method: 'POST',
+      url: `/api/purchase-orders/${values.id}/send`,
+      payload: { to: 'orders@karoo.example.co.za' },
+    });
+    assert.equal(sent.statusCode, 202, sent.body);
+    return { lines: [{ lineId: sent.json().purchaseOrder.lines[0].id, quantity: 1 }] };
+  },
   // A stock transfer moves stock tenant A has, between two of its locations: a product with 10
   // on hand at the default location, and a second location.
   'POST /api/inventory/transfers': async () => {

@@ -40,7 +40,7 @@ export function findOrderRow(
 /** A bill counts while it is live: not void, rejected or deleted. */
 const liveBill = sql`b.deleted_at is null and b.status not in ('void', 'rejected')`;
 
-/** Each order's live lines, with the quantity received (receipts) and billed (live bills). */
+/** Each order's live lines, with the quantity received (receipts not reversed) and billed (live bills). */
 export async function orderLines(
   tx: Tx,
   tenantId: string,
@@ -51,7 +51,9 @@ export async function orderLines(
   const rows = await sql<OrderLineRow>`
     select l.*,
            coalesce((select sum(r.quantity) from purchase_order_receipt_lines r
-                      where r.tenant_id = l.tenant_id and r.purchase_order_line_id = l.id), 0)::text as received,
+                       join purchase_order_receipts pr on pr.tenant_id = r.tenant_id and pr.id = r.receipt_id
+                      where r.tenant_id = l.tenant_id and r.purchase_order_line_id = l.id
+                        and pr.reversed_at is null), 0)::text as received,
            coalesce((select sum(bl.quantity) from bill_lines bl
                        join bills b on b.tenant_id = bl.tenant_id and b.id = bl.bill_id
                       where bl.tenant_id = l.tenant_id and bl.purchase_order_line_id = l.id
@@ -147,6 +149,9 @@ export async function orderRecords(tx: Tx, tenantId: string, rows: OrderRow[]): 
         date: r.date,
         note: r.note,
         createdAt: r.created_at.toISOString(),
+        reversedAt: iso(r.reversed_at),
+        reversalDate: r.reversal_date,
+        reason: r.reversal_reason,
         lines: receiptLines
           .filter((rl) => rl.receipt_id === r.id)
           .map((rl) => ({

@@ -34,7 +34,8 @@ function assertOpen(row: OrderRow) {
     throw conflict(`Purchase order ${row.number} is ${row.status}`, { code: 'ORDER_CLOSED' });
 }
 
-async function settle(ctx: TenantCtx, row: OrderRow): Promise<OrderRow> {
+/** Sets the order's status from its lines (statusOf). */
+export async function settle(ctx: TenantCtx, row: OrderRow): Promise<OrderRow> {
   const lines = (await orderLines(ctx.db, ctx.tenantId, [row.id])).get(row.id)!;
   return ctx.db
     .updateTable('purchase_orders')

@@ -4,6 +4,7 @@ import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { Bill } from '../bills/index.ts';
 import { billOrder, receiveOrder } from './purchase-orders.receiving.ts';
+import { reverseReceipt } from './purchase-orders.reversal.ts';
 import {
   BillFromOrder,
   PurchaseOrder,
@@ -16,6 +17,8 @@ import {
   PurchaseOrderSent,
   PurchaseOrderUpdate,
   ReceiptCreate,
+  ReceiptIdParams,
+  ReceiptReverse,
 } from './purchase-orders.schemas.ts';
 import { orderFile, orderPdf, sendOrder } from './purchase-orders.send.ts';
 import {
@@ -167,6 +170,29 @@ export const purchaseOrderRoutes: AnyRoute[] = [
     body: ReceiptCreate,
     response: { 201: PurchaseOrder },
     handler: async ({ params, body }, ctx) => receiveOrder(ctx, params.id, body),
+  }),
+  defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/api/purchase-orders/{id}/receipts/{receiptId}/reverse',
+    operationId: 'reversePurchaseOrderReceipt',
+    errors: ['ALREADY_REVERSED', 'RECEIPT_BILLED', 'INSUFFICIENT_STOCK', 'PERIOD_LOCKED'],
+    summary: 'Reverse a goods receipt entered by mistake (it stays, marked reversed)',
+    description:
+      "date: the reversal's (default today; not before the receipt's, 400); reason: optional. The receipt is " +
+      "marked reversed (reversedAt, reversalDate, reason on the order's receipts), never deleted; its lines no " +
+      "longer count as received and the order's status falls back (received → partially_received → sent; a " +
+      'cancelled order stays cancelled). Each stock movement the receipt made goes out again (type return_out, ' +
+      'reversesMovementId naming it) at the value it came in with (FIFO: from its own layer), batches and serials ' +
+      'as they came, in one entry dated the reversal: Dr GRNI 2160 / Cr inventory, the amounts the receipt ' +
+      'posted (a value moved since, e.g. a landed cost, goes to cost of sales). 409 ALREADY_REVERSED the second ' +
+      'time; 409 RECEIPT_BILLED when an order line would be billed for more than remains received (reverse or ' +
+      'credit the bill first); 409 INSUFFICIENT_STOCK when the goods have gone (sold, transferred); 409 ' +
+      'PERIOD_LOCKED on or before the lock date. Nothing is written when refused. 200 with the order.',
+    params: ReceiptIdParams,
+    body: ReceiptReverse,
+    response: { 200: PurchaseOrder },
+    handler: async ({ params, body }, ctx) => reverseReceipt(ctx, params.id, params.receiptId, body ?? {}),
   }),
   defineRoute({
     ...write,

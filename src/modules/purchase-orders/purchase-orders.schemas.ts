@@ -133,6 +133,12 @@ export const PurchaseOrderReceipt = named(
     date: DateString,
     note: nullable(Type.String()),
     createdAt: Timestamp,
+    reversedAt: nullable(Timestamp, {
+      description:
+        'When the receipt was reversed (POST .../receipts/{receiptId}/reverse); null while it stands',
+    }),
+    reversalDate: nullable(DateString, { description: 'The date the reversal posted at' }),
+    reason: nullable(Type.String(), { description: 'Why it was reversed, as given' }),
     lines: Type.Array(
       Type.Object({
         lineId: Uuid,
@@ -284,3 +290,31 @@ export const PurchaseOrderPdf = Type.String({
   contentMediaType: 'application/pdf',
   description: 'The purchase order as a PDF (A4); Content-Disposition names the file, e.g. PO-0001.pdf',
 });
+
+export const ReceiptIdParams = Type.Object({ id: Uuid, receiptId: Uuid });
+
+export const ReceiptReverse = named(
+  'PurchaseOrderReceiptReverse',
+  Type.Object(
+    {
+      date: Type.Optional(
+        Type.String({
+          format: 'date',
+          description:
+            "The reversal's date (its entry's and movements'); default today, not before the receipt's",
+        }),
+      ),
+      reason: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 1000,
+          description: 'Why, e.g. "entered against the wrong order"',
+        }),
+      ),
+    },
+    {
+      additionalProperties: false,
+      examples: [{ reason: 'Entered against the wrong order' }],
+    },
+  ),
+);

@@ -66,6 +66,12 @@ export interface PurchaseOrderReceiptsTable {
   date: DateString;
   note: string | null;
   created_at: DefaultTimestamp;
+  /** migrations/0058_receipt_reversal.sql: a reversed receipt stays, marked (reversal.ts). */
+  reversed_at: Timestamp | null;
+  reversed_by_type: 'user' | 'api_key' | 'system' | null;
+  reversed_by: string | null;
+  reversal_date: DateString | null;
+  reversal_reason: string | null;
 }
 
 export interface PurchaseOrderReceiptLinesTable {

@@ -155,12 +155,17 @@ export const ERROR_CODES = {
   ORDER_NOT_SENT: { status: 409, meaning: 'The purchase order is a draft: send it first' },
   ORDER_CLOSED: { status: 409, meaning: 'The purchase order is cancelled or fully billed' },
   ORDER_BILLED: { status: 409, meaning: 'Part of the purchase order is billed: it is not cancelled' },
+  RECEIPT_BILLED: {
+    status: 409,
+    meaning:
+      'The goods receipt is billed: without it less would be received than its order lines are billed for (reverse or credit the bill first)',
+  },
   NOTHING_TO_BILL: { status: 409, meaning: 'Nothing received on the purchase order is left to bill' },
   NOT_APPROVED: { status: 409, meaning: 'The bill is not approved (or is paid or void)' },
   BILL_POSTED: { status: 409, meaning: 'The bill is posted to the ledger: void it instead of deleting it' },
   ALREADY_REVERSED: {
     status: 409,
-    meaning: 'The payment, allocation, write-off, recovery or journal is reversed already',
+    meaning: 'The payment, allocation, write-off, recovery, journal or goods receipt is reversed already',
   },
   ALREADY_APPLIED: { status: 409, meaning: 'The credit is applied already' },
   NOT_A_DEPOSIT: { status: 409, meaning: 'Only a deposit can be forfeited' },
