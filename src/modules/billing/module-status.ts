@@ -10,8 +10,7 @@ export const BUILT: Partial<Record<ModuleName, string | null>> = {
   reports: null,
   admin: null,
   companies: null,
-  inventory:
-    'Reversing a goods receipt, and clientId replays on transfers, stock takes and landed costs, are not built yet',
+  inventory: null,
   crm: null,
   payroll:
     'The SARS files (EMP201 and EMP501 submissions, IRP5 certificates) are not built yet: they come with the tax returns',

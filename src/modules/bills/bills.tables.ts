@@ -143,7 +143,7 @@ export interface BillCreditNoteLinesTable extends TaxedLineColumns {
   credit_note_id: string;
   /** migrations/0050_inventory_lines.sql: the product sent back, its unit, batch and serials. */
   product_id: Generated<string | null>;
-  /** migrations/0060_supplier_credit_note_variants.sql */
+  /** migrations/0059_supplier_credit_note_variants.sql */
   variant_id: Generated<string | null>;
   stock: LineStockColumn;
 }

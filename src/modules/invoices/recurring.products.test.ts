@@ -1,4 +1,4 @@
-// A recurring template's product lines (migration 0059): the product, variant, unit and batch the
+// A recurring template's product lines (migration 0058): the product, variant, unit and batch the
 // template names are kept and given to each document it makes, so a released document moves
 // stock as a typed invoice does; serials on a template are refused (a serial is sold once).
 //

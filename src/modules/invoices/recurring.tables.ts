@@ -48,7 +48,7 @@ export interface RecurringInvoiceLinesTable {
   tax_code: SalesTaxCode | null;
   vat_rate: Numeric | null;
   account_id: string | null;
-  /** migrations/0059_recurring_line_products.sql: given to every document made. */
+  /** migrations/0058_recurring_line_products.sql: given to every document made. */
   product_id: string | null;
   variant_id: string | null;
   unit: string | null;

@@ -66,7 +66,7 @@ export interface PurchaseOrderReceiptsTable {
   date: DateString;
   note: string | null;
   created_at: DefaultTimestamp;
-  /** migrations/0058_receipt_reversal.sql: a reversed receipt stays, marked (reversal.ts). */
+  /** migrations/0057_receipt_reversal.sql: a reversed receipt stays, marked (reversal.ts). */
   reversed_at: Timestamp | null;
   reversed_by_type: 'user' | 'api_key' | 'system' | null;
   reversed_by: string | null;
