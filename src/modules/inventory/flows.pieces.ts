@@ -167,6 +167,12 @@ export interface MovedRow {
   reversed: string | null;
 }
 
+/** What of a movement is not yet undone: its quantity less what later movements undid. */
+export const openOf = (m: MovedRow) =>
+  money(m.quantity)
+    .abs()
+    .minus(money(m.reversed ?? 0).abs());
+
 /**
  * `base` units taken back from the movements a document made (oldest first), each as far as it
  * is not undone yet and only those of the serials and batch the line names: the pieces (positive,
@@ -196,9 +202,7 @@ export async function undoMoved(
     if (left.isZero()) break;
     if (serialIds && !(m.serial_id && serialIds.includes(m.serial_id))) continue;
     if (batchIds && !(m.batch_id && batchIds.includes(m.batch_id))) continue;
-    const open = money(m.quantity)
-      .abs()
-      .minus(money(m.reversed ?? 0).abs());
+    const open = openOf(m);
     if (open.lessThanOrEqualTo(0)) continue;
     const take = open.lessThan(left) ? open : left;
     taken.push({ quantity: take, batchId: m.batch_id, serialId: m.serial_id, reversesMovementId: m.id });

@@ -16,11 +16,9 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { conflict } from '../../platform/http/problem.ts';
 import { cents, money } from '../../platform/money/money.ts';
 import { ledgerCtxOf, type PostingLine, post, reversalOf, systemAccount } from '../ledger/index.ts';
-import { type MovedRow, reversedSoFar, undoMoved } from './flows.pieces.ts';
+import { type MovedRow, openOf, reversedSoFar, undoMoved } from './flows.pieces.ts';
 import { costOfSalesAccount, type StockItem, stockItem } from './stock.items.ts';
-import { moveStock } from './stock.move.ts';
-
-const NIL = '00000000-0000-0000-0000-000000000000';
+import { moveStock, NIL, onHandAt } from './stock.move.ts';
 
 interface ReceiptMove extends MovedRow {
   item_id: string;
@@ -31,12 +29,6 @@ interface ReceiptMove extends MovedRow {
   entry_id: string | null;
   source_line_id: string | null;
 }
-
-/** What of each receipt movement is still to go back (its quantity less what went back already). */
-const openOf = (m: MovedRow) =>
-  money(m.quantity)
-    .abs()
-    .minus(money(m.reversed ?? 0).abs());
 
 /** 409 INSUFFICIENT_STOCK unless every location (and batch, and serial) still holds what came in. */
 async function assertStillThere(
@@ -65,16 +57,7 @@ async function assertStillThere(
   }
   for (const { m, q } of need.values()) {
     if (q.isZero()) continue;
-    const b = await ctx.db
-      .selectFrom('stock_balances')
-      .select('quantity')
-      .where('tenant_id', '=', ctx.tenantId)
-      .where('company_id', '=', companyId)
-      .where('location_id', '=', m.location_id)
-      .where('item_id', '=', m.item_id)
-      .where('batch_key', '=', m.batch_id ?? NIL)
-      .executeTakeFirst();
-    const here = money(b?.quantity ?? 0);
+    const here = await onHandAt(ctx, companyId, m.location_id, m.item_id, m.batch_id);
     if (here.lessThan(q))
       throw conflict(
         `${items.get(m.item_id)!.name}: ${here.toString()} on hand where the receipt put ${q.toString()}: ` +

@@ -18,7 +18,7 @@ import { money, toNumber } from '../../platform/money/money.ts';
 import { ledgerCtxOf, type PostingLine, post, systemAccount } from '../ledger/index.ts';
 import { clientIdOf } from './client-ids.ts';
 import { assertLocation, defaultLocation, stockItem } from './stock.items.ts';
-import { moveStock } from './stock.move.ts';
+import { moveStock, NIL, onHandAt } from './stock.move.ts';
 import type { StockTakeLinesTable, StockTakesTable } from './stock.tables.ts';
 import type {
   StockTake,
@@ -31,8 +31,6 @@ import { companyOf } from './transfers.service.ts';
 type Rec = Static<typeof StockTake>;
 type Row = Selectable<StockTakesTable>;
 type LineRow = Selectable<StockTakeLinesTable>;
-
-const NIL = '00000000-0000-0000-0000-000000000000';
 
 function record(row: Row, lines: LineRow[]): Rec {
   return {
@@ -210,16 +208,8 @@ async function moveVariances(ctx: TenantCtx, row: Row, lines: LineRow[], entryId
   const out: PostingLine[] = [];
   for (const [i, l] of lines.entries()) {
     if (l.counted == null) continue;
-    const here = await ctx.db
-      .selectFrom('stock_balances')
-      .select('quantity')
-      .where('tenant_id', '=', ctx.tenantId)
-      .where('company_id', '=', companyId)
-      .where('location_id', '=', row.location_id)
-      .where('item_id', '=', l.item_id)
-      .where('batch_key', '=', l.batch_id ?? NIL)
-      .executeTakeFirst();
-    const variance = money(l.counted).minus(money(here?.quantity ?? 0));
+    const here = await onHandAt(ctx, companyId, row.location_id, l.item_id, l.batch_id);
+    const variance = money(l.counted).minus(here);
     if (variance.isZero()) continue;
     const moved = await moveStock(ctx, {
       companyId,

@@ -39,7 +39,8 @@ import type { MovementType } from './stock.tables.ts';
 
 type Ctx = Pick<LedgerCtx, 'db' | 'tenantId'> | Pick<TenantCtx, 'db' | 'tenantId'>;
 
-const NIL = '00000000-0000-0000-0000-000000000000';
+/** The batch key of stock without a batch (stock_balances.batch_key is never null). */
+export const NIL = '00000000-0000-0000-0000-000000000000';
 
 export interface StockMove {
   companyId: string;
@@ -123,7 +124,7 @@ async function lockPool(ctx: Ctx, companyId: string, item: StockItem): Promise<P
 const qty = (v: Decimal) => v.toFixed(4);
 
 /** On hand at the location (and batch) now. */
-async function onHandAt(
+export async function onHandAt(
   ctx: Ctx,
   companyId: string,
   locationId: string,

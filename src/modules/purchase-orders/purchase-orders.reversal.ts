@@ -76,7 +76,7 @@ export async function reverseReceipt(
   await ctx.db
     .updateTable('purchase_order_receipts')
     .set({
-      reversed_at: new Date(),
+      reversed_at: ctx.deps.now(),
       reversed_by_type: lctx.actor?.type ?? 'system',
       reversed_by: lctx.actor?.id ?? null,
       reversal_date: date,
