@@ -24,6 +24,35 @@ export function decodeTextOf(bytes: Uint8Array): { text: string; encoding: TextE
   }
 }
 
+/**
+ * The text of bytes whose file says its character set (an XML declaration's encoding, an OFX
+ * header's CHARSET): read as declared, so that "CAFÉ" in ISO-8859-1 is not "CAF\uFFFD". A UTF-8
+ * declaration the bytes break (banks known to mix them up), or a name Node does not know, falls
+ * back to decodeText.
+ */
+export function decodeDeclared(bytes: Uint8Array, charset: string | undefined): string {
+  const label = charsetLabel(charset);
+  if (!label || label === 'utf-8') return decodeText(bytes);
+  // Single-byte sets decode any bytes.
+  return new TextDecoder(label).decode(bytes);
+}
+
+/** A declared character set as a label TextDecoder knows, or undefined. */
+function charsetLabel(charset: string | undefined): string | undefined {
+  const c = charset?.trim().toLowerCase();
+  if (!c || c === 'none') return undefined;
+  // OFX 1.x writes the Windows code page's number alone; CSUNICODE is its name for Unicode.
+  if (/^\d{3,4}$/.test(c)) return c === '1252' ? 'windows-1252' : `windows-${c}`;
+  if (c === 'csunicode' || c === 'unicode' || c === 'utf8') return 'utf-8';
+  if (c === 'usascii' || c === 'us-ascii' || c === 'ascii') return 'utf-8';
+  if (c === '8859-1' || c === 'latin1' || c === 'latin-1') return 'iso-8859-1';
+  try {
+    return new TextDecoder(c).encoding;
+  } catch {
+    return undefined;
+  }
+}
+
 // Windows-1252's 0x80-0x9F (the rest is Latin-1); undefined where the code page has none.
 const CP1252 = [
   '\u20ac',

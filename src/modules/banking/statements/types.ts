@@ -10,20 +10,48 @@ export interface RowError {
   message: string;
 }
 
+/**
+ * One statement of a file: an OFX STMTRS or CCSTMTRS, a CAMT Stmt, or a whole CSV. A file may
+ * hold several (several accounts, several days), and each goes to the account it names.
+ */
 export interface ParsedStatement {
   lines: StatementLine[];
   errors: RowError[];
   openingBalance?: string;
   closingBalance?: string;
+  /** Which balance the reader worked out (closing less the lines, or opening plus them) rather than read. */
+  derivedBalance?: 'opening' | 'closing';
   periodFrom?: string;
   periodTo?: string;
   currency?: string;
-  /** The account the file names (an account number, an IBAN), to warn of a file for another. */
+  /** The account the statement names (an account number, an IBAN), matched against the bank account's. */
   accountHint?: string;
+  /** The statement's own id in the file (CAMT Stmt/Id), when it has one. */
+  reference?: string;
+  /** What the reader did that the user should know (a batch kept whole, a time zone applied). */
+  notes?: string[];
 }
 
-/** A file that cannot be read at all (not OFX, not XML, no header row): the route's 422. */
-export class UnreadableStatement extends Error {}
+/** How a reader is told the company's circumstances: the day of an instant is the company's. */
+export interface ReadOptions {
+  /** The IANA zone whose calendar day a booking time with a zone falls on. */
+  timeZone: string;
+}
+
+/**
+ * A file that cannot be read at all (not OFX, not XML, no header row, a ZIP): the route's 422.
+ * `details` are members the problem carries beside the reasons (the columns a CSV header has, a
+ * mapping that would read it).
+ */
+export class UnreadableStatement extends Error {
+  readonly reasons: string[];
+  readonly details: Record<string, unknown>;
+  constructor(message: string, reasons: string[] = [], details: Record<string, unknown> = {}) {
+    super(message);
+    this.reasons = reasons;
+    this.details = details;
+  }
+}
 
 const AMOUNT = /^[+-]?(\d+)(?:\.(\d{1,2}))?$/;
 
