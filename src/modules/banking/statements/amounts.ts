@@ -48,13 +48,14 @@ export function scanMoney(raw: string | undefined | null): MoneyCell | null {
     sign = '-';
     s = s.slice(1, -1).trim();
   }
-  let m = MARKER_AFTER.exec(s);
-  if (m && /[\d)]$/.test(m[1]!.trim())) {
-    marker = m[2]!.toLowerCase() as 'cr' | 'dr';
-    s = m[1]!.trim();
-  } else if ((m = MARKER_BEFORE.exec(s))) {
-    marker = m[1]!.toLowerCase() as 'cr' | 'dr';
-    s = m[2]!.trim();
+  const after = MARKER_AFTER.exec(s);
+  const before = MARKER_BEFORE.exec(s);
+  if (after && /[\d)]$/.test(after[1]!.trim())) {
+    marker = after[2]!.toLowerCase() as 'cr' | 'dr';
+    s = after[1]!.trim();
+  } else if (before) {
+    marker = before[1]!.toLowerCase() as 'cr' | 'dr';
+    s = before[2]!.trim();
   }
   if (s.startsWith('(') && s.endsWith(')')) {
     if (!setSign('-')) return null;
