@@ -16,6 +16,9 @@ export const PROBLEM_EXTENSIONS = [
   'reasons',
   'lockDate',
   'blocking',
+  'columnsFound',
+  'suggestedMapping',
+  'accountsFound',
 ];
 
 const PROBLEM_MEMBERS = ['type', 'title', 'status', 'detail', 'instance', 'code'];

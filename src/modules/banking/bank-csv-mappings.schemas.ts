@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { named } from '../../platform/http/schema-names.ts';
-import { SIGN_CONVENTIONS } from './statements/csv-profiles.ts';
+import { DECIMAL_SEPARATORS, SIGN_CONVENTIONS } from './statements/csv-profiles.ts';
 import { DATE_FORMATS } from './statements/types.ts';
 
 const column = (description = 'A column: by its header name or its 0-based index') =>
@@ -53,7 +53,14 @@ const mappingProperties = {
   header: Type.Optional(
     Type.Boolean({ description: 'Whether a header row names the columns (default true)' }),
   ),
-  decimalSeparator: Type.Optional(stringEnum(['.', ','] as const, { description: "Default '.'" })),
+  decimalSeparator: Type.Optional(
+    stringEnum(DECIMAL_SEPARATORS, {
+      description:
+        "auto (the default): decided from every amount and balance in the file ('1.234,56' and '50,00' say comma, " +
+        "'1,234.56' and '50.00' point; a file that could be either is refused, asking for '.' or ','); '.' or ',': " +
+        'always that (a cell that does not fit is an error on its row)',
+    }),
+  ),
   delimiter: Type.Optional(
     stringEnum([',', ';', '\t'] as const, { description: 'Default: told from the file' }),
   ),
@@ -68,7 +75,7 @@ export const BankCsvMapping = named(
     ...mappingProperties,
     skipRows: Type.Integer(),
     header: Type.Boolean(),
-    decimalSeparator: stringEnum(['.', ','] as const),
+    decimalSeparator: stringEnum(DECIMAL_SEPARATORS),
     delimiter: Type.Union([stringEnum([',', ';', '\t'] as const), Type.Null()]),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),

@@ -53,7 +53,7 @@ function mappingOf(input: Partial<Static<typeof BankCsvMappingCreate>>, base?: C
     sign: input.sign ?? base!.sign,
     skipRows: input.skipRows ?? base?.skipRows ?? 0,
     header: input.header ?? base?.header ?? true,
-    decimalSeparator: input.decimalSeparator ?? base?.decimalSeparator ?? '.',
+    decimalSeparator: input.decimalSeparator ?? base?.decimalSeparator ?? 'auto',
   };
   const delimiter = input.delimiter ?? base?.delimiter;
   if (delimiter) m.delimiter = delimiter;

@@ -39,13 +39,20 @@ export const bankStatementRoutes: AnyRoute[] = [
     summary: 'Import (or preview) a statement file: OFX/QFX, CAMT.053 or a bank CSV',
     description:
       'multipart/form-data, at most 20 MiB (larger: 413). The format is told from the bytes unless given; a CSV is ' +
-      "read with the saved mapping named (mappingId), the profile named, or the bank account's bank's. " +
+      "read with the saved mapping named (mappingId), the profile named, or the layout of whichever bank's export " +
+      "the header is (the bank account's bank tried first). A file's decimal mark, date format and Cr/Dr convention " +
+      'are decided from all of its rows. A file may hold several statements (OFX accounts, CAMT days): each goes to ' +
+      'the account it names; those of this bank account are imported, the others listed in statements, and a file ' +
+      'naming none of its statements is 422 with accountsFound; a statement in another currency is 422. ' +
       'preview=true answers what the import would do and writes nothing (200). Otherwise one statement is written ' +
       '(201): its new lines, never a line the account already holds (the same file, an overlapping statement or the ' +
       'bank feed: each duplicate with its reason); identical rows of one day are kept. Rows with errors are not ' +
       'written (each in errors), the rest are. The balances are checked: opening + lines = closing, and the running ' +
-      'balance row by row (a gap says where and how much). The same file again answers 200 with the statement it ' +
-      'was imported as, adding nothing. A file that cannot be read at all: 422.',
+      'balance row by row (a gap says where and how much). A file that adds nothing (the same file again, or lines ' +
+      'all held) answers 200 with the counts of this call, recorded nowhere (id: the statement the same file was ' +
+      'imported as, if it was). A file that cannot be read, or gives no line at all, is 422 with every reason and ' +
+      'recorded nowhere; a CSV no layout reads names its columns (columnsFound) and suggests a mapping ' +
+      '(suggestedMapping). Lists of rows show their first 100 beside their counts.',
     consumes: MULTIPART_CONTENT_TYPE,
     bodyLimit: STATEMENT_LIMIT,
     errors: ['UNPROCESSABLE'],

@@ -66,6 +66,14 @@ export const BalanceCheck = named(
     status: stringEnum(['ok', 'gap', 'not_given'] as const),
     openingBalance: nullable(Amount),
     closingBalance: nullable(Amount),
+    derived: nullable(
+      stringEnum(['opening', 'closing'] as const, {
+        description:
+          'The balance the file did not give, worked out from the other and the lines (an OFX gives only its ' +
+          'closing balance): opening + lines = closing then holds by construction, and only the running balances ' +
+          'are checked',
+      }),
+    ),
     linesTotal: Amount,
     gap: nullable(Type.String({ description: 'closing - (opening + lines), when both are given' })),
     runningGaps: Type.Array(RunningGap, {
@@ -90,15 +98,52 @@ const Identical = Type.Object({
   note: Type.String({ description: 'Why an identical row of the same day is kept, not merged' }),
 });
 
+export const STATEMENT_OUTCOMES = ['imported', 'other_account', 'repeated'] as const;
+
+export const StatementInFile = named(
+  'BankStatementInFile',
+  Type.Object({
+    index: Type.Integer({ description: 'The statement in the file, 1-based' }),
+    reference: nullable(Type.String({ description: "The statement's own id in the file (CAMT Stmt/Id)" })),
+    accountHint: nullable(Type.String({ description: 'The account it names' })),
+    currency: nullable(Type.String()),
+    periodFrom: nullable(Day),
+    periodTo: nullable(Day),
+    outcome: stringEnum(STATEMENT_OUTCOMES, {
+      description:
+        "imported: its lines are this account's (new ones written, the others already held); other_account: of " +
+        'another account, not imported; repeated: the same statement again in the file, imported once',
+    }),
+    reason: nullable(Type.String({ description: 'Why it was not imported' })),
+    rowsRead: Type.Integer(),
+    rowsNew: Type.Integer(),
+    rowsDuplicate: Type.Integer(),
+    rowsError: Type.Integer(),
+    balance: BalanceCheck,
+    notes: Type.Array(Type.String(), {
+      description: 'What the reader did that matters (a batch kept as one line, and why)',
+    }),
+  }),
+);
+
 export const BankStatement = named(
   'BankStatement',
   Type.Object({
-    id: nullable(Type.String({ format: 'uuid', description: 'null in a preview' })),
+    id: nullable(
+      Type.String({
+        format: 'uuid',
+        description:
+          'The statement written; in a 200 that adds nothing, the statement the same file was imported as, or null',
+      }),
+    ),
     companyId: Uuid,
     bankAccountId: Uuid,
     preview: Type.Boolean(),
     format: stringEnum(STATEMENT_FORMATS),
     profile: nullable(Type.String({ description: "The CSV's bank profile, or mapping:<id>" })),
+    layout: nullable(
+      Type.String({ description: "The layout of the bank's export that read the CSV, in words" }),
+    ),
     fileName: nullable(Type.String()),
     fileSha256: Type.String(),
     fileSize: Type.Integer(),
@@ -116,11 +161,21 @@ export const BankStatement = named(
     rowsRead: Type.Integer({ description: 'Lines read plus rows with errors' }),
     rowsNew: Type.Integer(),
     rowsDuplicate: Type.Integer(),
-    rowsError: Type.Integer({ description: 'Rows not written: each is in errors' }),
+    rowsIdentical: Type.Integer({
+      description: 'New rows identical (date and amount) to an earlier one of the file: kept, not merged',
+    }),
+    rowsError: Type.Integer({ description: 'Rows not written (the first 100 are in errors)' }),
     balance: BalanceCheck,
-    duplicates: Type.Array(Duplicate),
-    identical: Type.Array(Identical),
-    errors: Type.Array(RowError),
+    statements: Type.Array(StatementInFile, {
+      description: 'Every statement in the file and what became of it (a CSV is one)',
+    }),
+    duplicates: Type.Array(Duplicate, {
+      description: 'The first 100 rows already held; rowsDuplicate counts them all',
+    }),
+    identical: Type.Array(Identical, {
+      description: 'The first 100 identical rows kept; rowsIdentical counts them all',
+    }),
+    errors: Type.Array(RowError, { description: 'The first 100 rows not read; rowsError counts them all' }),
     warnings: Type.Array(Type.String()),
     message: Type.String({ description: 'What was (or would be) done, in words' }),
     createdAt: nullable(Type.String({ format: 'date-time' })),

@@ -1,98 +1,84 @@
 // POST /api/bank-statements: a statement file read, checked and (unless a preview) written as one
 // statement, through ingest (planIngest, then writeIngest under the account's lock), so that
-// the preview is exactly what the write then does and nothing is added twice.
+// the preview is exactly what the write then does and nothing is added twice. A file's
+// statements each go to the account they name (bank-statements.accounts.ts); a file that gives
+// no line is refused whole (422) and recorded nowhere, so that the same file read right later
+// (with a mapping) is not "already imported".
 import { createHash } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
+import { BUSINESS_TIME_ZONE } from '../../platform/dates/zone.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
-import type { UploadedFile } from '../../platform/http/multipart.ts';
 import { pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
-import { notFound, unprocessable } from '../../platform/http/problem.ts';
-import { money } from '../../platform/money/money.ts';
-import { assertBankAccount } from './bank-accounts.service.ts';
+import { HttpError, notFound } from '../../platform/http/problem.ts';
+import { assertBankAccount, type BankAccount } from './bank-accounts.service.ts';
 import { csvMappingFor } from './bank-csv-mappings.service.ts';
+import { type AccountFacts, sortStatements } from './bank-statements.accounts.ts';
+import { type FileFacts, report, SHOWN } from './bank-statements.report.ts';
 import type { BankStatementsQuery, BankStatementUpload } from './bank-statements.schemas.ts';
 import type { BankStatementsTable } from './banking.tables.ts';
-import { type IngestPlan, lockBankAccount, planIngest, writeIngest } from './ingest.ts';
-import { checkBalances } from './statements/balance.ts';
-import { type CsvMapping, type CsvProfile, PROFILES } from './statements/csv-profiles.ts';
-import { detectFormat, detectProfile, type Parsed, parseStatement } from './statements/detect.ts';
-import { UnreadableStatement } from './statements/types.ts';
+import { lockBankAccount, planIngest, writeIngest } from './ingest.ts';
+import { profileOrder } from './statements/csv-layouts.ts';
+import { CSV_PROFILES, type CsvProfile } from './statements/csv-profiles.ts';
+import { type Parsed, type ParseOptions, parseStatement } from './statements/detect.ts';
+import { type ParsedStatement, UnreadableStatement } from './statements/types.ts';
 
 const companyOf = (ctx: TenantCtx) => ctx.companyId!;
 type Upload = Static<typeof BankStatementUpload>;
 
-/** The CSV mapping to read with: the saved one named, the profile named, the account's bank's, or the header's. */
-async function csvMapping(
-  ctx: TenantCtx,
-  input: Upload,
-  bank: string,
-  bytes: Uint8Array,
-): Promise<{ mapping?: CsvMapping; profile: string | null }> {
-  if (input.mappingId)
-    return { mapping: await csvMappingFor(ctx, input.mappingId), profile: `mapping:${input.mappingId}` };
-  const profile: CsvProfile | undefined =
-    input.profile ?? (bank in PROFILES ? (bank as CsvProfile) : undefined) ?? detectProfile(bytes);
-  return profile ? { mapping: PROFILES[profile], profile } : { profile: null };
+const isProfile = (bank: string): bank is CsvProfile => (CSV_PROFILES as readonly string[]).includes(bank);
+
+/** How to read the file: a saved mapping, the profile named, or every bank's (the account's bank's first). */
+async function readOptions(ctx: TenantCtx, input: Upload, account: BankAccount): Promise<ParseOptions> {
+  const options: ParseOptions = { format: input.format, timeZone: BUSINESS_TIME_ZONE };
+  if (input.mappingId) options.mapping = await csvMappingFor(ctx, input.mappingId);
+  else
+    options.profiles = input.profile
+      ? [input.profile]
+      : profileOrder(isProfile(account.bank) ? account.bank : undefined);
+  return options;
 }
 
-function parse(bytes: Uint8Array, format: Parsed['format'], mapping: CsvMapping | undefined): Parsed {
+function read(bytes: Uint8Array, options: ParseOptions): Parsed {
   try {
-    return parseStatement(bytes, { format, mapping });
+    return parseStatement(bytes, options);
   } catch (err) {
-    if (err instanceof UnreadableStatement) throw unprocessable(`file: ${err.message}`);
+    if (err instanceof UnreadableStatement)
+      throw new HttpError(422, `file: ${err.message}`, {
+        ...(err.reasons.length ? { reasons: err.reasons } : {}),
+        ...err.details,
+      });
     throw err;
   }
 }
 
-/** The answer (and the statement's stored report): what was, or would be, done. */
-function report(parsed: Parsed, plan: IngestPlan, file: UploadedFile, sha: string, profile: string | null) {
-  const balance = checkBalances(parsed.lines, parsed.openingBalance, parsed.closingBalance);
-  const duplicates = plan.lines
-    .filter((p) => p.outcome === 'duplicate')
-    .map((p) => ({
-      line: p.line.line ?? null,
-      date: p.line.date,
-      amount: money(p.line.amount).toFixed(2),
-      description: p.line.description,
-      reason: p.reason!,
-      duplicateOfId: p.duplicateOf!.id,
-    }));
-  const identical = plan.lines
-    .filter((p) => p.note)
-    .map((p) => ({
-      line: p.line.line ?? null,
-      date: p.line.date,
-      amount: money(p.line.amount).toFixed(2),
-      note: p.note!,
-    }));
-  const parts = [
-    `${plan.newCount} new`,
-    `${plan.duplicateCount} already held (skipped: each with its reason)`,
-  ];
-  if (parsed.errors.length)
-    parts.push(`${parsed.errors.length} row(s) with errors not written; the rest are`);
-  if (balance.status === 'gap') parts.push('the balances do not tie out (see balance)');
+/** The account's number, for choosing a file's statements (answered masked elsewhere, read whole here). */
+async function accountFacts(ctx: TenantCtx, account: BankAccount): Promise<AccountFacts> {
+  const r = await ctx.db
+    .selectFrom('bank_accounts')
+    .select('account_number')
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', account.id)
+    .executeTakeFirstOrThrow();
+  const masked = account.accountNumberMasked ? ` (${account.accountNumberMasked})` : '';
   return {
-    format: parsed.format,
-    profile,
-    fileName: file.filename,
-    fileSha256: sha,
-    fileSize: file.size,
-    periodFrom: parsed.periodFrom ?? null,
-    periodTo: parsed.periodTo ?? null,
-    currency: parsed.currency ?? null,
-    accountHint: parsed.accountHint ?? null,
-    rowsRead: parsed.lines.length + parsed.errors.length,
-    rowsNew: plan.newCount,
-    rowsDuplicate: plan.duplicateCount,
-    rowsError: parsed.errors.length,
-    balance,
-    duplicates,
-    identical,
-    errors: parsed.errors,
-    message: parts.join('; '),
+    number: r.account_number,
+    currency: account.currency,
+    label: `bank account ${account.accountCode} ${account.name}${masked}`,
   };
+}
+
+/** A file whose statements of the account give no line: 422 with every reason, nothing recorded. */
+function noLine(mine: readonly ParsedStatement[]): HttpError {
+  const errors = mine.flatMap((s) => s.errors);
+  const reasons = errors.length
+    ? [
+        `none of its ${errors.length} row(s) could be read`,
+        ...errors.slice(0, 20).map((e) => `line ${e.line}${e.field ? ` (${e.field})` : ''}: ${e.message}`),
+        ...(errors.length > 20 ? [`and ${errors.length - 20} more row(s) like them`] : []),
+      ]
+    : ['the statement holds no transactions'];
+  return new HttpError(422, 'file: no line could be read from it; nothing is recorded', { reasons });
 }
 
 export async function importStatement(ctx: TenantCtx, input: Upload) {
@@ -100,22 +86,14 @@ export async function importStatement(ctx: TenantCtx, input: Upload) {
   const account = await assertBankAccount(ctx.db, ctx.tenantId, companyOf(ctx), input.bankAccountId);
   const file = input.file;
   const bytes = file.bytes;
-  const format = input.format ?? detectFormat(bytes);
-  const { mapping, profile } =
-    format === 'csv' ? await csvMapping(ctx, input, account.bank, bytes) : { profile: null };
-  const parsed = parse(bytes, format, mapping);
+  const parsed = read(bytes, await readOptions(ctx, input, account));
+  const sorted = sortStatements(parsed.statements, await accountFacts(ctx, account));
+  const lines = sorted.mine.flatMap((s) => s.lines);
+  if (!lines.length) throw noLine(sorted.mine);
   const sha = createHash('sha256').update(bytes).digest('hex');
-  const warnings: string[] = [];
-  if (parsed.currency && parsed.currency !== account.currency)
-    warnings.push(`the file is in ${parsed.currency}; the bank account in ${account.currency}`);
-  if (
-    parsed.accountHint &&
-    account.accountNumberMasked &&
-    !parsed.accountHint.endsWith(account.accountNumberMasked.slice(-4))
-  )
-    warnings.push(
-      `the file names account ${parsed.accountHint}, not this one (${account.accountNumberMasked})`,
-    );
+  const warnings = [...sorted.warnings];
+  if (parsed.profile && isProfile(account.bank) && parsed.profile !== account.bank)
+    warnings.push(`read as ${parsed.layout}, though the account is at ${account.bank}`);
   // Written under the account's lock, planned under it too: the preview is the same plan unlocked.
   if (!preview) await lockBankAccount(ctx.db, ctx.tenantId, account.id);
   const earlier = await ctx.db
@@ -124,25 +102,38 @@ export async function importStatement(ctx: TenantCtx, input: Upload) {
     .where('tenant_id', '=', ctx.tenantId)
     .where('bank_account_id', '=', account.id)
     .where('file_sha256', '=', sha)
+    .where('rows_new', '>', 0)
     .orderBy('created_at')
     .executeTakeFirst();
-  const plan = await planIngest(ctx.db, ctx.tenantId, account.id, parsed.lines);
-  const body = report(parsed, plan, file, sha, profile);
-  const alreadyImported = earlier
-    ? {
-        statementId: earlier.id,
-        importedAt: earlier.created_at.toISOString(),
-        message:
-          `already imported as statement ${earlier.id} on ${earlier.created_at.toISOString().slice(0, 10)}: ` +
-          `the same file (sha256); nothing is added (its ${plan.duplicateCount} line(s) are already held)`,
-      }
-    : null;
+  const plan = await planIngest(ctx.db, ctx.tenantId, account.id, lines);
+  const facts: FileFacts = {
+    name: file.filename,
+    sha256: sha,
+    size: file.size,
+    profile: input.mappingId ? `mapping:${input.mappingId}` : (parsed.profile ?? null),
+  };
+  const body = report(parsed, sorted, plan, facts);
+  const alreadyImported =
+    earlier && plan.newCount === 0
+      ? {
+          statementId: earlier.id,
+          importedAt: earlier.created_at.toISOString(),
+          message:
+            `already imported as statement ${earlier.id} on ${earlier.created_at.toISOString().slice(0, 10)}: ` +
+            `the same file (sha256); nothing is added (its ${plan.duplicateCount} line(s) are already held)`,
+        }
+      : null;
   const base = { companyId: companyOf(ctx), bankAccountId: account.id, alreadyImported, warnings, ...body };
-  if (preview || earlier) {
+  // Nothing new (a preview, the same file again, a statement the account already holds): the
+  // counts of this call, recorded nowhere.
+  if (preview || plan.newCount === 0) {
     ctx.reply.code(200);
-    if (earlier && !preview)
-      return { ...(await getStatement(ctx, earlier.id)), alreadyImported, preview: false };
-    return { id: null, preview, createdAt: null, ...base };
+    const message = preview
+      ? body.message
+      : alreadyImported
+        ? alreadyImported.message
+        : `nothing is added: all ${plan.duplicateCount} line(s) are already held (see duplicates)`;
+    return { id: alreadyImported?.statementId ?? null, preview, createdAt: null, ...base, message };
   }
   const id = crypto.randomUUID();
   const principal = ctx.principal;
@@ -154,8 +145,8 @@ export async function importStatement(ctx: TenantCtx, input: Upload) {
       company_id: companyOf(ctx),
       bank_account_id: account.id,
       source: 'file',
-      format,
-      profile,
+      format: parsed.format,
+      profile: facts.profile,
       file_name: file.filename,
       file_sha256: sha,
       file_size: file.size,
@@ -181,7 +172,7 @@ export async function importStatement(ctx: TenantCtx, input: Upload) {
     source: 'file',
     statementId: id,
   });
-  const asOf = body.periodTo ?? parsed.lines.at(-1)?.date;
+  const asOf = body.periodTo ?? lines.at(-1)?.date;
   if (
     body.balance.closingBalance != null &&
     asOf &&
@@ -196,14 +187,20 @@ export async function importStatement(ctx: TenantCtx, input: Upload) {
   return getStatement(ctx, id);
 }
 
+type Stored = Partial<ReturnType<typeof report>> & ReturnType<typeof report> & { warnings?: string[] };
+
 function toApi(r: Selectable<BankStatementsTable>) {
-  const rep = (typeof r.report === 'string' ? JSON.parse(r.report) : r.report) as ReturnType<
-    typeof report
-  > & {
-    warnings?: string[];
-  };
+  const rep = (typeof r.report === 'string' ? JSON.parse(r.report) : r.report) as Stored;
   return {
     ...rep,
+    // Reports stored before files could hold several statements lack these.
+    layout: rep.layout ?? null,
+    rowsIdentical: rep.rowsIdentical ?? rep.identical.length,
+    statements: rep.statements ?? [],
+    balance: { ...rep.balance, derived: rep.balance.derived ?? null },
+    identical: rep.identical.slice(0, SHOWN),
+    duplicates: rep.duplicates.slice(0, SHOWN),
+    errors: rep.errors.slice(0, SHOWN),
     id: r.id,
     companyId: r.company_id,
     bankAccountId: r.bank_account_id,

@@ -153,7 +153,13 @@ describe('POST /api/bank-statements', () => {
 
   test('CAMT.053 told from its bytes; a bank CSV by its profile; a saved mapping', async () => {
     const k = await setup();
-    const camt = (await upload(k, fixture('camt053.xml'))).json();
+    // The CAMT names account 10012345678: it goes to the bank account of that number.
+    const investec = await k.api({
+      method: 'POST',
+      url: '/api/bank-accounts',
+      payload: { name: 'Investec', bank: 'investec', accountNumber: '10012345678' },
+    });
+    const camt = (await upload({ ...k, bankAccountId: investec.json().id }, fixture('camt053.xml'))).json();
     // 10000 - 300 - 300 + 4500 - 15 - 2000 = 11885
     assert.deepEqual(
       [camt.format, camt.rowsNew, camt.balance.status, camt.balance.closingBalance],

@@ -60,7 +60,11 @@ export const normalNumber = (s: string) => s.toUpperCase().replace(/[^A-Z0-9]/g,
 
 /** The words of a text that could be a document number (letters and digits, at least one digit). */
 export function numberTokens(text: string): string[] {
-  const found = text.toUpperCase().match(/[A-Z0-9][A-Z0-9/-]*[0-9][A-Z0-9/-]*/g) ?? [];
+  const upper = text.toUpperCase();
+  const found: string[] = upper.match(/[A-Z0-9][A-Z0-9/-]*[0-9][A-Z0-9/-]*/g) ?? [];
+  // A prefix written apart from its digits ("INV 0003", "INV# 0003", "INV.0003") is the number
+  // INV0003 too: people type a space where the document has a hyphen.
+  for (const m of upper.matchAll(/\b([A-Z]{1,6})[\s.#:]+([0-9][A-Z0-9/-]*)/g)) found.push(`${m[1]}${m[2]}`);
   return found.map(normalNumber).filter((t) => t.length >= 2);
 }
 
@@ -138,13 +142,29 @@ export async function loadCandidates(
 async function namedContacts(db: Tx, tenantId: string, texts: string[]): Promise<string[]> {
   // Matched here rather than in SQL: the tenant's names are few next to its documents, and
   // regular expressions per row cost more in the database than the rows cost to send.
+  // Each name is looked for only in texts holding its first word (a map from first words to
+  // names), not every name in every text: a statement of 250,000 lines against 1,000 customers
+  // is 250,000 lookups, not 250 million comparisons.
   const rows = await db
     .selectFrom('contacts')
     .select(['id', 'name'])
     .where('tenant_id', '=', tenantId)
     .where('deleted_at', 'is', null)
     .execute();
-  return rows.filter((c) => texts.some((t) => nameIn(c.name, t))).map((c) => c.id);
+  const byFirstWord = new Map<string, Array<{ id: string; key: string }>>();
+  for (const c of rows) {
+    const key = words(c.name);
+    if (key.trim().length < 3) continue;
+    const first = key.trim().split(' ')[0]!;
+    byFirstWord.set(first, [...(byFirstWord.get(first) ?? []), { id: c.id, key }]);
+  }
+  const found = new Set<string>();
+  for (const text of texts) {
+    const t = words(text);
+    for (const w of new Set(t.trim().split(' ')))
+      for (const c of byFirstWord.get(w) ?? []) if (!found.has(c.id) && t.includes(c.key)) found.add(c.id);
+  }
+  return [...found];
 }
 
 /**
@@ -198,4 +218,28 @@ async function openDocs(
        and d.status = any(${statuses}::text[])
        ${inv ? sql`and d.document_type in ('invoice', 'debit_note')` : sql``}`.execute(db);
   return r.rows;
+}
+
+/**
+ * The amounts due on the company's open invoices (money in) and bills (money out): a line whose
+ * amount is none of them cannot be certain of anything, so reconciling an import by itself ranks
+ * only the lines that could be (a statement of 250,000 card payments against a few open
+ * invoices ranks a handful).
+ */
+export async function openDues(
+  db: Tx,
+  tenantId: string,
+  companyId: string,
+): Promise<{ in: Set<string>; out: Set<string> }> {
+  const rows = await sql<{ key: string; due: string }>`
+    select a.system_key as key, abs(o.balance)::text as due
+      from accounts a
+      join open_items o on o.tenant_id = a.tenant_id and o.company_id = a.company_id and o.account_id = a.id
+     where a.tenant_id = ${tenantId} and a.company_id = ${companyId}
+       and a.system_key in ('debtors_control', 'creditors_control')
+       and ((a.system_key = 'debtors_control' and o.balance > 0) or (a.system_key = 'creditors_control' and o.balance < 0))
+     group by 1, 2`.execute(db);
+  const out = { in: new Set<string>(), out: new Set<string>() };
+  for (const r of rows.rows) (r.key === 'debtors_control' ? out.in : out.out).add(money(r.due).toFixed(2));
+  return out;
 }

@@ -148,7 +148,10 @@ export const AutoBody = Type.Object(
 export const AutoResult = named(
   'BankAutoReconcileResult',
   Type.Object({
-    considered: Type.Integer({ description: 'Unreconciled lines looked at' }),
+    considered: Type.Integer({
+      description:
+        'Unreconciled lines looked at: those whose amount is due on an open invoice or bill (no other can be certain)',
+    }),
     reconciled: Type.Integer(),
     matchIds: Type.Array(Uuid),
   }),

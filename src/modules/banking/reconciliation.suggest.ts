@@ -1,5 +1,6 @@
 // The suggestions of a page of unreconciled bank lines (or of one line): candidates loaded once
 // for the page (reconciliation.candidates.ts), then ranked per line (reconciliation.rank.ts).
+import { sql } from 'kysely';
 import type { Tx } from '../../platform/db/tenant.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { pageOf, paging } from '../../platform/http/paging.ts';
@@ -11,13 +12,22 @@ import { rank } from './reconciliation.rank.ts';
 
 type Line = Awaited<ReturnType<typeof unreconciled>>[number];
 
-/** Unreconciled posted lines of the account, oldest first. */
-function unreconciled(
+/**
+ * Unreconciled posted lines of the account, oldest first: those of the ids (one array parameter,
+ * whatever their number), or a page of them after a (date, id), of some amounts only.
+ */
+export function unreconciled(
   db: Tx,
   tenantId: string,
   companyId: string,
   bankAccountId: string,
   ids?: readonly string[],
+  page?: {
+    after?: { date: string; id: string };
+    limit: number;
+    /** Only lines of these amounts: money in of `in`, money out of `out` (two decimals, unsigned). */
+    amounts?: { in: readonly string[]; out: readonly string[] };
+  },
 ) {
   let q = db
     .selectFrom('bank_transactions')
@@ -28,8 +38,19 @@ function unreconciled(
     .where('status', '=', 'unreconciled')
     .where('superseded_at', 'is', null)
     .where('pending', '=', false);
-  if (ids) q = q.where('id', 'in', ids.length ? ids : ['00000000-0000-0000-0000-000000000000']);
-  return q.orderBy('date').orderBy('id').execute();
+  if (ids) q = q.where(sql<boolean>`id = any(${[...ids]}::uuid[])`);
+  if (page?.amounts) {
+    const { in: inn, out } = page.amounts;
+    q = q.where(
+      sql<boolean>`((amount > 0 and amount = any(${[...inn]}::numeric[])) or (amount < 0 and -amount = any(${[...out]}::numeric[])))`,
+    );
+  }
+  if (page?.after) {
+    const { date, id } = page.after;
+    q = q.where(sql<boolean>`(date, id) > (${date}::date, ${id}::uuid)`);
+  }
+  q = q.orderBy('date').orderBy('id');
+  return page ? q.limit(page.limit).execute() : q.execute();
 }
 
 /** Each line with its ranked suggestions. */
@@ -96,5 +117,3 @@ export async function suggestionsForLine(ctx: TenantCtx, id: string) {
       : [{ line, suggestions: [] }];
   return answer(ranked[0]!);
 }
-
-export { unreconciled };

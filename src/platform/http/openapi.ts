@@ -364,6 +364,23 @@ function problemSchemas(c: SchemaComponents) {
       retryAfterSeconds: { type: 'integer', description: '429: seconds until a retry may succeed' },
       scope: { type: 'string', description: 'INSUFFICIENT_SCOPE: the scope the call needs' },
       reasons: { type: 'array', items: { type: 'string' }, description: '422: every reason' },
+      columnsFound: {
+        type: 'array',
+        items: { type: 'string' },
+        description: '422 of a file read by its columns (a CSV no mapping reads): the columns its header has',
+      },
+      suggestedMapping: {
+        type: 'object',
+        additionalProperties: true,
+        description:
+          '422 of a CSV no mapping reads: a mapping that would read it, to check and save (the body of the ' +
+          "area's mapping create)",
+      },
+      accountsFound: {
+        type: 'array',
+        items: { type: 'string' },
+        description: '422 of a file of statements none of which is the account chosen: the accounts it names',
+      },
       lockDate: { type: 'string', format: 'date', description: 'PERIOD_LOCKED: the lock date' },
       blocking: {
         type: 'array',

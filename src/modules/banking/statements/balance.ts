@@ -18,6 +18,12 @@ export interface RunningGap {
 export interface BalanceCheck {
   status: 'ok' | 'gap' | 'not_given';
   openingBalance: string | null;
+  /**
+   * The balance the file did not give, worked out from the other and the lines (an OFX gives only
+   * its closing balance): opening + lines = closing then holds by construction, so only the running
+   * balances are checked.
+   */
+  derived: 'opening' | 'closing' | null;
   closingBalance: string | null;
   linesTotal: string;
   /** closing - (opening + lines), when both are given. */
@@ -29,6 +35,7 @@ export function checkBalances(
   lines: readonly StatementLine[],
   opening: string | undefined,
   closing: string | undefined,
+  derived: 'opening' | 'closing' | undefined = undefined,
 ): BalanceCheck {
   // In cents, exactly (BigInt): a statement of 50,000 lines is read row by row.
   const cents = (a: string) => (/^-?\d+\.\d\d$/.test(a) ? centsOf(a) : centsOf(money(a).toFixed(2)));
@@ -59,6 +66,7 @@ export function checkBalances(
   return {
     status,
     openingBalance: opening ?? null,
+    derived: derived ?? null,
     closingBalance: closing ?? null,
     linesTotal: amountOf(total),
     gap,

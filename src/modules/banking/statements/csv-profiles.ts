@@ -1,7 +1,11 @@
-// How each South African bank's CSV export reads: which column is what, the date format, the sign
-// convention and the rows before the header. A user's own mapping (bank_csv_mappings) has the
-// same shape. Columns are named by their header (matched without case or spaces) or by index
-// (0-based) for a file without a header row.
+// How each South African bank's CSV exports read. A bank has written more than one layout over the
+// years and between its apps (ABSA's signed "Amount" beside its Charge / Debit / Credit columns;
+// Standard Bank's record-typed HIST rows beside a header with Payments and Deposits), and names a
+// column more than one way ("Description", "Transaction Description"; "Money In", "Money In (R)").
+// So a profile is a list of layouts, each naming every role by all the headers it goes by, with the
+// date formats the bank writes; the one the file uses is found from its header, and the date
+// format and decimal mark from its rows (csv.ts). A user's own mapping (bank_csv_mappings) names
+// each column once.
 import type { DateFormat } from './types.ts';
 
 export type Column = string | number;
@@ -13,6 +17,11 @@ export const SIGN_CONVENTIONS = ['signed', 'debit_credit'] as const;
  */
 export type SignConvention = (typeof SIGN_CONVENTIONS)[number];
 
+export const DECIMAL_SEPARATORS = ['auto', '.', ','] as const;
+/** auto: decided from every amount and balance in the file. */
+export type DecimalSeparator = (typeof DECIMAL_SEPARATORS)[number];
+
+/** The columns of one file, each named once: what the reader reads with. */
 export interface CsvMapping {
   columns: {
     date: Column;
@@ -27,12 +36,14 @@ export interface CsvMapping {
     balance?: Column;
   };
   dateFormat: DateFormat;
+  /** Formats the bank writes, the file's own decided from its dates (a profile's; dateFormat is the first). */
+  dateFormats?: readonly DateFormat[];
   sign: SignConvention;
   /** Rows before the header (or the first line when header is false). */
   skipRows: number;
   /** Whether a header row names the columns (default true). */
   header?: boolean;
-  decimalSeparator?: '.' | ',';
+  decimalSeparator?: DecimalSeparator;
   delimiter?: ',' | ';' | '\t';
   /** Only rows whose column holds this (Standard Bank's HIST records). */
   rowsWhere?: { column: Column; equals: string };
@@ -41,83 +52,254 @@ export interface CsvMapping {
 export const CSV_PROFILES = ['fnb', 'absa', 'standard_bank', 'nedbank', 'capitec', 'investec'] as const;
 export type CsvProfile = (typeof CSV_PROFILES)[number];
 
-export const PROFILES: Record<CsvProfile, CsvMapping> = {
-  // FNB Online Banking "Download (CSV)": three preamble rows (account, description, period), a
-  // header Date, Amount, Balance, Description; dates 2026/03/02; one signed amount.
-  fnb: {
-    columns: { date: 'Date', amount: 'Amount', balance: 'Balance', description: 'Description' },
-    dateFormat: 'YYYY/MM/DD',
-    sign: 'signed',
-    skipRows: 0,
-  },
-  // ABSA "Transaction history" CSV: Date, Description, Charge, Debit Amount, Credit Amount,
-  // Balance; dates 20260302; a bank charge in its own column.
-  absa: {
-    columns: {
-      date: 'Date',
-      description: 'Description',
-      fee: 'Charge',
-      debit: 'Debit Amount',
-      credit: 'Credit Amount',
-      balance: 'Balance',
+export const BANK_NAMES: Record<CsvProfile, string> = {
+  fnb: 'FNB',
+  absa: 'ABSA',
+  standard_bank: 'Standard Bank',
+  nedbank: 'Nedbank',
+  capitec: 'Capitec',
+  investec: 'Investec',
+};
+
+/** The headers a role goes by, any of them. */
+type Names = readonly string[];
+
+/** One layout of a bank's export, found by its header. */
+export interface HeaderLayout {
+  name: string;
+  columns: {
+    date: Names;
+    valueDate?: Names;
+    /** Each column joined into the description when the file has it; the first is required. */
+    description: readonly Names[];
+    reference?: Names;
+    payee?: Names;
+    amount?: Names;
+    debit?: Names;
+    credit?: Names;
+    fee?: Names;
+    balance?: Names;
+  };
+  dateFormats: readonly DateFormat[];
+}
+
+/** A layout with no header: its mapping whole (Standard Bank's record-typed rows). */
+export interface RecordLayout {
+  name: string;
+  mapping: CsvMapping;
+}
+
+export type Layout = HeaderLayout | RecordLayout;
+
+/** How headers compare: case, spaces, punctuation and a currency in brackets ("Fees (R)") ignored. */
+export const headerKey = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/\((?:r|zar)\)/g, '')
+    .replace(/[^a-z0-9]/g, '');
+
+const DESCRIPTION = ['Description', 'Transaction Description', 'Narrative', 'Details'];
+const BALANCE = ['Balance', 'Running Balance'];
+
+export const LAYOUTS: Record<CsvProfile, readonly Layout[]> = {
+  // FNB Online Banking "Download (CSV)": preamble rows (account, period, opening balance), then
+  // Date, Amount, Balance, Description; dates 2026/03/02 or 02 Mar 2026; one amount, signed, or
+  // unsigned with Cr on the credits only (the reader tells which from the column).
+  fnb: [
+    {
+      name: 'FNB transactions download',
+      columns: {
+        date: ['Date', 'Transaction Date'],
+        amount: ['Amount'],
+        balance: BALANCE,
+        description: [DESCRIPTION],
+      },
+      dateFormats: ['YYYY/MM/DD', 'DD MMM YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD'],
     },
-    dateFormat: 'YYYYMMDD',
-    sign: 'debit_credit',
-    skipRows: 0,
-  },
-  // Standard Bank "CSV (statement)": record-typed rows with no header (ACC-NO, OPEN, HIST, CLOSE);
-  // a HIST row is HIST,date,,amount,kind,detail,balance.
-  standard_bank: {
-    columns: { date: 1, amount: 3, description: [4, 5], balance: 6 },
-    dateFormat: 'YYYYMMDD',
-    sign: 'signed',
-    skipRows: 0,
-    header: false,
-    rowsWhere: { column: 0, equals: 'HIST' },
-  },
-  // Nedbank NetBank "Export (CSV)": Date, Description, Fees, Debits, Credits, Balance; 02/03/2026.
-  nedbank: {
-    columns: {
-      date: 'Date',
-      description: 'Description',
-      fee: 'Fees',
-      debit: 'Debits',
-      credit: 'Credits',
-      balance: 'Balance',
+  ],
+  absa: [
+    // ABSA "Transaction history" export: Date, Description, Amount, Balance; 20260302; one signed amount.
+    {
+      name: 'ABSA transaction history (signed amount)',
+      columns: { date: ['Date'], description: [DESCRIPTION], amount: ['Amount'], balance: BALANCE },
+      dateFormats: ['YYYYMMDD', 'DD/MM/YYYY', 'YYYY-MM-DD'],
     },
-    dateFormat: 'DD/MM/YYYY',
-    sign: 'debit_credit',
-    skipRows: 0,
-  },
+    // The older layout: a bank charge, money out and money in in columns of their own.
+    {
+      name: 'ABSA transaction history (charge, debit and credit columns)',
+      columns: {
+        date: ['Date'],
+        description: [DESCRIPTION],
+        fee: ['Charge', 'Charges'],
+        debit: ['Debit Amount', 'Debit'],
+        credit: ['Credit Amount', 'Credit'],
+        balance: BALANCE,
+      },
+      dateFormats: ['YYYYMMDD', 'DD/MM/YYYY', 'YYYY-MM-DD'],
+    },
+  ],
+  standard_bank: [
+    // "CSV (statement)": record-typed rows with no header (ACC-NO, OPEN, HIST, CLOSE); a HIST row
+    // is HIST,date,,amount,kind,detail,balance.
+    {
+      name: 'Standard Bank statement records (HIST rows)',
+      mapping: {
+        columns: { date: 1, amount: 3, description: [4, 5], balance: 6 },
+        dateFormat: 'YYYYMMDD',
+        sign: 'signed',
+        skipRows: 0,
+        header: false,
+        rowsWhere: { column: 0, equals: 'HIST' },
+      },
+    },
+    // Online banking's transaction export: Date, Description, Payments, Deposits, Balance.
+    {
+      name: 'Standard Bank transactions (payments and deposits)',
+      columns: {
+        date: ['Date', 'Transaction Date'],
+        description: [DESCRIPTION],
+        debit: ['Payments', 'Payment'],
+        credit: ['Deposits', 'Deposit'],
+        fee: ['Fees', 'Charges'],
+        balance: BALANCE,
+      },
+      dateFormats: ['DD/MM/YYYY', 'YYYY/MM/DD', 'DD MMM YYYY', 'YYYY-MM-DD', 'YYYYMMDD'],
+    },
+  ],
+  // Nedbank NetBank "Export (CSV)": [Tranlistno,] Date, Description, Fees, Debits, Credits, Balance,
+  // the money columns also as "Fees(R)" and the like; 02/03/2026.
+  nedbank: [
+    {
+      name: 'Nedbank NetBank export',
+      columns: {
+        date: ['Date', 'Transaction Date'],
+        description: [DESCRIPTION],
+        fee: ['Fees', 'Fee'],
+        debit: ['Debits', 'Debit'],
+        credit: ['Credits', 'Credit'],
+        balance: BALANCE,
+      },
+      dateFormats: ['DD/MM/YYYY', 'YYYY/MM/DD', 'DD MMM YYYY', 'YYYY-MM-DD'],
+    },
+  ],
   // Capitec app "Export transactions": Nr, Account, Posting Date, Transaction Date, Description,
-  // Original Description, Parent Category, Category, Money In, Money Out, Fee, Balance.
-  capitec: {
-    columns: {
-      date: 'Posting Date',
-      valueDate: 'Transaction Date',
-      description: 'Description',
-      credit: 'Money In',
-      debit: 'Money Out',
-      fee: 'Fee',
-      balance: 'Balance',
+  // Original Description, Parent Category, Category, Money In, Money Out, Fee, Balance; the newer
+  // export writes "Money In (R)" with DD/MM/YYYY and "R 1 234.56".
+  capitec: [
+    {
+      name: 'Capitec transaction export',
+      columns: {
+        date: ['Posting Date', 'Date'],
+        valueDate: ['Transaction Date'],
+        description: [DESCRIPTION],
+        credit: ['Money In'],
+        debit: ['Money Out'],
+        fee: ['Fee', 'Fees'],
+        balance: BALANCE,
+      },
+      dateFormats: ['YYYY-MM-DD', 'DD/MM/YYYY', 'YYYY/MM/DD'],
     },
-    dateFormat: 'YYYY-MM-DD',
-    sign: 'debit_credit',
-    skipRows: 0,
-  },
+  ],
   // Investec Online "Export to CSV": Account Number, Posting Date, Value Date, Description, Type,
   // Amount, Balance; dates 02/03/2026; one signed amount.
-  investec: {
-    columns: {
-      date: 'Posting Date',
-      valueDate: 'Value Date',
-      description: 'Description',
-      reference: 'Type',
-      amount: 'Amount',
-      balance: 'Balance',
+  investec: [
+    {
+      name: 'Investec Online export',
+      columns: {
+        date: ['Posting Date', 'Transaction Date'],
+        valueDate: ['Value Date'],
+        description: [DESCRIPTION],
+        reference: ['Type'],
+        amount: ['Amount'],
+        balance: BALANCE,
+      },
+      dateFormats: ['DD/MM/YYYY', 'YYYY-MM-DD', 'YYYY/MM/DD'],
     },
-    dateFormat: 'DD/MM/YYYY',
-    sign: 'signed',
-    skipRows: 0,
-  },
+  ],
 };
+
+/**
+ * The headers every CSV export goes by, whoever the bank: what a suggested mapping is made of
+ * when no bank's layout reads the file.
+ */
+export const COMMON_HEADERS: HeaderLayout['columns'] = {
+  date: ['Date', 'Transaction Date', 'Posting Date', 'Txn Date', 'Trans Date', 'Booking Date'],
+  valueDate: ['Value Date'],
+  description: [[...DESCRIPTION, 'Memo', 'Particulars', 'Transaction', 'Payee']],
+  reference: ['Reference', 'Ref', 'Reference Number'],
+  amount: ['Amount', 'Transaction Amount', 'Value'],
+  debit: ['Debit', 'Debits', 'Debit Amount', 'Money Out', 'Payments', 'Withdrawals', 'Paid Out', 'Out'],
+  credit: ['Credit', 'Credits', 'Credit Amount', 'Money In', 'Deposits', 'Paid In', 'In'],
+  fee: ['Fee', 'Fees', 'Charge', 'Charges', 'Bank Charges'],
+  balance: BALANCE,
+};
+
+type Role = Exclude<keyof HeaderLayout['columns'], 'description'>;
+const ROLES: readonly Role[] = [
+  'date',
+  'valueDate',
+  'reference',
+  'payee',
+  'amount',
+  'debit',
+  'credit',
+  'fee',
+  'balance',
+];
+
+/**
+ * The mapping a header layout gives for a header row, naming each column as the file writes it;
+ * null when the row lacks a column the layout needs (the date, a description, and an amount or
+ * money in or out). `found` counts the roles the row has: the better layout has more.
+ */
+export function resolveLayout(
+  cells: readonly string[],
+  layout: HeaderLayout,
+): { mapping: CsvMapping; found: number } | null {
+  const keys = cells.map(headerKey);
+  const taken = new Set<number>();
+  const pick = (names: Names | undefined): string | undefined => {
+    if (!names) return undefined;
+    for (const n of names) {
+      const at = keys.indexOf(headerKey(n));
+      if (at >= 0 && !taken.has(at)) {
+        taken.add(at);
+        return cells[at]!;
+      }
+    }
+    return undefined;
+  };
+  const c = layout.columns;
+  const columns: CsvMapping['columns'] = { date: '', description: [] };
+  let found = 0;
+  for (const role of ROLES) {
+    const name = pick(c[role]);
+    if (name !== undefined) {
+      columns[role] = name;
+      found++;
+    }
+  }
+  const description = c.description.map(pick).filter((d): d is string => d !== undefined);
+  if (!columns.date || description.length === 0) return null;
+  const signed = columns.amount !== undefined;
+  if (!signed && columns.debit === undefined && columns.credit === undefined) return null;
+  if (signed) {
+    // A layout with one signed amount column has no money-in or money-out columns to mix in.
+    delete columns.debit;
+    delete columns.credit;
+  }
+  columns.description = description.length === 1 ? description[0]! : description;
+  return {
+    mapping: {
+      columns,
+      dateFormat: layout.dateFormats[0]!,
+      dateFormats: layout.dateFormats,
+      sign: signed ? 'signed' : 'debit_credit',
+      skipRows: 0,
+      decimalSeparator: 'auto',
+    },
+    found: found + description.length,
+  };
+}
+
+export const isRecordLayout = (l: Layout): l is RecordLayout => 'mapping' in l;

@@ -1,15 +1,28 @@
-// Bank CSV exports, read with a mapping (a bank's profile or the user's own). The header row is
-// found by the names the mapping gives (a bank's preamble above it varies), the text is read as
-// UTF-8 or, failing that, Windows-1252 (what the banks' Excel-shaped exports are), and a file
-// listed newest first is turned oldest first so the running balance reads row by row.
+// Bank CSV exports, read with a mapping (a bank's layout or the user's own). The header row is
+// found by the names the mapping gives (a bank's preamble above it varies); the text is read as
+// UTF-8 or, failing that, Windows-1252 (what the banks' Excel-shaped exports are). What a cell
+// cannot say alone the whole file decides: the decimal mark (from every amount and balance),
+// whether an unmarked amount is money in or out (from the Cr / Dr markers of its column), and the
+// date format (from every date). A file listed newest first is turned oldest first so the running
+// balance reads row by row.
 
 import { parse } from 'csv-parse/sync';
 import { decodeText } from '../../../platform/files/decode-text.ts';
 import type { StatementLine } from '../ingest.ts';
-import type { Column, CsvMapping } from './csv-profiles.ts';
+import {
+  type DecimalMark,
+  decideDecimalMark,
+  type MoneyCell,
+  markProblem,
+  readMoney,
+  scanMoney,
+  type Unmarked,
+  unmarkedMeaning,
+} from './amounts.ts';
+import { type Column, type CsvMapping, headerKey } from './csv-profiles.ts';
+import { decideDateFormat } from './dates.ts';
 import {
   amountOf,
-  amountText,
   centsOf,
   dateText,
   isZeroAmount,
@@ -18,9 +31,7 @@ import {
   UnreadableStatement,
 } from './types.ts';
 
-const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
-
-interface Row {
+export interface Row {
   record: string[];
   info: { lines: number };
 }
@@ -30,9 +41,14 @@ interface Row {
  * the parse itself: a file whose every record is one line (no quoted line break, none skipped)
  * numbers its records by position; any other is parsed again with info.
  */
-function rowsOf(text: string, mapping: CsvMapping): Row[] {
-  const delimiter = mapping.delimiter ?? (mapping.decimalSeparator === ',' ? ';' : sniff(text));
-  const options = { delimiter, relax_column_count: true, relax_quotes: true, bom: true };
+export function csvRows(bytes: Uint8Array, delimiter?: string): Row[] {
+  const text = decodeText(bytes);
+  const options = {
+    delimiter: delimiter ?? sniff(text),
+    relax_column_count: true,
+    relax_quotes: true,
+    bom: true,
+  };
   try {
     const records = parse(text, options) as string[][];
     const lineCount = text.split(/\r\n|\n|\r/).length - (/(\r\n|\n|\r)$/.test(text) ? 1 : 0);
@@ -59,79 +75,140 @@ function named(mapping: CsvMapping): string[] {
 }
 
 /** Where the header is and each column's index. */
-function locate(rows: Row[], mapping: CsvMapping): { start: number; index: (c: Column) => number } {
+function locate(
+  rows: Row[],
+  mapping: CsvMapping,
+): { start: number; index: (c: Column | undefined) => number } {
   if (mapping.header === false)
     return { start: mapping.skipRows, index: (c) => (typeof c === 'number' ? c : -1) };
-  const wanted = named(mapping).map(norm);
+  const wanted = named(mapping).map(headerKey);
   const limit = Math.min(rows.length, mapping.skipRows + 50);
   for (let i = mapping.skipRows; i < limit; i++) {
-    const cells = rows[i]!.record.map(norm);
-    if (wanted.every((w) => cells.includes(w))) {
-      // Each column's index found once, not per row.
-      const known = new Map<Column, number>();
-      const index = (c: Column) => {
-        let at = known.get(c);
-        if (at === undefined) {
-          at = typeof c === 'number' ? c : cells.indexOf(norm(c));
-          known.set(c, at);
-        }
-        return at;
+    const cells = rows[i]!.record.map(headerKey);
+    if (wanted.every((w) => cells.includes(w)))
+      return {
+        start: i + 1,
+        index: (c) => (c === undefined ? -1 : typeof c === 'number' ? c : cells.indexOf(headerKey(c))),
       };
-      return { start: i + 1, index };
-    }
   }
   throw new UnreadableStatement(
     `no header row naming the mapping's columns (${named(mapping).join(', ')}) in the first ${limit} rows`,
   );
 }
 
+// Most cells of most exports: "-1234.50" already, read without taking apart.
+const PLAIN = /^-?(0|[1-9]\d*)\.\d\d$/;
+const cellOf = (raw: string): MoneyCell | null =>
+  PLAIN.test(raw)
+    ? { body: raw[0] === '-' ? raw.slice(1) : raw, sign: raw[0] === '-' ? '-' : null, marker: null }
+    : scanMoney(raw);
+
+const MONEY_ROLES = ['amount', 'debit', 'credit', 'fee', 'balance'] as const;
+type MoneyRole = (typeof MONEY_ROLES)[number];
+
+/** The file's decimal mark: the mapping's, or decided from every money cell of the rows. */
+function markOf(mapping: CsvMapping, rows: string[][], at: Record<MoneyRole, number>): DecimalMark {
+  if (mapping.decimalSeparator === '.' || mapping.decimalSeparator === ',') return mapping.decimalSeparator;
+  const columns = MONEY_ROLES.map((r) => at[r]).filter((i) => i >= 0);
+  function* bodies() {
+    for (const r of rows)
+      for (const i of columns) {
+        const raw = r[i];
+        if (!raw) continue;
+        const cell = cellOf(raw);
+        if (cell) yield cell.body;
+      }
+  }
+  const decision = decideDecimalMark(bodies());
+  if ('mark' in decision) return decision.mark;
+  throw new UnreadableStatement("the CSV's amounts cannot be read for certain", [
+    markProblem(decision),
+    "save a CSV mapping (POST /api/bank-csv-mappings) with decimalSeparator '.' or ',' and upload again with its mappingId",
+  ]);
+}
+
 export function parseCsv(bytes: Uint8Array, mapping: CsvMapping): ParsedStatement {
-  const rows = rowsOf(decodeText(bytes), mapping);
+  return parseCsvRows(csvRows(bytes, mapping.delimiter), mapping);
+}
+
+/** The statement of the rows, read with the mapping (whose header the rows must have). */
+export function parseCsvRows(rows: Row[], mapping: CsvMapping): ParsedStatement {
   const { start, index } = locate(rows, mapping);
   const c = mapping.columns;
-  const dec = mapping.decimalSeparator ?? '.';
-  const cell = (r: string[], col: Column | undefined) => {
-    if (col === undefined) return undefined;
-    const i = index(col);
-    return i < 0 ? undefined : r[i];
+  const at = {
+    date: index(c.date),
+    valueDate: index(c.valueDate),
+    reference: index(c.reference),
+    payee: index(c.payee),
+    amount: mapping.sign === 'signed' ? index(c.amount) : -1,
+    debit: mapping.sign === 'signed' ? -1 : index(c.debit),
+    credit: mapping.sign === 'signed' ? -1 : index(c.credit),
+    fee: mapping.sign === 'signed' ? -1 : index(c.fee),
+    balance: index(c.balance),
   };
-  const money2 = (r: string[], col: Column | undefined, field: string, errs: string[]) => {
-    const raw = cell(r, col);
+  const description = (Array.isArray(c.description) ? c.description : [c.description])
+    .map(index)
+    .filter((i) => i >= 0);
+  const where = mapping.rowsWhere && {
+    at: index(mapping.rowsWhere.column),
+    equals: mapping.rowsWhere.equals,
+  };
+  // The data rows: neither filtered out nor empty, nor a row with no date and no money (a
+  // continuation or a footer's blank line).
+  const data = rows.slice(start).filter(({ record: r }) => {
+    if (where && r[where.at] !== where.equals) return false;
+    if (r.every((x) => !x)) return false;
+    return Boolean(r[at.date]) || MONEY_ROLES.some((role) => at[role] >= 0 && r[at[role]]);
+  });
+  const records = data.map((d) => d.record);
+  const mark = markOf(mapping, records, at);
+  const unmarked = (i: number): Unmarked =>
+    i < 0 ? 'plain' : unmarkedMeaning(records.map((r) => (r[i] ? cellOf(r[i]!) : null)));
+  const amountUnmarked = unmarked(at.amount);
+  const balanceUnmarked = unmarked(at.balance);
+  const dateFormat =
+    mapping.dateFormats && mapping.dateFormats.length > 1
+      ? decideDateFormat(
+          records.map((r) => r[at.date]),
+          mapping.dateFormats,
+        )
+      : mapping.dateFormat;
+  const money = (r: string[], i: number, field: string, bad: string[], how: Unmarked = 'plain') => {
+    const raw = i < 0 ? undefined : r[i];
     if (!raw) return null;
-    const a = amountText(raw, dec);
-    if (a == null) errs.push(`${field}: not an amount: "${raw}"`);
+    const cell = cellOf(raw);
+    const a = cell && readMoney(cell, mark, how);
+    if (a == null)
+      bad.push(
+        cell
+          ? `${field}: not an amount with a decimal ${mark === '.' ? 'point' : 'comma'}: "${raw}"`
+          : `${field}: not an amount: "${raw}"`,
+      );
     return a;
   };
-  const descCols = Array.isArray(c.description) ? c.description : [c.description];
   const lines: StatementLine[] = [];
   const errors: RowError[] = [];
-  for (const { record: r, info } of rows.slice(start)) {
-    if (mapping.rowsWhere && cell(r, mapping.rowsWhere.column) !== mapping.rowsWhere.equals) continue;
-    if (r.every((x) => !x)) continue;
+  for (const { record: r, info } of data) {
     const line = info.lines;
-    const date = dateText(cell(r, c.date), mapping.dateFormat);
+    const date = dateText(r[at.date], dateFormat);
     if (!date) {
-      errors.push({
-        line,
-        field: 'date',
-        message: `not a ${mapping.dateFormat} date: "${cell(r, c.date) ?? ''}"`,
-      });
+      errors.push({ line, field: 'date', message: `not a ${dateFormat} date: "${r[at.date] ?? ''}"` });
       continue;
     }
     const bad: string[] = [];
     let amount: string | null;
-    if (mapping.sign === 'signed') amount = money2(r, c.amount, 'amount', bad);
+    if (mapping.sign === 'signed') amount = money(r, at.amount, 'amount', bad, amountUnmarked);
     else {
       const parts = [
-        money2(r, c.credit, 'credit', bad),
-        money2(r, c.debit, 'debit', bad),
-        money2(r, c.fee, 'fee', bad),
+        money(r, at.credit, 'credit', bad),
+        money(r, at.debit, 'debit', bad),
+        money(r, at.fee, 'fee', bad),
       ];
       // Their sign is the column's: money in less money out less the fee.
       const [inn, out, fee] = parts.map((p) => (p == null ? 0n : centsOf(p.replace(/^-/, ''))));
       amount = parts.every((p) => p == null) ? null : amountOf(inn! - out! - fee!);
     }
-    const balance = money2(r, c.balance, 'balance', bad);
+    const balance = money(r, at.balance, 'balance', bad, balanceUnmarked);
     if (bad.length) {
       errors.push({ line, field: bad[0]!.split(':')[0]!, message: bad.join('; ') });
       continue;
@@ -143,14 +220,14 @@ export function parseCsv(bytes: Uint8Array, mapping: CsvMapping): ParsedStatemen
     lines.push({
       line,
       date,
-      valueDate: dateText(cell(r, c.valueDate), mapping.dateFormat),
+      valueDate: at.valueDate < 0 ? null : dateText(r[at.valueDate], dateFormat),
       amount,
-      description: descCols
-        .map((d) => cell(r, d))
+      description: description
+        .map((i) => r[i])
         .filter(Boolean)
         .join(' '),
-      reference: cell(r, c.reference) || null,
-      payee: cell(r, c.payee) || null,
+      reference: (at.reference >= 0 && r[at.reference]) || null,
+      payee: (at.payee >= 0 && r[at.payee]) || null,
       runningBalance: balance,
     });
   }
@@ -162,6 +239,7 @@ export function parseCsv(bytes: Uint8Array, mapping: CsvMapping): ParsedStatemen
   if (first?.runningBalance != null && last?.runningBalance != null) {
     out.openingBalance = amountOf(centsOf(first.runningBalance) - centsOf(first.amount));
     out.closingBalance = last.runningBalance;
+    out.derivedBalance = 'opening';
   }
   if (first) out.periodFrom = first.date;
   if (last) out.periodTo = last.date;

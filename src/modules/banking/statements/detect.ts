@@ -1,51 +1,91 @@
-// Which parser a file needs, told from its bytes when the upload does not say, and the one entry
-// point the route calls: parseStatement.
+// What a file is, told from its bytes when the upload does not say, and the one entry point the
+// route calls: parseStatement. A file that is none of the three formats is named for what it is
+// (a ZIP, a PDF, a spreadsheet, a camt.054) with what is accepted, rather than "a CSV needs a
+// profile".
 
-import { decodeText } from '../../../platform/files/decode-text.ts';
 import type { StatementFormat } from '../banking.tables.ts';
-import { parseCamt053 } from './camt.ts';
-import { parseCsv } from './csv.ts';
-import { CSV_PROFILES, type CsvMapping, type CsvProfile, PROFILES } from './csv-profiles.ts';
+import { parseCamt } from './camt.ts';
+import { csvRows, parseCsvRows } from './csv.ts';
+import { csvNotRead, findLayout, profileOrder } from './csv-layouts.ts';
+import type { CsvMapping, CsvProfile } from './csv-profiles.ts';
 import { parseOfx } from './ofx.ts';
-import { type ParsedStatement, UnreadableStatement } from './types.ts';
+import { type ParsedStatement, type ReadOptions, UnreadableStatement } from './types.ts';
 
-/** The format the first bytes say: OFX (its header or element), CAMT.053 (its namespace or root), else CSV. */
+const ACCEPTED = 'accepted: OFX or QFX (1.x or 2.x), a CAMT.053 statement (XML), or a bank CSV export';
+
+/** Files that are not statements, by their first bytes: what they are. */
+const NOT_STATEMENTS: Array<[RegExp, string]> = [
+  [
+    /^PK\x03\x04/,
+    'a ZIP archive (or an Excel .xlsx workbook): unzip it, or save the sheet as CSV, and upload the file',
+  ],
+  [/^%PDF-/, 'a PDF: export the statement from online banking as OFX, CAMT.053 or CSV instead'],
+  [/^\xD0\xCF\x11\xE0/, 'an Excel 97-2003 workbook (.xls): save it as CSV and upload that'],
+  [/^\x1F\x8B/, 'a gzip archive: decompress it and upload the file inside'],
+  [/^\x89PNG|^\xFF\xD8\xFF/, 'a picture: statements come as OFX, CAMT.053 or CSV'],
+];
+
+/** The format the first bytes say: OFX (its header or element), CAMT (its namespace or root), else CSV. */
 export function detectFormat(bytes: Uint8Array): StatementFormat {
-  const head = new TextDecoder('utf-8')
-    .decode(bytes.subarray(0, 2048))
-    .replace(/^\uFEFF/, '')
-    .trimStart();
-  if (/^OFXHEADER/i.test(head) || /<OFX>/i.test(head) || /<\?OFX/i.test(head)) return 'ofx';
-  if (/camt\.053|<BkToCstmrStmt/i.test(head)) return 'camt053';
+  const head = headOf(bytes);
+  if (!head.trim()) throw new UnreadableStatement('the file is empty', [ACCEPTED]);
+  const binary = String.fromCharCode(...bytes.subarray(0, 8));
+  for (const [magic, what] of NOT_STATEMENTS)
+    if (magic.test(binary)) throw new UnreadableStatement(`the file is ${what}`, [ACCEPTED]);
+  const text = head.replace(/^\uFEFF/, '').trimStart();
+  if (/^OFXHEADER/i.test(text) || /<OFX>/i.test(text) || /<\?OFX/i.test(text)) return 'ofx';
+  if (/camt\.05\d|<BkToCstmr/i.test(text)) return 'camt053';
+  if (/^<\?xml|^</.test(text))
+    throw new UnreadableStatement('the file is XML, but neither OFX nor a CAMT statement', [ACCEPTED]);
   return 'csv';
 }
 
-/** The bank profile whose header (or record type) the CSV carries, if one does. */
-export function detectProfile(bytes: Uint8Array): CsvProfile | undefined {
-  for (const p of CSV_PROFILES) {
-    try {
-      parseCsv(bytes.subarray(0, 8192), PROFILES[p]);
-      if (p === 'standard_bank' && !/^HIST,/m.test(decodeText(bytes.subarray(0, 8192)))) continue;
-      return p;
-    } catch {}
-  }
-  return undefined;
-}
+const headOf = (bytes: Uint8Array) => new TextDecoder('latin1').decode(bytes.subarray(0, 4096));
 
-export interface ParseOptions {
+export interface ParseOptions extends ReadOptions {
   format?: StatementFormat | undefined;
-  /** A CSV's mapping: a bank's profile or the user's own. */
+  /** A saved CSV mapping: read with it and nothing else. */
   mapping?: CsvMapping | undefined;
+  /** The bank profiles a CSV may be, in the order to try; default: every bank. */
+  profiles?: readonly CsvProfile[] | undefined;
 }
 
-export interface Parsed extends ParsedStatement {
+export interface Parsed {
   format: StatementFormat;
+  statements: ParsedStatement[];
+  /** The CSV's bank profile, when one read it. */
+  profile?: CsvProfile;
+  /** The layout of the bank's that read it, in words. */
+  layout?: string;
 }
 
-export function parseStatement(bytes: Uint8Array, options: ParseOptions = {}): Parsed {
+export function parseStatement(bytes: Uint8Array, options: ParseOptions): Parsed {
   const format = options.format ?? detectFormat(bytes);
-  if (format === 'ofx') return { format, ...parseOfx(bytes) };
-  if (format === 'camt053') return { format, ...parseCamt053(bytes) };
-  if (!options.mapping) throw new UnreadableStatement('a CSV needs a profile or a mapping to be read');
-  return { format, ...parseCsv(bytes, options.mapping) };
+  if (format === 'ofx') return { format, statements: parseOfx(bytes, options) };
+  if (format === 'camt053') return { format, statements: parseCamt(bytes, options) };
+  if (options.mapping) {
+    const rows = csvRows(bytes, options.mapping.delimiter);
+    try {
+      return { format, statements: [parseCsvRows(rows, options.mapping)] };
+    } catch (err) {
+      if (err instanceof UnreadableStatement && !err.reasons.length) throw csvNotRead(rows, err.message);
+      throw err;
+    }
+  }
+  const rows = csvRows(bytes);
+  const order = options.profiles ?? profileOrder();
+  const found = findLayout(rows, order);
+  if (!found) {
+    const which =
+      order.length === 1
+        ? `the ${order[0]} profile's columns`
+        : "any bank's columns (FNB, ABSA, Standard Bank, …)";
+    throw csvNotRead(rows, `no header row with ${which} in the first 50 rows`);
+  }
+  return {
+    format,
+    statements: [parseCsvRows(rows, found.mapping)],
+    profile: found.profile,
+    layout: found.layout,
+  };
 }
