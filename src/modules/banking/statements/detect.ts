@@ -13,25 +13,30 @@ import { type ParsedStatement, type ReadOptions, UnreadableStatement } from './t
 
 const ACCEPTED = 'accepted: OFX or QFX (1.x or 2.x), a CAMT.053 statement (XML), or a bank CSV export';
 
-/** Files that are not statements, by their first bytes: what they are. */
-const NOT_STATEMENTS: Array<[RegExp, string]> = [
+/** Files that are not statements, by their first bytes (their magic numbers): what they are. */
+const NOT_STATEMENTS: Array<[number[], string]> = [
   [
-    /^PK\x03\x04/,
+    [0x50, 0x4b, 0x03, 0x04],
     'a ZIP archive (or an Excel .xlsx workbook): unzip it, or save the sheet as CSV, and upload the file',
   ],
-  [/^%PDF-/, 'a PDF: export the statement from online banking as OFX, CAMT.053 or CSV instead'],
-  [/^\xD0\xCF\x11\xE0/, 'an Excel 97-2003 workbook (.xls): save it as CSV and upload that'],
-  [/^\x1F\x8B/, 'a gzip archive: decompress it and upload the file inside'],
-  [/^\x89PNG|^\xFF\xD8\xFF/, 'a picture: statements come as OFX, CAMT.053 or CSV'],
+  [
+    [0x25, 0x50, 0x44, 0x46, 0x2d],
+    'a PDF: export the statement from online banking as OFX, CAMT.053 or CSV instead',
+  ],
+  [[0xd0, 0xcf, 0x11, 0xe0], 'an Excel 97-2003 workbook (.xls): save it as CSV and upload that'],
+  [[0x1f, 0x8b], 'a gzip archive: decompress it and upload the file inside'],
+  [[0x89, 0x50, 0x4e, 0x47], 'a picture: statements come as OFX, CAMT.053 or CSV'],
+  [[0xff, 0xd8, 0xff], 'a picture: statements come as OFX, CAMT.053 or CSV'],
 ];
+
+const startsWith = (bytes: Uint8Array, magic: number[]) => magic.every((b, i) => bytes[i] === b);
 
 /** The format the first bytes say: OFX (its header or element), CAMT (its namespace or root), else CSV. */
 export function detectFormat(bytes: Uint8Array): StatementFormat {
   const head = headOf(bytes);
   if (!head.trim()) throw new UnreadableStatement('the file is empty', [ACCEPTED]);
-  const binary = String.fromCharCode(...bytes.subarray(0, 8));
   for (const [magic, what] of NOT_STATEMENTS)
-    if (magic.test(binary)) throw new UnreadableStatement(`the file is ${what}`, [ACCEPTED]);
+    if (startsWith(bytes, magic)) throw new UnreadableStatement(`the file is ${what}`, [ACCEPTED]);
   const text = head.replace(/^\uFEFF/, '').trimStart();
   if (/^OFXHEADER/i.test(text) || /<OFX>/i.test(text) || /<\?OFX/i.test(text)) return 'ofx';
   if (/camt\.05\d|<BkToCstmr/i.test(text)) return 'camt053';
