@@ -43,11 +43,15 @@ function read(bytes: Uint8Array, options: ParseOptions): Parsed {
   try {
     return parseStatement(bytes, options);
   } catch (err) {
-    if (err instanceof UnreadableStatement)
+    if (err instanceof UnreadableStatement) {
+      // The members the OpenAPI declares (the Problem schema); a reader's other details stay in.
+      const { columnsFound, suggestedMapping } = err.details;
       throw new HttpError(422, `file: ${err.message}`, {
         ...(err.reasons.length ? { reasons: err.reasons } : {}),
-        ...err.details,
+        ...(columnsFound ? { columnsFound } : {}),
+        ...(suggestedMapping ? { suggestedMapping } : {}),
       });
+    }
     throw err;
   }
 }
