@@ -4,7 +4,7 @@
 // profile".
 
 import type { StatementFormat } from '../banking.tables.ts';
-import { parseCamt } from './camt.ts';
+import { camtKind, parseCamt } from './camt.ts';
 import { csvRows, parseCsvRows } from './csv.ts';
 import { csvNotRead, findLayout, profileOrder } from './csv-layouts.ts';
 import type { CsvMapping, CsvProfile } from './csv-profiles.ts';
@@ -39,7 +39,8 @@ export function detectFormat(bytes: Uint8Array): StatementFormat {
     if (startsWith(bytes, magic)) throw new UnreadableStatement(`the file is ${what}`, [ACCEPTED]);
   const text = head.replace(/^\uFEFF/, '').trimStart();
   if (/^OFXHEADER/i.test(text) || /<OFX>/i.test(text) || /<\?OFX/i.test(text)) return 'ofx';
-  if (/camt\.05\d|<BkToCstmr/i.test(text)) return 'camt053';
+  // Any CAMT message (the reader refuses a camt.052 or camt.054 by name).
+  if (camtKind(text)) return 'camt053';
   if (/^<\?xml|^</.test(text))
     throw new UnreadableStatement('the file is XML, but neither OFX nor a CAMT statement', [ACCEPTED]);
   return 'csv';
