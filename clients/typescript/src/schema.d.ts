@@ -4046,7 +4046,7 @@ export interface paths {
         put?: never;
         /**
          * Import (or preview) a statement file: OFX/QFX, CAMT.053 or a bank CSV
-         * @description multipart/form-data, at most 20 MiB (larger: 413). The format is told from the bytes unless given; a CSV is read with the saved mapping named (mappingId), the profile named, or the bank account's bank's. preview=true answers what the import would do and writes nothing (200). Otherwise one statement is written (201): its new lines, never a line the account already holds (the same file, an overlapping statement or the bank feed: each duplicate with its reason); identical rows of one day are kept. Rows with errors are not written (each in errors), the rest are. The balances are checked: opening + lines = closing, and the running balance row by row (a gap says where and how much). The same file again answers 200 with the statement it was imported as, adding nothing. A file that cannot be read at all: 422.
+         * @description multipart/form-data, at most 20 MiB (larger: 413). The format is told from the bytes unless given; a CSV is read with the saved mapping named (mappingId), the profile named, or the layout of whichever bank's export the header is (the bank account's bank tried first). A file's decimal mark, date format and Cr/Dr convention are decided from all of its rows. A file may hold several statements (OFX accounts, CAMT days): each goes to the account it names; those of this bank account are imported, the others listed in statements, and a file naming none of its statements is 422 with accountsFound; a statement in another currency is 422. preview=true answers what the import would do and writes nothing (200). Otherwise one statement is written (201): its new lines, never a line the account already holds (the same file, an overlapping statement or the bank feed: each duplicate with its reason); identical rows of one day are kept. Rows with errors are not written (each in errors), the rest are. The balances are checked: opening + lines = closing, and the running balance row by row (a gap says where and how much). A file that adds nothing (the same file again, or lines all held) answers 200 with the counts of this call, recorded nowhere (id: the statement the same file was imported as, if it was). A file that cannot be read, or gives no line at all, is 422 with every reason and recorded nowhere; a CSV no layout reads names its columns (columnsFound) and suggests a mapping (suggestedMapping). Lists of rows show their first 100 beside their counts.
          *
          *     Needs the role permission `banking:write`. An API key or OAuth token needs the scope `banking:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -6785,6 +6785,14 @@ export interface components {
             scope?: string;
             /** @description 422: every reason */
             reasons?: string[];
+            /** @description 422 of a file read by its columns (a CSV no mapping reads): the columns its header has */
+            columnsFound?: string[];
+            /** @description 422 of a CSV no mapping reads: a mapping that would read it, to check and save (the body of the area's mapping create) */
+            suggestedMapping?: {
+                [key: string]: unknown;
+            };
+            /** @description 422 of a file of statements none of which is the account chosen: the accounts it names */
+            accountsFound?: string[];
             /**
              * Format: date
              * @description PERIOD_LOCKED: the lock date
@@ -11838,6 +11846,11 @@ export interface components {
             openingBalance: string | null;
             /** @description A decimal string, two places */
             closingBalance: string | null;
+            /**
+             * @description The balance the file did not give, worked out from the other and the lines (an OFX gives only its closing balance): opening + lines = closing then holds by construction, and only the running balances are checked
+             * @enum {string|null}
+             */
+            derived: "opening" | "closing" | null;
             /** @description A decimal string, two places */
             linesTotal: string;
             /** @description closing - (opening + lines), when both are given */
@@ -11855,10 +11868,37 @@ export interface components {
                 difference: string;
             }[];
         };
+        BankStatementInFile: {
+            /** @description The statement in the file, 1-based */
+            index: number;
+            /** @description The statement's own id in the file (CAMT Stmt/Id) */
+            reference: string | null;
+            /** @description The account it names */
+            accountHint: string | null;
+            currency: string | null;
+            /** Format: date */
+            periodFrom: string | null;
+            /** Format: date */
+            periodTo: string | null;
+            /**
+             * @description imported: its lines are this account's (new ones written, the others already held); other_account: of another account, not imported; repeated: the same statement again in the file, imported once
+             * @enum {string}
+             */
+            outcome: "imported" | "other_account" | "repeated";
+            /** @description Why it was not imported */
+            reason: string | null;
+            rowsRead: number;
+            rowsNew: number;
+            rowsDuplicate: number;
+            rowsError: number;
+            balance: components["schemas"]["StatementBalanceCheck"];
+            /** @description What the reader did that matters (a batch kept as one line, and why) */
+            notes: string[];
+        };
         BankStatement: {
             /**
              * Format: uuid
-             * @description null in a preview
+             * @description The statement written; in a 200 that adds nothing, the statement the same file was imported as, or null
              */
             id: string | null;
             /** Format: uuid */
@@ -11870,6 +11910,8 @@ export interface components {
             format: "ofx" | "camt053" | "csv";
             /** @description The CSV's bank profile, or mapping:<id> */
             profile: string | null;
+            /** @description The layout of the bank's export that read the CSV, in words */
+            layout: string | null;
             fileName: string | null;
             fileSha256: string;
             fileSize: number;
@@ -11891,9 +11933,14 @@ export interface components {
             rowsRead: number;
             rowsNew: number;
             rowsDuplicate: number;
-            /** @description Rows not written: each is in errors */
+            /** @description New rows identical (date and amount) to an earlier one of the file: kept, not merged */
+            rowsIdentical: number;
+            /** @description Rows not written (the first 100 are in errors) */
             rowsError: number;
             balance: components["schemas"]["StatementBalanceCheck"];
+            /** @description Every statement in the file and what became of it (a CSV is one) */
+            statements: components["schemas"]["BankStatementInFile"][];
+            /** @description The first 100 rows already held; rowsDuplicate counts them all */
             duplicates: {
                 line: number | null;
                 /** Format: date */
@@ -11908,6 +11955,7 @@ export interface components {
                  */
                 duplicateOfId: string;
             }[];
+            /** @description The first 100 identical rows kept; rowsIdentical counts them all */
             identical: {
                 line: number | null;
                 /** Format: date */
@@ -11917,6 +11965,7 @@ export interface components {
                 /** @description Why an identical row of the same day is kept, not merged */
                 note: string;
             }[];
+            /** @description The first 100 rows not read; rowsError counts them all */
             errors: {
                 /** @description The row (CSV) or entry (OFX, CAMT) in the file, 1-based */
                 line: number;
@@ -11977,7 +12026,7 @@ export interface components {
             skipRows: number;
             header: boolean;
             /** @enum {string} */
-            decimalSeparator: "." | ",";
+            decimalSeparator: "auto" | "." | ",";
             delimiter: ("," | ";" | "\t") | null;
             /** Format: date-time */
             createdAt: string;
@@ -12043,10 +12092,10 @@ export interface components {
             /** @description Whether a header row names the columns (default true) */
             header?: boolean;
             /**
-             * @description Default '.'
+             * @description auto (the default): decided from every amount and balance in the file ('1.234,56' and '50,00' say comma, '1,234.56' and '50.00' point; a file that could be either is refused, asking for '.' or ','); '.' or ',': always that (a cell that does not fit is an error on its row)
              * @enum {string}
              */
-            decimalSeparator?: "." | ",";
+            decimalSeparator?: "auto" | "." | ",";
             /**
              * @description Default: told from the file
              * @enum {string}
@@ -12089,10 +12138,10 @@ export interface components {
             /** @description Whether a header row names the columns (default true) */
             header?: boolean;
             /**
-             * @description Default '.'
+             * @description auto (the default): decided from every amount and balance in the file ('1.234,56' and '50,00' say comma, '1,234.56' and '50.00' point; a file that could be either is refused, asking for '.' or ','); '.' or ',': always that (a cell that does not fit is an error on its row)
              * @enum {string}
              */
-            decimalSeparator?: "." | ",";
+            decimalSeparator?: "auto" | "." | ",";
             /**
              * @description Default: told from the file
              * @enum {string}
@@ -12454,7 +12503,7 @@ export interface components {
             totalPages: number;
         };
         BankAutoReconcileResult: {
-            /** @description Unreconciled lines looked at */
+            /** @description Unreconciled lines looked at: those whose amount is due on an open invoice or bill (no other can be certain) */
             considered: number;
             reconciled: number;
             matchIds: string[];
