@@ -4,6 +4,7 @@
 // its statements is refused with the accounts it does name, and a statement of the account in
 // another currency is refused (as Odoo's import refuses it): its amounts are not this account's
 // money.
+import { createHash } from 'node:crypto';
 import { HttpError, unprocessable } from '../../platform/http/problem.ts';
 import type { ParsedStatement } from './statements/types.ts';
 
@@ -12,7 +13,7 @@ export type StatementOutcome = 'imported' | 'other_account' | 'repeated';
 export interface Sorted {
   /** Each statement of the file with what becomes of it, in the file's order. */
   all: Array<{ statement: ParsedStatement; outcome: StatementOutcome; reason: string | null }>;
-  /** The account's, to import. */
+  /** The account's, to import, in the order of their days. */
   mine: ParsedStatement[];
   warnings: string[];
 }
@@ -20,31 +21,37 @@ export interface Sorted {
 export interface AccountFacts {
   /** The bank account's number as recorded, or null. */
   number: string | null;
+  /** The numbers of the company's other bank accounts: a statement goes to the one it names best. */
+  others: readonly string[];
   currency: string;
   /** How the bank account is named in messages: "Bank 1000 (••••5678)". */
   label: string;
 }
 
-const plain = (s: string) => s.toUpperCase().replace(/[\s\-./]/g, '');
+// Spaces, dashes, dots, slashes, a '~' (an OFX ACCTID like 1452687~7): not part of the number.
+const plain = (s: string) => s.toUpperCase().replace(/[^A-Z0-9*X•]/g, '');
 const MASK = /[*X•]/;
 
 /**
- * Whether an account named in a file (an account number, an IBAN, a masked card number) is this
- * number: equal, or one ending with the other (an IBAN or a branch-prefixed number ends with the
- * account number; leading zeros differ), or, masked, the same last digits.
+ * How well an account named in a file (an account number, an IBAN, a masked card number) is this
+ * number: 0 not at all; the same number (leading zeros aside) best; else one ending with the
+ * other (an IBAN or a branch-prefixed number ends with the account number), by the length they
+ * share; a masked number by its last digits.
  */
-export function sameAccount(hint: string, number: string): boolean {
-  const h = plain(hint);
+export function accountMatch(hint: string, number: string): number {
+  const h = plain(hint).replace(/^0+/, '');
   const n = plain(number).replace(/^0+/, '');
-  if (!h || !n) return false;
+  if (!h || !n) return 0;
   if (MASK.test(h)) {
     const tail = /\d{4,}$/.exec(h)?.[0];
-    return tail != null && n.endsWith(tail);
+    return tail != null && n.endsWith(tail) ? tail.length : 0;
   }
-  const hh = h.replace(/^0+/, '');
-  const shorter = Math.min(hh.length, n.length);
-  return shorter >= 6 ? hh.endsWith(n) || n.endsWith(hh) : hh === n;
+  if (h === n) return Number.MAX_SAFE_INTEGER;
+  const shorter = Math.min(h.length, n.length);
+  return shorter >= 6 && (h.endsWith(n) || n.endsWith(h)) ? shorter : 0;
 }
+
+export const sameAccount = (hint: string, number: string) => accountMatch(hint, number) > 0;
 
 export function sortStatements(statements: readonly ParsedStatement[], account: AccountFacts): Sorted {
   const hints = [...new Set(statements.map((s) => s.accountHint).filter((h): h is string => Boolean(h)))];
@@ -52,7 +59,13 @@ export function sortStatements(statements: readonly ParsedStatement[], account: 
   let isMine: (s: ParsedStatement) => boolean;
   if (account.number) {
     const number = account.number;
-    isMine = (s) => !s.accountHint || sameAccount(s.accountHint, number);
+    // This account's when it names this number, and no other account's number better (a file of
+    // 12345678 is not account 2345678's because one ends with the other).
+    isMine = (s) => {
+      if (!s.accountHint) return true;
+      const mine = accountMatch(s.accountHint, number);
+      return mine > 0 && account.others.every((o) => accountMatch(s.accountHint!, o) <= mine);
+    };
   } else if (hints.length > 1)
     throw unprocessable(`file: it holds statements of ${hints.length} accounts`, [
       `the accounts in the file: ${hints.join(', ')}`,
@@ -76,28 +89,22 @@ export function sortStatements(statements: readonly ParsedStatement[], account: 
         reason: `of account ${statement.accountHint}, not this one`,
       };
     // The same statement twice in one file (a resend pasted in): its lines once.
-    const s = statement;
-    const key =
-      s.reference &&
-      [
-        s.accountHint,
-        s.reference,
-        s.periodFrom,
-        s.periodTo,
-        s.openingBalance,
-        s.closingBalance,
-        s.lines.length,
-      ].join('|');
-    if (key && seen.has(key))
+    const key = fingerprint(statement);
+    if (seen.has(key))
       return {
         statement,
         outcome: 'repeated',
-        reason: `statement ${statement.reference} is in the file twice`,
+        reason: `the same statement${statement.reference ? ` (${statement.reference})` : ''} is in the file twice`,
       };
-    if (key) seen.add(key);
+    seen.add(key);
     return { statement, outcome: 'imported', reason: null };
   });
-  const mine = all.filter((a) => a.outcome === 'imported').map((a) => a.statement);
+  // In the order of their days, whatever the file's (a CAMT may list the later day first): the
+  // balances run from the earliest opening to the latest closing.
+  const mine = all
+    .filter((a) => a.outcome === 'imported')
+    .map((a) => a.statement)
+    .sort((a, b) => dayOf(a).localeCompare(dayOf(b)));
   if (!mine.length)
     throw new HttpError(422, `file: no statement in it is of ${account.label}`, {
       reasons: [
@@ -116,4 +123,21 @@ export function sortStatements(statements: readonly ParsedStatement[], account: 
         ],
       );
   return { all, mine, warnings };
+}
+
+/** A statement's first day: its period's start, else its first line's (none: first). */
+function dayOf(s: ParsedStatement): string {
+  if (s.periodFrom) return s.periodFrom;
+  let first = s.periodTo ?? '9999-12-31';
+  for (const l of s.lines) if (l.date < first) first = l.date;
+  return first;
+}
+
+/** What makes two statements of a file the same one pasted twice: every figure and every line. */
+function fingerprint(s: ParsedStatement): string {
+  const head = [s.accountHint, s.reference, s.periodFrom, s.periodTo, s.openingBalance, s.closingBalance];
+  const lines = s.lines.map((l) => [l.date, l.amount, l.externalId, l.description].join('\u0001'));
+  return createHash('sha256')
+    .update([...head, ...lines].join('\u0002'))
+    .digest('hex');
 }

@@ -89,7 +89,11 @@ describe('statement files as banks write them', () => {
       sb.warnings.join(' '),
       /read as Standard Bank transactions \(payments and deposits\), though the account is at fnb/,
     );
-    const capitec = (await upload(k, fixture('csv/capitec-rand.csv'))).json();
+    // Capitec's export names its account (1234567890): not this FNB account's, refused here.
+    const refused = assertProblem(await upload(k, fixture('csv/capitec-rand.csv')), 422);
+    assert.deepEqual(refused.accountsFound, ['1234567890']);
+    const capitecAccount = await accountOf(k, { bank: 'capitec', accountNumber: '1234567890' });
+    const capitec = (await upload(capitecAccount, fixture('csv/capitec-rand.csv'))).json();
     // 5000 - 1234.56 + 12500 - 7.50 - 502 = 15755.94
     assert.deepEqual(
       [capitec.profile, capitec.rowsNew, capitec.balance.closingBalance],
@@ -266,6 +270,49 @@ describe('files of several statements, each to its own account', () => {
     );
     const dollars = await accountOf(k, { accountNumber: '62812345678', currency: 'USD' });
     assert.equal((await upload(dollars, usd)).statusCode, 201);
+  });
+
+  test('a statement goes to the account whose number it is, not to one whose number ends the same', async () => {
+    const k = await setup();
+    const short = await accountOf(k, { accountNumber: '2345678' });
+    const long = await accountOf(k, { accountNumber: '12345678' });
+    const ofx = fixture('statement-1x.ofx').toString().replace('<ACCTID>62812345678', '<ACCTID>12345678');
+    // 12345678 ends with 2345678, but the company has 12345678 itself.
+    const refused = assertProblem(await upload(short, ofx), 422);
+    assert.deepEqual(refused.accountsFound, ['12345678']);
+    assert.equal((await upload(long, ofx)).statusCode, 201);
+  });
+
+  test('the same statement twice in one OFX is imported once', async () => {
+    const k = await setup();
+    const once = fixture('statement-1x.ofx').toString();
+    const start = once.indexOf('<STMTTRNRS>');
+    const end = once.indexOf('</STMTTRNRS>') + '</STMTTRNRS>'.length;
+    const twice = once.slice(0, end) + once.slice(start, end) + once.slice(end);
+    const r = (await upload(k, twice)).json();
+    assert.deepEqual(
+      r.statements.map((s: { outcome: string }) => s.outcome),
+      ['imported', 'repeated'],
+    );
+    // Its five lines once: 15000 + 10593.50 = 25593.50, no gap.
+    assert.deepEqual([r.rowsNew, r.balance.status, r.balance.closingBalance], [5, 'ok', '25593.50']);
+    assert.equal((await held(k)).length, 5);
+  });
+
+  test("a CAMT listing the later day first: the balances run by the days, the account's is the last day's", async () => {
+    const k = await setup();
+    const text = fixture('camt/api-two-days.xml').toString();
+    const first = text.slice(text.indexOf('<Stmt>'), text.indexOf('</Stmt>') + 7);
+    const second = text.slice(text.lastIndexOf('<Stmt>'), text.lastIndexOf('</Stmt>') + 7);
+    const reversed = text.replace(first, '@@FIRST@@').replace(second, first).replace('@@FIRST@@', second);
+    const r = (await upload(k, reversed)).json();
+    // From the 2nd's opening 10000.00 to the 3rd's closing 14185.00: 10000 - 300 + 4500 - 15 = 14185.
+    assert.deepEqual(
+      [r.balance.openingBalance, r.balance.closingBalance, r.balance.status],
+      ['10000.00', '14185.00', 'ok'],
+    );
+    const account = (await k.api({ method: 'GET', url: `/api/bank-accounts/${k.bankAccountId}` })).json();
+    assert.deepEqual([account.statementBalance, account.statementDate], [14185, '2026-03-03']);
   });
 
   test('a CAMT.053 of two days: both statements imported in order, each listed with its balances', async () => {

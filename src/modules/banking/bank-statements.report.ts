@@ -55,16 +55,18 @@ const latest = (days: (string | undefined)[]) =>
 
 export function report(parsed: Parsed, sorted: Sorted, plan: IngestPlan, file: FileFacts) {
   const mine = sorted.mine;
+  // The plan is of the account's statements' lines in mine's order: each statement's own part.
+  const counts = new Map<ParsedStatement, { rowsNew: number; rowsDuplicate: number }>();
   let offset = 0;
+  for (const s of mine) {
+    const planned = plan.lines.slice(offset, offset + s.lines.length);
+    offset += s.lines.length;
+    const rowsNew = planned.filter((p) => p.outcome === 'new').length;
+    counts.set(s, { rowsNew, rowsDuplicate: planned.length - rowsNew });
+  }
   const statements = sorted.all.map(({ statement: s, outcome, reason }, i) => {
-    let rowsNew = 0;
-    let rowsDuplicate = 0;
-    if (outcome === 'imported') {
-      const planned = plan.lines.slice(offset, offset + s.lines.length);
-      offset += s.lines.length;
-      rowsNew = planned.filter((p) => p.outcome === 'new').length;
-      rowsDuplicate = planned.length - rowsNew;
-    }
+    const { rowsNew, rowsDuplicate } = counts.get(s) ?? { rowsNew: 0, rowsDuplicate: 0 };
+    const notes = s.notes ?? [];
     return {
       index: i + 1,
       reference: s.reference ?? null,
@@ -79,7 +81,10 @@ export function report(parsed: Parsed, sorted: Sorted, plan: IngestPlan, file: F
       rowsDuplicate,
       rowsError: s.errors.length,
       balance: statementBalance(s),
-      notes: s.notes ?? [],
+      notes:
+        notes.length > SHOWN
+          ? [...notes.slice(0, SHOWN), `and ${notes.length - SHOWN} more note(s) like these`]
+          : notes,
     };
   });
   const balance = overallBalance(mine);

@@ -58,15 +58,17 @@ function read(bytes: Uint8Array, options: ParseOptions): Parsed {
 
 /** The account's number, for choosing a file's statements (answered masked elsewhere, read whole here). */
 async function accountFacts(ctx: TenantCtx, account: BankAccount): Promise<AccountFacts> {
-  const r = await ctx.db
+  const rows = await ctx.db
     .selectFrom('bank_accounts')
-    .select('account_number')
+    .select(['id', 'account_number'])
     .where('tenant_id', '=', ctx.tenantId)
-    .where('id', '=', account.id)
-    .executeTakeFirstOrThrow();
+    .where('company_id', '=', companyOf(ctx))
+    .where('account_number', 'is not', null)
+    .execute();
   const masked = account.accountNumberMasked ? ` (${account.accountNumberMasked})` : '';
   return {
-    number: r.account_number,
+    number: rows.find((r) => r.id === account.id)?.account_number ?? null,
+    others: rows.filter((r) => r.id !== account.id).map((r) => r.account_number!),
     currency: account.currency,
     label: `bank account ${account.accountCode} ${account.name}${masked}`,
   };

@@ -56,7 +56,9 @@ export const LeadImportResult = named(
   Type.Object({
     importId: nullable(Uuid, { description: 'The import’s record; null on a preview' }),
     preview: Type.Boolean(),
-    encoding: Type.String({ description: 'utf-8 (with or without a BOM) or windows-1252' }),
+    encoding: Type.String({
+      description: 'utf-8 (with or without a BOM), utf-16le or utf-16be (with their BOM), or windows-1252',
+    }),
     rows: Type.Integer({ description: 'Rows of data (blank lines not counted)' }),
     created: Type.Integer(),
     updated: Type.Integer({ description: 'Rows that matched a lead and filled something it lacked' }),

@@ -21,3 +21,10 @@ test('a UTF-8 or ASCII declaration the bytes break, or no declaration, falls bac
   assert.equal(decodeDeclared(latin, 'no-such-charset'), 'CAFÉ NOIR');
   assert.equal(decodeText(Buffer.from('\uFEFFDate')), 'Date');
 });
+
+test("Excel's Unicode text: UTF-16 with its byte order mark", () => {
+  const text = 'Datum\tBedrag\nCAFÉ\t-5,00\n';
+  assert.equal(decodeText(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])), text);
+  const be = Buffer.from(text, 'utf16le').swap16();
+  assert.equal(decodeText(Buffer.concat([Buffer.from([0xfe, 0xff]), be])), text);
+});

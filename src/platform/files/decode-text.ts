@@ -1,15 +1,23 @@
 // Text files people export from spreadsheets and banks: UTF-8 (with or without a BOM), or
 // Windows-1252 where Excel wrote the code page of the machine. One decoder for every importer
 // (bank statements, lead imports).
-export type TextEncoding = 'utf-8' | 'windows-1252';
+export type TextEncoding = 'utf-8' | 'windows-1252' | 'utf-16le' | 'utf-16be';
 
-/** The text of the bytes: UTF-8 (a BOM dropped) when they are, else Windows-1252 (SA banks' exports). */
+/**
+ * The text of the bytes: UTF-16 when a byte order mark says so, UTF-8 (a BOM dropped) when they are,
+ * else Windows-1252 (SA banks' exports).
+ */
 export function decodeText(bytes: Uint8Array): string {
   return decodeTextOf(bytes).text;
 }
 
 /** decodeText, saying which encoding the bytes were read as. */
 export function decodeTextOf(bytes: Uint8Array): { text: string; encoding: TextEncoding } {
+  // Excel's "Unicode text" is UTF-16 with its byte order mark.
+  if (bytes[0] === 0xff && bytes[1] === 0xfe)
+    return { text: new TextDecoder('utf-16le').decode(bytes), encoding: 'utf-16le' };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff)
+    return { text: new TextDecoder('utf-16be').decode(bytes), encoding: 'utf-16be' };
   try {
     return {
       text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes),

@@ -62,12 +62,16 @@ test('an unmarked amount in a column that marks only its credits is money out (F
     column.map((c) => readMoney(c!, '.', 'debit')),
     ['1200.00', '-50.00', '-6.50', '300.00'],
   );
+  // Both markers: credits are marked, so a bare amount is still money out.
+  assert.equal(unmarkedMeaning(['50.00 Dr', '1200.00 Cr', '7.00'].map(scanMoney)), 'debit');
   // Marks only its debits: a bare amount is money in.
   assert.equal(unmarkedMeaning(['50.00 Dr', '1200.00'].map(scanMoney)), 'credit');
-  // Explicit minus signs, both markers, or none: read as written.
+  // Explicit minus signs, or no marker anywhere: read as written.
   assert.equal(unmarkedMeaning(['-50.00', '1200.00 Cr'].map(scanMoney)), 'plain');
-  assert.equal(unmarkedMeaning(['50.00 Dr', '1200.00 Cr', '7.00'].map(scanMoney)), 'plain');
   assert.equal(unmarkedMeaning(['50.00', '1200.00'].map(scanMoney)), 'plain');
+  // No marker in the column, but the file marks its balances (14,950.00 Cr): the statement's
+  // convention, a bare amount is money out.
+  assert.equal(unmarkedMeaning(['50.00', '20.00'].map(scanMoney), true), 'debit');
 });
 
 test('what one number says of the mark', () => {

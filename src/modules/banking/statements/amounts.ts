@@ -8,8 +8,8 @@
 // too large. A file whose cells say both, or only what could be either, is not guessed.
 //
 // Signs: a leading or trailing minus, brackets, or a Cr / Dr beside an unsigned amount. Where a
-// column marks only its credits (FNB: "1,200.00 Cr" and a bare "50.00" for money out) an unmarked
-// amount is the other kind: unmarkedMeaning decides that per column, from all of its cells.
+// statement marks its credits (FNB: "1,200.00 Cr" and a bare "50.00" for money out) a bare amount
+// is a debit: unmarkedMeaning decides that per column, from all of its cells.
 
 export type DecimalMark = '.' | ',';
 
@@ -163,11 +163,14 @@ export function readNumber(body: string, mark: DecimalMark): string | null {
 export type Unmarked = 'plain' | 'debit' | 'credit';
 
 /**
- * A column that marks only its credits (Cr) means money out by a bare amount, and one that marks
- * only its debits (Dr) money in; a column with explicit minus signs, with both markers, or with
- * none reads its amounts as written.
+ * How a column's bare amounts read. South African statements mark credits ("1,200.00 Cr") and
+ * leave debits bare, the balance column marking both ("14,950.00 Cr", "50.00 Dr"): so a column
+ * with Cr markers means money out by a bare amount, whether or not some amounts also say Dr; one
+ * with Dr markers only means money in; one with none reads as written, unless the file marks its
+ * balances (`marksElsewhere`): then its amounts follow the statement's convention too (a file of
+ * debits only has no Cr to show). A column with minus signs reads as written.
  */
-export function unmarkedMeaning(cells: Iterable<MoneyCell | null>): Unmarked {
+export function unmarkedMeaning(cells: Iterable<MoneyCell | null>, marksElsewhere = false): Unmarked {
   let cr = false;
   let dr = false;
   for (const c of cells) {
@@ -176,10 +179,16 @@ export function unmarkedMeaning(cells: Iterable<MoneyCell | null>): Unmarked {
     if (c.marker === 'cr') cr = true;
     else if (c.marker === 'dr') dr = true;
   }
-  if (cr && !dr) return 'debit';
-  if (dr && !cr) return 'credit';
-  return 'plain';
+  if (cr) return 'debit';
+  if (dr) return 'credit';
+  return marksElsewhere ? 'debit' : 'plain';
 }
+
+/** Whether any cell carries a Cr or Dr. */
+export const hasMarkers = (cells: Iterable<MoneyCell | null>) => {
+  for (const c of cells) if (c?.marker) return true;
+  return false;
+};
 
 /**
  * The signed amount ("-1234.50") of a scanned cell; null when the number does not fit the mark,

@@ -54,7 +54,8 @@ export function checkBalances(
         found: amountOf(balance),
         difference: amountOf(balance - prevBalance - amount),
       });
-    prevBalance = balance;
+    // A row without a balance carries the one before forward: the next row's is checked against it.
+    prevBalance = balance ?? (prevBalance == null ? null : prevBalance + amount);
   }
   const gap = opening != null && closing != null ? amountOf(cents(closing) - cents(opening) - total) : null;
   const status =

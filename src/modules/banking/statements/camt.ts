@@ -42,7 +42,15 @@ export function parseCamt(bytes: Uint8Array, options: ReadOptions): ParsedStatem
   const reading = (stmt: El) => {
     const known = readings.get(stmt);
     if (known) return known;
-    const r: Reading = { zone: options.timeZone, lines: [], errors: [], notes: [], total: 0n, moved: 0 };
+    const r: Reading = {
+      zone: options.timeZone,
+      lines: [],
+      errors: [],
+      notes: [],
+      total: 0n,
+      moved: 0,
+      pending: 0,
+    };
     readings.set(stmt, r);
     return r;
   };
@@ -85,6 +93,8 @@ interface Reading {
   firstMoved?: string;
   /** The first entry's currency: the statement's when nothing else says. */
   entryCurrency?: string | undefined;
+  /** Pending entries left out. */
+  pending: number;
 }
 
 /** A statement's own figures, around the entries already read into r. */
@@ -94,6 +104,10 @@ function readStatement(stmt: El, r: Reading): ParsedStatement {
     r.notes.push(
       `${r.moved} booking time(s) fall on another day in ${zone} than the one written ` +
         `(${r.firstMoved}): the day in ${zone} is taken`,
+    );
+  if (r.pending)
+    r.notes.push(
+      `${r.pending} pending entr${r.pending === 1 ? 'y' : 'ies'} (PDNG) not imported: not booked yet, they may change`,
     );
   const out: ParsedStatement = { lines: r.lines, errors: r.errors };
   const acct = kid(stmt, 'Acct');
@@ -185,7 +199,10 @@ const SIGNS = new Map([
 function readEntry(e: El, no: number, r: Reading): void {
   r.entryCurrency ??= currencyOf(kid(e, 'Amt'));
   // A pending entry (PDNG; <Sts><Cd>PDNG</Cd></Sts> from version 8) is not booked yet.
-  if ((textAt(e, 'Sts') ?? textAt(e, 'Sts', 'Cd')) === 'PDNG') return;
+  if ((textAt(e, 'Sts') ?? textAt(e, 'Sts', 'Cd')) === 'PDNG') {
+    r.pending++;
+    return;
+  }
   const rawDate = kid(e, 'BookgDt');
   const booked = dayOf(rawDate, r.zone);
   if (!booked) {

@@ -98,8 +98,20 @@ export const headerKey = (s: string) =>
     .replace(/\((?:r|zar)\)/g, '')
     .replace(/[^a-z0-9]/g, '');
 
-const DESCRIPTION = ['Description', 'Transaction Description', 'Narrative', 'Details'];
-const BALANCE = ['Balance', 'Running Balance'];
+// Each bank's internet banking also runs in Afrikaans, and exports its headers so: Datum,
+// Beskrywing, Bedrag, Saldo.
+const DESCRIPTION = [
+  'Description',
+  'Transaction Description',
+  'Narrative',
+  'Details',
+  'Beskrywing',
+  'Transaksiebeskrywing',
+  'Omskrywing',
+];
+const BALANCE = ['Balance', 'Running Balance', 'Bal', 'Saldo', 'Lopende Saldo'];
+const DATE = ['Date', 'Transaction Date', 'Datum', 'Transaksiedatum'];
+const AMOUNT = ['Amount', 'Bedrag'];
 
 export const LAYOUTS: Record<CsvProfile, readonly Layout[]> = {
   // FNB Online Banking "Download (CSV)": preamble rows (account, period, opening balance), then
@@ -109,33 +121,33 @@ export const LAYOUTS: Record<CsvProfile, readonly Layout[]> = {
     {
       name: 'FNB transactions download',
       columns: {
-        date: ['Date', 'Transaction Date'],
-        amount: ['Amount'],
+        date: DATE,
+        amount: AMOUNT,
         balance: BALANCE,
         description: [DESCRIPTION],
       },
-      dateFormats: ['YYYY/MM/DD', 'DD MMM YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD'],
+      dateFormats: ['YYYY/MM/DD', 'DD MMM YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD', 'DD/MM/YY', 'MM/DD/YYYY'],
     },
   ],
   absa: [
     // ABSA "Transaction history" export: Date, Description, Amount, Balance; 20260302; one signed amount.
     {
       name: 'ABSA transaction history (signed amount)',
-      columns: { date: ['Date'], description: [DESCRIPTION], amount: ['Amount'], balance: BALANCE },
-      dateFormats: ['YYYYMMDD', 'DD/MM/YYYY', 'YYYY-MM-DD'],
+      columns: { date: DATE, description: [DESCRIPTION], amount: AMOUNT, balance: BALANCE },
+      dateFormats: ['YYYYMMDD', 'DD/MM/YYYY', 'YYYY-MM-DD', 'DD/MM/YY', 'MM/DD/YYYY'],
     },
     // The older layout: a bank charge, money out and money in in columns of their own.
     {
       name: 'ABSA transaction history (charge, debit and credit columns)',
       columns: {
-        date: ['Date'],
+        date: DATE,
         description: [DESCRIPTION],
-        fee: ['Charge', 'Charges'],
-        debit: ['Debit Amount', 'Debit'],
-        credit: ['Credit Amount', 'Credit'],
+        fee: ['Charge', 'Charges', 'Koste', 'Fooie'],
+        debit: ['Debit Amount', 'Debit', 'Debietbedrag', 'Debiet'],
+        credit: ['Credit Amount', 'Credit', 'Kredietbedrag', 'Krediet'],
         balance: BALANCE,
       },
-      dateFormats: ['YYYYMMDD', 'DD/MM/YYYY', 'YYYY-MM-DD'],
+      dateFormats: ['YYYYMMDD', 'DD/MM/YYYY', 'YYYY-MM-DD', 'DD/MM/YY', 'MM/DD/YYYY'],
     },
   ],
   standard_bank: [
@@ -156,14 +168,22 @@ export const LAYOUTS: Record<CsvProfile, readonly Layout[]> = {
     {
       name: 'Standard Bank transactions (payments and deposits)',
       columns: {
-        date: ['Date', 'Transaction Date'],
+        date: DATE,
         description: [DESCRIPTION],
-        debit: ['Payments', 'Payment'],
-        credit: ['Deposits', 'Deposit'],
-        fee: ['Fees', 'Charges'],
+        debit: ['Payments', 'Payment', 'Betalings'],
+        credit: ['Deposits', 'Deposit', "Deposito's", 'Deposito'],
+        fee: ['Fees', 'Charges', 'Fooie'],
         balance: BALANCE,
       },
-      dateFormats: ['DD/MM/YYYY', 'YYYY/MM/DD', 'DD MMM YYYY', 'YYYY-MM-DD', 'YYYYMMDD'],
+      dateFormats: [
+        'DD/MM/YYYY',
+        'YYYY/MM/DD',
+        'DD MMM YYYY',
+        'YYYY-MM-DD',
+        'YYYYMMDD',
+        'DD/MM/YY',
+        'MM/DD/YYYY',
+      ],
     },
   ],
   // Nedbank NetBank "Export (CSV)": [Tranlistno,] Date, Description, Fees, Debits, Credits, Balance,
@@ -172,14 +192,14 @@ export const LAYOUTS: Record<CsvProfile, readonly Layout[]> = {
     {
       name: 'Nedbank NetBank export',
       columns: {
-        date: ['Date', 'Transaction Date'],
+        date: DATE,
         description: [DESCRIPTION],
-        fee: ['Fees', 'Fee'],
-        debit: ['Debits', 'Debit'],
-        credit: ['Credits', 'Credit'],
+        fee: ['Fees', 'Fee', 'Fooie'],
+        debit: ['Debits', 'Debit', 'Debiete', 'Debiet'],
+        credit: ['Credits', 'Credit', 'Krediete', 'Krediet'],
         balance: BALANCE,
       },
-      dateFormats: ['DD/MM/YYYY', 'YYYY/MM/DD', 'DD MMM YYYY', 'YYYY-MM-DD'],
+      dateFormats: ['DD/MM/YYYY', 'YYYY/MM/DD', 'DD MMM YYYY', 'YYYY-MM-DD', 'DD/MM/YY', 'MM/DD/YYYY'],
     },
   ],
   // Capitec app "Export transactions": Nr, Account, Posting Date, Transaction Date, Description,
@@ -197,7 +217,7 @@ export const LAYOUTS: Record<CsvProfile, readonly Layout[]> = {
         fee: ['Fee', 'Fees'],
         balance: BALANCE,
       },
-      dateFormats: ['YYYY-MM-DD', 'DD/MM/YYYY', 'YYYY/MM/DD'],
+      dateFormats: ['YYYY-MM-DD', 'DD/MM/YYYY', 'YYYY/MM/DD', 'DD/MM/YY', 'MM/DD/YYYY'],
     },
   ],
   // Investec Online "Export to CSV": Account Number, Posting Date, Value Date, Description, Type,
@@ -213,7 +233,7 @@ export const LAYOUTS: Record<CsvProfile, readonly Layout[]> = {
         amount: ['Amount'],
         balance: BALANCE,
       },
-      dateFormats: ['DD/MM/YYYY', 'YYYY-MM-DD', 'YYYY/MM/DD'],
+      dateFormats: ['DD/MM/YYYY', 'YYYY-MM-DD', 'YYYY/MM/DD', 'DD/MM/YY', 'MM/DD/YYYY'],
     },
   ],
 };
@@ -223,14 +243,24 @@ export const LAYOUTS: Record<CsvProfile, readonly Layout[]> = {
  * when no bank's layout reads the file.
  */
 export const COMMON_HEADERS: HeaderLayout['columns'] = {
-  date: ['Date', 'Transaction Date', 'Posting Date', 'Txn Date', 'Trans Date', 'Booking Date'],
+  date: [...DATE, 'Posting Date', 'Txn Date', 'Trans Date', 'Booking Date', 'Boekingsdatum'],
   valueDate: ['Value Date'],
-  description: [[...DESCRIPTION, 'Memo', 'Particulars', 'Transaction', 'Payee']],
-  reference: ['Reference', 'Ref', 'Reference Number'],
-  amount: ['Amount', 'Transaction Amount', 'Value'],
-  debit: ['Debit', 'Debits', 'Debit Amount', 'Money Out', 'Payments', 'Withdrawals', 'Paid Out', 'Out'],
-  credit: ['Credit', 'Credits', 'Credit Amount', 'Money In', 'Deposits', 'Paid In', 'In'],
-  fee: ['Fee', 'Fees', 'Charge', 'Charges', 'Bank Charges'],
+  description: [[...DESCRIPTION, 'Memo', 'Particulars', 'Transaction', 'Payee', 'Omschrijving']],
+  reference: ['Reference', 'Ref', 'Reference Number', 'Verwysing'],
+  amount: [...AMOUNT, 'Transaction Amount', 'Value'],
+  debit: [
+    'Debit',
+    'Debits',
+    'Debit Amount',
+    'Money Out',
+    'Payments',
+    'Withdrawals',
+    'Paid Out',
+    'Out',
+    'Debiet',
+  ],
+  credit: ['Credit', 'Credits', 'Credit Amount', 'Money In', 'Deposits', 'Paid In', 'In', 'Krediet'],
+  fee: ['Fee', 'Fees', 'Charge', 'Charges', 'Bank Charges', 'Fooie', 'Koste'],
   balance: BALANCE,
 };
 

@@ -242,3 +242,70 @@ function assertUnreadable(fn: () => unknown): UnreadableStatement {
   }
   assert.fail('expected UnreadableStatement');
 }
+
+const readText = (text: string | Buffer, ...preferred: CsvProfile[]) => {
+  const rows = csvRows(Buffer.isBuffer(text) ? text : Buffer.from(text));
+  const found = findLayout(rows, profileOrder(...preferred));
+  assert.ok(found, 'no layout found');
+  return { found, p: parseCsvRows(rows, found.mapping) };
+};
+
+test('month-first dates are found from the file too: 03/13/2026 can only be the 13th of March', () => {
+  const { p } = readText(
+    'Date,Description,Payments,Deposits,Balance\n03/02/2026,A,10.00,,990.00\n03/05/2026,B,10.00,,980.00\n03/13/2026,C,10.00,,970.00\n',
+  );
+  assert.deepEqual(p.errors, []);
+  assert.deepEqual(
+    p.lines.map((l) => l.date),
+    ['2026-03-02', '2026-03-05', '2026-03-13'],
+  );
+  // Two-digit years: 02/03/26 is the 2nd of March 2026.
+  const short = readText('Date,Description,Amount,Balance\n02/03/26,A,-5.00,95.00\n13/03/26,B,-5.00,90.00\n');
+  assert.deepEqual(
+    short.p.lines.map((l) => l.date),
+    ['2026-03-02', '2026-03-13'],
+  );
+});
+
+test('FNB statement conventions: a bare amount is money out beside Cr and Dr amounts, or beside Cr balances', () => {
+  // Amounts marked Cr and Dr, one bare: 15000 - 1050 + 10000 - 24000 = -50 (50.00 Dr).
+  const both = readText(
+    'Date,Description,Amount,Balance\n02 Mar 2026,POS PURCHASE,1050.00,13950.00Cr\n03 Mar 2026,SALARY,10000.00Cr,23950.00Cr\n04 Mar 2026,RENT,24000.00Dr,50.00Dr\n',
+  ).p;
+  assert.deepEqual(amounts(both), ['-1050.00', '10000.00', '-24000.00']);
+  assert.deepEqual([both.openingBalance, both.closingBalance], ['15000.00', '-50.00']);
+  assert.equal(checkBalances(both.lines, both.openingBalance, both.closingBalance).status, 'ok');
+  // No marker on the amounts, Cr on the balances: debits (14950 - 20 = 14930).
+  const bare = readText(
+    'Date,Amount,Balance,Description\n2026/03/02,50.00,14950.00Cr,A\n2026/03/03,20.00,14930.00Cr,B\n',
+  ).p;
+  assert.deepEqual(amounts(bare), ['-50.00', '-20.00']);
+  assert.deepEqual(checkBalances(bare.lines, bare.openingBalance, bare.closingBalance).runningGaps, []);
+});
+
+test('opening and closing balance rows are not transactions, nor errors', () => {
+  const { p } = readText(
+    'Date,Description,Amount,Balance\n20260301,OPENING BALANCE,,1000.00\n20260302,SHOP,-10.00,990.00\n20260331,CLOSING BALANCE,,990.00\n',
+  );
+  assert.deepEqual([amounts(p), p.errors], [['-10.00'], []]);
+});
+
+test('Afrikaans headers (Datum, Transaksiebeskrywing, Bedrag, Saldo) are read', () => {
+  const { found, p } = readText('Datum,Transaksiebeskrywing,Bedrag,Saldo\n20260302,KOFFIE,-35.50,964.50\n');
+  assert.equal(found.profile, 'absa');
+  assert.deepEqual([amounts(p), p.openingBalance], [['-35.50'], '1000.00']);
+});
+
+test("a UTF-16 file (Excel's Unicode text, tab-separated) is read", () => {
+  const text = 'Date\tDescription\tAmount\tBalance\r\n20260302\tCAFÉ\t-35.50\t964.50\r\n';
+  const { p } = readText(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+  assert.deepEqual([amounts(p), p.lines[0]!.description], [['-35.50'], 'CAFÉ']);
+});
+
+test('the account a CSV names: a preamble row, an account column, a Standard Bank ACC-NO record', () => {
+  assert.equal(read('nedbank.csv').p.accountHint, '1234567890');
+  assert.equal(read('investec.csv').p.accountHint, '10012345678');
+  assert.equal(read('capitec.csv').p.accountHint, '1234567890');
+  assert.equal(read('standard_bank.csv').p.accountHint, '012345678');
+  assert.equal(read('fnb.csv').p.accountHint, undefined);
+});

@@ -12,6 +12,7 @@ import type { StatementLine } from '../ingest.ts';
 import {
   type DecimalMark,
   decideDecimalMark,
+  hasMarkers,
   type MoneyCell,
   markProblem,
   readMoney,
@@ -127,6 +128,36 @@ function markOf(mapping: CsvMapping, rows: string[][], at: Record<MoneyRole, num
   ]);
 }
 
+const BALANCE_ROW =
+  /\b(opening|closing|available) balance\b|\bbalance (brought|carried) forward\b|\b(b\/f|c\/f)\b|\b(openings|slot)saldo\b/i;
+
+// An account number's label, in a preamble row ("Account Number,1234567890", Standard Bank's
+// ACC-NO record) or as a column of the rows (Investec's Account Number, Capitec's Account).
+const ACCOUNT_KEY = /^(accountnumber|accountno|accno|account|rekeningnommer|rekeningno)$/;
+const digitsOf = (s: string | undefined) => {
+  const d = (s ?? '').replace(/\D/g, '');
+  return d.length >= 6 ? d : undefined;
+};
+
+/** The account a CSV names, when it names one: so that another account's export is not imported here. */
+function accountHintOf(
+  rows: readonly Row[],
+  data: readonly Row[],
+  header: string[] | undefined,
+): string | undefined {
+  const isData = new Set(data);
+  for (const row of rows.slice(0, 50)) {
+    if (isData.has(row) || row.record === header) continue;
+    const [key, ...values] = row.record;
+    if (key && ACCOUNT_KEY.test(headerKey(key))) {
+      const found = values.map(digitsOf).find(Boolean);
+      if (found) return found;
+    }
+  }
+  const at = header ? header.findIndex((h) => ACCOUNT_KEY.test(headerKey(h))) : -1;
+  return at < 0 ? undefined : data.map((d) => digitsOf(d.record[at])).find(Boolean);
+}
+
 export function parseCsv(bytes: Uint8Array, mapping: CsvMapping): ParsedStatement {
   return parseCsvRows(csvRows(bytes, mapping.delimiter), mapping);
 }
@@ -162,10 +193,10 @@ export function parseCsvRows(rows: Row[], mapping: CsvMapping): ParsedStatement 
   });
   const records = data.map((d) => d.record);
   const mark = markOf(mapping, records, at);
-  const unmarked = (i: number): Unmarked =>
-    i < 0 ? 'plain' : unmarkedMeaning(records.map((r) => (r[i] ? cellOf(r[i]!) : null)));
-  const amountUnmarked = unmarked(at.amount);
-  const balanceUnmarked = unmarked(at.balance);
+  const cells = (i: number) => (i < 0 ? [] : records.map((r) => (r[i] ? cellOf(r[i]!) : null)));
+  const balanceCells = cells(at.balance);
+  const amountUnmarked = unmarkedMeaning(cells(at.amount), hasMarkers(balanceCells));
+  const balanceUnmarked = unmarkedMeaning(balanceCells);
   const dateFormat =
     mapping.dateFormats && mapping.dateFormats.length > 1
       ? decideDateFormat(
@@ -214,6 +245,8 @@ export function parseCsvRows(rows: Row[], mapping: CsvMapping): ParsedStatement 
       continue;
     }
     if (amount == null || isZeroAmount(amount)) {
+      // An opening or closing balance written as a row of its own is not a transaction.
+      if (BALANCE_ROW.test(description.map((i) => r[i]).join(' '))) continue;
       errors.push({ line, field: 'amount', message: 'no amount (or zero)' });
       continue;
     }
@@ -234,6 +267,8 @@ export function parseCsvRows(rows: Row[], mapping: CsvMapping): ParsedStatement 
   // Newest first (as most banks' screens list them): read oldest first.
   if (lines.length > 1 && lines[0]!.date > lines.at(-1)!.date) lines.reverse();
   const out: ParsedStatement = { lines, errors };
+  const hint = accountHintOf(rows, data, mapping.header === false ? undefined : rows[start - 1]?.record);
+  if (hint) out.accountHint = hint;
   const first = lines[0];
   const last = lines.at(-1);
   if (first?.runningBalance != null && last?.runningBalance != null) {

@@ -29,6 +29,22 @@ const NOT_STATEMENTS: Array<[number[], string]> = [
   [[0xff, 0xd8, 0xff], 'a picture: statements come as OFX, CAMT.053 or CSV'],
 ];
 
+/** Text formats of statements this service does not read, by how they begin: what they are. */
+const OTHER_FORMATS: Array<[RegExp, string]> = [
+  [
+    /^!(Type|Account|Option|Clear)[:\s]/i,
+    'QIF (Quicken Interchange Format): export the statement as OFX/QFX or CSV instead',
+  ],
+  [
+    /^(\{1:F\d{2}|:20:)/,
+    'a SWIFT MT940 statement: export it as CAMT.053 (its ISO 20022 successor), OFX or CSV',
+  ],
+  [
+    /^(<!DOCTYPE\s+html|<html)/i,
+    'a web page (HTML; online banking often saves one as .xls): open it in a spreadsheet and save as CSV',
+  ],
+];
+
 const startsWith = (bytes: Uint8Array, magic: number[]) => magic.every((b, i) => bytes[i] === b);
 
 /** The format the first bytes say: OFX (its header or element), CAMT (its namespace or root), else CSV. */
@@ -41,6 +57,8 @@ export function detectFormat(bytes: Uint8Array): StatementFormat {
   if (/^OFXHEADER/i.test(text) || /<OFX>/i.test(text) || /<\?OFX/i.test(text)) return 'ofx';
   // Any CAMT message (the reader refuses a camt.052 or camt.054 by name).
   if (camtKind(text)) return 'camt053';
+  for (const [pattern, what] of OTHER_FORMATS)
+    if (pattern.test(text)) throw new UnreadableStatement(`the file is ${what}`, [ACCEPTED]);
   if (/^<\?xml|^</.test(text))
     throw new UnreadableStatement('the file is XML, but neither OFX nor a CAMT statement', [ACCEPTED]);
   return 'csv';

@@ -108,6 +108,9 @@ test('what a file that is no statement is, named, with what is accepted', () => 
       Buffer.from('<?xml version="1.0"?><invoice><total>5</total></invoice>'),
       /XML, but neither OFX nor a CAMT/,
     ],
+    [Buffer.from('!Type:Bank\nD03/02/2026\nT-50.00\n^\n'), /QIF/],
+    [Buffer.from(':20:STMT0302\n:25:62812345678\n:28C:1/1\n'), /MT940/],
+    [Buffer.from('<html><body><table><tr><td>Date</td></tr></table></body></html>'), /a web page \(HTML/],
   ];
   for (const [bytes, what] of cases) {
     const err = (() => {
@@ -125,4 +128,16 @@ test('what a file that is no statement is, named, with what is accepted', () => 
       /accepted: OFX or QFX \(1.x or 2.x\), a CAMT.053 statement \(XML\), or a bank CSV/,
     );
   }
+});
+
+test('a row without a running balance carries the one before: a gap after it is still found', () => {
+  // 15000 - 50 = 14950; the next row has no balance (14930 by its amount); +100 should be 15030.
+  const lines = [
+    { line: 2, date: '2026-03-02', amount: '-50.00', description: 'A', runningBalance: '14950.00' },
+    { line: 3, date: '2026-03-03', amount: '-20.00', description: 'B', runningBalance: null },
+    { line: 4, date: '2026-03-04', amount: '100.00', description: 'C', runningBalance: '15130.00' },
+  ];
+  assert.deepEqual(checkBalances(lines, '15000.00', '15130.00').runningGaps, [
+    { line: 4, date: '2026-03-04', expected: '15030.00', found: '15130.00', difference: '100.00' },
+  ]);
 });

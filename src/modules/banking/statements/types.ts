@@ -109,6 +109,7 @@ export const DATE_FORMATS = [
   'DD-MM-YYYY',
   'MM/DD/YYYY',
   'DD MMM YYYY',
+  'DD/MM/YY',
 ] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
 
@@ -137,6 +138,10 @@ export function dateText(raw: string | undefined, format: DateFormat): string | 
     case 'DD-MM-YYYY':
       m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})$/.exec(s);
       return m ? valid(+m[3]!, +m[2]!, +m[1]!) : null;
+    case 'DD/MM/YY':
+      // Two-digit years are this century's: bank exports cover recent days.
+      m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{2})$/.exec(s);
+      return m ? valid(2000 + +m[3]!, +m[2]!, +m[1]!) : null;
     case 'MM/DD/YYYY':
       m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(s);
       return m ? valid(+m[3]!, +m[1]!, +m[2]!) : null;
