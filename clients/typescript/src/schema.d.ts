@@ -7511,7 +7511,7 @@ export interface components {
              */
             importId: string | null;
             preview: boolean;
-            /** @description utf-8 (with or without a BOM) or windows-1252 */
+            /** @description utf-8 (with or without a BOM), utf-16le or utf-16be (with their BOM), or windows-1252 */
             encoding: string;
             /** @description Rows of data (blank lines not counted) */
             rows: number;
@@ -12017,7 +12017,7 @@ export interface components {
                 balance?: string | number;
             };
             /** @enum {string} */
-            dateFormat: "YYYY-MM-DD" | "YYYY/MM/DD" | "YYYYMMDD" | "DD/MM/YYYY" | "DD-MM-YYYY" | "MM/DD/YYYY" | "DD MMM YYYY";
+            dateFormat: "YYYY-MM-DD" | "YYYY/MM/DD" | "YYYYMMDD" | "DD/MM/YYYY" | "DD-MM-YYYY" | "MM/DD/YYYY" | "DD MMM YYYY" | "DD/MM/YY";
             /**
              * @description signed: one amount column, negative out; debit_credit: out and in (and fee) columns
              * @enum {string}
@@ -12081,7 +12081,7 @@ export interface components {
                 balance?: string | number;
             };
             /** @enum {string} */
-            dateFormat: "YYYY-MM-DD" | "YYYY/MM/DD" | "YYYYMMDD" | "DD/MM/YYYY" | "DD-MM-YYYY" | "MM/DD/YYYY" | "DD MMM YYYY";
+            dateFormat: "YYYY-MM-DD" | "YYYY/MM/DD" | "YYYYMMDD" | "DD/MM/YYYY" | "DD-MM-YYYY" | "MM/DD/YYYY" | "DD MMM YYYY" | "DD/MM/YY";
             /**
              * @description signed: one amount column, negative out; debit_credit: out and in (and fee) columns
              * @enum {string}
@@ -12127,7 +12127,7 @@ export interface components {
                 balance?: string | number;
             };
             /** @enum {string} */
-            dateFormat?: "YYYY-MM-DD" | "YYYY/MM/DD" | "YYYYMMDD" | "DD/MM/YYYY" | "DD-MM-YYYY" | "MM/DD/YYYY" | "DD MMM YYYY";
+            dateFormat?: "YYYY-MM-DD" | "YYYY/MM/DD" | "YYYYMMDD" | "DD/MM/YYYY" | "DD-MM-YYYY" | "MM/DD/YYYY" | "DD MMM YYYY" | "DD/MM/YY";
             /**
              * @description signed: one amount column, negative out; debit_credit: out and in (and fee) columns
              * @enum {string}
