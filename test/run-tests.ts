@@ -22,6 +22,10 @@ const given = process.env.OBSERVED_RESPONSES_DIR;
 const observed = given || (chosen.length ? undefined : mkdtempSync(join(tmpdir(), 'bp-observed-')));
 const env = {
   ...process.env,
+  // Every test file is a process of its own that loads the whole service: Node's compile cache
+  // keeps the TypeScript it strips and the code it compiles between them (measured: importing
+  // src/app.ts 1.7-1.9 s without, 1.1-1.2 s with).
+  NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), 'bp-compile-cache'),
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
   ...(observed ? { OBSERVED_RESPONSES_DIR: observed } : {}),
 };
