@@ -56,7 +56,7 @@ function read(bytes: Uint8Array, options: ParseOptions): Parsed {
   }
 }
 
-/** The account's number, for choosing a file's statements (answered masked elsewhere, read whole here). */
+/** The numbers of the company's bank accounts, this one's and the others', for choosing a file's statements (answered masked elsewhere, read whole here). */
 async function accountFacts(ctx: TenantCtx, account: BankAccount): Promise<AccountFacts> {
   const rows = await ctx.db
     .selectFrom('bank_accounts')

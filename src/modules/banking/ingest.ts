@@ -16,6 +16,7 @@ import type { AppDeps, TenantCtx } from '../../platform/http/context.ts';
 import { money } from '../../platform/money/money.ts';
 import type { BankTransactionsTable } from './banking.tables.ts';
 import { afterIngest } from './ingest.hooks.ts';
+import { PLAIN_AMOUNT } from './statements/amounts.ts';
 
 /** One line as a statement or a feed reports it, already read and checked by its parser. */
 export interface StatementLine {
@@ -63,11 +64,10 @@ export interface IngestPlan {
   duplicateCount: number;
 }
 
-// An amount already in its one spelling (two decimals, no leading zero: the parsers' and the
-// database's) is its own key; only others go through Decimal (a 50,000-line file, 50,000 times).
-const PLAIN = /^-?(0|[1-9]\d*)\.\d\d$/;
+// An amount already in its one spelling is its own key; only others go through Decimal (a
+// 50,000-line file, 50,000 times).
 const keyOf = (date: string, amount: string) =>
-  `${date}|${PLAIN.test(amount) ? amount : money(amount).toFixed(2)}`;
+  `${date}|${PLAIN_AMOUNT.test(amount) ? amount : money(amount).toFixed(2)}`;
 
 function ordinal(n: number): string {
   const s = ['th', 'st', 'nd', 'rd'];

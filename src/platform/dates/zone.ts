@@ -7,9 +7,27 @@
 export const BUSINESS_TIME_ZONE = 'Africa/Johannesburg';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
+const QUARTER_HOUR = 15 * 60_000;
+const quarterDays = new Map<string, string>();
 
-/** The instant's day (YYYY-MM-DD) in the zone. */
+/**
+ * The instant's day (YYYY-MM-DD) in the zone. Remembered per quarter hour: zones' offsets, and the
+ * moments they change, fall on quarter hours, so a quarter hour is all one day in any zone (Intl is
+ * slow, and a statement with a time on every line repeats its quarter hours). Bounded: a
+ * long-running server reads many files.
+ */
 export function dayInZone(instant: Date, zone: string = BUSINESS_TIME_ZONE): string {
+  const key = `${zone} ${Math.floor(instant.getTime() / QUARTER_HOUR)}`;
+  let day = quarterDays.get(key);
+  if (day === undefined) {
+    if (quarterDays.size >= 20_000) quarterDays.clear();
+    day = formatterOf(zone).format(instant);
+    quarterDays.set(key, day);
+  }
+  return day;
+}
+
+function formatterOf(zone: string): Intl.DateTimeFormat {
   let f = formatters.get(zone);
   if (!f) {
     // en-CA writes dates as YYYY-MM-DD.
@@ -21,5 +39,5 @@ export function dayInZone(instant: Date, zone: string = BUSINESS_TIME_ZONE): str
     });
     formatters.set(zone, f);
   }
-  return f.format(instant);
+  return f;
 }

@@ -14,10 +14,9 @@ export function decodeText(bytes: Uint8Array): string {
 /** decodeText, saying which encoding the bytes were read as. */
 export function decodeTextOf(bytes: Uint8Array): { text: string; encoding: TextEncoding } {
   // Excel's "Unicode text" is UTF-16 with its byte order mark.
-  if (bytes[0] === 0xff && bytes[1] === 0xfe)
-    return { text: new TextDecoder('utf-16le').decode(bytes), encoding: 'utf-16le' };
-  if (bytes[0] === 0xfe && bytes[1] === 0xff)
-    return { text: new TextDecoder('utf-16be').decode(bytes), encoding: 'utf-16be' };
+  const bom = bomOf(bytes);
+  if (bom === 'utf-16le' || bom === 'utf-16be')
+    return { text: new TextDecoder(bom).decode(bytes), encoding: bom };
   try {
     return {
       text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes),
@@ -32,13 +31,23 @@ export function decodeTextOf(bytes: Uint8Array): { text: string; encoding: TextE
   }
 }
 
+/** The encoding a byte order mark at the start of the bytes names, if there is one. */
+export function bomOf(bytes: Uint8Array): 'utf-8' | 'utf-16le' | 'utf-16be' | undefined {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  return undefined;
+}
+
 /**
  * The text of bytes whose file says its character set (an XML declaration's encoding, an OFX
  * header's CHARSET): read as declared, so that "CAFÉ" in ISO-8859-1 is not "CAF\uFFFD". A UTF-8
  * declaration the bytes break (banks known to mix them up), or a name Node does not know, falls
- * back to decodeText.
+ * back to decodeText, as does a file that starts with a byte order mark.
  */
 export function decodeDeclared(bytes: Uint8Array, charset: string | undefined): string {
+  // A byte order mark says what the bytes are, whatever a declaration in them says.
+  if (bomOf(bytes)) return decodeText(bytes);
   const label = charsetLabel(charset);
   if (!label || label === 'utf-8') return decodeText(bytes);
   // Single-byte sets decode any bytes.

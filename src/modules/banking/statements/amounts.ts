@@ -13,6 +13,13 @@
 
 export type DecimalMark = '.' | ',';
 
+/**
+ * An amount already in the one spelling readMoney answers with a decimal point ("-1234.50": two
+ * decimals, no leading zero, the sign in front): most cells of most files, and every amount the
+ * parsers hand on, so that it is its own key and needs no scan.
+ */
+export const PLAIN_AMOUNT = /^-?(0|[1-9]\d*)\.\d\d$/;
+
 /** A money cell taken apart: the number as written, and what its sign and marker said. */
 export interface MoneyCell {
   /** Digits and separators only: "1 234,56". */
@@ -170,7 +177,10 @@ export type Unmarked = 'plain' | 'debit' | 'credit';
  * balances (`marksElsewhere`): then its amounts follow the statement's convention too (a file of
  * debits only has no Cr to show). A column with minus signs reads as written.
  */
-export function unmarkedMeaning(cells: Iterable<MoneyCell | null>, marksElsewhere = false): Unmarked {
+export function unmarkedMeaning(
+  cells: Iterable<MoneyCell | null | undefined>,
+  marksElsewhere = false,
+): Unmarked {
   let cr = false;
   let dr = false;
   for (const c of cells) {
@@ -185,7 +195,7 @@ export function unmarkedMeaning(cells: Iterable<MoneyCell | null>, marksElsewher
 }
 
 /** Whether any cell carries a Cr or Dr. */
-export const hasMarkers = (cells: Iterable<MoneyCell | null>) => {
+export const hasMarkers = (cells: Iterable<MoneyCell | null | undefined>) => {
   for (const c of cells) if (c?.marker) return true;
   return false;
 };

@@ -1,6 +1,6 @@
 // A CAMT file: its character set (as its XML declaration names it), and which CAMT message it is
 // (camt.052 intraday report, camt.053 statement, camt.054 notification).
-import { decodeDeclared } from '../../../platform/files/decode-text.ts';
+import { bomOf, decodeDeclared } from '../../../platform/files/decode-text.ts';
 import type { El } from './camt-xml.ts';
 import { UnreadableStatement } from './types.ts';
 
@@ -27,12 +27,11 @@ export function camtKind(input: Uint8Array | string): CamtKind | null {
 
 /** The first bytes as text: the names and namespaces asked for are ASCII in any 8-bit set. */
 function headOf(bytes: Uint8Array): string {
-  const utf16 = utf16Of(bytes);
-  return new TextDecoder(utf16 ?? 'latin1').decode(bytes.subarray(0, HEAD));
+  const bom = bomOf(bytes);
+  return new TextDecoder(bom === 'utf-16le' || bom === 'utf-16be' ? bom : 'latin1').decode(
+    bytes.subarray(0, HEAD),
+  );
 }
-
-const utf16Of = (b: Uint8Array): 'utf-16le' | 'utf-16be' | undefined =>
-  b[0] === 0xff && b[1] === 0xfe ? 'utf-16le' : b[0] === 0xfe && b[1] === 0xff ? 'utf-16be' : undefined;
 
 const DECLARED = /^(?:\uFEFF|\u00EF\u00BB\u00BF)?\s*<\?xml[^>]*?\sencoding\s*=\s*["']([\w.:-]+)["']/;
 
@@ -46,14 +45,10 @@ export function xmlText(bytes: Uint8Array): string {
     );
   if (sig === '%PDF-')
     throw new UnreadableStatement('a PDF, not XML: download the statement as CAMT.053 (XML)');
-  const utf16 = utf16Of(bytes);
-  let text: string;
-  if (utf16) text = new TextDecoder(utf16).decode(bytes);
-  else {
-    // The declaration is ASCII whatever the set; a UTF-16 one read as 8-bit bytes cannot be right.
-    const declared = DECLARED.exec(new TextDecoder('latin1').decode(bytes.subarray(0, 200)))?.[1];
-    text = decodeDeclared(bytes, /^utf-?16/i.test(declared ?? '') ? undefined : declared);
-  }
+  // The declaration is ASCII whatever the set; a UTF-16 one read as 8-bit bytes cannot be right
+  // (a UTF-16 file has its byte order mark, which decodeDeclared follows first).
+  const declared = DECLARED.exec(new TextDecoder('latin1').decode(bytes.subarray(0, 200)))?.[1];
+  const text = decodeDeclared(bytes, /^utf-?16/i.test(declared ?? '') ? undefined : declared);
   const start = text.search(/[^\s\uFEFF\0]/);
   if (start < 0) throw new UnreadableStatement('the file is empty');
   if (text[start] !== '<')

@@ -108,7 +108,7 @@ export function csvNotRead(rows: readonly Row[], why: string): UnreadableStateme
   if (header) {
     const m = header.mapping;
     const dateAt = rows[header.at]!.record.indexOf(m.columns.date as string);
-    const dates = rows.slice(header.at + 1, header.at + 501).map((r) => r.record[dateAt]);
+    const dates = rows.slice(header.at + 1).map((r) => r.record[dateAt]);
     details.suggestedMapping = {
       name: 'Bank export',
       columns: m.columns,

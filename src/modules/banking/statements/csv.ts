@@ -15,6 +15,7 @@ import {
   hasMarkers,
   type MoneyCell,
   markProblem,
+  PLAIN_AMOUNT,
   readMoney,
   scanMoney,
   type Unmarked,
@@ -97,26 +98,38 @@ function locate(
   );
 }
 
-// Most cells of most exports: "-1234.50" already, read without taking apart.
-const PLAIN = /^-?(0|[1-9]\d*)\.\d\d$/;
+// Most cells of most exports are "-1234.50" already: taken apart without a scan.
 const cellOf = (raw: string): MoneyCell | null =>
-  PLAIN.test(raw)
+  PLAIN_AMOUNT.test(raw)
     ? { body: raw[0] === '-' ? raw.slice(1) : raw, sign: raw[0] === '-' ? '-' : null, marker: null }
     : scanMoney(raw);
 
 const MONEY_ROLES = ['amount', 'debit', 'credit', 'fee', 'balance'] as const;
 type MoneyRole = (typeof MONEY_ROLES)[number];
 
+/** Each money column's cells, taken apart once, row by row: undefined where empty, null where no money text. */
+type Scanned = Record<MoneyRole, Array<MoneyCell | null | undefined>>;
+
+function scanColumns(rows: string[][], at: Record<MoneyRole, number>): Scanned {
+  const column = (i: number) => (i < 0 ? [] : rows.map((r) => (r[i] ? cellOf(r[i]!) : undefined)));
+  return {
+    amount: column(at.amount),
+    debit: column(at.debit),
+    credit: column(at.credit),
+    fee: column(at.fee),
+    balance: column(at.balance),
+  };
+}
+
 /** The file's decimal mark: the mapping's, or decided from every money cell of the rows. */
-function markOf(mapping: CsvMapping, rows: string[][], at: Record<MoneyRole, number>): DecimalMark {
+function markOf(mapping: CsvMapping, scanned: Scanned): DecimalMark {
   if (mapping.decimalSeparator === '.' || mapping.decimalSeparator === ',') return mapping.decimalSeparator;
-  const columns = MONEY_ROLES.map((r) => at[r]).filter((i) => i >= 0);
   function* bodies() {
-    for (const r of rows)
-      for (const i of columns) {
-        const raw = r[i];
-        if (!raw) continue;
-        const cell = cellOf(raw);
+    // Row by row, as the file reads (the examples a refusal names come in the file's order).
+    const rows = Math.max(...MONEY_ROLES.map((role) => scanned[role].length));
+    for (let row = 0; row < rows; row++)
+      for (const role of MONEY_ROLES) {
+        const cell = scanned[role][row];
         if (cell) yield cell.body;
       }
   }
@@ -192,11 +205,10 @@ export function parseCsvRows(rows: Row[], mapping: CsvMapping): ParsedStatement 
     return Boolean(r[at.date]) || MONEY_ROLES.some((role) => at[role] >= 0 && r[at[role]]);
   });
   const records = data.map((d) => d.record);
-  const mark = markOf(mapping, records, at);
-  const cells = (i: number) => (i < 0 ? [] : records.map((r) => (r[i] ? cellOf(r[i]!) : null)));
-  const balanceCells = cells(at.balance);
-  const amountUnmarked = unmarkedMeaning(cells(at.amount), hasMarkers(balanceCells));
-  const balanceUnmarked = unmarkedMeaning(balanceCells);
+  const scanned = scanColumns(records, at);
+  const mark = markOf(mapping, scanned);
+  const amountUnmarked = unmarkedMeaning(scanned.amount, hasMarkers(scanned.balance));
+  const balanceUnmarked = unmarkedMeaning(scanned.balance);
   const dateFormat =
     mapping.dateFormats && mapping.dateFormats.length > 1
       ? decideDateFormat(
@@ -204,11 +216,12 @@ export function parseCsvRows(rows: Row[], mapping: CsvMapping): ParsedStatement 
           mapping.dateFormats,
         )
       : mapping.dateFormat;
-  const money = (r: string[], i: number, field: string, bad: string[], how: Unmarked = 'plain') => {
-    const raw = i < 0 ? undefined : r[i];
-    if (!raw) return null;
-    const cell = cellOf(raw);
+  const money = (row: number, role: MoneyRole, bad: string[], how: Unmarked = 'plain') => {
+    const cell = scanned[role][row];
+    if (cell === undefined) return null;
     const a = cell && readMoney(cell, mark, how);
+    const raw = records[row]![at[role]];
+    const field = role;
     if (a == null)
       bad.push(
         cell
@@ -219,7 +232,7 @@ export function parseCsvRows(rows: Row[], mapping: CsvMapping): ParsedStatement 
   };
   const lines: StatementLine[] = [];
   const errors: RowError[] = [];
-  for (const { record: r, info } of data) {
+  for (const [row, { record: r, info }] of data.entries()) {
     const line = info.lines;
     const date = dateText(r[at.date], dateFormat);
     if (!date) {
@@ -228,18 +241,14 @@ export function parseCsvRows(rows: Row[], mapping: CsvMapping): ParsedStatement 
     }
     const bad: string[] = [];
     let amount: string | null;
-    if (mapping.sign === 'signed') amount = money(r, at.amount, 'amount', bad, amountUnmarked);
+    if (mapping.sign === 'signed') amount = money(row, 'amount', bad, amountUnmarked);
     else {
-      const parts = [
-        money(r, at.credit, 'credit', bad),
-        money(r, at.debit, 'debit', bad),
-        money(r, at.fee, 'fee', bad),
-      ];
+      const parts = [money(row, 'credit', bad), money(row, 'debit', bad), money(row, 'fee', bad)];
       // Their sign is the column's: money in less money out less the fee.
       const [inn, out, fee] = parts.map((p) => (p == null ? 0n : centsOf(p.replace(/^-/, ''))));
       amount = parts.every((p) => p == null) ? null : amountOf(inn! - out! - fee!);
     }
-    const balance = money(r, at.balance, 'balance', bad, balanceUnmarked);
+    const balance = money(row, 'balance', bad, balanceUnmarked);
     if (bad.length) {
       errors.push({ line, field: bad[0]!.split(':')[0]!, message: bad.join('; ') });
       continue;

@@ -42,11 +42,8 @@ const XML_ENCODING = /<\?xml\b[^>]*?\bencoding\s*=\s*["']([^"']+)["']/i;
 const HEADER_ENCODING = /^[ \t]*ENCODING[ \t]*:[ \t]*(\S+)/im;
 const HEADER_CHARSET = /^[ \t]*CHARSET[ \t]*:[ \t]*(\S+)/im;
 
-/** The character set the file declares (a BOM, <?xml encoding?>, 1.x ENCODING and CHARSET), if any. */
+/** The character set the file declares (<?xml encoding?>, 1.x ENCODING and CHARSET), if any; a BOM wins in decodeDeclared. */
 function declaredCharset(bytes: Uint8Array): string | undefined {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
   const head = LATIN1.decode(bytes.subarray(0, 2048));
   const xml = XML_ENCODING.exec(head);
   if (xml) return xml[1];

@@ -13,7 +13,14 @@
 // which importing the rest would hide.
 import { dayInZone } from '../../../platform/dates/zone.ts';
 import type { StatementLine } from '../ingest.ts';
-import { type DecimalMark, decideDecimalMark, markProblem, readMoney, scanMoney } from './amounts.ts';
+import {
+  type DecimalMark,
+  decideDecimalMark,
+  markProblem,
+  PLAIN_AMOUNT,
+  readMoney,
+  scanMoney,
+} from './amounts.ts';
 import { child, type Element, ofxTree, textIn } from './ofx-tree.ts';
 import {
   amountOf,
@@ -138,8 +145,6 @@ interface Context {
   line: number;
 }
 
-/** An amount already in the one spelling readMoney answers with a decimal point (two decimals, sign in front). */
-const PLAIN = /^-?(0|[1-9]\d*)\.\d\d$/;
 // No amount is longer ("-R 1 234 567 890 123,45 Dr" is 26): a longer text is not scanned at all.
 const LONGEST = 40;
 
@@ -154,7 +159,7 @@ function amountReader(money: Element[]): Pick<Context, 'amount' | 'hint'> {
       const text = m.text?.trim();
       // Most amounts of most files: "-123.45" needs no scan to say "decimal point".
       if (!text || text.length > LONGEST) continue;
-      if (PLAIN.test(text)) yield text.charCodeAt(0) === 0x2d ? text.slice(1) : text;
+      if (PLAIN_AMOUNT.test(text)) yield text.charCodeAt(0) === 0x2d ? text.slice(1) : text;
       else {
         const cell = scanMoney(text);
         if (cell) yield cell.body;
@@ -170,7 +175,7 @@ function amountReader(money: Element[]): Pick<Context, 'amount' | 'hint'> {
   return {
     amount: (raw) => {
       if (raw.length > LONGEST) return null;
-      if (fixed === '.' && PLAIN.test(raw)) return raw;
+      if (fixed === '.' && PLAIN_AMOUNT.test(raw)) return raw;
       const cell = scanMoney(raw);
       return cell && readMoney(cell, fixed ?? (cell.body.includes(',') ? ',' : '.'));
     },
@@ -340,26 +345,7 @@ export function ofxDate(raw: string | undefined, timeZone: string): string | nul
   const instant = new Date(0);
   instant.setUTCFullYear(y, mo - 1, d);
   instant.setUTCHours(h, min - offset, s);
-  return dayAt(instant.getTime(), timeZone);
-}
-
-const QUARTER_HOUR = 15 * 60_000;
-const quarterDays = new Map<string, string>();
-
-/**
- * dayInZone, remembered per quarter hour: zones' offsets, and the moments they change, fall on
- * quarter hours, so a quarter hour is all one day in any zone. (Intl is slow; a file with a time on
- * every line repeats its quarter hours.) Bounded: a long-running server reads many files.
- */
-function dayAt(ms: number, timeZone: string): string {
-  const key = `${timeZone} ${Math.floor(ms / QUARTER_HOUR)}`;
-  let day = quarterDays.get(key);
-  if (day === undefined) {
-    if (quarterDays.size >= 20_000) quarterDays.clear();
-    day = dayInZone(new Date(ms), timeZone);
-    quarterDays.set(key, day);
-  }
-  return day;
+  return dayInZone(instant, timeZone);
 }
 
 /**

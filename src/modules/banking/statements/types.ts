@@ -53,40 +53,7 @@ export class UnreadableStatement extends Error {
   }
 }
 
-const AMOUNT = /^[+-]?(\d+)(?:\.(\d{1,2}))?$/;
-
-/** A money text as a bank writes it ("1 234,50", "-R1,234.50", "(50.00)") as "-1234.50", or null. */
-const PLAIN = /^-?(0|[1-9]\d*)\.\d\d$/;
-
-export function amountText(raw: string | undefined, decimal: '.' | ',' = '.'): string | null {
-  if (raw == null) return null;
-  // Most rows of most exports: already the one spelling.
-  if (decimal === '.' && PLAIN.test(raw)) return raw;
-  let s = raw.trim().replace(/^R\s?|ZAR\s?/i, '');
-  if (!s) return null;
-  let negative = false;
-  if (/^\(.*\)$/.test(s)) {
-    negative = true;
-    s = s.slice(1, -1);
-  }
-  if (/\s*(DR|CR)$/i.test(s)) {
-    negative = /DR$/i.test(s);
-    s = s.replace(/\s*(DR|CR)$/i, '');
-  }
-  s = s.replace(/^R\s?/i, '').replace(/[\s\u00a0']/g, '');
-  if (decimal === ',') s = s.replace(/\./g, '').replace(',', '.');
-  else s = s.replace(/,/g, '');
-  if (s.startsWith('-R') || s.startsWith('+R')) s = s[0] + s.slice(2);
-  const m = AMOUNT.exec(s);
-  if (!m) return null;
-  // Two decimals, no leading zeros, the sign in front: one spelling per amount (cheap to compare).
-  const sign = (s.startsWith('-') ? !negative : negative) ? '-' : '';
-  const whole = m[1]!.replace(/^0+(?=\d)/, '');
-  const cents = (m[2] ?? '').padEnd(2, '0');
-  return `${sign}${whole}.${cents}`;
-}
-
-/** Whether a normalised amount (amountText's) is zero. */
+/** Whether a normalised amount (readMoney's) is zero. */
 export const isZeroAmount = (a: string) => /^-?0\.00$/.test(a);
 
 /** A normalised amount in cents, exactly (BigInt: never a float). */
