@@ -96,13 +96,13 @@ describe('employees: who may see them', () => {
     assert.doesNotMatch(log.body, /987654|123456|0001339050/);
   });
 
-  test('a payroll user sees pay; a viewer reads but may not write', async () => {
+  test('a payroll user sees pay; a viewer neither reads nor writes it (payroll.roles.test.ts)', async () => {
     const e = await create(body());
     const payroll = as(t.app, (await addMember(t, a, 'payroll')).token, a.companyId);
     const got = await payroll({ method: 'GET', url: `/api/employees/${e.id}` });
     assert.equal(got.json().rate, 21000);
     const viewer = as(t.app, (await addMember(t, a, 'viewer')).token, a.companyId);
-    assert.equal((await viewer({ method: 'GET', url: `/api/employees/${e.id}` })).statusCode, 200);
+    assertPermissionDenied(await viewer({ method: 'GET', url: `/api/employees/${e.id}` }), 'payroll', 'read');
     assertPermissionDenied(
       await viewer({ method: 'PATCH', url: `/api/employees/${e.id}`, payload: { rate: 1 } }),
       'payroll',

@@ -45,6 +45,9 @@ export const BUILT_IN_ROLES = [
 export type BuiltInRole = (typeof BUILT_IN_ROLES)[number];
 
 const BUSINESS_MODULES = MODULES.filter((m) => m !== 'admin' && m !== 'billing');
+/** What the viewer reads: the business modules but payroll, whose pay, ID and tax numbers are
+ *  personal information (POPIA) shown only to roles granted a payroll permission (issue 34). */
+const VIEWER_MODULES = BUSINESS_MODULES.filter((m) => m !== 'payroll');
 
 function grant(resources: readonly Resource[], actions: readonly Action[]): Permission[] {
   return resources.flatMap((r) => actions.map((a) => `${r}:${a}` as Permission));
@@ -110,8 +113,8 @@ const BUILT_IN: Record<BuiltInRole, { description: string; permissions: Permissi
     ],
   },
   viewer: {
-    description: 'Reads the business modules; changes nothing',
-    permissions: grant(BUSINESS_MODULES, ['read']),
+    description: 'Reads the business modules but payroll; changes nothing',
+    permissions: grant(VIEWER_MODULES, ['read']),
   },
 };
 
