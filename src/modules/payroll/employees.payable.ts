@@ -42,6 +42,10 @@ export interface PayrollEmployee {
   uifApplies: boolean;
   sdlApplies: boolean;
   etiEligible: boolean;
+  /** The NMW does not bind the wage (NMW Act s15 exemption, or outside it): ETI Act s4(1)(b). */
+  minimumWageExempt: boolean;
+  /** A wage-regulating measure's minimum an hour, "12.34"; null: none binds the employee. */
+  minimumHourlyWage: string | null;
   /** the day the ETI's 24 months count from: etiStartDate, or the start date */
   etiFrom: string;
   /** null: no account given. `sealed` opens with openSecret(secretKeysOf(deps), sealed). */

@@ -36,6 +36,8 @@ export function employeeFieldsOf(row: EmployeeRow) {
     uifApplies: row.uif_applies,
     sdlApplies: row.sdl_applies,
     etiEligible: row.eti_eligible,
+    minimumWageExempt: row.minimum_wage_exempt,
+    minimumHourlyWage: row.minimum_hourly_wage,
   };
 }
 
@@ -94,6 +96,8 @@ export function toEmployee(row: EmployeeRow, today: string) {
     sdlApplies: row.sdl_applies,
     etiEligible: row.eti_eligible,
     etiStartDate: row.eti_start_date,
+    minimumWageExempt: row.minimum_wage_exempt,
+    minimumHourlyWage: row.minimum_hourly_wage === null ? null : num(row.minimum_hourly_wage),
     clientId: row.client_id,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),

@@ -42,6 +42,8 @@ export interface EmployeeState {
   sdlApplies: boolean;
   etiEligible: boolean;
   etiStartDate: string | null;
+  minimumWageExempt: boolean;
+  minimumHourlyWage: Decimalish | null;
 }
 
 export type EmployeeColumns = Omit<
@@ -183,6 +185,9 @@ export function employeeColumns(s: EmployeeState, today: string): EmployeeColumn
     sdl_applies: s.sdlApplies,
     eti_eligible: s.etiEligible,
     eti_start_date: s.etiStartDate,
+    minimum_wage_exempt: s.minimumWageExempt,
+    minimum_hourly_wage:
+      s.minimumHourlyWage === null ? null : decimalOf('minimumHourlyWage', s.minimumHourlyWage),
   };
 }
 

@@ -109,6 +109,13 @@ export const Employee = named(
     sdlApplies: Type.Boolean(),
     etiEligible: Type.Boolean(),
     etiStartDate: nullable(Day, { description: "The day the ETI's 24 months count from; null: startDate" }),
+    minimumWageExempt: Type.Boolean({
+      description:
+        'The National Minimum Wage does not bind this wage (an exemption under NMW Act s15, or a worker outside it)',
+    }),
+    minimumHourlyWage: nullable(Type.Number(), {
+      description: "A wage-regulating measure's minimum an hour binding this employee; null: none",
+    }),
     clientId: nullable(Type.String()),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -156,7 +163,14 @@ const fields = {
   payFrequency: PayFrequency,
   payBasis: PayBasis,
   rate: Money('Rand a period (salary) or an hour (hourly)'),
-  hoursPerWeek: Type.Number({ exclusiveMinimum: 0, maximum: 168, description: 'Default 40; two decimals' }),
+  hoursPerWeek: Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 168,
+    description:
+      "The contract's ordinary hours a week (default 40; two decimals): a salary's hourly rate, and its " +
+      'hours in a month (× 52 ÷ 12) for the ETI: fewer than 160 are grossed up to find the band and the ' +
+      'incentive scaled down (ETI Act s7(5)), and the minimum wage is held to them',
+  }),
   daysPerWeek: Type.Number({ exclusiveMinimum: 0, maximum: 7, description: 'Default 5; one decimal' }),
   bankAccount: nullable(BankAccountInput, {
     description:
@@ -176,6 +190,21 @@ const fields = {
   sdlApplies: Type.Boolean({ description: 'Default true' }),
   etiEligible: Type.Boolean({ description: 'Default false' }),
   etiStartDate: orNull<string>({ type: 'string', format: 'date', description: 'Not before startDate' }),
+  minimumWageExempt: Type.Boolean({
+    description:
+      'Default false. true: the National Minimum Wage does not bind this wage (the employer holds an ' +
+      'exemption under NMW Act s15, or the worker is outside the Act, s3); the ETI then holds the wage to ' +
+      'its fixed R2 500 for 160 hours, pro rata (ETI Act s4(1)(b))',
+  }),
+  minimumHourlyWage: orNull<number>({
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 100_000,
+    description:
+      'The minimum an hour set by a wage-regulating measure binding this employee (a bargaining council ' +
+      'agreement or sectoral determination, ETI Act s4(3)); the ETI holds the wage to the higher of it ' +
+      'and the National Minimum Wage (s4(1)(a)). Two decimals; null: none',
+  }),
 };
 
 const optional = <T extends Record<string, Parameters<typeof Type.Optional>[0]>>(o: T) =>

@@ -152,6 +152,8 @@ export async function createEmployee(ctx: Ctx, input: Static<typeof EmployeeCrea
     sdlApplies: input.sdlApplies ?? true,
     etiEligible: input.etiEligible ?? false,
     etiStartDate: input.etiStartDate ?? null,
+    minimumWageExempt: input.minimumWageExempt ?? false,
+    minimumHourlyWage: input.minimumHourlyWage ?? null,
   };
   const columns = employeeColumns(state, today(ctx));
   await assertUnique(ctx, columns);

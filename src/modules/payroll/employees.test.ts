@@ -78,6 +78,8 @@ describe('employees: create, read, change', () => {
       sdlApplies: false,
       etiEligible: true,
       etiStartDate: '2026-04-01',
+      minimumWageExempt: true,
+      minimumHourlyWage: 35.5,
     };
     const res = await api({ method: 'POST', url: '/api/employees', payload });
     assert.equal(res.statusCode, 201, res.body);
@@ -123,6 +125,8 @@ describe('employees: create, read, change', () => {
       sdlApplies: false,
       etiEligible: true,
       etiStartDate: '2026-04-01',
+      minimumWageExempt: true,
+      minimumHourlyWage: 35.5,
       clientId,
       createdAt: e.createdAt,
       updatedAt: e.updatedAt,

@@ -18,7 +18,14 @@
 //     travel allowance in, to the ceiling;
 //   * SDL: on all taxable remuneration (leviable amount), unless the employer is exempt;
 //   * ETI: a monthly figure (the incentive is claimed a month), on the regular cash remuneration
-//     (the bonus out), hours below 160 grossed up (eti.ts). A monthly period is its month. A
+//     (the bonus out), hours below 160 grossed up (eti.ts, ETI Act s7(5)). The hours are always
+//     the ones paid: hourly, the hours worked; salaried, the contract's hours a week × 52 ÷ periods
+//     × the share employed, less unpaid leave (a part-timer on a salary is not a full month); both
+//     plus overtime. The wage (the basic) is held to the minimum for its ordinary hours (s4(1)):
+//     the higher of the National Minimum Wage of the period's end and the employee's
+//     wage-regulating measure, or for an employee exempt from the NMW the fixed R2 500 for 160
+//     hours (s4(1)(b)); below it no ETI, the payslip saying why (a 100% penalty otherwise, s4(2)).
+//     A monthly period is its month. A
 //     weekly or fortnightly period belongs to the calendar month its end falls in (as the EMP201
 //     groups them) and takes the month to date by the difference method: eti(the month's
 //     remuneration, wage and hours so far, this payslip's included, at the month's last day) −
@@ -26,10 +33,12 @@
 //     month's last run its payslips sum to the month's ETI; an increment may be negative (a big
 //     last week takes the month over R7 500): the EMP201 is monthly, so it stands;
 //   * net: gross cash less PAYE, UIF (employee), the employee's retirement and medical
-//     contributions and other deductions.
+//     contributions and other deductions;
+//   * warnings: what the payroll officer must see (payslip-warnings.ts): no income tax number, an
+//     ETI refused below the minimum wage.
 import type { Decimal } from 'decimal.js';
 import { cents, money, ZERO } from '../../platform/money/money.ts';
-import { eti } from './calc/eti.ts';
+import { type EtiResult, type EtiStop, eti } from './calc/eti.ts';
 import { IRP5 } from './calc/irp5.ts';
 import { PERIODS_PER_YEAR, paye } from './calc/paye.ts';
 import { periodFraction } from './calc/prorata.ts';
@@ -39,6 +48,7 @@ import { uif } from './calc/uif.ts';
 import type { PayrollEmployee } from './employees.payable.ts';
 import type { PayslipLineKind } from './pay-runs.tables.ts';
 import type { PayFrequency } from './payroll.tables.ts';
+import { etiWageWarning, type PayslipWarning, taxNumberWarning } from './payslip-warnings.ts';
 import type { Statutory } from './statutory.ts';
 
 /** IRP5 3713: other allowances (not in calc/irp5.ts's list yet). */
@@ -87,7 +97,10 @@ export interface PayslipFigures {
   uifEmployer: Decimal;
   sdl: Decimal;
   eti: Decimal;
+  /** Why an ETI-eligible employee's payslip claims none; null when it claims, or not eligible. */
+  etiReason: EtiStop | null;
   etiBasis: EtiBasis;
+  warnings: PayslipWarning[];
   retirementEmployee: Decimal;
   retirementEmployer: Decimal;
   medicalEmployee: Decimal;
@@ -97,11 +110,14 @@ export interface PayslipFigures {
   lines: CalcLine[];
 }
 
-/** The ETI basis a payslip keeps (payslips.eti_*, migration 0054). */
+/** The ETI basis a payslip keeps (payslips.eti_*, migrations 0054 and 0070). */
 export interface EtiBasis {
   remuneration: Decimal;
   wage: Decimal;
+  /** Every hour employed and paid (overtime in): the 160 hours of s7(5). */
   hours: Decimal;
+  /** The ordinary hours the wage pays: the minimum wage's hours (s4(1)). */
+  ordinaryHours: Decimal;
 }
 
 /** The sums over the employee's earlier current payslips of the month (weekly and fortnightly). */
@@ -109,7 +125,13 @@ export interface EtiMonthToDate extends EtiBasis {
   eti: Decimal;
 }
 
-export const NO_ETI_BEFORE: EtiMonthToDate = { remuneration: ZERO, wage: ZERO, hours: ZERO, eti: ZERO };
+export const NO_ETI_BEFORE: EtiMonthToDate = {
+  remuneration: ZERO,
+  wage: ZERO,
+  hours: ZERO,
+  ordinaryHours: ZERO,
+  eti: ZERO,
+};
 
 /** The last day of the calendar month `iso` falls in (the ETI's age test is at the month's end). */
 export function monthEndOf(iso: string): string {
@@ -229,34 +251,63 @@ export function calculatePayslip(
   const uifBase = basic.plus(overtime).plus(inputs.bonus).plus(inputs.otherAllowances).plus(taxableTravel);
   const u = uif(st.uif, { frequency: p.frequency, remuneration: uifBase, applies: e.uifApplies });
   const levy = sdl(st.sdl, { remuneration: taxable, exempt: sdlIsExempt, applies: e.sdlApplies });
-  // The hours employed and paid: an hourly employee's hours worked, else the period's contracted
-  // hours × the share employed (kept to 4 decimals, as the column).
+  // The hours employed and paid (kept to 4 decimals, as the columns): an hourly employee's hours
+  // worked, else the contract's hours of the period × the share employed less the unpaid leave
+  // (a day is hours a week ÷ days a week); every hour paid adds the overtime.
+  const hoursPerDay = hoursPerWeek.dividedBy(money(e.daysPerWeek));
+  const salariedHours = periodHours.times(fraction).minus(unpaidDays.times(hoursPerDay));
+  const ordinaryHours = (hoursWorked ?? (salariedHours.isNegative() ? ZERO : salariedHours)).toDecimalPlaces(
+    4,
+  );
   const etiBasis: EtiBasis = {
     remuneration: regularCash,
     wage: basic,
-    hours: (hoursWorked ?? periodHours.times(fraction)).toDecimalPlaces(4),
+    hours: ordinaryHours.plus(inputs.overtimeHours),
+    ordinaryHours,
   };
+  // The wage test's hourly minimum (ETI Act s4(1)): the NMW unless the employee is exempt from it,
+  // or a wage-regulating measure's when higher.
+  const measure = e.minimumHourlyWage === null ? null : money(e.minimumHourlyWage);
+  const nmw = e.minimumWageExempt ? null : st.minimumWage.hourly;
+  const hourlyMinimum = nmw && measure ? (measure.gt(nmw) ? measure : nmw) : (nmw ?? measure);
+  const wageRule = {
+    ...(hourlyMinimum ? { hourlyMinimum } : {}),
+    exemptFromMinimumWage: e.minimumWageExempt,
+    dateOfBirth: e.dateOfBirth,
+    etiStartDate: e.etiFrom,
+  };
+  let claim: EtiResult | null = null;
   let incentive = ZERO;
-  if (e.etiEligible && p.frequency === 'monthly')
-    // Unchanged from before the month-to-date method: a full month leaves the hours out.
-    incentive = eti(st.eti, {
-      remuneration: regularCash,
-      wage: basic,
-      ...(hoursWorked || fraction.lt(1) ? { hours: hoursWorked ?? periodHours.times(fraction) } : {}),
-      dateOfBirth: e.dateOfBirth,
-      etiStartDate: e.etiFrom,
-      monthEnd: p.end,
-    }).amount;
-  else if (e.etiEligible)
+  if (e.etiEligible && p.frequency === 'monthly') {
+    // The hours always passed: a salaried part-timer's month is the contract's hours (s7(5)).
+    claim = eti(st.eti, { ...wageRule, ...etiBasis, monthEnd: p.end });
+    incentive = claim.amount;
+  } else if (e.etiEligible) {
     // Hours always passed: a week of 40 is a quarter of a month, four of them (160) a full one.
-    incentive = eti(st.eti, {
+    claim = eti(st.eti, {
+      ...wageRule,
       remuneration: etiBefore.remuneration.plus(etiBasis.remuneration),
       wage: etiBefore.wage.plus(etiBasis.wage),
       hours: etiBefore.hours.plus(etiBasis.hours),
-      dateOfBirth: e.dateOfBirth,
-      etiStartDate: e.etiFrom,
+      ordinaryHours: etiBefore.ordinaryHours.plus(etiBasis.ordinaryHours),
       monthEnd: monthEndOf(p.end),
-    }).amount.minus(etiBefore.eti);
+    });
+    incentive = claim.amount.minus(etiBefore.eti);
+  }
+  const warnings: PayslipWarning[] = [];
+  if (!e.taxNumber) warnings.push(taxNumberWarning());
+  if (claim?.reason === 'below_minimum_wage' && claim.wageTest)
+    warnings.push(
+      etiWageWarning({
+        ...claim.wageTest,
+        ordinaryHours:
+          p.frequency === 'monthly' ? ordinaryHours : etiBefore.ordinaryHours.plus(ordinaryHours),
+        hourlyMinimum: hourlyMinimum ?? null,
+        minimumWage: st.minimumWage,
+        measure,
+        exempt: e.minimumWageExempt,
+      }),
+    );
 
   const deduction = (description: string, code: string | null, amount: Decimal) =>
     add({ kind: 'deduction', irp5Code: code, description, quantity: null, rate: null, amount });
@@ -298,7 +349,9 @@ export function calculatePayslip(
     uifEmployer: u.employer,
     sdl: levy,
     eti: incentive,
+    etiReason: claim?.reason ?? null,
     etiBasis,
+    warnings,
     retirementEmployee,
     retirementEmployer,
     medicalEmployee,

@@ -3,22 +3,23 @@
 // para 14(3)(a)), claimed from SARS at its end and nil from the next month (s10(1), (3)).
 //
 // One business, June to September 2026 (tax year 2026/27, research/payroll-za.md):
-//   Naledi, born 10 January 2004 (22), R5 000 a month from 1 January 2026, ETI-eligible: months 6–9
-//     of her first twelve; R5 000 is in the R2 500–R5 500 band, a fixed R1 500 each month.
-//     PAYE: 60 000 a year is under the R99 000 threshold → 0. UIF: 1% of 5 000 = 50.00, each side.
+//   Naledi, born 10 January 2004 (22), R5 400 a month from 1 January 2026, ETI-eligible: months 6–9
+//     of her first twelve; R5 400 passes the wage test (the National Minimum Wage R30.23 × 173.33
+//     hours = R5 239.87: ETI Act s4(1)) and is in the R2 500–R5 500 band, a fixed R1 500 a month.
+//     PAYE: 64 800 a year is under the R99 000 threshold → 0. UIF: 1% of 5 400 = 54.00, each side.
 //   Bongani, R40 000 a month, July only (1 to 31 July 2026), aged 41:
 //     480 000 a year → 79 998 + 31% × (480 000 − 383 100) = 110 037 − rebate 17 820 = 92 217
 //     → PAYE 92 217 ÷ 12 = 7 684.75. UIF: above the R17 712 ceiling → 177.12 each side.
-//   SDL: June, August, September: 5 000 × 12 = 60 000 ≤ R500 000 → exempt, 0.
-//        July: 45 000 × 12 = 540 000 > R500 000 → 1% × 45 000 = 450.00.
+//   SDL: June, August, September: 5 400 × 12 = 64 800 ≤ R500 000 → exempt, 0.
+//        July: 45 400 × 12 = 544 800 > R500 000 → 1% × 45 400 = 454.00.
 //
-//   June: ETI 1 500 available, PAYE 0 → utilised 0, carried forward 1 500; payable = UIF 100.00.
+//   June: ETI 1 500 available, PAYE 0 → utilised 0, carried forward 1 500; payable = UIF 108.00.
 //   July: brought forward 1 500 + ETI 1 500 = 3 000 ≤ PAYE 7 684.75 → utilised 3 000, carried 0;
-//         payable = 7 684.75 − 3 000 + UIF (100 + 354.24 = 454.24) + SDL 450.00 = 5 588.99.
+//         payable = 7 684.75 − 3 000 + UIF (108 + 354.24 = 462.24) + SDL 454.00 = 5 600.99.
 //   August: ETI 1 500, PAYE 0 → carried forward 1 500: the end of the reconciliation period, so
-//         it is what the reconciliation claims from SARS; payable 100.00.
+//         it is what the reconciliation claims from SARS; payable 108.00.
 //   September: a new reconciliation period: brought forward nil (s10(3)), not August's 1 500;
-//         ETI 1 500 carried forward; payable 100.00.
+//         ETI 1 500 carried forward; payable 108.00.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { as, register, startTestApp, type TestApp } from '../../../test/support/app.ts';
@@ -62,7 +63,7 @@ describe('EMP201: an ETI larger than the PAYE rolls over, within the reconciliat
       passportNumber: 'PETI2',
       dateOfBirth: '2004-01-10',
       startDate: '2026-01-01',
-      rate: 5000,
+      rate: 5400,
       etiEligible: true,
     });
     await post('/api/employees', {
@@ -99,12 +100,12 @@ describe('EMP201: an ETI larger than the PAYE rolls over, within the reconciliat
       ];
     };
     //  paye, eti, brought forward, utilised, carried forward, uif, sdl, payable
-    assert.deepEqual(await month('2026-06-01', '2026-06-30'), [0, 1500, 0, 0, 1500, 100, 0, 100]);
+    assert.deepEqual(await month('2026-06-01', '2026-06-30'), [0, 1500, 0, 0, 1500, 108, 0, 108]);
     assert.deepEqual(
       await month('2026-07-01', '2026-07-31'),
-      [7684.75, 1500, 1500, 3000, 0, 454.24, 450, 5588.99],
+      [7684.75, 1500, 1500, 3000, 0, 462.24, 454, 5600.99],
     );
-    assert.deepEqual(await month('2026-08-01', '2026-08-31'), [0, 1500, 0, 0, 1500, 100, 0, 100]);
-    assert.deepEqual(await month('2026-09-01', '2026-09-30'), [0, 1500, 0, 0, 1500, 100, 0, 100]);
+    assert.deepEqual(await month('2026-08-01', '2026-08-31'), [0, 1500, 0, 0, 1500, 108, 0, 108]);
+    assert.deepEqual(await month('2026-09-01', '2026-09-30'), [0, 1500, 0, 0, 1500, 108, 0, 108]);
   });
 });

@@ -16,7 +16,7 @@ import { as, register, startTestApp, type TestApp } from '../../../test/support/
 import { withTenant } from '../../platform/db/tenant.ts';
 import { money, sum, ZERO } from '../../platform/money/money.ts';
 import { eti } from './calc/eti.ts';
-import { ETI_2025, SDL_2005, UIF_2021, Y2027 } from './calc/test-tables.ts';
+import { ETI_2025, NMW_2026, SDL_2005, UIF_2021, Y2027 } from './calc/test-tables.ts';
 import type { PayrollEmployee } from './employees.payable.ts';
 import {
   calculatePayslip,
@@ -29,7 +29,14 @@ import {
 import type { PayFrequency } from './payroll.tables.ts';
 import type { Statutory } from './statutory.ts';
 
-const st: Statutory = { date: '2026-06-01', taxYear: Y2027, uif: UIF_2021, sdl: SDL_2005, eti: ETI_2025 };
+const st: Statutory = {
+  date: '2026-06-01',
+  taxYear: Y2027,
+  uif: UIF_2021,
+  sdl: SDL_2005,
+  eti: ETI_2025,
+  minimumWage: NMW_2026,
+};
 
 function employee(extra: Partial<PayrollEmployee>): PayrollEmployee {
   return {
@@ -61,6 +68,8 @@ function employee(extra: Partial<PayrollEmployee>): PayrollEmployee {
     uifApplies: true,
     sdlApplies: true,
     etiEligible: true,
+    minimumWageExempt: false,
+    minimumHourlyWage: null,
     etiFrom: '2026-01-15',
     bankAccount: null,
     ...extra,
@@ -84,6 +93,7 @@ function runs(frequency: PayFrequency, e: PayrollEmployee, periods: Run[]): Deci
           remuneration: a.remuneration.plus(d.basis.remuneration),
           wage: a.wage.plus(d.basis.wage),
           hours: a.hours.plus(d.basis.hours),
+          ordinaryHours: a.ordinaryHours.plus(d.basis.ordinaryHours),
           eti: a.eti.plus(d.basis.eti),
         }),
         NO_ETI_BEFORE,
@@ -167,7 +177,10 @@ test('a month of five weekly period ends: the fifth adds nothing past the month�
   // weeks grossed × 4 → R4 000, the R1 500 band, ÷ 4 → 375.00 (month to date after four: R4 000 /
   // 160 h → 1 500). Week 5: R5 000 / 200 h, a full month (≥ 160 h: not grossed), still under
   // R5 500 → 1 500; less 1 500 → 0. Five payslips: 1 500.00, the month's ETI.
-  const e = employee({ rate: '1000.00' });
+  // R25 an hour is below the National Minimum Wage (R30.23 from March 2026), so this employer is
+  // exempt from it for the employee (NMW Act s15): the wage is held to the fixed R2 500 for 160
+  // hours instead (ETI Act s4(1)(b)), R625 for a week's 40 (the month: R5 000 ≥ R3 125 for 200 h).
+  const e = employee({ rate: '1000.00', minimumWageExempt: true });
   const may = runs('weekly', e, [
     ['2026-04-27', '2026-05-03'],
     ['2026-05-04', '2026-05-10'],
@@ -192,13 +205,15 @@ test('a big last week takes the month over R7 500: the increment is negative, th
 });
 
 test('monthly: the basis is kept, the ETI unchanged (earlier payslips are not asked for)', () => {
-  // R5 000 for June, 40 h a week: 40 × 52 ÷ 12 = 173.3333 h. The full month leaves the hours out:
-  // R5 000 in the R1 500 band → 1 500.00; a month-to-date argument is ignored for monthly periods.
-  const e = employee({ payFrequency: 'monthly', rate: '5000.00' });
+  // R5 400 for June, 40 h a week: 40 × 52 ÷ 12 = 173.3333 h, a full month (≥ 160 h, nothing
+  // grossed); the wage passes the NMW (30.23 × 173.3333 = R5 239.87): R5 400 in the R1 500 band →
+  // 1 500.00; a month-to-date argument is ignored for monthly periods.
+  const e = employee({ payFrequency: 'monthly', rate: '5400.00' });
   const before: EtiMonthToDate = {
     remuneration: money(9000),
     wage: money(9000),
     hours: money(160),
+    ordinaryHours: money(160),
     eti: ZERO,
   };
   const s = calculatePayslip(
@@ -211,8 +226,13 @@ test('monthly: the basis is kept, the ETI unchanged (earlier payslips are not as
   );
   assert.equal(s.eti.toFixed(2), '1500.00');
   assert.deepEqual(
-    [s.etiBasis.remuneration.toFixed(2), s.etiBasis.wage.toFixed(2), s.etiBasis.hours.toFixed(4)],
-    ['5000.00', '5000.00', '173.3333'],
+    [
+      s.etiBasis.remuneration.toFixed(2),
+      s.etiBasis.wage.toFixed(2),
+      s.etiBasis.hours.toFixed(4),
+      s.etiBasis.ordinaryHours.toFixed(4),
+    ],
+    ['5400.00', '5400.00', '173.3333', '173.3333'],
   );
 });
 

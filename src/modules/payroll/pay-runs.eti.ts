@@ -29,6 +29,7 @@ export async function etiMonthToDate(
       eb.fn.sum<string>('s.eti_remuneration').as('remuneration'),
       eb.fn.sum<string>('s.eti_wage').as('wage'),
       eb.fn.sum<string>('s.eti_hours').as('hours'),
+      eb.fn.sum<string>('s.eti_ordinary_hours').as('ordinaryHours'),
       eb.fn.sum<string>('s.eti').as('eti'),
     ])
     .where('s.tenant_id', '=', ctx.tenantId)
@@ -44,6 +45,7 @@ export async function etiMonthToDate(
       remuneration: money(r.remuneration),
       wage: money(r.wage),
       hours: money(r.hours),
+      ordinaryHours: money(r.ordinaryHours),
       eti: money(r.eti),
     });
   return out;

@@ -8,6 +8,7 @@ import { pageQueryProperties } from '../../platform/http/paging.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { PayFrequency } from './employees.schemas.ts';
 import { PAYSLIP_LINE_KINDS, PERIOD_STATUSES } from './pay-runs.tables.ts';
+import { PAYSLIP_WARNING_CODES } from './payslip-warnings.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
@@ -26,6 +27,38 @@ export const PayrollPeriodStatus = named(
       'while open or calculated.',
   }),
 );
+
+const WarningCode = stringEnum(PAYSLIP_WARNING_CODES, {
+  description:
+    'NO_TAX_NUMBER: the employee has no income tax number (the IRP5 and the EMP501 need it); ' +
+    'ETI_BELOW_MINIMUM_WAGE: no ETI, the wage is below the minimum for its ordinary hours (ETI Act s4(1))',
+});
+const warningProps = {
+  code: WarningCode,
+  detail: Type.String({ description: 'What is wrong, with the figures, in words' }),
+};
+export const PayslipWarning = named('PayslipWarning', Type.Object(warningProps));
+export const PeriodWarning = named(
+  'PayrollPeriodWarning',
+  Type.Object({
+    employeeId: Uuid,
+    employeeNumber: Type.String(),
+    ...warningProps,
+  }),
+);
+
+/** The rules calc/eti.ts names when an ETI-eligible employee's payslip claims none. */
+export const ETI_REASONS = [
+  'no_rules',
+  'age',
+  'not_started',
+  'months_used',
+  'remuneration_too_high',
+  'below_minimum_wage',
+] as const;
+
+/** How the API writes a PAYE tax year (year of assessment): as payroll_tax_years.code, 2026/27. */
+export const TAX_YEAR_PATTERN = '^[0-9]{4}/[0-9]{2}$';
 
 const Totals = {
   employeeCount: Type.Integer({ description: 'Payslips in the period' }),
@@ -54,6 +87,9 @@ export const PayrollPeriod = named(
     payDate: Day,
     status: PayrollPeriodStatus,
     ...Totals,
+    warnings: Type.Array(PeriodWarning, {
+      description: "The payslips' warnings, each with its employee; empty before calculating",
+    }),
     entryId: nullable(Uuid, { description: 'The finalising journal entry' }),
     paymentEntryId: nullable(Uuid, { description: 'The entry paying the net pay out of the bank' }),
     bankAccountId: nullable(Uuid),
@@ -161,7 +197,13 @@ const payslipProps = {
   periodEnd: Day,
   payDate: Day,
   status: PayrollPeriodStatus,
-  taxYear: Type.String({ description: "The PAYE tax year ('2027' is 2026/27)" }),
+  taxYear: Type.String({
+    pattern: TAX_YEAR_PATTERN,
+    description:
+      'The PAYE tax year (year of assessment, 1 March to the end of February) as SARS writes it: ' +
+      "'2026/27' is 1 March 2026 to 28 February 2027, SARS's 2027 tax year",
+    examples: ['2026/27'],
+  }),
   periodFraction: Type.Number({ description: 'The share of the period employed' }),
   daysWorked: Type.Integer(),
   unpaidDays: Type.Number({ description: 'Approved unpaid leave in the period, working days' }),
@@ -180,6 +222,14 @@ const payslipProps = {
   medicalEmployer: Type.Number(),
   otherDeductions: Type.Number(),
   net: Amount('Net pay'),
+  etiReason: nullable(stringEnum(ETI_REASONS), {
+    description:
+      "Why an ETI-eligible employee's payslip claims no ETI: no_rules (the scheme is not in force), age " +
+      '(not 18 to 29 at the month end), not_started, months_used (the 24 months), remuneration_too_high ' +
+      '(R7 500 or more, grossed up below 160 hours), below_minimum_wage (ETI Act s4(1), see warnings); ' +
+      'null when it claims, or the employee is not ETI-eligible',
+  }),
+  warnings: Type.Array(PayslipWarning, { description: 'What to see to before finalising; empty: nothing' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 };

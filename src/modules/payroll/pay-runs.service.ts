@@ -23,6 +23,7 @@ import type {
   PayslipInputBody,
 } from './pay-runs.schemas.ts';
 import type { PayrollPeriodsTable } from './pay-runs.tables.ts';
+import { type PeriodWarning, warningsOf } from './payslip-warnings.ts';
 import { statutoryFor } from './statutory.ts';
 
 type Ctx = TenantCtx;
@@ -60,6 +61,7 @@ export function toPeriod(r: PeriodRow): Static<typeof PayrollPeriod> {
     medicalEmployer: toNumber(r.medical_employer),
     otherDeductions: toNumber(r.other_deductions),
     net: toNumber(r.net),
+    warnings: warningsOf<PeriodWarning>(r.warnings),
     entryId: r.entry_id,
     paymentEntryId: r.payment_entry_id,
     bankAccountId: r.bank_account_id,
@@ -363,9 +365,22 @@ export async function calculatePeriod(ctx: Ctx, id: string) {
 
   const totals: Record<string, string> = {};
   for (const [column, key] of TOTALS) totals[column] = toSql(sum(slips.map((s) => s[key])));
+  const warnings: PeriodWarning[] = slips.flatMap((s, i) =>
+    s.warnings.map((w) => ({
+      ...w,
+      employeeId: employees[i]!.id,
+      employeeNumber: employees[i]!.employeeNumber,
+    })),
+  );
   await ctx.db
     .updateTable('payroll_periods')
-    .set({ ...totals, employee_count: slips.length, status: 'calculated', calculated_at: now })
+    .set({
+      ...totals,
+      employee_count: slips.length,
+      status: 'calculated',
+      calculated_at: now,
+      warnings: JSON.stringify(warnings),
+    })
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', id)
     .execute();
@@ -408,6 +423,9 @@ async function insertPayslip(
       eti_remuneration: toSql(s.etiBasis.remuneration),
       eti_wage: toSql(s.etiBasis.wage),
       eti_hours: s.etiBasis.hours.toFixed(4),
+      eti_ordinary_hours: s.etiBasis.ordinaryHours.toFixed(4),
+      eti_reason: s.etiReason,
+      warnings: JSON.stringify(s.warnings),
     })
     .execute();
   if (s.lines.length === 0) return;

@@ -1,7 +1,15 @@
-// Kysely types of pay runs (migrations/0053_payroll_runs.sql; 0054 adds the payslips' ETI basis):
+// Kysely types of pay runs (migrations/0053_payroll_runs.sql; 0054 adds the payslips' ETI basis,
+// 0070 their ordinary hours, ETI reason and warnings):
 // periods, the inputs that vary per period, payslips and their lines.
 import type { ColumnType } from 'kysely';
-import type { DateString, DefaultTimestamp, Numeric, Timestamp } from '../../platform/db/schema.ts';
+import type {
+  DateString,
+  DefaultJson,
+  DefaultTimestamp,
+  Numeric,
+  Timestamp,
+} from '../../platform/db/schema.ts';
+import type { EtiStop } from './calc/eti.ts';
 import type { PayFrequency } from './payroll.tables.ts';
 
 export const PERIOD_STATUSES = ['open', 'calculated', 'finalised', 'paid'] as const;
@@ -44,6 +52,8 @@ export interface PayrollPeriodsTable {
   paid_at: Timestamp | null;
   paid_by: string | null;
   client_id: string | null;
+  /** 0070: the payslips' warnings, each with its employee (PeriodWarning[] as JSON). */
+  warnings: DefaultJson;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
 }
@@ -91,6 +101,12 @@ export interface PayslipsTable {
   eti_remuneration: DefaultedNumeric;
   eti_wage: DefaultedNumeric;
   eti_hours: DefaultedNumeric;
+  /** 0070: the ordinary hours the wage pays (eti_hours: every hour paid, overtime in). */
+  eti_ordinary_hours: DefaultedNumeric;
+  /** 0070: why an ETI-eligible employee's payslip claims no ETI; null when it claims. */
+  eti_reason: EtiStop | null;
+  /** 0070: PayslipWarning[] as JSON. */
+  warnings: DefaultJson;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
   replaced_at: Timestamp | null;

@@ -331,12 +331,14 @@ describe('a starter part-way through the month with a bonus and overtime', () =>
 describe('a young employee: the ETI against PAYE, an employer under the SDL exemption', () => {
   test('the ETI reduces 2300 and is income on 4910; EMP201 shows it', async () => {
     // Another business, so that only this employee is paid. Naledi, born 2004-01-10 (22 at the end
-    // of June 2026), R5 000 a month from 2026-01-01, ETI-eligible. June 2026 is her ETI month 6
-    // (first twelve months): R5 000 is in the R2 500–R5 500 band, a fixed R1 500.
-    // PAYE: 60 000 a year is under the R99 000 threshold → 0. UIF 1% of 5 000 = 50.00 each.
-    // SDL: 5 000 × 12 = 60 000, at most R500 000 → exempt, 0. Net 5 000 − 50 = 4 950.00.
-    // Entry: Dr 6500 5 000, Dr 6510 50, Dr 2300 1 500 (PAYE 0 less ETI 1 500) = 6 550;
-    //        Cr 2310 100, Cr 2330 4 950, Cr 4910 1 500 = 6 550.
+    // of June 2026), R5 400 a month from 2026-01-01, ETI-eligible, 40 hours a week (173.33 a
+    // month). The wage test: the National Minimum Wage R30.23 × 520/3 h = R5 239.87 ≤ R5 400
+    // (ETI Act s4(1): at R5 000 she would claim none). June 2026 is her ETI month 6 (first twelve
+    // months): R5 400 is in the R2 500–R5 500 band, a fixed R1 500.
+    // PAYE: 64 800 a year is under the R99 000 threshold → 0. UIF 1% of 5 400 = 54.00 each.
+    // SDL: the employer's 64 800 a year is at most R500 000 → exempt, 0. Net 5 400 − 54 = 5 346.00.
+    // Entry: Dr 6500 5 400, Dr 6510 54, Dr 2300 1 500 (PAYE 0 less ETI 1 500) = 6 954;
+    //        Cr 2310 108, Cr 2330 5 346, Cr 4910 1 500 = 6 954.
     const c = await register(t.app, { plan: 'professional' });
     const apiC = as(t.app, c.token, c.companyId);
     const e = await apiC({
@@ -351,7 +353,7 @@ describe('a young employee: the ETI against PAYE, an employer under the SDL exem
         startDate: '2026-01-01',
         payFrequency: 'monthly',
         payBasis: 'salary',
-        rate: 5000,
+        rate: 5400,
         etiEligible: true,
       },
     });
@@ -370,7 +372,7 @@ describe('a young employee: the ETI against PAYE, an employer under the SDL exem
     const calc = await apiC({ method: 'POST', url: `/api/payroll-periods/${p.json().id}/calculate` });
     assert.deepEqual(
       [calc.json().paye, calc.json().eti, calc.json().uifEmployee, calc.json().sdl, calc.json().net],
-      [0, 1500, 50, 0, 4950],
+      [0, 1500, 54, 0, 5346],
     );
     const fin = await apiC({ method: 'POST', url: `/api/payroll-periods/${p.json().id}/finalise` });
     assert.equal(fin.statusCode, 200, fin.body);
@@ -390,16 +392,16 @@ describe('a young employee: the ETI against PAYE, an employer under the SDL exem
       lines.map((l) => [l.code, Number(l.debit), Number(l.credit)]),
       [
         ['2300', 1500, 0],
-        ['2310', 0, 100],
-        ['2330', 0, 4950],
+        ['2310', 0, 108],
+        ['2330', 0, 5346],
         ['4910', 0, 1500],
-        ['6500', 5000, 0],
-        ['6510', 50, 0],
+        ['6500', 5400, 0],
+        ['6510', 54, 0],
       ],
     );
     const emp = await apiC({ method: 'GET', url: `/api/payroll-periods/${p.json().id}/emp201` });
     // PAYE 0 less ETI 1 500 is the −1 500 on 2300; none of the ETI can be used against nil PAYE,
-    // so it rolls over (ETI Act s9(1): pay-runs.emp201.test.ts) and the payable is UIF 100 + SDL 0.
+    // so it rolls over (ETI Act s9(1): pay-runs.emp201.test.ts) and the payable is UIF 108 + SDL 0.
     assert.deepEqual(
       [
         emp.json().payeLessEti,
@@ -409,7 +411,7 @@ describe('a young employee: the ETI against PAYE, an employer under the SDL exem
         emp.json().etiCarriedForward,
         emp.json().payable,
       ],
-      [-1500, 100, 0, 0, 1500, 100],
+      [-1500, 108, 0, 0, 1500, 108],
     );
   });
 });

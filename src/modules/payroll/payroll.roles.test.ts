@@ -36,7 +36,12 @@ before(async () => {
   const p = await api({
     method: 'POST',
     url: '/api/payroll-periods',
-    payload: { frequency: 'monthly', periodStart: '2026-04-01', periodEnd: '2026-04-30', payDate: '2026-04-25' },
+    payload: {
+      frequency: 'monthly',
+      periodStart: '2026-04-01',
+      periodEnd: '2026-04-30',
+      payDate: '2026-04-25',
+    },
   });
   assert.equal(p.statusCode, 201, p.body);
   ids.period = p.json().id;

@@ -1,5 +1,5 @@
-// Kysely types of payroll's first part (migrations/0051_payroll.sql): employees, leave requests
-// and leave adjustments.
+// Kysely types of payroll's first part (migrations/0051_payroll.sql; 0055 and 0070 add columns):
+// employees, leave requests and leave adjustments.
 import type { ColumnType } from 'kysely';
 import type { DateString, DefaultTimestamp, Numeric, Timestamp } from '../../platform/db/schema.ts';
 
@@ -60,6 +60,10 @@ export interface EmployeesTable {
   sdl_applies: Defaulted<boolean>;
   eti_eligible: Defaulted<boolean>;
   eti_start_date: DateString | null;
+  /** 0070: the NMW does not bind this wage (NMW Act s15 exemption, or outside the Act). */
+  minimum_wage_exempt: Defaulted<boolean>;
+  /** 0070: a wage-regulating measure's minimum an hour, where one binds the employee. */
+  minimum_hourly_wage: Numeric | null;
   client_id: string | null;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;

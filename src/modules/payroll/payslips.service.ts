@@ -5,8 +5,10 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { notFound } from '../../platform/http/problem.ts';
 import { toNumber } from '../../platform/money/money.ts';
+import type { EtiStop } from './calc/eti.ts';
 import type { Payslip, PayslipListQuery, PayslipSummary } from './pay-runs.schemas.ts';
 import { companyOf } from './pay-runs.service.ts';
+import { warningsOf } from './payslip-warnings.ts';
 
 type Ctx = TenantCtx;
 
@@ -52,6 +54,8 @@ const COLUMNS = [
   's.medical_employer',
   's.other_deductions',
   's.net',
+  's.eti_reason',
+  's.warnings',
   's.created_at',
   's.updated_at',
 ] as const;
@@ -71,6 +75,8 @@ type Row = {
   period_fraction: string;
   days_worked: number;
   unpaid_days: string;
+  eti_reason: EtiStop | null;
+  warnings: unknown;
   created_at: Date;
   updated_at: Date;
 } & Record<(typeof MONEY)[number][0], string>;
@@ -111,6 +117,8 @@ function toSummary(r: Row): Static<typeof PayslipSummary> {
     daysWorked: r.days_worked,
     unpaidDays: Number(r.unpaid_days),
     ...amounts,
+    etiReason: r.eti_reason,
+    warnings: warningsOf(r.warnings),
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   };

@@ -1,5 +1,5 @@
-// Kysely types of payroll's statutory tables (migrations/0052_payroll_statutory.sql): reference
-// tables, the same for every tenant, read only.
+// Kysely types of payroll's statutory tables (migrations/0052_payroll_statutory.sql; 0070 adds the
+// national minimum wage): reference tables, the same for every tenant, read only.
 import type { DateString, Numeric } from '../../platform/db/schema.ts';
 
 export const ETI_PERIODS = ['first', 'second'] as const;
@@ -71,8 +71,16 @@ export interface PayrollEtiBandsTable {
   amount: Numeric | null;
 }
 
+/** The National Minimum Wage an ordinary hour from the day it took effect (migration 0070). */
+export interface PayrollMinimumWagesTable {
+  effective_from: DateString;
+  hourly: Numeric;
+  source: string;
+}
+
 declare module '../../platform/db/schema.ts' {
   interface DB {
+    payroll_minimum_wages: PayrollMinimumWagesTable;
     payroll_tax_years: PayrollTaxYearsTable;
     payroll_tax_brackets: PayrollTaxBracketsTable;
     payroll_uif_rates: PayrollUifRatesTable;

@@ -1,7 +1,8 @@
 // statutoryFor on a migrated database (migration 0052's seeded tables), read as the app role
 // inside a tenant transaction as a payslip will: the figures are the published ones the
 // calculators' tests are worked on (calc/test-tables.ts), the tax-year boundary picks 2025/26 for
-// February and 2026/27 for March, and a date no table covers is refused naming what is missing.
+// February and 2026/27 for March, the minimum wage changes on 1 March, and a date no table covers
+// is refused naming what is missing.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { freshDatabase, type TestDatabase } from '../../../test/support/db.ts';
@@ -72,7 +73,34 @@ test('a date with no table: 422 PAYROLL_TABLES_MISSING naming each one', async (
       'no UIF rates in effect on 2005-01-31',
       'no SDL rate in effect on 2005-01-31',
       'no ETI rules in effect on 2005-01-31',
+      'no national minimum wage in effect on 2005-01-31',
     ]);
     return true;
   });
+});
+
+test('the National Minimum Wage an hour from each 1 March (Gazettes 50073, 52053, 54075)', async () => {
+  const hourly = async (date: string) => {
+    const m = (await on(date)).minimumWage;
+    return [m.effectiveFrom, m.hourly.toFixed(2)];
+  };
+  // 2024's figure is before any seeded tax year, so it is read from the table itself.
+  const rows = await withTenant(database.db, tenant, (tx) =>
+    tx
+      .selectFrom('payroll_minimum_wages')
+      .select(['effective_from', 'hourly'])
+      .orderBy('effective_from')
+      .execute(),
+  );
+  assert.deepEqual(
+    rows.map((r) => [r.effective_from, Number(r.hourly).toFixed(2)]),
+    [
+      ['2024-03-01', '27.58'],
+      ['2025-03-01', '28.79'],
+      ['2026-03-01', '30.23'],
+    ],
+  );
+  assert.deepEqual(await hourly('2025-03-01'), ['2025-03-01', '28.79']);
+  assert.deepEqual(await hourly('2026-02-28'), ['2025-03-01', '28.79']);
+  assert.deepEqual(await hourly('2026-03-01'), ['2026-03-01', '30.23']);
 });

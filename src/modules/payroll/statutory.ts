@@ -3,10 +3,13 @@
 //   * the PAYE tax year containing the date, with its brackets;
 //   * the UIF and SDL rates in effect (the latest effective_from on or before the date);
 //   * the ETI rules in effect, or null when the scheme has ended (the date is after the latest
-//     rules' effective_to: no incentive, nothing missing).
+//     rules' effective_to: no incentive, nothing missing);
+//   * the National Minimum Wage an hour in effect (migration 0070), which the ETI's wage test
+//     holds a wage to (ETI Act s4(1)).
 // Anything missing refuses the payroll: 422 PAYROLL_TABLES_MISSING, its detail and `reasons`
 // naming each table missing ("no PAYE tax year covers 2027-03-31"), never a guess from the
 // nearest year.
+import type { Decimal } from 'decimal.js';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/schema.ts';
 import { HttpError } from '../../platform/http/problem.ts';
@@ -23,6 +26,13 @@ export interface Statutory {
   sdl: SdlRates;
   /** null: no ETI on this date (the scheme's last rules ended before it). */
   eti: EtiRules | null;
+  /** The National Minimum Wage for each ordinary hour worked, from the date it took effect. */
+  minimumWage: MinimumWage;
+}
+
+export interface MinimumWage {
+  effectiveFrom: string;
+  hourly: Decimal;
 }
 
 /** 422 PAYROLL_TABLES_MISSING naming what is missing. */
@@ -166,6 +176,21 @@ async function etiOn(db: Kysely<DB>, date: string, missing: string[]): Promise<E
   };
 }
 
+async function minimumWageOn(db: Kysely<DB>, date: string, missing: string[]): Promise<MinimumWage | null> {
+  const r = await db
+    .selectFrom('payroll_minimum_wages')
+    .selectAll()
+    .where('effective_from', '<=', date)
+    .orderBy('effective_from', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!r) {
+    missing.push(`no national minimum wage in effect on ${date}`);
+    return null;
+  }
+  return { effectiveFrom: r.effective_from, hourly: money(r.hourly) };
+}
+
 /** What applies on `date` (ISO): every table, or 422 PAYROLL_TABLES_MISSING naming each gap. */
 export async function statutoryFor(db: Kysely<DB>, date: string): Promise<Statutory> {
   const missing: string[] = [];
@@ -173,6 +198,7 @@ export async function statutoryFor(db: Kysely<DB>, date: string): Promise<Statut
   const uif = await uifOn(db, date, missing);
   const sdl = await sdlOn(db, date, missing);
   const eti = await etiOn(db, date, missing);
-  if (missing.length > 0 || !taxYear || !uif || !sdl) throw tablesMissing(date, missing);
-  return { date, taxYear, uif, sdl, eti };
+  const minimumWage = await minimumWageOn(db, date, missing);
+  if (missing.length > 0 || !taxYear || !uif || !sdl || !minimumWage) throw tablesMissing(date, missing);
+  return { date, taxYear, uif, sdl, eti, minimumWage };
 }

@@ -25,6 +25,8 @@ export const REFERENCE_TABLES = {
     "The employment tax incentive's rules by the date they took effect (migration 0052): the law, not tenant data.",
   payroll_eti_bands:
     "The ETI's monthly bands of each set of rules (migration 0052): the law, not tenant data.",
+  payroll_minimum_wages:
+    'The National Minimum Wage an hour by the date it took effect (migration 0070): the law, not tenant data.',
 } as const satisfies Record<string, string>;
 
 export type ReferenceTable = keyof typeof REFERENCE_TABLES;

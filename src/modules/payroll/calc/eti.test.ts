@@ -1,8 +1,10 @@
 // The ETI a month, each band in the first and second twelve months, worked by hand from the
 // amounts in force from 1 April 2025 (R2 500 / R5 500 / R7 500) and, for March 2025, the earlier
-// ones (R2 000 / R4 500 / R6 500).
+// ones (R2 000 / R4 500 / R6 500); the wage test of s4(1) by the minimum wage an hour, and the
+// part-time rule of s7(5).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { money } from '../../../platform/money/money.ts';
 import { type EtiInput, eti, etiMonth } from './eti.ts';
 import { ETI_2022, ETI_2025 } from './test-tables.ts';
 
@@ -87,4 +89,52 @@ test('March 2025: the earlier amounts (R2 000 / R4 500 / R6 500)', () => {
   assert.equal(amount({ ...march, remuneration: 1900, minimumWage: 1800 }, ETI_2022), '1425.00');
   // R6 500 was the limit then: none
   assert.equal(eti(ETI_2022, { ...march, remuneration: 6500 }).reason, 'remuneration_too_high');
+});
+
+test('the wage test: the higher of the NMW and a measure an hour, for the ordinary hours (s4(1))', () => {
+  // 40 hours a week: 40 × 52 ÷ 12 = 520/3 = 173.33… hours in a month.
+  const month = money(520).dividedBy(3);
+  const full = { remuneration: 5000, wage: 5000, hours: month, ordinaryHours: month };
+  // NMW R30.23 (from 1 March 2026): 30.23 × 520/3 = 15 719.60 ÷ 3 = 5 239.866… > R5 000 → none.
+  const below = eti(ETI_2025, { ...base, ...full, hourlyMinimum: 30.23 });
+  assert.equal(below.reason, 'below_minimum_wage');
+  assert.equal(below.wageTest?.minimum.toFixed(2), '5239.87');
+  // R5 240.00 reaches it: the R2 500–R5 499.99 band → 1 500.00.
+  assert.equal(amount({ ...full, remuneration: 5240, wage: 5240, hourlyMinimum: 30.23 }), '1500.00');
+  // A wage-regulating measure of R32.00 an hour binds above the NMW: 32 × 520/3 = 5 546.67 > R5 400.
+  assert.equal(
+    eti(ETI_2025, { ...base, ...full, remuneration: 5400, wage: 5400, hourlyMinimum: 32 }).reason,
+    'below_minimum_wage',
+  );
+  // Exempt from the NMW (NMW Act s15), no measure: the fixed R2 500 for 160 hours (s4(1)(b)):
+  // R3 000 passes → 1 500.00; with a measure of R32 it is still held to 32 × 520/3.
+  assert.equal(amount({ ...full, remuneration: 3000, wage: 3000, exemptFromMinimumWage: true }), '1500.00');
+  assert.equal(
+    eti(ETI_2025, {
+      ...base,
+      ...full,
+      remuneration: 3000,
+      wage: 3000,
+      hourlyMinimum: 32,
+      exemptFromMinimumWage: true,
+    }).reason,
+    'below_minimum_wage',
+  );
+  // The fixed floor pro rata: 80 hours, exempt → R2 500 × 80 ÷ 160 = R1 250; R1 200 is below it.
+  assert.equal(
+    eti(ETI_2025, { ...base, remuneration: 1200, hours: 80, exemptFromMinimumWage: true }).reason,
+    'below_minimum_wage',
+  );
+});
+
+test('a part-timer: the NMW for the contract’s hours, the band grossed up, the incentive scaled (s7(5))', () => {
+  // 24 hours a week: 24 × 52 ÷ 12 = 104 hours. NMW 30.23 × 104 = R3 143.92 ≤ R3 250.
+  // Grossed up: 3 250 × 160 ÷ 104 = R5 000 → R1 500; × 104 ÷ 160 = 0.65 → 975.00.
+  const partTime = { remuneration: 3250, wage: 3250, hours: 104, ordinaryHours: 104, hourlyMinimum: 30.23 };
+  assert.equal(amount(partTime), '975.00');
+  // R3 100 is below R3 143.92 → none.
+  assert.equal(
+    eti(ETI_2025, { ...base, ...partTime, remuneration: 3100, wage: 3100 }).reason,
+    'below_minimum_wage',
+  );
 });

@@ -6,8 +6,11 @@
 //   * the employee is younger than 18 or older than 29 at the END of the month (s6(b));
 //   * the month is before the ETI start date or after the 24 months from it (s7(2), (3));
 //   * the month's remuneration (grossed up to 160 hours) is at or above R7 500 (from 1 April 2025);
-//   * it is below the minimum wage: the wage-regulating measure's (the caller's `minimumWage`)
-//     or, where none applies, R2 500 for 160 hours (s6(a)), pro rata below 160 hours.
+//   * the wage is below the minimum wage (s4(1)): held to `hourlyMinimum` × its ordinary hours, the
+//     higher of the National Minimum Wage (NMW Act s4(1)) and a wage-regulating measure's hourly
+//     minimum (s4(1)(a)); only a wage bound by neither, or exempt from the NMW (NMW Act s15), is
+//     held to the rules' fixed R2 500 for 160 hours (or the caller's `minimumWage`), pro rata below
+//     160 hours (s4(1)(b)). Claiming it where s4 fails is penalised at 100% (s4(2)).
 // Months 1–12 use the 'first' bands, months 13–24 the 'second'. The month's number is counted in
 // calendar months from the ETI start date's month, unless the caller passes how many qualifying
 // months came before (SARS counts only months in which the employee qualified: a gap does not use
@@ -64,8 +67,17 @@ export interface EtiInput {
   etiStartDate: string;
   /** The last day of the month claimed for. */
   monthEnd: string;
-  /** The minimum wage for minimumWageHours under a wage-regulating measure, where one applies. */
+  /** The fixed floor for minimumWageHours in place of the rules' (s4(1)(b)), for a wage not bound
+   *  by the NMW; used when `hourlyMinimum` is left out, or with `exemptFromMinimumWage`. */
   minimumWage?: MoneyInput;
+  /** The hourly minimum the wage must reach for its ordinary hours: the higher of the NMW and a
+   *  wage-regulating measure's, whichever bind it (s4(1)(a)). Left out: the fixed floor. */
+  hourlyMinimum?: MoneyInput;
+  /** The ordinary hours the wage pays, for `hourlyMinimum` (`hours`, or a full month, when left out). */
+  ordinaryHours?: MoneyInput;
+  /** The NMW does not bind the wage (exempt under NMW Act s15, or outside it): the fixed floor
+   *  applies too (s4(1)(b)), and `hourlyMinimum` is a wage-regulating measure's alone. */
+  exemptFromMinimumWage?: boolean;
   /** Months in which the employee qualified before this one (counts the 24 instead of the calendar). */
   qualifyingMonthsBefore?: number;
 }
@@ -77,6 +89,8 @@ export interface EtiResult {
   period: EtiPeriod | null;
   /** Why there is none: null when the incentive is claimed. */
   reason: EtiStop | null;
+  /** The wage test, once it was reached: the wage and the least it had to be (exact). */
+  wageTest?: { wage: Decimal; minimum: Decimal };
 }
 
 /** Calendar months from `start`'s month to `on`'s, the first being 1. */
@@ -111,17 +125,25 @@ export function eti(rules: EtiRules | null, input: EtiInput): EtiResult {
   const full = rules.minimumWageHours;
   const hours = input.hours === undefined ? full : money(input.hours);
   const share = hours.gte(full) ? money(1) : hours.dividedBy(full);
-  const wage = input.minimumWage === undefined ? rules.minimumWage : money(input.minimumWage);
   const paid = input.wage === undefined ? remuneration : money(input.wage);
-  if (share.lte(0) || paid.lt(wage.times(share))) return none('below_minimum_wage', month, period);
+  const fixed = (input.minimumWage === undefined ? rules.minimumWage : money(input.minimumWage)).times(share);
+  let minimum = input.hourlyMinimum === undefined || input.exemptFromMinimumWage ? fixed : ZERO;
+  if (input.hourlyMinimum !== undefined) {
+    const ordinary = input.ordinaryHours === undefined ? hours : money(input.ordinaryHours);
+    const hourly = money(input.hourlyMinimum).times(ordinary);
+    if (hourly.gt(minimum)) minimum = hourly;
+  }
+  const wageTest = { wage: paid, minimum };
+  if (share.lte(0) || paid.lt(minimum)) return { ...none('below_minimum_wage', month, period), wageTest };
 
   const grossed = remuneration.dividedBy(share);
-  if (grossed.gte(rules.maxRemuneration)) return none('remuneration_too_high', month, period);
+  if (grossed.gte(rules.maxRemuneration))
+    return { ...none('remuneration_too_high', month, period), wageTest };
   const band = rules.bands.find((b) => b.period === period && grossed.gte(b.from) && grossed.lt(b.to));
-  if (!band) return none('remuneration_too_high', month, period);
+  if (!band) return { ...none('remuneration_too_high', month, period), wageTest };
   let amount: Decimal;
   if (band.kind === 'rate') amount = band.rate!.times(grossed);
   else if (band.kind === 'fixed') amount = band.amount!;
   else amount = band.amount!.minus(band.rate!.times(grossed.minus(band.from)));
-  return { amount: cents(amount.times(share)), month, period, reason: null };
+  return { amount: cents(amount.times(share)), month, period, reason: null, wageTest };
 }

@@ -2,6 +2,7 @@
 // here from SARS's tables (the same figures migration 0052 seeds; statutory.test.ts proves the
 // two agree, so a test worked on these is a test of the seeded data too).
 import { money } from '../../../platform/money/money.ts';
+import type { MinimumWage } from '../statutory.ts';
 import type { EtiBand, EtiRules } from './eti.ts';
 import type { SdlRates } from './sdl.ts';
 import type { TaxYearTables } from './tax.ts';
@@ -116,3 +117,8 @@ export const ETI_2022: EtiRules = {
     ['second', 4500, 6500, 'taper', 0.375, 750],
   ]),
 };
+
+/** The National Minimum Wage an ordinary hour (migration 0070): R28.79 from 1 March 2025 (GG 52053). */
+export const NMW_2025: MinimumWage = { effectiveFrom: '2025-03-01', hourly: money(28.79) };
+/** R30.23 from 1 March 2026 (GG 54075). */
+export const NMW_2026: MinimumWage = { effectiveFrom: '2026-03-01', hourly: money(30.23) };
