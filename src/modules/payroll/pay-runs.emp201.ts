@@ -12,10 +12,15 @@
 //   payable = PAYE − utilised + UIF + SDL, never below UIF + SDL.
 // The ledger needs nothing more: 2300 takes PAYE less the month's ETI, so an unused excess is a
 // debit balance there (owed by SARS) until a later month's PAYE uses it.
+//
+// `issues`: the warnings of the month's periods (payslip-warnings.ts), once per employee and code:
+// what the return's figures do not show but the tax documents need (an employee without an income
+// tax number cannot be put on an IRP5 as SARS wants), or an ETI not claimed and why.
 import type { Decimal } from 'decimal.js';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { sum, toNumber, ZERO } from '../../platform/money/money.ts';
 import { companyOf, periodRow } from './pay-runs.service.ts';
+import { type PeriodWarning, warningsOf } from './payslip-warnings.ts';
 
 type Ctx = TenantCtx;
 
@@ -43,7 +48,7 @@ export async function emp201(ctx: Ctx, id: string) {
   const from = reconciliationStart(month);
   const periods = await ctx.db
     .selectFrom('payroll_periods')
-    .select(['id', 'period_end', 'paye', 'eti', 'uif_employee', 'uif_employer', 'sdl'])
+    .select(['id', 'period_end', 'paye', 'eti', 'uif_employee', 'uif_employer', 'sdl', 'warnings'])
     .where('tenant_id', '=', ctx.tenantId)
     .where('company_id', '=', companyOf(ctx))
     .where('status', 'in', ['finalised', 'paid'])
@@ -68,6 +73,9 @@ export async function emp201(ctx: Ctx, id: string) {
   const utilised = utilisedOf(available, paye);
   const uif = sum(ours.flatMap((p) => [p.uif_employee, p.uif_employer]));
   const sdl = sum(ours.map((p) => p.sdl));
+  const issues = new Map<string, PeriodWarning>();
+  for (const w of ours.flatMap((p) => warningsOf<PeriodWarning>(p.warnings)))
+    if (!issues.has(`${w.employeeId} ${w.code}`)) issues.set(`${w.employeeId} ${w.code}`, w);
   return {
     month,
     periodIds: ours.map((p) => p.id),
@@ -80,5 +88,6 @@ export async function emp201(ctx: Ctx, id: string) {
     etiUtilised: toNumber(utilised),
     etiCarriedForward: toNumber(available.minus(utilised)),
     payable: toNumber(paye.minus(utilised).plus(uif).plus(sdl)),
+    issues: [...issues.values()],
   };
 }

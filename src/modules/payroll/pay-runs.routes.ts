@@ -91,7 +91,9 @@ export const payRunsRoutes: AnyRoute[] = [
     description:
       'Open or calculated → calculated. Starters and leavers are paid pro rata (calendar days); PAYE, UIF, SDL ' +
       "and ETI use the statutory tables in effect on the period's end (422 PAYROLL_TABLES_MISSING naming what " +
-      'is missing). Calculating again replaces the payslips. A finalised or paid period: 409 PERIOD_FINALISED.',
+      'is missing). Calculating again replaces the payslips. A finalised or paid period: 409 PERIOD_FINALISED. ' +
+      "The period's warnings list what to see to first (an employee without an income tax number, an ETI " +
+      'refused below the minimum wage), each with its employee.',
     params: IdParams,
     response: { 200: PayrollPeriod },
     handler: async ({ params }, ctx) => calculatePeriod(ctx, params.id),
@@ -141,7 +143,8 @@ export const payRunsRoutes: AnyRoute[] = [
       'credits the periods’ entries made to 2300, 2310 and 2320. An ETI larger than the PAYE rolls over to the ' +
       'next month (ETI Act s9(1)) within the reconciliation period (March to August, September to February): ' +
       'etiBroughtForward + eti is available, etiUtilised (at most the PAYE) reduces the payable, the rest is ' +
-      'etiCarriedForward, which in August and February is what the reconciliation claims from SARS (s10(1)).',
+      'etiCarriedForward, which in August and February is what the reconciliation claims from SARS (s10(1)). ' +
+      "issues: the month's payslip warnings, once per employee and code.",
     params: IdParams,
     response: { 200: Emp201 },
     handler: async ({ params }, ctx) => emp201(ctx, params.id),

@@ -264,6 +264,11 @@ export const Emp201 = named(
       "ETI left over, added to next month's; in August and February, what the reconciliation claims from SARS (s10(1))",
     ),
     payable: Amount('The amount payable to SARS: PAYE less the ETI utilised, UIF and SDL'),
+    issues: Type.Array(PeriodWarning, {
+      description:
+        "The warnings of the month's payslips, once per employee and code: an employee without an income tax " +
+        'number (the IRP5 and EMP501 need it), an ETI refused below the minimum wage',
+    }),
   }),
 );
 
