@@ -10,12 +10,16 @@
 //   Bongani, R40 000 a month, July only (1 to 31 July 2026), aged 41:
 //     480 000 a year → 79 998 + 31% × (480 000 − 383 100) = 110 037 − rebate 17 820 = 92 217
 //     → PAYE 92 217 ÷ 12 = 7 684.75. UIF: above the R17 712 ceiling → 177.12 each side.
-//   SDL: June, August, September: 5 400 × 12 = 64 800 ≤ R500 000 → exempt, 0.
-//        July: 45 400 × 12 = 544 800 > R500 000 → 1% × 45 400 = 454.00.
+//   SDL: judged for the employer (SDL Act s4(b), pay-runs.sdl.ts), the greater of what it paid in
+//     the last twelve months and its contracts for the next twelve: June: paid 5 400; contracts
+//     64 800 + Bongani's 480 000 × 31 ÷ 365 days = 105 567.12. July: paid 5 400 + 45 400 =
+//     50 800; contracts 64 800 (Bongani has left). August, September: at most 61 600 paid and
+//     64 800 contracted. Never over R500 000 → exempt, 0 every month (July alone, annualised,
+//     544 800 would have been levied 454.00: a one-month contract is not a R544 800 payroll).
 //
 //   June: ETI 1 500 available, PAYE 0 → utilised 0, carried forward 1 500; payable = UIF 108.00.
 //   July: brought forward 1 500 + ETI 1 500 = 3 000 ≤ PAYE 7 684.75 → utilised 3 000, carried 0;
-//         payable = 7 684.75 − 3 000 + UIF (108 + 354.24 = 462.24) + SDL 454.00 = 5 600.99.
+//         payable = 7 684.75 − 3 000 + UIF (108 + 354.24 = 462.24) + SDL 0 = 5 146.99.
 //   August: ETI 1 500, PAYE 0 → carried forward 1 500: the end of the reconciliation period, so
 //         it is what the reconciliation claims from SARS; payable 108.00.
 //   September: a new reconciliation period: brought forward nil (s10(3)), not August's 1 500;
@@ -103,7 +107,7 @@ describe('EMP201: an ETI larger than the PAYE rolls over, within the reconciliat
     assert.deepEqual(await month('2026-06-01', '2026-06-30'), [0, 1500, 0, 0, 1500, 108, 0, 108]);
     assert.deepEqual(
       await month('2026-07-01', '2026-07-31'),
-      [7684.75, 1500, 1500, 3000, 0, 462.24, 454, 5600.99],
+      [7684.75, 1500, 1500, 3000, 0, 462.24, 0, 5146.99],
     );
     assert.deepEqual(await month('2026-08-01', '2026-08-31'), [0, 1500, 0, 0, 1500, 108, 0, 108]);
     assert.deepEqual(await month('2026-09-01', '2026-09-30'), [0, 1500, 0, 0, 1500, 108, 0, 108]);

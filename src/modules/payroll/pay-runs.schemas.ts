@@ -90,6 +90,17 @@ export const PayrollPeriod = named(
     warnings: Type.Array(PeriodWarning, {
       description: "The payslips' warnings, each with its employee; empty before calculating",
     }),
+    sdlExempt: nullable(Type.Boolean(), {
+      description:
+        'Whether the employer was exempt from SDL for this run (SDL Act s4(b)): its leviable amount expected ' +
+        'over twelve months (sdlLeviableExpected) at most R500 000; null before calculating',
+    }),
+    sdlLeviableExpected: nullable(Type.Number(), {
+      description:
+        "The employer's leviable amount expected over twelve months the exemption was judged on, across all its " +
+        'pay runs: the greater of what the company paid in the twelve months to the period end (every run, this ' +
+        'one in) and what its employees’ contracts pay in the twelve months after it; null before calculating',
+    }),
     entryId: nullable(Uuid, { description: 'The finalising journal entry' }),
     paymentEntryId: nullable(Uuid, { description: 'The entry paying the net pay out of the bank' }),
     bankAccountId: nullable(Uuid),

@@ -9,9 +9,7 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { idFor } from '../../platform/http/idempotent.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, HttpError, notFound } from '../../platform/http/problem.ts';
-import { hasAtMostDecimals, money, sum, toNumber, toSql } from '../../platform/money/money.ts';
-import { PERIODS_PER_YEAR } from './calc/paye.ts';
-import { sdlExempt } from './calc/sdl.ts';
+import { cents, hasAtMostDecimals, money, sum, toNumber, toSql } from '../../platform/money/money.ts';
 import { listPayableEmployees } from './employees.payable.ts';
 import { calculatePayslip, NO_INPUTS, type PayslipFigures, type PeriodInputs } from './pay-runs.calc.ts';
 import { etiMonthToDate } from './pay-runs.eti.ts';
@@ -22,6 +20,7 @@ import type {
   PayslipInput,
   PayslipInputBody,
 } from './pay-runs.schemas.ts';
+import { judgeSdl } from './pay-runs.sdl.ts';
 import type { PayrollPeriodsTable } from './pay-runs.tables.ts';
 import { type PeriodWarning, warningsOf } from './payslip-warnings.ts';
 import { statutoryFor } from './statutory.ts';
@@ -62,6 +61,8 @@ export function toPeriod(r: PeriodRow): Static<typeof PayrollPeriod> {
     otherDeductions: toNumber(r.other_deductions),
     net: toNumber(r.net),
     warnings: warningsOf<PeriodWarning>(r.warnings),
+    sdlExempt: r.sdl_exempt,
+    sdlLeviableExpected: r.sdl_expected === null ? null : toNumber(r.sdl_expected),
     entryId: r.entry_id,
     paymentEntryId: r.payment_entry_id,
     bankAccountId: r.bank_account_id,
@@ -341,11 +342,13 @@ export async function calculatePeriod(ctx: Ctx, id: string) {
   const before = await etiMonthToDate(ctx, row, employees);
   const slip = (e: (typeof employees)[number], exempt: boolean) =>
     calculatePayslip(p, e, inputs.get(e.id) ?? NO_INPUTS, st, exempt, before.get(e.id));
-  // SDL exemption: the run's remuneration a year (this period's, annualised) at most the threshold.
+  // SDL exemption: judged for the employer across all its runs, never this run alone
+  // (pay-runs.sdl.ts): what the company paid in the last twelve months, or its employees'
+  // contracts for the next twelve, whichever is more, at most the threshold.
   const draft = employees.map((e) => slip(e, false));
-  const annual = sum(draft.map((d) => d.taxable)).times(PERIODS_PER_YEAR[row.frequency]);
-  const exempt = sdlExempt(st.sdl, annual);
-  const slips = exempt ? employees.map((e) => slip(e, true)) : draft;
+  const thisRun = sum(draft.filter((_, i) => employees[i]!.sdlApplies).map((d) => d.taxable));
+  const sdl = await judgeSdl(ctx, row, st.sdl, thisRun);
+  const slips = sdl.exempt ? employees.map((e) => slip(e, true)) : draft;
   for (const [i, s] of slips.entries())
     if (s.net.isNegative())
       throw badRequest(
@@ -380,6 +383,8 @@ export async function calculatePeriod(ctx: Ctx, id: string) {
       status: 'calculated',
       calculated_at: now,
       warnings: JSON.stringify(warnings),
+      sdl_expected: toSql(cents(sdl.expected)),
+      sdl_exempt: sdl.exempt,
     })
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', id)

@@ -1,5 +1,5 @@
 // Kysely types of pay runs (migrations/0053_payroll_runs.sql; 0054 adds the payslips' ETI basis,
-// 0070 their ordinary hours, ETI reason and warnings):
+// 0070 their ordinary hours, ETI reason and warnings; 0071 the periods' SDL judgement):
 // periods, the inputs that vary per period, payslips and their lines.
 import type { ColumnType } from 'kysely';
 import type {
@@ -54,6 +54,10 @@ export interface PayrollPeriodsTable {
   client_id: string | null;
   /** 0070: the payslips' warnings, each with its employee (PeriodWarning[] as JSON). */
   warnings: DefaultJson;
+  /** 0071: the leviable amount expected over twelve months the SDL exemption was judged on. */
+  sdl_expected: Numeric | null;
+  /** 0071: exempt from SDL (SDL Act s4(b)) by that judgement. */
+  sdl_exempt: boolean | null;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
 }

@@ -181,7 +181,16 @@ describe('a monthly pay run of two employees', () => {
     );
     const emp = await api({ method: 'GET', url: `/api/payroll-periods/${periodId}/emp201` });
     assert.equal(emp.statusCode, 200, emp.body);
-    assert.deepEqual(emp.json(), {
+    const { issues, ...figures } = emp.json();
+    // Neither has an income tax number (passport holders, none given): the IRP5s will need them.
+    assert.deepEqual(
+      (issues as { employeeId: string; code: string }[]).map((i) => [i.employeeId, i.code]).sort(),
+      [
+        [sipho.id, 'NO_TAX_NUMBER'],
+        [lerato.id, 'NO_TAX_NUMBER'],
+      ].sort(),
+    );
+    assert.deepEqual(figures, {
       month: '2026-04',
       periodIds: [periodId],
       paye: 9805.75,
@@ -520,7 +529,10 @@ describe('hourly staff on a weekly run', () => {
     // PAYE (2026/27): 3 150 × 52 = 163 800 a year, in the first bracket: 18% = 29 484 − the
     // primary rebate 17 820 = 11 664 a year ÷ 52 = 224.307… → 224.31.
     // UIF: the weekly ceiling is 17 712 × 12 ÷ 52 = 4 087.38; 3 150 is under it: 1% = 31.50.
-    // SDL: the run is Zanele alone, 163 800 a year ≤ R500 000 → exempt, 0.
+    // SDL: the run is Zanele alone (163 800 a year annualised), but the SDL exemption is the
+    // employer's (SDL Act s4(b)): the company also pays Sipho 300 000, Lerato 480 000 and Thabo
+    // 360 000 a year, so with Zanele's 60 × 40 × 52 = 124 800 it expects 1 264 800 > R500 000 →
+    // liable: 1% × 3 150 = 31.50 (per run it was exempt).
     // Net: 3 150.00 − 224.31 − 31.50 = 2 894.19.
     const e = await employee({
       employeeNumber: 'H0001',
@@ -551,7 +563,7 @@ describe('hourly staff on a weekly run', () => {
     assert.deepEqual([overtime.quantity, overtime.rate, overtime.amount], [5, 90, 450]);
     assert.deepEqual(
       [s.gross, s.paye, s.uifEmployee, s.uifEmployer, s.sdl, s.net],
-      [3150, 224.31, 31.5, 31.5, 0, 2894.19],
+      [3150, 224.31, 31.5, 31.5, 31.5, 2894.19],
     );
   });
 });
