@@ -322,9 +322,25 @@ export function calculatePayslip(
   employer('SDL', IRP5.SDL, levy);
   employer('Retirement fund: employer', IRP5.EMPLOYER_PENSION_CONTRIBUTION, retirementEmployer);
   employer('Medical scheme: employer', IRP5.EMPLOYER_MEDICAL_CONTRIBUTION, medicalEmployer);
+  // For the tax certificate only (PAYE-AE-06-G4): the employer's contributions are "deemed paid"
+  // by the employee, so 4001 and 4005 total the deduction line and these; 4116 is the medical
+  // credit the PAYE took into account (at most the tax it reduced), to the cent.
+  const certificate = (description: string, code: string, amount: Decimal) =>
+    add({ kind: 'tax_certificate', irp5Code: code, description, quantity: null, rate: null, amount });
+  certificate(
+    'Retirement fund: the employer’s contribution, deemed paid by the employee',
+    IRP5.RETIREMENT_FUND,
+    retirementEmployer,
+  );
+  certificate(
+    'Medical scheme: the employer’s contribution, deemed paid by the employee',
+    IRP5.MEDICAL_SCHEME_FEES,
+    medicalEmployer,
+  );
+  certificate('Medical scheme fees tax credit', IRP5.MEDICAL_TAX_CREDIT, cents(tax.medicalCredit));
   add({
     kind: 'eti',
-    irp5Code: null,
+    irp5Code: IRP5.ETI,
     description: 'Employment tax incentive',
     quantity: null,
     rate: null,

@@ -188,7 +188,10 @@ export const PayslipLine = named(
   Type.Object({
     kind: stringEnum(PAYSLIP_LINE_KINDS, {
       description:
-        'earning (cash), fringe_benefit (taxable, not cash), deduction, employer (contributions), eti',
+        'earning (cash), fringe_benefit (taxable, not cash), deduction, employer (contributions), eti (the ' +
+        'employer’s incentive, IRP5 4118), tax_certificate (for the IRP5 only, neither paid nor deducted: the ' +
+        'employer’s retirement and medical contributions deemed paid by the employee under 4001 and 4005, the ' +
+        'medical scheme fees tax credit 4116). Summing a tax year’s lines by irp5Code gives the certificate’s figures',
     }),
     irp5Code: nullable(Type.String({ description: 'The IRP5 source code; null for none' })),
     description: Type.String(),

@@ -15,7 +15,15 @@ import type { PayFrequency } from './payroll.tables.ts';
 export const PERIOD_STATUSES = ['open', 'calculated', 'finalised', 'paid'] as const;
 export type PeriodStatus = (typeof PERIOD_STATUSES)[number];
 
-export const PAYSLIP_LINE_KINDS = ['earning', 'fringe_benefit', 'deduction', 'employer', 'eti'] as const;
+/** tax_certificate (0072): for the IRP5 only (4001/4005 deemed paid, 4116), neither pay nor deducted. */
+export const PAYSLIP_LINE_KINDS = [
+  'earning',
+  'fringe_benefit',
+  'deduction',
+  'employer',
+  'eti',
+  'tax_certificate',
+] as const;
 export type PayslipLineKind = (typeof PAYSLIP_LINE_KINDS)[number];
 
 type Defaulted<T> = ColumnType<T, T | undefined, T>;

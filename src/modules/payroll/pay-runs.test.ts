@@ -158,6 +158,8 @@ describe('a monthly pay run of two employees', () => {
         ['deduction', '4141', 177.12],
         ['employer', '4141', 177.12],
         ['employer', '4142', 400],
+        // The medical credit the PAYE took into account, for her IRP5 (376 + 376 + 2 × 254).
+        ['tax_certificate', '4116', 1260],
       ],
     );
   });

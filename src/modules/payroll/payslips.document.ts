@@ -2,7 +2,9 @@
 // give (the employer's name and address; the employee's name and occupation; the period; the
 // pay, with the hours worked where paid by the hour or for overtime; each deduction and what it
 // is for; the amount paid), each line with its IRP5 source code, the employer's contributions and
-// the taxable fringe benefits, the tax year to date, and the leave available. The bank account
+// the taxable fringe benefits, what goes on the tax certificate besides (the employer's
+// contributions deemed paid by the employee, the medical scheme fees tax credit: IRP5 4001, 4005,
+// 4116), the tax year to date, and the leave available. The bank account
 // shows its last four digits only. The employment tax incentive is the employer's claim against
 // its PAYE, not the employee's pay: it is not printed. A payslip of a period not yet finalised
 // says DRAFT (it may still change).
@@ -115,6 +117,7 @@ export async function payslipPaper(ctx: Ctx, id: string): Promise<PayslipPaper> 
   const deductions = of('deduction');
   const fringe = of('fringe_benefit');
   const employer = of('employer');
+  const certificate = of('tax_certificate');
   const address = [company.address_line1, company.address_line2, company.city, company.postal_code]
     .filter(Boolean)
     .join(', ');
@@ -179,6 +182,15 @@ export async function payslipPaper(ctx: Ctx, id: string): Promise<PayslipPaper> 
         : []),
       ...(employer.length > 0
         ? [{ title: "The employer's contributions", columns: COLUMNS, rows: employer.map(rowOf) }]
+        : []),
+      ...(certificate.length > 0
+        ? [
+            {
+              title: 'For your tax certificate (IRP5): neither paid nor deducted',
+              columns: COLUMNS,
+              rows: certificate.map(rowOf),
+            },
+          ]
         : []),
       {
         title: `Tax year ${slip.taxYear} to date`,

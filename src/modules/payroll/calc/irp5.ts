@@ -4,8 +4,11 @@
 // fund contributions paid and 'deemed paid' by employee" (the deemed part being the 3817 fringe
 // benefit), 4005 "medical scheme fees paid and 'deemed paid' by employee" (the 3810 benefit),
 // 4116 "medical scheme fees tax credit considered by employer for PAYE purposes", 4472 / 4474
-// the employer's pension / medical contributions). Named constants, so a line says what it is
-// and the EMP501 reconciliation can total by code.
+// the employer's pension / medical contributions, 4118 "the sum of the ETI amounts calculated ...
+// in accordance with section 7 of the ETI Act"). Named constants, so a line says what it is and the
+// EMP501 reconciliation totals by code: 4001 and 4005 are summed over the employee's deduction
+// line and the tax_certificate line of the employer's share ("deemed paid"), so the sum is the
+// total paid and deemed paid, as the guide asks.
 export const IRP5 = {
   // income
   SALARY: '3601',
@@ -24,6 +27,7 @@ export const IRP5 = {
   PAYE: '4102',
   PAYE_ON_LUMP_SUMS: '4115',
   MEDICAL_TAX_CREDIT: '4116',
+  ETI: '4118',
   UIF: '4141',
   SDL: '4142',
   PAYE_SDL_UIF_TOTAL: '4149',
