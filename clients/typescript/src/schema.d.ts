@@ -5754,7 +5754,7 @@ export interface paths {
         put?: never;
         /**
          * Calculate the payslips: one per employee of the frequency employed in the period
-         * @description Open or calculated → calculated. Starters and leavers are paid pro rata (calendar days); PAYE, UIF, SDL and ETI use the statutory tables in effect on the period's end (422 PAYROLL_TABLES_MISSING naming what is missing). Calculating again replaces the payslips. A finalised or paid period: 409 PERIOD_FINALISED.
+         * @description Open or calculated → calculated. Starters and leavers are paid pro rata (calendar days); PAYE, UIF, SDL and ETI use the statutory tables in effect on the period's end (422 PAYROLL_TABLES_MISSING naming what is missing). Calculating again replaces the payslips. A finalised or paid period: 409 PERIOD_FINALISED. The period's warnings list what to see to first (an employee without an income tax number, an ETI refused below the minimum wage), each with its employee.
          *
          *     Needs the role permission `payroll:write`. An API key or OAuth token needs the scope `payroll:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -5818,7 +5818,7 @@ export interface paths {
         };
         /**
          * The EMP201 figures of the month the period ends in
-         * @description Every finalised or paid period of the company ending in that month: PAYE, the ETI claimed, PAYE less ETI, UIF (employees’ and employer’s), SDL and the amount payable; payeLessEti, uif and sdl are the credits the periods’ entries made to 2300, 2310 and 2320. An ETI larger than the PAYE rolls over to the next month (ETI Act s9(1)) within the reconciliation period (March to August, September to February): etiBroughtForward + eti is available, etiUtilised (at most the PAYE) reduces the payable, the rest is etiCarriedForward, which in August and February is what the reconciliation claims from SARS (s10(1)).
+         * @description Every finalised or paid period of the company ending in that month: PAYE, the ETI claimed, PAYE less ETI, UIF (employees’ and employer’s), SDL and the amount payable; payeLessEti, uif and sdl are the credits the periods’ entries made to 2300, 2310 and 2320. An ETI larger than the PAYE rolls over to the next month (ETI Act s9(1)) within the reconciliation period (March to August, September to February): etiBroughtForward + eti is available, etiUtilised (at most the PAYE) reduces the payable, the rest is etiCarriedForward, which in August and February is what the reconciliation claims from SARS (s10(1)). issues: the month's payslip warnings, once per employee and code.
          *
          *     Needs the role permission `payroll:read`. An API key or OAuth token needs the scope `payroll:read`. Company-scoped: send `X-Company-Id`.
          */
@@ -13899,6 +13899,10 @@ export interface components {
              * @description The day the ETI's 24 months count from; null: startDate
              */
             etiStartDate: string | null;
+            /** @description The National Minimum Wage does not bind this wage (an exemption under NMW Act s15, or a worker outside it) */
+            minimumWageExempt: boolean;
+            /** @description A wage-regulating measure's minimum an hour binding this employee; null: none */
+            minimumHourlyWage: number | null;
             clientId: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -13997,7 +14001,7 @@ export interface components {
             payBasis: components["schemas"]["PayBasis"];
             /** @description Rand a period (salary) or an hour (hourly); up to two decimals */
             rate: number;
-            /** @description Default 40; two decimals */
+            /** @description The contract's ordinary hours a week (default 40; two decimals): a salary's hourly rate, and its hours in a month (× 52 ÷ 12) for the ETI: fewer than 160 are grossed up to find the band and the incentive scaled down (ETI Act s7(5)), and the minimum wage is held to them */
             hoursPerWeek?: number;
             /** @description Default 5; one decimal */
             daysPerWeek?: number;
@@ -14040,6 +14044,10 @@ export interface components {
              * @description Not before startDate
              */
             etiStartDate?: string | null;
+            /** @description Default false. true: the National Minimum Wage does not bind this wage (the employer holds an exemption under NMW Act s15, or the worker is outside the Act, s3); the ETI then holds the wage to its fixed R2 500 for 160 hours, pro rata (ETI Act s4(1)(b)) */
+            minimumWageExempt?: boolean;
+            /** @description The minimum an hour set by a wage-regulating measure binding this employee (a bargaining council agreement or sectoral determination, ETI Act s4(3)); the ETI holds the wage to the higher of it and the National Minimum Wage (s4(1)(a)). Two decimals; null: none */
+            minimumHourlyWage?: number | null;
         };
         /**
          * @example {
@@ -14094,7 +14102,7 @@ export interface components {
             payBasis?: "salary" | "hourly";
             /** @description Rand a period (salary) or an hour (hourly); up to two decimals */
             rate?: number;
-            /** @description Default 40; two decimals */
+            /** @description The contract's ordinary hours a week (default 40; two decimals): a salary's hourly rate, and its hours in a month (× 52 ÷ 12) for the ETI: fewer than 160 are grossed up to find the band and the incentive scaled down (ETI Act s7(5)), and the minimum wage is held to them */
             hoursPerWeek?: number;
             /** @description Default 5; one decimal */
             daysPerWeek?: number;
@@ -14137,6 +14145,10 @@ export interface components {
              * @description Not before startDate
              */
             etiStartDate?: string | null;
+            /** @description Default false. true: the National Minimum Wage does not bind this wage (the employer holds an exemption under NMW Act s15, or the worker is outside the Act, s3); the ETI then holds the wage to its fixed R2 500 for 160 hours, pro rata (ETI Act s4(1)(b)) */
+            minimumWageExempt?: boolean;
+            /** @description The minimum an hour set by a wage-regulating measure binding this employee (a bargaining council agreement or sectoral determination, ETI Act s4(3)); the ETI holds the wage to the higher of it and the National Minimum Wage (s4(1)(a)). Two decimals; null: none */
+            minimumHourlyWage?: number | null;
         };
         /**
          * @example {
@@ -14316,6 +14328,18 @@ export interface components {
          * @enum {string}
          */
         PayrollPeriodStatus: "open" | "calculated" | "finalised" | "paid";
+        PayrollPeriodWarning: {
+            /** Format: uuid */
+            employeeId: string;
+            employeeNumber: string;
+            /**
+             * @description NO_TAX_NUMBER: the employee has no income tax number (the IRP5 and the EMP501 need it); ETI_BELOW_MINIMUM_WAGE: no ETI, the wage is below the minimum for its ordinary hours (ETI Act s4(1))
+             * @enum {string}
+             */
+            code: "NO_TAX_NUMBER" | "ETI_BELOW_MINIMUM_WAGE";
+            /** @description What is wrong, with the figures, in words */
+            detail: string;
+        };
         PayrollPeriod: {
             /** Format: uuid */
             id: string;
@@ -14355,6 +14379,12 @@ export interface components {
             otherDeductions: number;
             /** @description Net pay */
             net: number;
+            /** @description The payslips' warnings, each with its employee; empty before calculating */
+            warnings: components["schemas"]["PayrollPeriodWarning"][];
+            /** @description Whether the employer was exempt from SDL for this run (SDL Act s4(b)): its leviable amount expected over twelve months (sdlLeviableExpected) at most R500 000; null before calculating */
+            sdlExempt: boolean | null;
+            /** @description The employer's leviable amount expected over twelve months the exemption was judged on, across all its pay runs: the greater of what the company paid in the twelve months to the period end (every run, this one in) and what its employees’ contracts pay in the twelve months after it; null before calculating */
+            sdlLeviableExpected: number | null;
             /**
              * Format: uuid
              * @description The finalising journal entry
@@ -14426,6 +14456,17 @@ export interface components {
             etiCarriedForward: number;
             /** @description The amount payable to SARS: PAYE less the ETI utilised, UIF and SDL */
             payable: number;
+            /** @description The warnings of the month's payslips, once per employee and code: an employee without an income tax number (the IRP5 and EMP501 need it), an ETI refused below the minimum wage */
+            issues: components["schemas"]["PayrollPeriodWarning"][];
+        };
+        PayslipWarning: {
+            /**
+             * @description NO_TAX_NUMBER: the employee has no income tax number (the IRP5 and the EMP501 need it); ETI_BELOW_MINIMUM_WAGE: no ETI, the wage is below the minimum for its ordinary hours (ETI Act s4(1))
+             * @enum {string}
+             */
+            code: "NO_TAX_NUMBER" | "ETI_BELOW_MINIMUM_WAGE";
+            /** @description What is wrong, with the figures, in words */
+            detail: string;
         };
         PayslipSummary: {
             /** Format: uuid */
@@ -14443,7 +14484,10 @@ export interface components {
             /** Format: date */
             payDate: string;
             status: components["schemas"]["PayrollPeriodStatus"];
-            /** @description The PAYE tax year ('2027' is 2026/27) */
+            /**
+             * @description The PAYE tax year (year of assessment, 1 March to the end of February) as SARS writes it: '2026/27' is 1 March 2026 to 28 February 2027, SARS's 2027 tax year
+             * @example 2026/27
+             */
             taxYear: string;
             /** @description The share of the period employed */
             periodFraction: number;
@@ -14471,6 +14515,13 @@ export interface components {
             otherDeductions: number;
             /** @description Net pay */
             net: number;
+            /**
+             * @description Why an ETI-eligible employee's payslip claims no ETI: no_rules (the scheme is not in force), age (not 18 to 29 at the month end), not_started, months_used (the 24 months), remuneration_too_high (R7 500 or more, grossed up below 160 hours), below_minimum_wage (ETI Act s4(1), see warnings); null when it claims, or the employee is not ETI-eligible
+             * @enum {string|null}
+             */
+            etiReason: "no_rules" | "age" | "not_started" | "months_used" | "remuneration_too_high" | "below_minimum_wage" | null;
+            /** @description What to see to before finalising; empty: nothing */
+            warnings: components["schemas"]["PayslipWarning"][];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -14488,10 +14539,10 @@ export interface components {
         };
         PayslipLine: {
             /**
-             * @description earning (cash), fringe_benefit (taxable, not cash), deduction, employer (contributions), eti
+             * @description earning (cash), fringe_benefit (taxable, not cash), deduction, employer (contributions), eti (the employer’s incentive, IRP5 4118), tax_certificate (for the IRP5 only, neither paid nor deducted: the employer’s retirement and medical contributions deemed paid by the employee under 4001 and 4005, the medical scheme fees tax credit 4116). Summing a tax year’s lines by irp5Code gives the certificate’s figures
              * @enum {string}
              */
-            kind: "earning" | "fringe_benefit" | "deduction" | "employer" | "eti";
+            kind: "earning" | "fringe_benefit" | "deduction" | "employer" | "eti" | "tax_certificate";
             /** @description The IRP5 source code; null for none */
             irp5Code: string | null;
             description: string;
@@ -14515,7 +14566,10 @@ export interface components {
             /** Format: date */
             payDate: string;
             status: components["schemas"]["PayrollPeriodStatus"];
-            /** @description The PAYE tax year ('2027' is 2026/27) */
+            /**
+             * @description The PAYE tax year (year of assessment, 1 March to the end of February) as SARS writes it: '2026/27' is 1 March 2026 to 28 February 2027, SARS's 2027 tax year
+             * @example 2026/27
+             */
             taxYear: string;
             /** @description The share of the period employed */
             periodFraction: number;
@@ -14543,6 +14597,13 @@ export interface components {
             otherDeductions: number;
             /** @description Net pay */
             net: number;
+            /**
+             * @description Why an ETI-eligible employee's payslip claims no ETI: no_rules (the scheme is not in force), age (not 18 to 29 at the month end), not_started, months_used (the 24 months), remuneration_too_high (R7 500 or more, grossed up below 160 hours), below_minimum_wage (ETI Act s4(1), see warnings); null when it claims, or the employee is not ETI-eligible
+             * @enum {string|null}
+             */
+            etiReason: "no_rules" | "age" | "not_started" | "months_used" | "remuneration_too_high" | "below_minimum_wage" | null;
+            /** @description What to see to before finalising; empty: nothing */
+            warnings: components["schemas"]["PayslipWarning"][];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
