@@ -16,8 +16,10 @@
 // months came before (SARS counts only months in which the employee qualified: a gap does not use
 // up the 24). An employee employed and paid for fewer than 160 hours in the month: the
 // remuneration is grossed up to 160 hours (× 160 ÷ hours) for the R7 500 test and the band, and
-// the incentive grossed down in the same ratio (SARS "How does the ETI work", step 4; SimplePay
-// "Calculating ETI": 80 hours at R1 500 → R3 000 → R1 500 ÷ 2). Rounded half-up to the cent.
+// the incentive grossed down in the same ratio (s1 "monthly remuneration" (b), which points to
+// s7(5) for it; SARS "How does the ETI work", step 4; SimplePay "Calculating ETI": 80 hours at
+// R1 500 → R3 000 → R1 500 ÷ 2). Not confirmed: s7(5)'s own wording (no copy of it could be
+// read for issue 34); the rule above is SARS's reading of it. Rounded half-up to the cent.
 import type { Decimal } from 'decimal.js';
 import { cents, type MoneyInput, money, ZERO } from '../../../platform/money/money.ts';
 import type { EtiBandKind, EtiPeriod } from '../statutory.tables.ts';
