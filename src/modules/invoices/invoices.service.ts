@@ -44,7 +44,7 @@ import type { DocumentType } from './invoices.tables.ts';
 import { adjustedDocument, adjustedIdOf, assertNoteDate, assertWithinRemaining } from './notes.ts';
 import { formattedNumber, takeNumber } from './numbering.ts';
 import { assertTemplate, findTemplate, loadSettings } from './settings.queries.ts';
-import { documentTotals, lineAmounts, lineTaxCode } from './vat.ts';
+import { assertNotBelowZero, documentTotals, lineAmounts, lineTaxCode } from './vat.ts';
 
 /** The service itself acting for the tenant (a scheduled job): neither a person nor a key. */
 export interface SystemActor {
@@ -152,7 +152,11 @@ export async function priced(
     lines.push(lineValues(l, accountId, amounts));
   }
   const totals = documentTotals(lines.map((l) => l.amounts));
-  if (totals.total.isNegative()) throw badRequest('lines', 'the document total must not be negative');
+  // A credit note keeps its own rule (a negative one would be a debit note: 400 naming lines);
+  // every other document, the tax invoices and what becomes one, neither total nor VAT below zero.
+  if (input.documentType === 'credit_note') {
+    if (totals.total.isNegative()) throw badRequest('lines', 'the document total must not be negative');
+  } else assertNotBelowZero(totals, (input.documentType ?? 'invoice').replace('_', ' '));
   return { vatRegistered, lines, totals };
 }
 
