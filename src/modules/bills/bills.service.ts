@@ -12,6 +12,7 @@ import { sortOrder } from '../../platform/http/sync.ts';
 import { hasAtMostDecimals, toSql } from '../../platform/money/money.ts';
 import { vatRegisteredOn } from '../companies/index.ts';
 import { assertLineStock, stockColumn } from '../inventory/lines.ts';
+import { withProductTaxCodes } from '../inventory/products.tax.ts';
 import { companyOf, type SalesCtx, today } from '../invoices/invoices.service.ts';
 import { assertNotBelowZero, documentTotals } from '../invoices/vat.ts';
 import { assertCostCentre, systemAccount } from '../ledger/index.ts';
@@ -234,7 +235,9 @@ export async function insertBill(
     throw badRequest('nextDate', 'must be after issueDate (this bill is the first)');
   const supplier = await supplierOf(ctx, input.contactId);
   await assertLineStock(ctx, input.lines, 'lines');
-  const { totals, rows } = await pricedLines(ctx, companyId, input.lines, input.issueDate);
+  // A line naming a product and no code or rate of its own takes the product's purchase code.
+  const taxed = await withProductTaxCodes(ctx, input.lines, 'purchase');
+  const { totals, rows } = await pricedLines(ctx, companyId, taxed, input.issueDate);
   // The input side's mirror of the sales rule: a supplier's invoice whose VAT is below zero would
   // reduce input tax without the supplier's credit note (s21): 422 naming vatAmount (the bill's
   // answer names its VAT so). A total below zero was refused already (pricedLines: 400 lines).

@@ -5,7 +5,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { register, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { assertProblem } from '../../../test/support/problem.ts';
-import { createDoc, entryLines, fetched, release, released, type Sales, salesSetup } from './invoices.factories.ts';
+import {
+  createDoc,
+  entryLines,
+  fetched,
+  release,
+  released,
+  type Sales,
+  salesSetup,
+} from './invoices.factories.ts';
 
 let t: TestApp;
 before(async () => {
@@ -74,7 +82,10 @@ describe('what a deposit shows as due (issue 34, item 20)', () => {
     // Applied to an invoice of 1,150 (1,000 + 15%): the rest, 850, is a customer credit of its
     // own; the deposit itself has nothing left and nothing due.
     const inv = await released(s, { lines: [{ description: 'Kitchen', quantity: 1, unitPrice: 1000 }] });
-    const res = await post(s, `/api/invoices/${inv.id}/allocations`, { sourceId: dep.id, date: '2026-03-05' });
+    const res = await post(s, `/api/invoices/${inv.id}/allocations`, {
+      sourceId: dep.id,
+      date: '2026-03-05',
+    });
     assert.equal(res.statusCode, 201, res.body);
     const after = await fetched(s, `/api/invoices/${dep.id}`);
     assert.deepEqual([after.amountDue, after.amountRemaining], [0, 0]);
@@ -268,14 +279,20 @@ describe('forfeiting what is left of a partly applied deposit (issue 34, item 17
     // 1,000 + 15% = 1,150: the deposit settles it; 2,000 − 1,150 = 850 is left as the deposit's
     // excess, a customer credit on customer deposits.
     const a = await released(s, { lines: [{ description: 'Kitchen', quantity: 1, unitPrice: 1000 }] });
-    const applied = await post(s, `/api/invoices/${a.id}/allocations`, { sourceId: dep.id, date: '2026-03-05' });
+    const applied = await post(s, `/api/invoices/${a.id}/allocations`, {
+      sourceId: dep.id,
+      date: '2026-03-05',
+    });
     assert.equal(applied.statusCode, 201, applied.body);
     const credits = await fetched(s, `/api/customer-credits?contactId=${s.customerId}&status=open`);
     const credit = credits.items[0];
     assert.deepEqual([credit.kind, credit.remaining], ['deposit_excess', 850]);
     // 100 + 15% = 115 of it applied to a second invoice: 850 − 115 = 735 left.
     const b = await released(s, { lines: [{ description: 'Handles', quantity: 1, unitPrice: 100 }] });
-    const part = await post(s, `/api/invoices/${b.id}/allocations`, { sourceId: credit.id, date: '2026-03-06' });
+    const part = await post(s, `/api/invoices/${b.id}/allocations`, {
+      sourceId: credit.id,
+      date: '2026-03-06',
+    });
     assert.equal(part.statusCode, 201, part.body);
 
     // Before the forfeit's date could not be: the rest became a credit on 2026-03-05.

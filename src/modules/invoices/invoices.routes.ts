@@ -75,7 +75,7 @@ export const invoiceRoutes: AnyRoute[] = [
       'lines[i].vatRate. A company not VAT-registered on the issue date charges none whatever the line says. ' +
       'A negative line (a discount, an item returned) is allowed while neither the total nor the VAT total ' +
       'comes to less than zero: otherwise 422 CREDIT_NOTE_REQUIRED naming total or vatTotal (giving money back ' +
-      'or reducing output tax is a credit note\'s work, VAT Act s21); a credit note itself must not come to ' +
+      "or reducing output tax is a credit note's work, VAT Act s21); a credit note itself must not come to " +
       'less than zero (400 naming lines). Each line is rounded half-up ' +
       'to cents; totals are sums of rounded lines. dueDate before issueDate is 400. Left out, paymentTermsDays, ' +
       "terms and notes take the invoice settings' defaults (defaultPaymentTermsDays, defaultTerms, defaultNotes); " +

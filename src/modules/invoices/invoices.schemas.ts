@@ -290,7 +290,7 @@ export const Invoice = named(
     amountRemaining: Type.Number({
       description:
         'A released credit note or deposit: what is left of it to apply, refund or forfeit (a deposit applied to a ' +
-        "smaller invoice: 0, its excess being a customer credit of its own); 0 for a draft and every other type",
+        'smaller invoice: 0, its excess being a customer credit of its own); 0 for a draft and every other type',
     }),
     creditedDocumentId: nullable(
       Type.String({

@@ -14,6 +14,7 @@ import { contactName } from '../contacts/index.ts';
 import { assertLineStock, type LineStock, stockColumn, stockInput } from '../inventory/lines.ts';
 import { salesUnitPrice } from '../inventory/price-lists.lookup.ts';
 import { assertLiveProducts } from '../inventory/products.live.ts';
+import { withProductTaxCodes } from '../inventory/products.tax.ts';
 import { toBaseUnits } from '../inventory/units.service.ts';
 import { systemAccount } from '../ledger/index.ts';
 import { announce, announceById } from './announce.ts';
@@ -115,8 +116,10 @@ export async function priced(
     : [];
   await assertLiveProducts(ctx, input.lines, 'lines');
   await assertLineStock(ctx, input.lines, 'lines');
+  // A line naming a product and no code or rate of its own takes the product's sales code.
+  const sentLines = await withProductTaxCodes(ctx, input.lines, 'sales');
   const lines = [];
-  for (const [i, sent] of input.lines.entries()) {
+  for (const [i, sent] of sentLines.entries()) {
     const l = await withUnitPrice(ctx, companyId, input.contactId, sent, i);
     if (!hasAtMostDecimals(l.quantity, 4)) throw badRequest(`lines[${i}].quantity`, 'at most four decimals');
     if (!hasAtMostDecimals(l.unitPrice, 4))

@@ -366,7 +366,7 @@ describe('negative lines', () => {
     );
     // The way it is done: the sale of 1,000 zero-rated, and a credit note for the kettle, 100 +
     // 15% = 115; fields: 2 = 1,000, 1 = −115, 4 = −15 (the credit note's decrease, s21).
-    await released(s, { lines: [lines[0]] });
+    await released(s, { lines: [lines[0]!] });
     const cn = await released(s, { documentType: 'credit_note', lines: [lineOf('Returned kettle', 100)] });
     assert.deepEqual([cn.vatTotal, cn.total], [15, 115]);
     const r = await vat(s, '2026-03-01', '2026-03-31');
