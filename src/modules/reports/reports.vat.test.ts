@@ -264,6 +264,7 @@ describe('aged debtors and creditors', () => {
         days90: 0,
         days120: 0,
         older: 0,
+        unapplied: 0,
         total: 3710,
         overdue: 1640,
       },
