@@ -102,7 +102,7 @@ export const billRoutes: AnyRoute[] = [
     method: 'POST',
     path: '/api/bills',
     operationId: 'createBill',
-    errors: ['NOT_FOUND', 'DUPLICATE_BILL_NUMBER', 'CONFLICT'],
+    errors: ['NOT_FOUND', 'DUPLICATE_BILL_NUMBER', 'CONFLICT', 'CREDIT_NOTE_REQUIRED'],
     summary: "Capture a supplier's bill (a draft)",
     description:
       "contactId must be a SUPPLIER contact of the tenant (none, or another tenant's: 404; a customer or " +
@@ -113,7 +113,9 @@ export const billRoutes: AnyRoute[] = [
       'standard) or a vatRate (0 or the standard rate of the issue date), rounded half-up per line. A ' +
       'standard-rated bill above R5,000 incl. VAT claims input tax only on a full tax invoice: without ' +
       "supplierVatNumber or the contact's vatNumber it is 400 naming supplierVatNumber; from R50 to R5,000 it " +
-      'is kept with vatWarning (VAT Act s16(2), s20). A line posts to its accountId (an expense or asset ' +
+      'is kept with vatWarning (VAT Act s16(2), s20). Negative lines net against the rest, but a bill whose VAT ' +
+      "comes to less than zero is 422 CREDIT_NOTE_REQUIRED naming vatAmount: input tax is reduced by the supplier's " +
+      'credit note (s21), not a bill. A line posts to its accountId (an expense or asset ' +
       'account) or General expenses (6750). purchaseOrderId must be a sent order of the company from the same ' +
       'supplier (400 naming it); purchaseOrderNumber is then its number, and a bill that bills more than was ' +
       "received on it carries receiptMismatch (approval needs acceptMismatch). costCentreId (the bill's, the " +

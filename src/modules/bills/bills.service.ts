@@ -12,8 +12,9 @@ import { sortOrder } from '../../platform/http/sync.ts';
 import { hasAtMostDecimals, toSql } from '../../platform/money/money.ts';
 import { vatRegisteredOn } from '../companies/index.ts';
 import { assertLineStock, stockColumn } from '../inventory/lines.ts';
+import { withProductTaxCodes } from '../inventory/products.tax.ts';
 import { companyOf, type SalesCtx, today } from '../invoices/invoices.service.ts';
-import { documentTotals } from '../invoices/vat.ts';
+import { assertNotBelowZero, documentTotals } from '../invoices/vat.ts';
 import { assertCostCentre, systemAccount } from '../ledger/index.ts';
 import { orderForBill, receiptMismatch, reopenOrder } from './bills.orders.ts';
 import { type BillRecord, type BillRow, billRecords, findBillRow } from './bills.queries.ts';
@@ -234,7 +235,13 @@ export async function insertBill(
     throw badRequest('nextDate', 'must be after issueDate (this bill is the first)');
   const supplier = await supplierOf(ctx, input.contactId);
   await assertLineStock(ctx, input.lines, 'lines');
-  const { totals, rows } = await pricedLines(ctx, companyId, input.lines, input.issueDate);
+  // A line naming a product and no code or rate of its own takes the product's purchase code.
+  const taxed = await withProductTaxCodes(ctx, input.lines, 'purchase');
+  const { totals, rows } = await pricedLines(ctx, companyId, taxed, input.issueDate);
+  // The input side's mirror of the sales rule: a supplier's invoice whose VAT is below zero would
+  // reduce input tax without the supplier's credit note (s21): 422 naming vatAmount (the bill's
+  // answer names its VAT so). A total below zero was refused already (pricedLines: 400 lines).
+  assertNotBelowZero(totals, 'bill', { total: 'amount', vatTotal: 'vatAmount' });
   const vatRegistered = await vatRegisteredOn(ctx.db, ctx.tenantId, companyId, input.issueDate);
   // The tax invoice rule matters only where input tax is claimed.
   const claim = vatRegistered

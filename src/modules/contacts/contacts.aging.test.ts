@@ -31,6 +31,7 @@ interface Row {
   days90: number;
   days120: number;
   older: number;
+  unapplied: number;
   total: number;
   overdue: number;
 }
@@ -135,6 +136,7 @@ describe('aged debtors', () => {
       days90: 575,
       days120: 0,
       older: 0,
+      unapplied: 0,
       total: 3525,
       overdue: 2175,
     });
@@ -190,6 +192,7 @@ describe('aged debtors', () => {
         days90: 0,
         days120: 0,
         older: 0,
+        unapplied: 0,
         total: 200,
         overdue: 0,
       },
@@ -235,6 +238,7 @@ describe('aged creditors', () => {
         days90: 0,
         days120: 0,
         older: 0,
+        unapplied: 0,
         total: 6750,
         overdue: 1000,
       },
@@ -352,6 +356,7 @@ describe('aged buckets past 60 days (issue 14): days90 61–90, days120 91–120
         days90: 1,
         days120: 6,
         older: 8,
+        unapplied: 0,
         total: 15,
         overdue: 15,
       },
@@ -364,6 +369,7 @@ describe('aged buckets past 60 days (issue 14): days90 61–90, days120 91–120
         days90: 400,
         days120: 800,
         older: 1600,
+        unapplied: 0,
         total: 3150,
         overdue: 3100,
       },
@@ -383,9 +389,12 @@ describe('aged buckets past 60 days (issue 14): days90 61–90, days120 91–120
     const csv = await company({ method: 'GET', url: '/api/reports/aged-debtors?asOf=2025-06-30&format=csv' });
     assert.equal(csv.statusCode, 200, csv.body);
     const lines = csv.body.trim().split('\r\n');
-    assert.equal(lines[0], 'Contact,Current,1-30 days,31-60 days,61-90 days,91-120 days,Over 120 days,Total');
-    assert.equal(lines[1], 'Aging Five CC,50.00,100.00,200.00,400.00,800.00,1600.00,3150.00');
-    assert.equal(lines.at(-1), 'Total,50.00,100.00,200.00,401.00,806.00,1608.00,3165.00');
+    assert.equal(
+      lines[0],
+      'Contact,Current,1-30 days,31-60 days,61-90 days,91-120 days,Over 120 days,Unapplied credit,Total',
+    );
+    assert.equal(lines[1], 'Aging Five CC,50.00,100.00,200.00,400.00,800.00,1600.00,0.00,3150.00');
+    assert.equal(lines.at(-1), 'Total,50.00,100.00,200.00,401.00,806.00,1608.00,0.00,3165.00');
     const pdf = await company({ method: 'GET', url: '/api/reports/aged-debtors?asOf=2025-06-30&format=pdf' });
     assert.equal(pdf.statusCode, 200);
     assert.equal(pdf.headers['content-type'], 'application/pdf');
@@ -416,5 +425,58 @@ describe('aged buckets past 60 days (issue 14): days90 61–90, days120 91–120
       assert.equal(r.statusCode, 200, r.body);
       assert.deepEqual(buckets(r.json()[0]), [0, 0, 0, 0, 1150, 0, 1150, 1150]);
     }
+  });
+});
+
+describe('unapplied credit is not aged (issue 34, item 20)', () => {
+  test('a credit note and an overpayment not applied: in unapplied, in no bucket and not in overdue', async () => {
+    const b = await register(t.app, { plan: 'business' });
+    await seedChart(t, b.tenantId, b.companyId);
+    const bApi = as(t.app, b.token);
+    const res = await bApi({ method: 'POST', url: '/api/contacts', payload: { name: 'Credit Corner' } });
+    const who = res.json().id as string;
+    const T = b.tenantId;
+    const co = b.companyId;
+    // An invoice of 1,150.00 due 2025-05-16: 45 days past due on 2025-06-30 (days60).
+    await invoice(t, T, co, who, { date: '2025-04-16', due: '2025-05-16', amount: '1150.00' });
+    // A credit note of 230.00 (2025-05-21, 40 days old) and an overpayment of 100.00 (2025-06-25)
+    // on items of their own, applied to nothing: credit balances on debtors control.
+    await post(t, T, co, '2025-05-21', [
+      { account: 'sales', debit: '230.00' },
+      { account: 'debtors_control', credit: '230.00', contactId: who, openItemId: crypto.randomUUID() },
+    ]);
+    await post(t, T, co, '2025-06-25', [
+      { account: 'bank', debit: '100.00' },
+      { account: 'debtors_control', credit: '100.00', contactId: who, openItemId: crypto.randomUUID() },
+    ]);
+    // The invoice alone is aged: days60 1,150.00, overdue 1,150.00. The credit, 230 + 100 =
+    // 330.00, is unapplied (−330.00: it reduces what the customer owes); total 1,150 − 330 = 820.00.
+    const expected = [
+      {
+        contactId: who,
+        contactName: 'Credit Corner',
+        current: 0,
+        days30: 0,
+        days60: 1150,
+        days90: 0,
+        days120: 0,
+        older: 0,
+        unapplied: -330,
+        total: 820,
+        overdue: 1150,
+      },
+    ];
+    const r = await bApi({ method: 'GET', url: '/api/contacts/aged-debtors?asOf=2025-06-30' });
+    assert.deepEqual(r.json(), expected);
+    // A customer whose credit equals what is overdue still shows: 1,150 overdue, −1,150 unapplied.
+    await post(t, T, co, '2025-06-26', [
+      { account: 'bank', debit: '820.00' },
+      { account: 'debtors_control', credit: '820.00', contactId: who, openItemId: crypto.randomUUID() },
+    ]);
+    const even = await bApi({ method: 'GET', url: '/api/contacts/aged-debtors?asOf=2025-06-30' });
+    assert.deepEqual(
+      even.json().map((x: Row) => [x.days60, x.unapplied, x.total, x.overdue]),
+      [[1150, -1150, 0, 1150]],
+    );
   });
 });

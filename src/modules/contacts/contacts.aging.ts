@@ -1,6 +1,7 @@
 // Aged debtors and creditors, from the ledger alone (open items and their journal lines), as
 // of any date. Buckets by days past due on asOf: current (not yet due), 1-30, 31-60, 61-90,
-// 91-120 and more than 120. Debtors are the debtors control accounts (owed to us); creditors the creditors
+// 91-120 and more than 120; credit the contact has that nothing was applied to (a credit note,
+// an overpayment) is `unapplied`, negative, in no bucket and not overdue (issue 34, item 20). Debtors are the debtors control accounts (owed to us); creditors the creditors
 // control accounts, shown as positive amounts owed by us.
 import { Decimal } from 'decimal.js';
 import type { Static } from 'typebox';
@@ -33,15 +34,17 @@ export async function agedReport(
   const sign = account === 'creditors_control' ? -1 : 1;
   const rows = await agedSums(ctx.db, ctx.tenantId, account, asOf, query.companyId);
   return rows.map((r) => {
-    const [current, days30, days60, days90, days120, older, total] = [
+    const [current, days30, days60, days90, days120, older, unapplied, total] = [
       r.current,
       r.days30,
       r.days60,
       r.days90,
       r.days120,
       r.older,
+      r.unapplied,
       r.total,
     ].map((v) => new Decimal(v).times(sign)) as [
+      Decimal,
       Decimal,
       Decimal,
       Decimal,
@@ -59,6 +62,7 @@ export async function agedReport(
       days90: money(days90.toFixed(2)),
       days120: money(days120.toFixed(2)),
       older: money(older.toFixed(2)),
+      unapplied: money(unapplied.toFixed(2)),
       total: money(total.toFixed(2)),
       overdue: money(days30.plus(days60).plus(days90).plus(days120).plus(older).toFixed(2)),
     };

@@ -300,6 +300,7 @@ export interface AgedSums {
   days90: string;
   days120: string;
   older: string;
+  unapplied: string;
   total: string;
 }
 
@@ -308,8 +309,12 @@ export interface AgedSums {
  * days past due (due date, else the item's first date). An item's amount as of asOf is its
  * lines dated on or before asOf; an item whose last line is on or before asOf is its open
  * balance as kept (no lines read), and one settled by then is skipped without reading lines.
- * Amounts are debit minus credit (the caller turns creditors around). Non-zero totals only.
- * Live companies only: a deleted company's (a deleted sandbox's) books no longer count.
+ * Amounts are debit minus credit (the caller turns creditors around). An item on the other side
+ * of what the contact owes (a credit balance on debtors control: a credit note or an overpayment
+ * not applied; a debit balance on creditors: a supplier's credit note, a bill overpaid) is
+ * unapplied credit: summed apart, in no bucket (issue 34, item 20), since its age says nothing of
+ * how late a payment is. Rows with any open item. Live companies only: a deleted company's (a
+ * deleted sandbox's) books no longer count.
  */
 export async function agedSums(
   tx: Tx,
@@ -320,6 +325,9 @@ export async function agedSums(
 ): Promise<AgedSums[]> {
   const company = companyId ? sql`and o.company_id = ${companyId}` : sql``;
   const day = sql`${asOf}::date`;
+  // Owed: a debit balance on debtors, a credit balance on creditors.
+  const owed = account === 'creditors_control' ? sql`i.amount < 0` : sql`i.amount > 0`;
+  const credit = account === 'creditors_control' ? sql`i.amount > 0` : sql`i.amount < 0`;
   const r = await sql<AgedSums>`
     with items as (
       select o.contact_id,
@@ -342,17 +350,18 @@ export async function agedSums(
          ${company}
     )
     select i.contact_id, c.name as contact_name,
-           coalesce(sum(i.amount) filter (where i.days_past_due <= 0), 0)::text as current,
-           coalesce(sum(i.amount) filter (where i.days_past_due between 1 and 30), 0)::text as days30,
-           coalesce(sum(i.amount) filter (where i.days_past_due between 31 and 60), 0)::text as days60,
-           coalesce(sum(i.amount) filter (where i.days_past_due between 61 and 90), 0)::text as days90,
-           coalesce(sum(i.amount) filter (where i.days_past_due between 91 and 120), 0)::text as days120,
-           coalesce(sum(i.amount) filter (where i.days_past_due > 120), 0)::text as older,
+           coalesce(sum(i.amount) filter (where ${owed} and i.days_past_due <= 0), 0)::text as current,
+           coalesce(sum(i.amount) filter (where ${owed} and i.days_past_due between 1 and 30), 0)::text as days30,
+           coalesce(sum(i.amount) filter (where ${owed} and i.days_past_due between 31 and 60), 0)::text as days60,
+           coalesce(sum(i.amount) filter (where ${owed} and i.days_past_due between 61 and 90), 0)::text as days90,
+           coalesce(sum(i.amount) filter (where ${owed} and i.days_past_due between 91 and 120), 0)::text as days120,
+           coalesce(sum(i.amount) filter (where ${owed} and i.days_past_due > 120), 0)::text as older,
+           coalesce(sum(i.amount) filter (where ${credit}), 0)::text as unapplied,
            sum(i.amount)::text as total
       from items i
       left join contacts c on c.tenant_id = ${tenantId} and c.id = i.contact_id
      group by i.contact_id, c.name
-    having sum(i.amount) <> 0
+    having bool_or(i.amount <> 0)
      order by lower(c.name) nulls last, i.contact_id`.execute(tx);
   return r.rows;
 }

@@ -308,7 +308,11 @@ export const AgedRow = named(
     days90: money('61 to 90 days past due'),
     days120: money('91 to 120 days past due'),
     older: money('More than 120 days past due'),
-    total: money('Everything outstanding'),
-    overdue: money('days30 + days60 + days90 + days120 + older'),
+    unapplied: money(
+      'Credit the contact has that is applied to nothing yet (debtors: credit notes, overpayments; creditors: ' +
+        'supplier credit notes, bills overpaid), as a negative amount: in no bucket and not overdue',
+    ),
+    total: money('Everything outstanding: the buckets plus unapplied'),
+    overdue: money('days30 + days60 + days90 + days120 + older (unapplied credit not deducted)'),
   }),
 );

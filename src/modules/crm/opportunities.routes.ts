@@ -163,7 +163,7 @@ export const opportunitiesRoutes: AnyRoute[] = [
     method: 'POST',
     path: '/api/crm/opportunities/{id}/quote',
     operationId: 'quoteOpportunity',
-    errors: ['CONFLICT'],
+    errors: ['CONFLICT', 'CREDIT_NOTE_REQUIRED'],
     summary: 'Make the quote (a draft sales document) of a won opportunity, lines carried over',
     description:
       'One call: a draft quote in the company named by companyId (a live company of the tenant, else 400 ' +

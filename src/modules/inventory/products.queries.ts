@@ -4,6 +4,7 @@ import type { Tx } from '../../platform/db/tenant.ts';
 import type { Paging } from '../../platform/http/paging.ts';
 import type { SortOrder } from '../../platform/http/sync.ts';
 import type { ProductsTable } from './products.tables.ts';
+import { vatRateOf } from './products.tax.ts';
 
 export type ProductRow = Selectable<ProductsTable>;
 
@@ -19,7 +20,10 @@ export function toProduct(row: ProductRow, onHand = '0') {
     description: row.description,
     // A decimal string to a JSON number: the shortest double that reads back as it.
     unitPrice: Number(row.unit_price),
-    vatRate: row.vat_rate === null ? null : Number(row.vat_rate),
+    vatRate: vatRateOf(row.sales_tax_code),
+    salesTaxCode: row.sales_tax_code,
+    purchaseTaxCode: row.purchase_tax_code,
+    taxNote: row.tax_note,
     isTracked: row.is_tracked,
     isActive: row.is_active,
     costMethod: row.cost_method,

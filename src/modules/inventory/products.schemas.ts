@@ -1,10 +1,12 @@
 // TypeBox schemas of the products book.
 import { Type } from 'typebox';
+import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable, orNull } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
+import { PRODUCT_PURCHASE_TAX_CODES, PRODUCT_SALES_TAX_CODES } from './products.tax.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
@@ -31,9 +33,30 @@ const VatRate = orNull<number>({
   minimum: 0,
   maximum: 100,
   description:
-    'Percent, up to three decimals. null (the default): the standard rate on the document date ' +
-    '(15%, 14% before 2018-04-01); 0: zero-rated.',
+    'Percent, as a sales line takes it: 0 (zero), the standard rate of today (standard) or null (standard); ' +
+    "any other rate, or one that is not salesTaxCode's, is 400. Answered as the code's: null (the standard " +
+    'rate on the document date: 15%, 14% before 2018-04-01) or 0.',
 });
+const SalesTaxCode = named(
+  'ProductSalesTaxCode',
+  stringEnum([...PRODUCT_SALES_TAX_CODES], {
+    description:
+      "The code a sales line naming the product takes when it gives neither taxCode nor vatRate (a sales line's " +
+      'codes; default standard)',
+  }),
+);
+const PurchaseTaxCode = named(
+  'ProductPurchaseTaxCode',
+  stringEnum([...PRODUCT_PURCHASE_TAX_CODES], {
+    description:
+      "The code a bill line naming the product takes when it gives neither taxCode nor vatRate (a bill line's " +
+      'codes; default standard)',
+  }),
+);
+const taxFields = {
+  salesTaxCode: Type.Optional(SalesTaxCode),
+  purchaseTaxCode: Type.Optional(PurchaseTaxCode),
+};
 
 const CostMethod = Type.Union([Type.Literal('average'), Type.Literal('fifo')], {
   description: 'How its stock is costed: a weighted average per company, or first in first out',
@@ -97,7 +120,14 @@ export const Product = named(
     name: Type.String(),
     description: nullable(Type.String()),
     unitPrice: Type.Number({ description: 'Excluding VAT' }),
-    vatRate: nullable(Type.Number(), { description: 'null: the standard rate' }),
+    vatRate: nullable(Type.Number(), { description: "salesTaxCode's rate: null, the standard rate; 0" }),
+    salesTaxCode: SalesTaxCode,
+    purchaseTaxCode: PurchaseTaxCode,
+    taxNote: nullable(Type.String(), {
+      description:
+        'Set by migration 0076 when the vatRate the product held was the rate of no tax code (7, 14): the code ' +
+        'it was given and why; cleared when salesTaxCode or vatRate is set',
+    }),
     isTracked: Type.Boolean({ description: 'Stock on hand is counted for it (false for a service)' }),
     isActive: Type.Boolean(),
     costMethod: CostMethod,
@@ -134,6 +164,7 @@ export const ProductCreate = named(
       description: Type.Optional(Description),
       unitPrice: UnitPrice,
       vatRate: Type.Optional(VatRate),
+      ...taxFields,
       isTracked: Type.Optional(Type.Boolean({ description: 'Default false' })),
       isActive: Type.Optional(Type.Boolean({ description: 'Default true' })),
       ...stockFields,
@@ -167,6 +198,7 @@ export const ProductUpdate = named(
       description: Type.Optional(Description),
       unitPrice: Type.Optional(UnitPrice),
       vatRate: Type.Optional(VatRate),
+      ...taxFields,
       isTracked: Type.Optional(Type.Boolean()),
       isActive: Type.Optional(Type.Boolean()),
       ...stockFields,

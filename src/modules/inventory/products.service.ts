@@ -1,6 +1,7 @@
 // Business rules of the products book: one book per tenant; SKU unique in any case among live
 // products; exact prices; soft delete.
 import type { Static } from 'typebox';
+import { dayOf } from '../../platform/dates.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { createIdempotent, idFor } from '../../platform/http/idempotent.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
@@ -22,6 +23,7 @@ import {
   variantWithSku,
 } from './products.queries.ts';
 import type { ProductCreate, ProductListQuery, ProductUpdate } from './products.schemas.ts';
+import { type ProductSalesTaxCode, salesTaxCodeOf } from './products.tax.ts';
 
 export type Product = ReturnType<typeof toProduct>;
 
@@ -56,11 +58,6 @@ function columnsOf(input: Input): ProductValues {
     if (!hasAtMostDecimals(input.unitPrice, 4)) throw badRequest('unitPrice', 'at most four decimals');
     set.unit_price = money(input.unitPrice).toFixed(4);
   }
-  if (input.vatRate !== undefined) {
-    if (input.vatRate !== null && !hasAtMostDecimals(input.vatRate, 3))
-      throw badRequest('vatRate', 'at most three decimals');
-    set.vat_rate = input.vatRate === null ? null : money(input.vatRate).toFixed(3);
-  }
   if (input.isTracked !== undefined) set.is_tracked = input.isTracked;
   if (input.isActive !== undefined) set.is_active = input.isActive;
   if (input.costMethod !== undefined) set.cost_method = input.costMethod;
@@ -85,6 +82,22 @@ function columnsOf(input: Input): ProductValues {
     const code = input[field];
     if (code !== undefined) set[column] = code === null ? null : required(code, field);
   }
+  return set;
+}
+
+/**
+ * The tax code columns an input sets (products.tax.ts), given the product's sales code now (none
+ * on a create): a code set by hand clears the note migration 0076 left.
+ */
+function taxColumnsOf(ctx: TenantCtx, input: Input, current: ProductSalesTaxCode | undefined): ProductValues {
+  const set: ProductValues = {};
+  const sales = salesTaxCodeOf(input, current, dayOf(ctx.deps.now()));
+  if (sales !== undefined) set.sales_tax_code = sales;
+  if (input.purchaseTaxCode !== undefined) set.purchase_tax_code = input.purchaseTaxCode;
+  // A new product zero-rated or exempt is so when bought too (zero rating and exemption follow
+  // the goods or services, VAT Act s11(1), s12; an export is zero-rated only on its way out).
+  else if (current === undefined && (sales === 'zero' || sales === 'exempt')) set.purchase_tax_code = sales;
+  if (input.salesTaxCode !== undefined || input.vatRate !== undefined) set.tax_note = null;
   return set;
 }
 
@@ -115,7 +128,7 @@ export async function getProduct(ctx: TenantCtx, id: string): Promise<Product> {
 
 /** 201 with the new product, 200 with the existing one for a clientId already used. */
 export async function createProduct(ctx: TenantCtx, input: Static<typeof ProductCreate>): Promise<Product> {
-  const columns = columnsOf(input);
+  const columns = { ...columnsOf(input), ...taxColumnsOf(ctx, input, undefined) };
   const sku = columns.sku as string;
   // Batch and serial stock is counted unit by unit: it may not go negative unless asked.
   columns.allow_negative ??= (input.tracking ?? 'none') === 'none';
@@ -150,9 +163,9 @@ export async function updateProduct(
   id: string,
   input: Static<typeof ProductUpdate>,
 ): Promise<Product> {
-  const columns = columnsOf(input);
   const current = await findProduct(ctx.db, ctx.tenantId, id);
   if (!current) throw notFound('Product');
+  const columns = { ...columnsOf(input), ...taxColumnsOf(ctx, input, current.sales_tax_code) };
   if (columns.sku && (await productWithSku(ctx.db, ctx.tenantId, columns.sku as string, id))) {
     throw skuTaken(columns.sku as string);
   }

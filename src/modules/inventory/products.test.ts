@@ -49,6 +49,10 @@ describe('products: create, read, change, delete', () => {
       description: 'Loose-leaf',
       unitPrice: 89.9525,
       vatRate: 0,
+      // vatRate 0 names the code zero, bought and sold (issue 34, item 19).
+      salesTaxCode: 'zero',
+      purchaseTaxCode: 'zero',
+      taxNote: null,
       isTracked: true,
       isActive: false,
       costMethod: 'average',

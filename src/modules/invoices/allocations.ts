@@ -23,6 +23,7 @@ import {
 import { insertCredit, settleCredit, settleSource } from './customer-credits.ts';
 import {
   amountDue,
+  creditLeft,
   findInvoiceRow,
   lockInvoiceRow,
   RECEIVABLE_TYPES,
@@ -68,7 +69,7 @@ export async function allocateCredit(ctx: SalesCtx, invoiceId: string, input: Cr
     throw badRequest('sourceId', 'the credit note is for another customer');
   const s = await settlements(ctx.db, ctx.tenantId, [invoice.id, note.id]);
   const due = money(amountDue(invoice, s.get(invoice.id)!));
-  const left = money(amountDue(note, s.get(note.id)!));
+  const left = money(creditLeft(note, s.get(note.id)!));
   if (left.lessThanOrEqualTo(0))
     throw conflict('Nothing is left of this credit note to apply', { code: 'ALREADY_APPLIED' });
   let amount = input.amount === undefined ? (left.lessThan(due) ? left : due) : money(input.amount);
@@ -145,7 +146,7 @@ export async function applyDeposit(
   if (!money(s.get(deposit.id)!.applied).isZero())
     throw conflict(`Deposit ${deposit.number} has already been applied`, { code: 'DEPOSIT_ALREADY_APPLIED' });
   // What remains of it (all of it, unless part was refunded).
-  const amount = money(amountDue(deposit, s.get(deposit.id)!));
+  const amount = money(creditLeft(deposit, s.get(deposit.id)!));
   if (amount.lessThanOrEqualTo(0))
     throw conflict(`Nothing is left of deposit ${deposit.number}`, { code: 'NO_CREDIT_LEFT' });
   const due = money(amountDue(invoice, s.get(invoice.id)!));
@@ -365,7 +366,7 @@ export async function reverseAllocation(ctx: TenantCtx, invoiceId: string, alloc
       code: 'ALREADY_VOID',
     });
   // A deposit's excess over the invoice became a credit in this entry: it goes with it, unless
-  // some of it was applied or refunded.
+  // some of it was applied, refunded or forfeited.
   const excess = await ctx.db
     .selectFrom('customer_credits')
     .select('id')
@@ -379,8 +380,8 @@ export async function reverseAllocation(ctx: TenantCtx, invoiceId: string, alloc
     const drawn = (await drawnFromCredits(ctx, [excess.id])).get(excess.id)!;
     if (!drawn.amount.isZero())
       throw conflict(
-        `${drawn.amount.toFixed(2)} of the credit this deposit's excess left has been applied or refunded; ` +
-          'reverse that first',
+        `${drawn.amount.toFixed(2)} of the credit this deposit's excess left has been applied, refunded or ` +
+          'forfeited; reverse that first (a forfeit cannot be)',
         { code: 'CREDIT_IN_USE' },
       );
   }

@@ -12,7 +12,7 @@ import type { Decimal } from 'decimal.js';
 import { type Selectable, sql } from 'kysely';
 import { money } from '../../platform/money/money.ts';
 import { type LedgerCtx, type PostingLine, systemAccount } from '../ledger/index.ts';
-import { amountDue, findInvoiceRow, lockInvoiceRow, settlements } from './invoices.queries.ts';
+import { creditLeft, findInvoiceRow, lockInvoiceRow, settlements } from './invoices.queries.ts';
 import { companyOf, type SalesCtx } from './invoices.service.ts';
 import type { CreditKind, CustomerCreditsTable, RefundSourceType } from './invoices.tables.ts';
 
@@ -62,7 +62,11 @@ export async function findCreditRow(ctx: SalesCtx, id: string, lock = false): Pr
   return q.executeTakeFirst();
 }
 
-/** What has been drawn from customer credits: live applications and refunds, amount and VAT. */
+/**
+ * What has been drawn from customer credits: live applications and refunds, amount and VAT, and
+ * a deposit's excess forfeited (deposits.ts; it draws no VAT out: the forfeit's VAT is output tax
+ * of its own).
+ */
 export async function drawnFromCredits(
   ctx: SalesCtx,
   ids: string[],
@@ -76,6 +80,9 @@ export async function drawnFromCredits(
       union all
       select source_id, amount, vat_amount from customer_refunds
        where tenant_id = ${ctx.tenantId} and source_credit_id = any(${ids}::uuid[]) and reversed_at is null
+      union all
+      select credit_id, amount, 0 from deposit_forfeits
+       where tenant_id = ${ctx.tenantId} and credit_id = any(${ids}::uuid[])
     ) d group by source_id`.execute(ctx.db);
   for (const r of rows.rows) out.set(r.source_id, { amount: money(r.amount), vat: money(r.vat) });
   return out;
@@ -138,7 +145,7 @@ export async function lockCreditSource(
     accountId: await systemAccount(ctx, doc.company_id, key),
     dueDate: doc.document_type === 'credit_note' ? doc.due_date : null,
     total: money(doc.total),
-    remaining: doc.status === 'draft' ? money(0) : money(amountDue(doc, s)),
+    remaining: doc.status === 'draft' ? money(0) : money(creditLeft(doc, s)),
     vatTotal: money(0),
     vatRemaining: money(0),
     vatRate: null,

@@ -107,8 +107,11 @@ export const creditRoutes: AnyRoute[] = [
     description:
       'What remains of a deposit becomes a supply (VAT Act s1): Dr customer deposits / Cr 4960 ' +
       'Forfeited deposits (net) / Cr VAT output (15/115, 14/114 before 2018-04-01, if registered on the date), ' +
-      'tagged standard (VAT201 fields 1, 4). The deposit is forfeited. Not a deposit: 409 NOT_A_DEPOSIT; draft, ' +
-      'refunded or forfeited: 409 NOT_OPEN; all applied: 409 NO_CREDIT_LEFT.',
+      'tagged standard (VAT201 fields 1, 4). A deposit applied to a smaller invoice left its excess as a ' +
+      'customer credit (deposit_excess): what remains of that credit is what is forfeited (debited on its own ' +
+      'item; the credit becomes forfeited too; a date before the credit arose is 400 naming date). The deposit ' +
+      'is forfeited. Not a deposit: 409 NOT_A_DEPOSIT; draft, refunded or forfeited: 409 NOT_OPEN; nothing ' +
+      'left (all applied or refunded): 409 NO_CREDIT_LEFT.',
     params: CreditIdParams,
     body: ForfeitCreate,
     response: { 201: DepositForfeit },

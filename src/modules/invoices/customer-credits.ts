@@ -20,7 +20,7 @@ import { money, toNumber, toSql } from '../../platform/money/money.ts';
 import { touchAndAnnounce } from './announce.ts';
 import { type CreditRow, creditRemaining, drawnFromCredits, findCreditRow } from './credit-sources.ts';
 import type { CustomerCreditListQuery } from './customer-credits.schemas.ts';
-import { amountDue, findInvoiceRow, settlements } from './invoices.queries.ts';
+import { creditLeft, findInvoiceRow, settlements } from './invoices.queries.ts';
 import { companyOf, type SalesCtx } from './invoices.service.ts';
 import type { CreditKind } from './invoices.tables.ts';
 import { settleNote } from './notes.ts';
@@ -86,7 +86,14 @@ export async function settleCredit(ctx: SalesCtx, id: string): Promise<void> {
       .where('source_credit_id', '=', id)
       .where('reversed_at', 'is', null)
       .executeTakeFirst();
-    status = refunds ? 'refunded' : 'applied';
+    // A deposit's excess whose rest was forfeited (deposits.ts) is forfeited, as its deposit is.
+    const forfeit = await ctx.db
+      .selectFrom('deposit_forfeits')
+      .select('id')
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('credit_id', '=', id)
+      .executeTakeFirst();
+    status = forfeit ? 'forfeited' : refunds ? 'refunded' : 'applied';
   }
   await ctx.db
     .updateTable('customer_credits')
@@ -176,7 +183,7 @@ async function listed(ctx: SalesCtx, f: ListFilter): Promise<ListedRow[]> {
         select document_id, amount, false from customer_credits
          where tenant_id = ${t} and kind = 'deposit_excess' and reversed_at is null
         union all
-        select deposit_id, amount, false from deposit_forfeits where tenant_id = ${t}
+        select coalesce(credit_id, deposit_id), amount, false from deposit_forfeits where tenant_id = ${t}
       ) d group by source_id
     ), sources as (
       select c.id, 'customer_credit' as source_type, c.kind, c.contact_id, null::text as number, c.date,
@@ -243,7 +250,7 @@ async function settleDeposit(ctx: SalesCtx, id: string): Promise<void> {
   const row = await findInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), id);
   if (row?.document_type !== 'deposit' || (row.status !== 'paid' && row.status !== 'refunded')) return;
   const s = (await settlements(ctx.db, ctx.tenantId, [row.id])).get(row.id)!;
-  const nothingLeft = money(amountDue(row, s)).lessThanOrEqualTo(0);
+  const nothingLeft = money(creditLeft(row, s)).lessThanOrEqualTo(0);
   const status = nothingLeft && !money(s.refunded ?? 0).isZero() ? 'refunded' : 'paid';
   await ctx.db
     .updateTable('invoices')

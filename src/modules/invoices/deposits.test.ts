@@ -5,7 +5,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { register, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { assertProblem } from '../../../test/support/problem.ts';
-import { createDoc, entryLines, fetched, released, type Sales, salesSetup } from './invoices.factories.ts';
+import {
+  createDoc,
+  entryLines,
+  fetched,
+  release,
+  released,
+  type Sales,
+  salesSetup,
+} from './invoices.factories.ts';
 
 let t: TestApp;
 before(async () => {
@@ -52,6 +60,35 @@ describe('a deposit carries no VAT', () => {
       ['1000', 1150, 0, null, null],
       ['2200', 0, 1150, null, null],
     ]);
+  });
+});
+
+describe('what a deposit shows as due (issue 34, item 20)', () => {
+  test('a draft asks for its total; released it is paid, nothing due, all of it remaining', async () => {
+    const s = await setup();
+    const draft = await createDoc(s, {
+      documentType: 'deposit',
+      lines: [{ description: 'Deposit on a kitchen', quantity: 1, unitPrice: 2000 }],
+    });
+    // Not yet received: the 2,000 asked for is due, nothing of it is held.
+    assert.deepEqual([draft.status, draft.amountDue, draft.amountRemaining], ['draft', 2000, 0]);
+    // Released, the deposit is money in hand (Dr bank 2,000): paid 2,000, due 2,000 − 2,000 = 0;
+    // all 2,000 is still to apply, refund or forfeit.
+    const dep = await release(s, draft.id);
+    assert.deepEqual(
+      [dep.status, dep.amountPaid, dep.amountDue, dep.amountRemaining],
+      ['paid', 2000, 0, 2000],
+    );
+    // Applied to an invoice of 1,150 (1,000 + 15%): the rest, 850, is a customer credit of its
+    // own; the deposit itself has nothing left and nothing due.
+    const inv = await released(s, { lines: [{ description: 'Kitchen', quantity: 1, unitPrice: 1000 }] });
+    const res = await post(s, `/api/invoices/${inv.id}/allocations`, {
+      sourceId: dep.id,
+      date: '2026-03-05',
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    const after = await fetched(s, `/api/invoices/${dep.id}`);
+    assert.deepEqual([after.amountDue, after.amountRemaining], [0, 0]);
   });
 });
 
@@ -112,11 +149,11 @@ describe('refunding a deposit', () => {
       ['1000', 0, 200, null, null],
     ]);
     let d = await fetched(s, `/api/invoices/${dep.id}`);
-    assert.deepEqual([d.status, d.amountDue], ['paid', 300]);
+    assert.deepEqual([d.status, d.amountDue, d.amountRemaining], ['paid', 0, 300]);
     const rest = await post(s, url, { date: '2026-03-11' });
     assert.equal(rest.json().amount, 300);
     d = await fetched(s, `/api/invoices/${dep.id}`);
-    assert.deepEqual([d.status, d.amountDue, d.amountRefunded], ['refunded', 0, 500]);
+    assert.deepEqual([d.status, d.amountRemaining, d.amountRefunded], ['refunded', 0, 500]);
     refused(await post(s, url, { date: '2026-03-12' }), 409, { code: 'NO_CREDIT_LEFT' });
     // Refunds stand on it: voiding it is refused until they are reversed.
     refused(await s.api({ method: 'DELETE', url: `/api/invoices/${dep.id}` }), 409, { code: 'HAS_PAYMENTS' });
@@ -135,7 +172,7 @@ describe('refunding a deposit', () => {
     });
     assert.equal(undo.statusCode, 200, undo.body);
     d = await fetched(s, `/api/invoices/${dep.id}`);
-    assert.deepEqual([d.status, d.amountDue], ['paid', 300]);
+    assert.deepEqual([d.status, d.amountRemaining], ['paid', 300]);
 
     const draft = await createDoc(s, {
       documentType: 'deposit',
@@ -232,5 +269,70 @@ describe('forfeiting a deposit', () => {
       ['2200', 500, 0, null, null],
       ['4960', 0, 500, null, null],
     ]);
+  });
+});
+
+describe('forfeiting what is left of a partly applied deposit (issue 34, item 17)', () => {
+  test('2,000 applied to 1,150, 115 of the rest applied: the 735 left is forfeited with its VAT', async () => {
+    const s = await setup();
+    const dep = await deposit(s, 2000);
+    // 1,000 + 15% = 1,150: the deposit settles it; 2,000 − 1,150 = 850 is left as the deposit's
+    // excess, a customer credit on customer deposits.
+    const a = await released(s, { lines: [{ description: 'Kitchen', quantity: 1, unitPrice: 1000 }] });
+    const applied = await post(s, `/api/invoices/${a.id}/allocations`, {
+      sourceId: dep.id,
+      date: '2026-03-05',
+    });
+    assert.equal(applied.statusCode, 201, applied.body);
+    const credits = await fetched(s, `/api/customer-credits?contactId=${s.customerId}&status=open`);
+    const credit = credits.items[0];
+    assert.deepEqual([credit.kind, credit.remaining], ['deposit_excess', 850]);
+    // 100 + 15% = 115 of it applied to a second invoice: 850 − 115 = 735 left.
+    const b = await released(s, { lines: [{ description: 'Handles', quantity: 1, unitPrice: 100 }] });
+    const part = await post(s, `/api/invoices/${b.id}/allocations`, {
+      sourceId: credit.id,
+      date: '2026-03-06',
+    });
+    assert.equal(part.statusCode, 201, part.body);
+
+    // Before the forfeit's date could not be: the rest became a credit on 2026-03-05.
+    refused(await post(s, `/api/invoices/${dep.id}/forfeit`, { date: '2026-03-04', reason: 'x' }), 400, {
+      field: 'date',
+    });
+    const res = await post(s, `/api/invoices/${dep.id}/forfeit`, { date: '2026-03-20', reason: 'Cancelled' });
+    assert.equal(res.statusCode, 201, res.body);
+    const f = res.json();
+    // VAT = 735 × 15/115 = 95.869… → 95.87 (half-up); net 735 − 95.87 = 639.13.
+    assert.deepEqual([f.amount, f.vatAmount, f.netAmount], [735, 95.87, 639.13]);
+    // Dr customer deposits on the credit's own open item, so customer deposits end at 0.
+    assert.deepEqual(await entryLines(s, f.entryId), [
+      ['2200', 735, 0, null, null],
+      ['4960', 0, 639.13, 'standard', 15],
+      ['2100', 0, 95.87, 'standard', 15],
+    ]);
+    const d = await fetched(s, `/api/invoices/${dep.id}`);
+    assert.deepEqual([d.status, d.amountForfeited, d.amountRemaining], ['forfeited', 735, 0]);
+    const c = await fetched(s, `/api/customer-credits/${credit.id}`);
+    assert.deepEqual([c.status, c.remaining], ['forfeited', 0]);
+    const balances = await fetched(s, '/api/reports/trial-balance?asOf=2026-03-31');
+    const deposits = balances.accounts.find((x: { code: string }) => x.code === '2200');
+    assert.ok(!deposits || (deposits.debit === 0 && deposits.credit === 0), JSON.stringify(deposits));
+    // Nothing is left: no second forfeit, no refund, and the application that made the credit
+    // cannot be undone under it.
+    refused(await post(s, `/api/invoices/${dep.id}/forfeit`, { date: '2026-03-21', reason: 'x' }), 409, {
+      code: 'NOT_OPEN',
+    });
+    refused(await post(s, `/api/customer-credits/${credit.id}/refunds`, { date: '2026-03-21' }), 409, {
+      code: 'NOT_OPEN',
+    });
+    const undo = await s.api({
+      method: 'DELETE',
+      url: `/api/invoices/${a.id}/allocations/${applied.json().id}`,
+    });
+    refused(undo, 409, { code: 'CREDIT_IN_USE' });
+    // VAT201 for March: invoices 1,150 + 115 = 1,265.00 (VAT 150 + 15 = 165.00) and the forfeit
+    // 735.00 (VAT 95.87): field 1 = 2,000.00, field 4 = 260.87.
+    const vat = (await fetched(s, '/api/reports/vat?from=2026-03-01&to=2026-03-31')).vat201;
+    assert.deepEqual([vat.field1, vat.field4], [2000, 260.87]);
   });
 });

@@ -9,6 +9,14 @@
 // The income and VAT lines carry the code standard at that rate, so the VAT report counts them in
 // fields 1 and 4. A company not VAT-registered on the forfeit date accounts no VAT: all income.
 // The deposit is `forfeited`; it is forfeited once, and nothing is left of it to apply or refund.
+//
+// What remains may sit in one of two places (issue 34, item 17). Before the deposit is applied it
+// is the deposit's own open item. Applied to a smaller invoice, the deposit was applied whole and
+// its excess became a customer credit (deposit_excess) on an open item of its own, partly drawn
+// since, perhaps; what is left of that credit is then what the customer forfeits, debited on the
+// credit's item (credit_id on the forfeit; the credit becomes `forfeited` too). The two do not
+// both hold something: an application takes all the deposit's own remainder, and reversing it
+// reverses the credit.
 import type { Selectable } from 'kysely';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
@@ -16,7 +24,9 @@ import { money, toNumber, toSql } from '../../platform/money/money.ts';
 import { vatRegisteredOn } from '../companies/index.ts';
 import { ledgerCtxOf, type PostingLine, post, systemAccount } from '../ledger/index.ts';
 import { touchAndAnnounce } from './announce.ts';
-import { amountDue, lockInvoiceRow, settlements } from './invoices.queries.ts';
+import { lockCreditSource } from './credit-sources.ts';
+import { settleCredit } from './customer-credits.ts';
+import { creditLeft, lockInvoiceRow, settlements } from './invoices.queries.ts';
 import { companyOf } from './invoices.service.ts';
 import type { DepositForfeitsTable } from './invoices.tables.ts';
 import { standardRate } from './vat.ts';
@@ -51,11 +61,17 @@ export async function forfeitDeposit(ctx: TenantCtx, id: string, input: ForfeitI
       row.status === 'draft' ? 'The deposit is a draft; release it first' : `The deposit is ${row.status}`,
       { code: 'NOT_OPEN' },
     );
-  const remaining = money(amountDue(row, (await settlements(ctx.db, ctx.tenantId, [id])).get(id)!));
+  const own = money(creditLeft(row, (await settlements(ctx.db, ctx.tenantId, [id])).get(id)!));
+  // Nothing of its own left: what is left of its excess, locked after the deposit (the order an
+  // application of the credit takes: invoice, then credit) so that nothing draws on it meanwhile.
+  const excess = own.greaterThan(0) ? undefined : await excessOf(ctx, row.id);
+  const remaining = excess ? excess.remaining : own;
   if (remaining.lessThanOrEqualTo(0))
     throw conflict(`Nothing is left of deposit ${row.number} to forfeit`, { code: 'NO_CREDIT_LEFT' });
   if (input.date < row.issue_date)
     throw badRequest('date', `must not be before the deposit (${row.issue_date})`);
+  if (excess && input.date < excess.date)
+    throw badRequest('date', `must not be before what is left of it became a credit (${excess.date})`);
   const registered = await vatRegisteredOn(ctx.db, ctx.tenantId, companyId, input.date);
   const rate = standardRate(input.date);
   // The tax fraction (VAT 404): rate / (100 + rate) of the VAT-inclusive amount.
@@ -69,7 +85,7 @@ export async function forfeitDeposit(ctx: TenantCtx, id: string, input: ForfeitI
       debit: remaining,
       description,
       contactId: row.contact_id,
-      openItemId: row.id,
+      openItemId: excess ? excess.id : row.id,
     },
     {
       accountId: await systemAccount(lctx, companyId, 'forfeited_deposits'),
@@ -107,8 +123,10 @@ export async function forfeitDeposit(ctx: TenantCtx, id: string, input: ForfeitI
       vat_rate: registered ? rate.toFixed(3) : null,
       reason: input.reason,
       entry_id: entryId,
+      credit_id: excess ? excess.id : null,
     })
     .execute();
+  if (excess) await settleCredit(ctx, excess.id);
   await ctx.db
     .updateTable('invoices')
     .set({ status: 'forfeited' })
@@ -124,4 +142,17 @@ export async function forfeitDeposit(ctx: TenantCtx, id: string, input: ForfeitI
     .where('id', '=', forfeitId)
     .executeTakeFirstOrThrow();
   return toForfeit(saved);
+}
+
+/** The live deposit_excess credit a deposit's application left, locked, with what remains of it. */
+async function excessOf(ctx: TenantCtx, depositId: string) {
+  const credit = await ctx.db
+    .selectFrom('customer_credits')
+    .select('id')
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('document_id', '=', depositId)
+    .where('kind', '=', 'deposit_excess')
+    .where('reversed_at', 'is', null)
+    .executeTakeFirst();
+  return credit ? lockCreditSource(ctx, credit.id) : undefined;
 }

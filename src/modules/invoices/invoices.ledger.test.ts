@@ -63,6 +63,7 @@ describe('ledger effect of each document type', () => {
       days90: 0,
       days120: 0,
       older: 0,
+      unapplied: 0,
       total: 1149.99,
       overdue: 0,
     });

@@ -137,11 +137,16 @@ export async function settlements(tx: Tx, tenantId: string, ids: string[]): Prom
   for (const r of refunded) out.get(r.source_id)!.refunded = r.amount;
   const forfeited = await tx
     .selectFrom('deposit_forfeits')
-    .select(['deposit_id', 'amount'])
+    .select(['deposit_id', 'amount', 'credit_id'])
     .where('tenant_id', '=', tenantId)
     .where('deposit_id', 'in', ids)
     .execute();
-  for (const f of forfeited) out.get(f.deposit_id)!.forfeited = f.amount;
+  for (const f of forfeited) {
+    const s = out.get(f.deposit_id)!;
+    s.forfeited = f.amount;
+    // What was left of its excess (counted as applied above) was forfeited, not applied.
+    if (f.credit_id) s.applied = money(s.applied).minus(f.amount).toFixed(2);
+  }
   const writtenOff = await tx
     .selectFrom('invoice_write_offs')
     .select(['invoice_id', (eb) => eb.fn.sum<string>('amount').as('amount')])
@@ -170,19 +175,35 @@ export async function linesOf(tx: Tx, tenantId: string, ids: string[]): Promise<
   return out;
 }
 
-/** What is still owed on it (receivables), or still to apply (credit notes, deposits). */
+/**
+ * What a released credit note or deposit still holds: not applied, refunded or forfeited (its
+ * own open item; a deposit's excess over the invoice it was applied to is a customer credit of its
+ * own, customer-credits.ts). A draft's total; nothing for a void one or another type.
+ */
+export function creditLeft(row: InvoiceRow, s: Settlement): string {
+  if (row.status === 'void') return '0.00';
+  if (row.document_type !== 'credit_note' && row.document_type !== 'deposit') return '0.00';
+  const total = money(row.total);
+  if (row.status === 'draft') return total.toFixed(2);
+  return total
+    .minus(s.applied)
+    .minus(s.refunded ?? 0)
+    .minus(s.forfeited ?? 0)
+    .toFixed(2);
+}
+
+/**
+ * What is still owed on it (receivables), or still to apply (a credit note, as before: its
+ * creditLeft). A deposit, like a cash sale, is money in hand once released (it is `paid` on
+ * release): nothing is due on it, whatever of it is still to apply (issue 34, item 20); a draft
+ * deposit is a request for its total.
+ */
 export function amountDue(row: InvoiceRow, s: Settlement): string {
   if (row.status === 'void') return '0.00';
   const total = money(row.total);
-  if (row.document_type === 'credit_note' || row.document_type === 'deposit') {
-    if (row.status === 'draft') return total.toFixed(2);
-    return total
-      .minus(s.applied)
-      .minus(s.refunded ?? 0)
-      .minus(s.forfeited ?? 0)
-      .toFixed(2);
-  }
-  if (row.document_type === 'cash_sale') return row.status === 'draft' ? total.toFixed(2) : '0.00';
+  if (row.document_type === 'credit_note') return creditLeft(row, s);
+  if (row.document_type === 'cash_sale' || row.document_type === 'deposit')
+    return row.status === 'draft' ? total.toFixed(2) : '0.00';
   return total
     .minus(s.paid)
     .minus(s.credited)
@@ -249,6 +270,7 @@ export function toInvoice(
     amountRefunded: toNumber(s.refunded ?? 0),
     amountForfeited: toNumber(s.forfeited ?? 0),
     amountDue: toNumber(amountDue(row, s)),
+    amountRemaining: toNumber(row.status === 'draft' ? 0 : creditLeft(row, s)),
     creditedDocumentId: row.credited_invoice_id,
     creditedInvoiceId: row.credited_invoice_id,
     convertedFromId: row.converted_from_id,
@@ -356,6 +378,17 @@ function refundsSum(eb: Documents) {
     .where('r.reversed_at', 'is', null);
 }
 
+/** A deposit's forfeit (its excess's when `ofExcess`), summed (0 when none). */
+function forfeitsSum(eb: Documents, ofExcess = false) {
+  let q = eb
+    .selectFrom('deposit_forfeits as f')
+    .select((e) => e.fn.coalesce(e.fn.sum<string>('f.amount'), sql<string>`0`).as('amount'))
+    .whereRef('f.tenant_id', '=', 'invoices.tenant_id')
+    .whereRef('f.deposit_id', '=', 'invoices.id');
+  if (ofExcess) q = q.where('f.credit_id', 'is not', null);
+  return q;
+}
+
 /**
  * Adds to a query of documents what their API shape needs beyond the row and the lines, as
  * correlated subqueries of the same statement: the customer's name, and what has settled
@@ -375,17 +408,13 @@ export function withDetails<O>(q: SelectQueryBuilder<DB, 'invoices', O>) {
       'settled_paid',
     ),
     allocationsSum(eb, 'invoice_id', 'credit_note').as('settled_credited'),
-    // A deposit's excess over its invoice became a customer credit: applied too.
-    sql<string>`${allocationsSum(eb, 'source_id')} + ${creditsSum(eb, 'deposit_excess')}`.as(
+    // A deposit's excess over its invoice became a customer credit: applied too, but for what
+    // was left of it and forfeited (as settlements() counts it).
+    sql<string>`${allocationsSum(eb, 'source_id')} + ${creditsSum(eb, 'deposit_excess')} - ${forfeitsSum(eb, true)}`.as(
       'settled_applied',
     ),
     refundsSum(eb).as('settled_refunded'),
-    eb
-      .selectFrom('deposit_forfeits as f')
-      .select((e) => e.fn.coalesce(e.fn.sum<string>('f.amount'), sql<string>`0`).as('amount'))
-      .whereRef('f.tenant_id', '=', 'invoices.tenant_id')
-      .whereRef('f.deposit_id', '=', 'invoices.id')
-      .as('settled_forfeited'),
+    forfeitsSum(eb).as('settled_forfeited'),
     eb
       .selectFrom('invoice_write_offs as w')
       .select((e) => e.fn.coalesce(e.fn.sum<string>('w.amount'), sql<string>`0`).as('amount'))

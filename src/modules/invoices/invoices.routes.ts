@@ -64,7 +64,7 @@ export const invoiceRoutes: AnyRoute[] = [
     path: '/api/invoices',
     operationId: 'createInvoice',
     tag: 'Invoices',
-    errors: ['CONFLICT'],
+    errors: ['CONFLICT', 'CREDIT_NOTE_REQUIRED'],
     summary: 'Create an invoice or another sales document (a draft)',
     description:
       'The nine types: invoice, quote, pro_forma, sales_order, delivery_note, credit_note, debit_note, cash_sale, ' +
@@ -73,8 +73,10 @@ export const invoiceRoutes: AnyRoute[] = [
       'issue date (standard 15%, 14% before 2018-04-01; the others 0%); vatRate is accepted instead: 0 means zero, ' +
       'the standard rate of the date standard, any other rate (or one disagreeing with taxCode) is 400 naming ' +
       'lines[i].vatRate. A company not VAT-registered on the issue date charges none whatever the line says. ' +
-      'A negative line (a discount, an item returned) is allowed while the total is not negative (400 naming ' +
-      'lines otherwise; a credit note gives money back). Each line is rounded half-up ' +
+      'A negative line (a discount, an item returned) is allowed while neither the total nor the VAT total ' +
+      'comes to less than zero: otherwise 422 CREDIT_NOTE_REQUIRED naming total or vatTotal (giving money back ' +
+      "or reducing output tax is a credit note's work, VAT Act s21); a credit note itself must not come to " +
+      'less than zero (400 naming lines). Each line is rounded half-up ' +
       'to cents; totals are sums of rounded lines. dueDate before issueDate is 400. Left out, paymentTermsDays, ' +
       "terms and notes take the invoice settings' defaults (defaultPaymentTermsDays, defaultTerms, defaultNotes); " +
       'dueDate is still required. templateId names a template of the company (400 otherwise). A credit or ' +
@@ -125,7 +127,7 @@ export const invoiceRoutes: AnyRoute[] = [
     path: '/api/invoices/{id}',
     operationId: 'updateInvoice',
     tag: 'Invoices',
-    errors: ['NOT_A_DRAFT'],
+    errors: ['NOT_A_DRAFT', 'CREDIT_NOTE_REQUIRED'],
     summary: 'Change a draft (lines are replaced whole when given)',
     description:
       'A released document never changes: 409 NOT_A_DRAFT. Credit it, or void it and issue another. A credit ' +
@@ -177,6 +179,7 @@ export const invoiceRoutes: AnyRoute[] = [
       'ALREADY_RELEASED',
       'PERIOD_LOCKED',
       'UNPROCESSABLE',
+      'CREDIT_NOTE_REQUIRED',
       'INSUFFICIENT_STOCK',
       'SERIAL_NOT_IN_STOCK',
       'SERIAL_IN_STOCK',
@@ -189,7 +192,8 @@ export const invoiceRoutes: AnyRoute[] = [
       'made count) is 400 naming lines. cash_sale: Dr bank, Cr income and VAT (paid); deposit: ' +
       'Dr bank, Cr customer deposits (paid). quote, pro_forma, sales_order and delivery_note post nothing. ' +
       'A second release is 409 ALREADY_RELEASED; an issue date on or before the lock date is 409 PERIOD_LOCKED; ' +
-      'a document in a currency other than the base currency is 422 (not posted yet). Lines naming a ' +
+      'a document in a currency other than the base currency is 422 (not posted yet); a draft (not a credit ' +
+      'note) whose total or VAT total is below zero, 422 CREDIT_NOTE_REQUIRED. Lines naming a ' +
       'tracked product move its stock (default location): out on an invoice, cash ' +
       'sale or delivery note (Dr cost of sales, Cr inventory in the same entry; a delivery note in an entry ' +
       'of its own, and an invoice from the same sales order does not move them again), back in on a credit ' +
@@ -208,7 +212,7 @@ export const invoiceRoutes: AnyRoute[] = [
     path: '/api/invoices/{id}/convert',
     operationId: 'convertInvoice',
     tag: 'Invoices',
-    errors: ['NOT_CONVERTIBLE', 'CONFLICT'],
+    errors: ['NOT_CONVERTIBLE', 'CONFLICT', 'CREDIT_NOTE_REQUIRED'],
     summary:
       'Convert: quote → invoice, pro forma or sales order; sales order → invoice or delivery note; pro forma → invoice',
     description:

@@ -282,7 +282,16 @@ export const Invoice = named(
     }),
     amountRefunded: Type.Number({ description: 'A credit note or deposit: refunded' }),
     amountForfeited: Type.Number({ description: 'A deposit: forfeited' }),
-    amountDue: Type.Number({}),
+    amountDue: Type.Number({
+      description:
+        'What is still owed: total less paid, credited and written off (an invoice or debit note); 0 for a ' +
+        'released cash sale or deposit (money in hand); a credit note: its credit remaining, as amountRemaining',
+    }),
+    amountRemaining: Type.Number({
+      description:
+        'A released credit note or deposit: what is left of it to apply, refund or forfeit (a deposit applied to a ' +
+        'smaller invoice: 0, its excess being a customer credit of its own); 0 for a draft and every other type',
+    }),
     creditedDocumentId: nullable(
       Type.String({
         format: 'uuid',

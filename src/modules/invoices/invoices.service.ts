@@ -14,6 +14,7 @@ import { contactName } from '../contacts/index.ts';
 import { assertLineStock, type LineStock, stockColumn, stockInput } from '../inventory/lines.ts';
 import { salesUnitPrice } from '../inventory/price-lists.lookup.ts';
 import { assertLiveProducts } from '../inventory/products.live.ts';
+import { withProductTaxCodes } from '../inventory/products.tax.ts';
 import { toBaseUnits } from '../inventory/units.service.ts';
 import { systemAccount } from '../ledger/index.ts';
 import { announce, announceById } from './announce.ts';
@@ -44,7 +45,7 @@ import type { DocumentType } from './invoices.tables.ts';
 import { adjustedDocument, adjustedIdOf, assertNoteDate, assertWithinRemaining } from './notes.ts';
 import { formattedNumber, takeNumber } from './numbering.ts';
 import { assertTemplate, findTemplate, loadSettings } from './settings.queries.ts';
-import { documentTotals, lineAmounts, lineTaxCode } from './vat.ts';
+import { assertNotBelowZero, documentTotals, lineAmounts, lineTaxCode } from './vat.ts';
 
 /** The service itself acting for the tenant (a scheduled job): neither a person nor a key. */
 export interface SystemActor {
@@ -115,8 +116,10 @@ export async function priced(
     : [];
   await assertLiveProducts(ctx, input.lines, 'lines');
   await assertLineStock(ctx, input.lines, 'lines');
+  // A line naming a product and no code or rate of its own takes the product's sales code.
+  const sentLines = await withProductTaxCodes(ctx, input.lines, 'sales');
   const lines = [];
-  for (const [i, sent] of input.lines.entries()) {
+  for (const [i, sent] of sentLines.entries()) {
     const l = await withUnitPrice(ctx, companyId, input.contactId, sent, i);
     if (!hasAtMostDecimals(l.quantity, 4)) throw badRequest(`lines[${i}].quantity`, 'at most four decimals');
     if (!hasAtMostDecimals(l.unitPrice, 4))
@@ -152,7 +155,11 @@ export async function priced(
     lines.push(lineValues(l, accountId, amounts));
   }
   const totals = documentTotals(lines.map((l) => l.amounts));
-  if (totals.total.isNegative()) throw badRequest('lines', 'the document total must not be negative');
+  // A credit note keeps its own rule (a negative one would be a debit note: 400 naming lines);
+  // every other document, the tax invoices and what becomes one, neither total nor VAT below zero.
+  if (input.documentType === 'credit_note') {
+    if (totals.total.isNegative()) throw badRequest('lines', 'the document total must not be negative');
+  } else assertNotBelowZero(totals, (input.documentType ?? 'invoice').replace('_', ' '));
   return { vatRegistered, lines, totals };
 }
 

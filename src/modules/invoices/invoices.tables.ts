@@ -230,7 +230,7 @@ export interface InvoiceBadDebtRecoveriesTable {
 }
 
 export type CreditKind = 'overpayment' | 'deposit_excess' | 'advance_payment';
-export type CreditStatus = 'open' | 'applied' | 'refunded' | 'reversed';
+export type CreditStatus = 'open' | 'applied' | 'refunded' | 'reversed' | 'forfeited';
 
 /** Money a customer has with the company that no document owes yet (migrations/0027, customer-credits.ts). */
 export interface CustomerCreditsTable {
@@ -293,6 +293,8 @@ export interface DepositForfeitsTable {
   vat_rate: Numeric | null;
   reason: string;
   entry_id: string;
+  /** migrations/0075: the deposit's excess (a customer credit) it took; null: the deposit's own remainder. */
+  credit_id: string | null;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
 }

@@ -1,7 +1,8 @@
 // Issue 14, items 6 and 1: a sales line carries a tax code (the rate follows from the code and the
 // issue date), the posting tags each income and VAT line with it, and the VAT report puts each code
 // in its VAT201 field; a negative line (a discount, an item returned) posts on the other side as
-// long as the document's total is not negative. Figures worked by hand from the VAT Act:
+// long as neither the document's total nor its VAT comes to less than zero (issue 34, item 18: that
+// is a credit note's work, s21). Figures worked by hand from the VAT Act:
 //   s7(1)(a)  standard rate 15% (14% before 2018-04-01)  → field 1 (VAT included), field 4 the VAT
 //   s11(1)    zero-rated goods and services              → field 2
 //   s11(1)(a) zero-rated exports                         → field 2A
@@ -10,6 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { register, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { assertProblem } from '../../../test/support/problem.ts';
+import { withTenant } from '../../platform/db/tenant.ts';
 import { createDoc, release, released, type Sales, salesSetup } from './invoices.factories.ts';
 
 let t: TestApp;
@@ -308,22 +310,65 @@ describe('negative lines', () => {
     assert.deepEqual([r.vat201.field1, r.vat201.field4, r.vat201.field20], [1035, 135, 135]);
   });
 
-  test('a returned item on the same invoice: Dr income and Dr VAT when its VAT outweighs the rate it shares', async () => {
-    const s = await setup();
-    // A zero-rated sale of 1,000 and a standard-rated item of 100 returned: VAT −15.00,
-    // total 1,000 − 100 − 15 = 885 (not negative, so allowed).
-    const inv = await released(s, {
-      lines: [lineOf('Maize meal', 1000, { taxCode: 'zero' }), lineOf('Returned kettle', -100)],
+  test('VAT below zero on an invoice is refused (issue 34, item 18): the return goes on a credit note (s21)', async () => {
+    const b = await register(t.app);
+    const s = await salesSetup(t, b);
+    // A zero-rated sale of 1,000 and a standard-rated item of 100 returned on the same invoice:
+    // VAT 0 + (−100 × 15%) = −15.00, total 1,000 − 100 − 15 = 885. The total is positive, but
+    // the invoice would reduce output tax (field 4 −15) with no credit note: refused, naming the
+    // VAT total, on create and on update.
+    const lines = [lineOf('Maize meal', 1000, { taxCode: 'zero' }), lineOf('Returned kettle', -100)];
+    const created = await s.api({
+      method: 'POST',
+      url: '/api/invoices',
+      payload: {
+        contactId: s.customerId,
+        documentType: 'invoice',
+        issueDate: '2026-03-02',
+        dueDate: '2026-04-01',
+        lines,
+      },
     });
-    assert.deepEqual([inv.subtotal, inv.vatTotal, inv.total], [900, -15, 885]);
-    // Debits 885 + 100 + 15 = 1,000 = credits 1,000.
-    assert.deepEqual(await entry(s, inv.entryId), [
-      ['1100', 885, 0, null, null],
-      ['4000', 0, 1000, 'zero', 0],
-      ['4000', 100, 0, 'standard', 15],
-      ['2100', 15, 0, 'standard', 15],
-    ]);
-    // Field 4 = −15; field 2 = 1,000; field 1 = −100 − 15 = −115.
+    const body = assertProblem(created, 422);
+    assert.deepEqual([body.code, body.field], ['CREDIT_NOTE_REQUIRED', 'vatTotal']);
+    const draft = await createDoc(s);
+    const updated = await s.api({ method: 'PATCH', url: `/api/invoices/${draft.id}`, payload: { lines } });
+    assert.deepEqual(
+      [assertProblem(updated, 422).code, assertProblem(updated, 422).field],
+      ['CREDIT_NOTE_REQUIRED', 'vatTotal'],
+    );
+    // A cash sale is a tax invoice too.
+    const cash = await s.api({
+      method: 'POST',
+      url: '/api/invoices',
+      payload: {
+        contactId: s.customerId,
+        documentType: 'cash_sale',
+        issueDate: '2026-03-02',
+        dueDate: '2026-03-02',
+        lines,
+      },
+    });
+    assert.equal(assertProblem(cash, 422).field, 'vatTotal');
+    // A draft stored before the rule (its VAT set below zero behind the API) is refused at release.
+    await withTenant(t.database.db, b.tenantId, (tx) =>
+      tx
+        .updateTable('invoices')
+        .set({ vat_total: '-15.00', total: '885.00' })
+        .where('tenant_id', '=', b.tenantId)
+        .where('id', '=', draft.id)
+        .execute(),
+    );
+    const rel = await s.api({ method: 'POST', url: `/api/invoices/${draft.id}/release` });
+    assert.deepEqual(
+      [assertProblem(rel, 422).code, assertProblem(rel, 422).field],
+      ['CREDIT_NOTE_REQUIRED', 'vatTotal'],
+    );
+    // The way it is done: the sale of 1,000 zero-rated, and a credit note for the kettle, 100 +
+    // 15% = 115; fields: 2 = 1,000, 1 = −115, 4 = −15 (the credit note's decrease, s21).
+    await released(s, { lines: [lines[0]!] });
+    const cn = await released(s, { documentType: 'credit_note', lines: [lineOf('Returned kettle', 100)] });
+    assert.deepEqual([cn.vatTotal, cn.total], [15, 115]);
     const r = await vat(s, '2026-03-01', '2026-03-31');
     assert.deepEqual([r.vat201.field1, r.vat201.field2, r.vat201.field4], [-115, 1000, -15]);
   });
@@ -344,7 +389,7 @@ describe('negative lines', () => {
     ]);
   });
 
-  test('a document whose total is negative is refused at create and update, naming lines', async () => {
+  test('a document whose total is negative is refused at create and update, naming total (422)', async () => {
     const s = await setup();
     const lines = [lineOf('Consulting', 100), lineOf('Refund', -200)];
     const created = await s.api({
@@ -358,10 +403,27 @@ describe('negative lines', () => {
         lines,
       },
     });
-    assert.equal(assertProblem(created, 400).field, 'lines');
+    // 100 − 200 = −100 net, −15 VAT: −115 in all. Money given back is a credit note (s21).
+    assert.deepEqual(
+      [assertProblem(created, 422).code, assertProblem(created, 422).field],
+      ['CREDIT_NOTE_REQUIRED', 'total'],
+    );
     const draft = await createDoc(s);
     const updated = await s.api({ method: 'PATCH', url: `/api/invoices/${draft.id}`, payload: { lines } });
-    assert.equal(assertProblem(updated, 400).field, 'lines');
+    assert.equal(assertProblem(updated, 422).field, 'total');
+    // A credit note keeps its own rule: one below zero is a 400 naming lines.
+    const note = await s.api({
+      method: 'POST',
+      url: '/api/invoices',
+      payload: {
+        contactId: s.customerId,
+        documentType: 'credit_note',
+        issueDate: '2026-03-02',
+        dueDate: '2026-04-01',
+        lines,
+      },
+    });
+    assert.equal(assertProblem(note, 400).field, 'lines');
     // A total of exactly zero is no negative total, but posts nothing: kept as a draft.
     const zero = await createDoc(s, { lines: [lineOf('Consulting', 100), lineOf('Waived', -100)] });
     assert.equal(zero.total, 0);

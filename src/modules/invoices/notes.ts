@@ -16,7 +16,7 @@ import type { Decimal } from 'decimal.js';
 import { badRequest } from '../../platform/http/problem.ts';
 import { money, sum } from '../../platform/money/money.ts';
 import {
-  amountDue,
+  creditLeft,
   findInvoiceRow,
   type InvoiceRow,
   lockInvoiceRow,
@@ -122,7 +122,7 @@ export async function settleNote(ctx: SalesCtx, noteId: string): Promise<boolean
     return false;
   const s = (await settlements(ctx.db, ctx.tenantId, [row.id])).get(row.id)!;
   // Nothing left: refunded when some of it went back to the customer (refunds.ts), else applied.
-  const nothingLeft = money(amountDue(row, s)).lessThanOrEqualTo(0);
+  const nothingLeft = money(creditLeft(row, s)).lessThanOrEqualTo(0);
   const status = !nothingLeft ? 'open' : money(s.refunded ?? 0).isZero() ? 'applied' : 'refunded';
   if (status === row.status) return false;
   await ctx.db

@@ -24,7 +24,7 @@ export const recurringRoutes: AnyRoute[] = [
     path: '/api/recurring',
     operationId: 'createRecurringInvoice',
     tag: 'Recurring invoices',
-    errors: ['CONFLICT'],
+    errors: ['CONFLICT', 'CREDIT_NOTE_REQUIRED'],
     summary: 'Create a recurring invoice schedule',
     description:
       'The job worker makes one invoice per period: on startDate, then every interval weeks (weekly), fortnights, ' +
@@ -73,6 +73,7 @@ export const recurringRoutes: AnyRoute[] = [
     path: '/api/recurring/{id}',
     operationId: 'updateRecurringInvoice',
     tag: 'Recurring invoices',
+    errors: ['CREDIT_NOTE_REQUIRED'],
     summary: 'Change a schedule: lines (replaced whole), dates, frequency, terms; pause and resume',
     description:
       'Documents already made do not change. nextDate moves the next run, and the runs after it count from ' +

@@ -37,8 +37,8 @@ type Line = Static<typeof LineInput>;
 
 /**
  * The template is priced as a document dated `date` would be, so that a schedule whose documents
- * would be refused (an account of another company, too many decimals, a negative total) is
- * refused now, naming the line, and not at 02:00 on its run date.
+ * would be refused (an account of another company, too many decimals, a total or VAT below zero:
+ * 422 CREDIT_NOTE_REQUIRED) is refused now, naming the line or total, and not at 02:00 on its run date.
  */
 async function checkTemplate(
   ctx: TenantCtx,

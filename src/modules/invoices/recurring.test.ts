@@ -170,8 +170,9 @@ describe('create', () => {
       lines: [{ description: 'x', quantity: 1, unitPrice: 1, accountId: crypto.randomUUID() }],
     });
     assert.equal(assertProblem(account, 400).field, 'lines[0].accountId');
+    // −10 + 15% = −11.50: an invoice below zero (issue 34, item 18) would be refused at the run.
     const negative = await post({ lines: [{ description: 'x', quantity: -1, unitPrice: 10 }] });
-    assert.equal(assertProblem(negative, 400).field, 'lines');
+    assert.equal(assertProblem(negative, 422).field, 'total');
     // Released documents post in the base currency only: refused now, not at the run.
     const usd = assertProblem(await post({ currency: 'USD', autoRelease: true }), 400);
     assert.equal(usd.field, 'autoRelease');

@@ -47,7 +47,7 @@ import {
 } from './invoices.service.ts';
 import { assertReleasable, lockAdjustedFirst, remainingToCredit } from './notes.ts';
 import { refundFrom } from './refunds.ts';
-import type { SalesTaxCode } from './vat.ts';
+import { assertNotBelowZero, type SalesTaxCode } from './vat.ts';
 
 function label(row: InvoiceRow) {
   return `${row.document_type.replace('_', ' ')} ${row.number}`;
@@ -162,6 +162,12 @@ export async function releaseInvoice(
   let entryId: string | null = null;
   if (POSTING_TYPES.has(row.document_type)) {
     await assertBaseCurrency(ctx, companyId, row.currency, 'document');
+    // A draft made before the rule (issue 34, item 18) meets it here.
+    if (row.document_type !== 'credit_note')
+      assertNotBelowZero(
+        { total: money(row.total), vatTotal: money(row.vat_total) },
+        row.document_type.replace('_', ' '),
+      );
     if (money(row.total).isZero())
       throw badRequest('lines', 'a document of zero posts nothing; add an amount');
     const lines = (await linesOf(ctx.db, ctx.tenantId, [id])).get(id)!;

@@ -10,7 +10,7 @@
 //   * a company not VAT-registered on the issue date charges no VAT, whatever a line says;
 //   * each line's net and VAT are rounded half-up to cents; totals are sums of rounded lines.
 import type { Decimal } from 'decimal.js';
-import { badRequest } from '../../platform/http/problem.ts';
+import { badRequest, HttpError } from '../../platform/http/problem.ts';
 import { cents, Money, type MoneyInput, money, sum } from '../../platform/money/money.ts';
 import { LONG_STAY_SHARE, standardRate } from '../../platform/money/vat-rate.ts';
 
@@ -141,4 +141,34 @@ export function documentTotals(lines: LineAmounts[]): DocumentTotals {
     vatTotal,
     total: subtotal.plus(vatTotal),
   };
+}
+
+/**
+ * A document that is not a credit note may not come to less than nothing (issue 34, item 18).
+ * Negative lines net against the others (a discount, an item returned on the same sale), but a
+ * tax invoice whose VAT is negative reduces output tax (a supplier's bill: input tax) without a
+ * credit note, and one whose total is negative gives money back: both are a credit note's work
+ * (VAT Act s21: it is the credit note that adjusts the tax of a supply, names what it adjusts and
+ * reaches the VAT201 as a decrease). 422 CREDIT_NOTE_REQUIRED naming the document's total or VAT
+ * total as its answer calls them (`names`): the request is well formed, what it adds up to is not
+ * a tax invoice.
+ */
+export function assertNotBelowZero(
+  totals: Pick<DocumentTotals, 'vatTotal' | 'total'>,
+  what: string,
+  names: { total: string; vatTotal: string } = { total: 'total', vatTotal: 'vatTotal' },
+): void {
+  const refuse = (field: string, text: string) =>
+    new HttpError(422, `${field}: ${text}`, { code: 'CREDIT_NOTE_REQUIRED', field });
+  if (totals.total.isNegative())
+    throw refuse(
+      names.total,
+      `the ${what} comes to ${totals.total.toFixed(2)}: money given back is a credit note (s21), not a ${what}`,
+    );
+  if (totals.vatTotal.isNegative())
+    throw refuse(
+      names.vatTotal,
+      `the ${what}'s VAT comes to ${totals.vatTotal.toFixed(2)}: a reduction of VAT is a credit note's work ` +
+        `(VAT Act s21), not a ${what}'s; issue a credit note for the lines that reduce it`,
+    );
 }

@@ -58,7 +58,8 @@ export const journalRoutes: AnyRoute[] = [
       'documents post to them. VAT tags (taxCode with taxRate) must be right on the journal’s date: the code’s ' +
       'rate (15%, 14% before 2018-04-01; 0 for zero-rated and exempt codes), the company VAT-registered on ' +
       'that date, an output code’s VAT on the VAT output account and an input code’s on VAT input, and per ' +
-      'code and rate the VAT lines equal the rate times the tagged net lines within a cent per net line ' +
+      'code and rate the VAT lines equal the rate times the tagged net lines within half a cent per net line ' +
+      '(the most that rounding each net line’s VAT once, per line or per document, can make) ' +
       '(accommodation_long: the rate of 60% of the net, s10(10); input_import, input_capital_import and ' +
       'imported_services excepted: their tax stands alone); otherwise a 400 naming the line (lines[i].taxRate, ' +
       'lines[i].taxCode, lines[i].debit or credit). A date on or before the lock date is 409 PERIOD_LOCKED. Posted journals never ' +

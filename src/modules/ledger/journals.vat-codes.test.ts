@@ -1,7 +1,7 @@
 // The VAT201 tax codes on manual journals (issue 14, "The VAT return (VAT201) in full"), checked
 // with the rules of journals.vat.ts: the code's rate on the journal's date (the standard rate,
 // 15%, 14% before 2018-04-01, VAT Act s7(1)(a)), output tax on VAT output and input tax on VAT
-// input, and per code and rate the VAT equal to the rate of the tagged net within a cent:
+// input, and per code and rate the VAT equal to the rate of the tagged net within half a cent per net line:
 //   accommodation_long   15% of 60% of the net (s10(10))
 //   accommodation_short  15% of the net
 //   change_in_use        15% of the net (s18(1)); input_change_in_use (s18(4)), input_other too

@@ -1,7 +1,8 @@
 // Issue 14, item 10: a manual journal's VAT tags must agree with the tax code, the rate of the
 // journal's date (15%, 14% before 2018-04-01, VAT Act s7(1); 0 for zero-rated and exempt codes),
 // the company's VAT registration on that date, and each other: per code and rate, the VAT line is
-// the rate times the tagged net, within a cent per net line. Refusals are 400s naming the line.
+// the rate times the tagged net, within half a cent per net line (the most that rounding each net
+// line's VAT once can make). Refusals are 400s naming the line.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { as, type Registered, register, startTestApp, type TestApp } from '../../../test/support/app.ts';
@@ -104,20 +105,30 @@ describe('manual journals: VAT tags that cannot be right are refused', () => {
     );
   });
 
-  test('within a cent per net line, and no more', async () => {
-    // One net line: 15.01 is within a cent of 15.00; 15.02 is not.
-    assert.equal((await post('2026-05-03', purchase(100, 15.01, 15))).statusCode, 201);
-    refused(await post('2026-05-03', purchase(100, 15.02, 15)), 'lines[1].debit');
-    // Three nets of 0.10, each taxed on its own invoice: 15% of 0.10 = 0.015 → 0.02 per line,
-    // 0.06 in all; 15% of the 0.30 together is 0.045 → 0.05. 0.06 is within 3 × 0.01 of it.
-    const lines = [
+  test('within the rounding of each net line: half a cent per net line, and no more (issue 34, item 20)', async () => {
+    // Each net line's VAT was rounded once (per line or per document: SARS allows either), and a
+    // rounding moves an amount by at most half a cent. One net line of 100.00: 15% = 15.00 exactly,
+    // so its VAT is 15.00; 15.01 comes from no rounding of it and is refused (it was let through
+    // as "within a cent").
+    assert.equal((await post('2026-05-03', purchase(100, 15, 15))).statusCode, 201);
+    refused(await post('2026-05-03', purchase(100, 15.01, 15)), 'lines[1].debit', /half a cent per net line/);
+    // A net of 0.10: 15% = 0.015, exactly half a cent from 0.01 and from 0.02: both are roundings
+    // of it (half-up and half-down), both accepted; 0.03 is not.
+    assert.equal((await post('2026-05-03', purchase(0.1, 0.02, 15))).statusCode, 201);
+    assert.equal((await post('2026-05-03', purchase(0.1, 0.01, 15))).statusCode, 201);
+    refused(await post('2026-05-03', purchase(0.1, 0.03, 15)), 'lines[1].debit');
+    // Three nets of 0.10, each taxed on its own invoice: 0.015 → 0.02 per line, 0.06 in all; 15%
+    // of the 0.30 together is 0.045. 0.06 − 0.045 = 0.015 = three half cents: accepted; 0.07 is
+    // 0.025 off, more than three roundings can make: refused.
+    const lines = (vat: number) => [
       { accountCode: '6100', debit: 0.1, taxCode: 'input_standard', taxRate: 15 },
       { accountCode: '6100', debit: 0.1, taxCode: 'input_standard', taxRate: 15 },
       { accountCode: '6100', debit: 0.1, taxCode: 'input_standard', taxRate: 15 },
-      { accountCode: '1300', debit: 0.06, taxCode: 'input_standard', taxRate: 15 },
-      { accountCode: '1000', credit: 0.36 },
+      { accountCode: '1300', debit: vat, taxCode: 'input_standard', taxRate: 15 },
+      { accountCode: '1000', credit: Math.round((0.3 + vat) * 100) / 100 },
     ];
-    assert.equal((await post('2026-05-03', lines)).statusCode, 201);
+    assert.equal((await post('2026-05-03', lines(0.06))).statusCode, 201);
+    refused(await post('2026-05-03', lines(0.07)), 'lines[3].debit');
   });
 
   test('zero-rated and exempt codes are 0% and carry no VAT', async () => {

@@ -8,9 +8,13 @@
 //   * nothing is tagged when the company is not VAT-registered on that date (no output tax to
 //     charge, no input tax to claim: s16(2), s20);
 //   * an output code's tax sits on the VAT output account, an input code's on VAT input;
-//   * per code and rate, the tax equals the rate times the tagged net, within a cent per net
-//     line (each net line's VAT rounded half-up on its own document, DECISIONS.md "Money and
-//     VAT"); accommodation_long's tax is the rate of 60% of the net (s10(10)); a zero or exempt
+//   * per code and rate, the tax equals the rate times the tagged net, within half a cent per net
+//     line: each net line stands for a line or a document whose VAT was rounded once (SARS lets a
+//     vendor round per line or per invoice), and one rounding moves an amount by at most half a
+//     cent, so n net lines may drift n half-cents from the exact tax, and no more (issue 34, item
+//     20: a whole cent per line let through VAT no rounding gives, 15.01 on 100.00; a document
+//     rounded per line is entered with its lines); accommodation_long's tax is the rate of 60% of
+//     the net (s10(10)); a zero or exempt
 //     code carries no tax. input_import and input_capital_import are left out of the pairing:
 //     import VAT is levied by customs on the customs value plus 10% (s13(2)), which is not a net
 //     line of the journal; so is imported_services, whose value was paid to a supplier abroad
@@ -41,6 +45,9 @@ export const STANDARD_CODES: readonly TaxCode[] = [
   'input_change_in_use',
   'input_other',
 ];
+
+/** What one rounding to cents can move an amount by. */
+const HALF_CENT = new Money('0.005');
 
 /** Codes whose tax is not paired with a net line of the journal (see the head of this file). */
 const UNPAIRED: readonly TaxCode[] = ['input_import', 'input_capital_import', 'imported_services'];
@@ -114,9 +121,11 @@ export function checkJournalVat(lines: TaggedLine[], date: string, registered: b
     const net = g.net.reduce((s, i) => s.plus(signed(i)), ZERO);
     const vat = g.vat.reduce((s, i) => s.plus(signed(i)), ZERO);
     const taxed = g.code === 'accommodation_long' ? net.times(LONG_STAY_SHARE) : net;
-    const expected = cents(taxed.times(g.rate).dividedBy(100));
-    const tolerance = new Money('0.01').times(Math.max(1, g.net.length));
-    if (vat.minus(expected).abs().lessThanOrEqualTo(tolerance)) continue;
+    // The exact tax, unrounded, and what rounding each net line once can move it by.
+    const exact = taxed.times(g.rate).dividedBy(100);
+    const expected = cents(exact);
+    const tolerance = HALF_CENT.times(Math.max(1, g.net.length));
+    if (vat.minus(exact).abs().lessThanOrEqualTo(tolerance)) continue;
     const share = g.code === 'accommodation_long' ? '60% of ' : '';
     const label = `${g.code} at ${pct(g.rate)}`;
     if (g.rate.isZero()) {
@@ -140,7 +149,8 @@ export function checkJournalVat(lines: TaggedLine[], date: string, registered: b
       field(i, g.net.length ? side : 'taxCode'),
       g.net.length
         ? `the VAT tagged ${label} is ${vat.toFixed(2)}, but ${pct(g.rate)} of ${share}the net ${net.toFixed(2)} tagged ` +
-            `the same is ${expected.toFixed(2)} (within a cent per net line)`
+            `the same is ${expected.toFixed(2)} (within half a cent per net line: the most that rounding each ` +
+            "net line's VAT once can make)"
         : `no net line of this journal is tagged ${label}: VAT is ${pct(g.rate)} of the net it taxes, tagged ` +
             'with the same code and rate',
     );

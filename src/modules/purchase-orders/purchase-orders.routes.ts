@@ -214,7 +214,14 @@ export const purchaseOrderRoutes: AnyRoute[] = [
     method: 'POST',
     path: '/api/purchase-orders/{id}/bill',
     operationId: 'billPurchaseOrder',
-    errors: ['ORDER_NOT_SENT', 'ORDER_CLOSED', 'NOTHING_TO_BILL', 'DUPLICATE_BILL_NUMBER', 'CONFLICT'],
+    errors: [
+      'ORDER_NOT_SENT',
+      'ORDER_CLOSED',
+      'NOTHING_TO_BILL',
+      'DUPLICATE_BILL_NUMBER',
+      'CONFLICT',
+      'CREDIT_NOTE_REQUIRED',
+    ],
     summary: 'Convert to a bill: a draft bill of what was received and not yet billed',
     description:
       "The supplier's billNumber (409 DUPLICATE_BILL_NUMBER as on POST /api/bills), issueDate and dueDate; the " +

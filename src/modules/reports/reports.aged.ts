@@ -17,7 +17,16 @@ export async function aged(
     asOf,
     companyId: rc.companyId,
   });
-  const buckets = ['current', 'days30', 'days60', 'days90', 'days120', 'older', 'total'] as const;
+  const buckets = [
+    'current',
+    'days30',
+    'days60',
+    'days90',
+    'days120',
+    'older',
+    'unapplied',
+    'total',
+  ] as const;
   const totals = buckets.map((b) => sum(rows.map((r) => money(r[b]))));
   return {
     json: rows,
@@ -28,8 +37,10 @@ export async function aged(
         filename: `aged-${kind}_${asOf}`,
         notes: [
           kind === 'debtors'
-            ? 'What each customer owes, by days past the due date.'
-            : 'What is owed to each supplier, by days past the due date.',
+            ? 'What each customer owes, by days past the due date; credit notes and overpayments not yet ' +
+              'applied are unapplied credit, in no bucket.'
+            : 'What is owed to each supplier, by days past the due date; supplier credit notes and overpaid ' +
+              'bills not yet applied are unapplied credit, in no bucket.',
         ],
         tables: [
           {
@@ -41,6 +52,7 @@ export async function aged(
               { label: '61-90 days', kind: 'money', width: 1.2 },
               { label: '91-120 days', kind: 'money', width: 1.2 },
               { label: 'Over 120 days', kind: 'money', width: 1.2 },
+              { label: 'Unapplied credit', kind: 'money', width: 1.2 },
               { label: 'Total', kind: 'money', width: 1.3 },
             ],
             rows: [

@@ -164,13 +164,24 @@ describe('CSV', () => {
       '61-90 days',
       '91-120 days',
       'Over 120 days',
+      'Unapplied credit',
       'Total',
     ]);
     // A name that a spreadsheet would run as a formula is kept as text.
     assert.equal(aged[1]![0], '\'=HYPERLINK("x") Café, Ltd');
-    assert.equal(aged[1]![7], '1150.00');
+    assert.equal(aged[1]![8], '1150.00');
     // No due date: it ages from its date, 2026-04-01, 44 days before today.
-    assert.deepEqual(aged.at(-1), ['Total', '0.00', '0.00', '1150.00', '0.00', '0.00', '0.00', '1150.00']);
+    assert.deepEqual(aged.at(-1), [
+      'Total',
+      '0.00',
+      '0.00',
+      '1150.00',
+      '0.00',
+      '0.00',
+      '0.00',
+      '0.00',
+      '1150.00',
+    ]);
   });
 });
 

@@ -175,16 +175,18 @@ export const reportRoutes: AnyRoute[] = [
       'Output codes: net = credits − debits of the sales lines, VAT = credits − debits of the VAT account ' +
       'lines; input codes the other way round. vat201 holds every field of the SARS VAT201 (GEN-ELEC-04-G01), ' +
       'fields lists them in SARS order with their numbers and labels: 1/4 standard (VAT included / its VAT, ' +
-      'at the standard rate of the date: 15%, 14% before 2018-04-01), 1A/4A standard_capital, 2 zero, 2A ' +
+      'at the rate of the return: 15%, 14% for a range ending before 2018-04-01), 1A/4A standard_capital, 2 zero, 2A ' +
       'zero_export, 3 exempt; 5 accommodation_long (excluding VAT), 6 = 60% of 5 (s10(10)), 7 ' +
       'accommodation_short, 8 = 6 + 7, 9 = the standard rate of 8 as SARS computes it; 10/11 change_in_use ' +
       '(s18(1)); 12 imported_services (s7(1)(c)) and the VAT of bad debts recovered (bad_debt_recovered, ' +
       "s22(2): SARS's placement of recovered bad debts is taken as field 12); 13 = 4 + 4A + 9 + 11 + 12; 14 " +
       'input_capital, 14A input_capital_import, 15 input_standard, 15A input_import, 16 input_change_in_use ' +
       '(s18(4)), 17 input_bad_debt (s22(1)), 18 input_other; 19 = 14 + 14A + 15 + 15A + 16 + 17 + 18; 20 = 13 ' +
-      '− 19 (negative: refundable). The 14%/15% transition: a standard-rated line at 14% dated from ' +
-      '2018-04-01 (a credit or debit note against a 14% supply, s21) is kept out of its field: a decrease of ' +
-      'output tax goes to 18, an increase to 12; a decrease of input tax to 12, an increase to 18. ' +
+      '− 19 (negative: refundable). An earlier rate: a standard-rated line (imports aside) at a rate other ' +
+      'than the standard rate on the last day of the range (14% in a return ending from 2018-04-01: a March ' +
+      '2018 supply or purchase, a credit or debit note against a 14% supply, s21) is kept out of its field ' +
+      'and declared by its VAT, each posting apart: output tax charged or increased in 12, decreased in 18; ' +
+      'input tax claimed or increased in 18, decreased in 12. ' +
       'period=<id> (GET /api/reports/vat/periods) asks for a VAT period instead of from and to (both is a 400 ' +
       'naming period; an id that is not a period of the company’s VAT category is a 400 naming it); from and ' +
       'to that are exactly a period count as it. A submitted period answers the figures frozen when it was ' +

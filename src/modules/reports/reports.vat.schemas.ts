@@ -77,8 +77,10 @@ const VatLine = named(
     transition: Type.Optional(
       Type.Literal(true, {
         description:
-          'Present (true) on a standard-rated code at a rate other than the standard rate of its date (a credit ' +
-          'or debit note from 2018-04-01 against a 14% supply): kept out of its own field, in field 12 or 18',
+          'Present (true) on a standard-rated code (imports aside) at a rate other than the rate of the return, ' +
+          'the standard rate on the last day of the range (14% in a return ending from 2018-04-01: a March 2018 ' +
+          'supply, a credit or debit note against a 14% supply): kept out of its own field; output tax charged ' +
+          'or increased in field 12, decreased in 18; input tax claimed or increased in 18, decreased in 12',
       }),
     ),
     net: Amount(),
@@ -122,8 +124,9 @@ export const Vat201 = named(
     field11: box('Output tax on field 10'),
     field12: box(
       'Other and imported services: the VAT of imported_services (s7(1)(c)) and of bad debts recovered ' +
-        '(bad_debt_recovered, s22(2): SARS places recovered bad debts here), plus increases of output tax and ' +
-        'decreases of input tax from the 14%/15% transition and from postings dated in submitted periods',
+        '(bad_debt_recovered, s22(2): SARS places recovered bad debts here), plus output tax charged or ' +
+        'increased and input tax decreased at an earlier rate (14% in a return ending from 2018-04-01), and ' +
+        'increases of output tax and decreases of input tax from postings dated in submitted periods',
     ),
     field13: box('Total output tax: 4 + 4A + 9 + 11 + 12'),
     field14: box('Capital goods and/or services supplied to you: input_capital VAT'),
@@ -133,8 +136,9 @@ export const Vat201 = named(
     field16: box('Change in use (s18(4)): input_change_in_use VAT'),
     field17: box('Bad debts: the VAT of debts written off, claimed back (input_bad_debt, s22(1))'),
     field18: box(
-      'Other: input_other VAT, plus decreases of output tax and increases of input tax from the 14%/15% ' +
-        'transition and from postings dated in submitted periods',
+      'Other: input_other VAT, plus input tax claimed or increased and output tax decreased at an earlier ' +
+        'rate (14% in a return ending from 2018-04-01), and decreases of output tax and increases of input tax ' +
+        'from postings dated in submitted periods',
     ),
     field19: box('Total input tax: 14 + 14A + 15 + 15A + 16 + 17 + 18'),
     field20: box('VAT payable: 13 − 19 (negative: refundable)'),

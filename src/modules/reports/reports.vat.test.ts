@@ -184,13 +184,17 @@ describe('VAT report', () => {
       ['input_standard', 15, 1000, 150],
     ]);
     assert.deepEqual([r.input.totalNet, r.input.totalVat], [14700, 2170]);
+    // A return ending 2018-04-30 is made at 15%: its field 4 is field 1 × 15/115, so what was
+    // supplied or bought at 14% (March) is declared by its VAT in fields 12 and 18 (issue 34,
+    // item 16; reports.vat201.ts cites the source).
     assert.deepEqual(r.vat201, {
-      field1: 3210,
+      // 15% only: invoice 2 2,000.00 less its credit note 200.00 = 1,800.00, + VAT 270.00.
+      field1: 2070,
       field1A: 1150,
       field2: 500,
       field2A: 800,
       field3: 300,
-      field4: 410,
+      field4: 270,
       field4A: 150,
       // No accommodation, change in use, imported services or adjustments in this period.
       field5: 0,
@@ -200,15 +204,19 @@ describe('VAT report', () => {
       field9: 0,
       field10: 0,
       field11: 0,
-      field12: 0,
+      // Invoice 1's VAT at 14%.
+      field12: 140,
+      // 4 + 4A + 12 = 270 + 150 + 140.
       field13: 560,
       field14: 1500,
       field14A: 0,
-      field15: 220,
+      // Bill 2 at 15%; bill 1's 70.00 at 14% is in field 18.
+      field15: 150,
       field15A: 450,
       field16: 0,
       field17: 0,
-      field18: 0,
+      field18: 70,
+      // 14 + 15 + 15A + 18 = 1,500 + 150 + 450 + 70.
       field19: 2170,
       field20: -1610,
     });
@@ -256,6 +264,7 @@ describe('aged debtors and creditors', () => {
         days90: 0,
         days120: 0,
         older: 0,
+        unapplied: 0,
         total: 3710,
         overdue: 1640,
       },

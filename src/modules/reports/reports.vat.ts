@@ -49,11 +49,14 @@ export async function vatReport(
   period: PeriodState | undefined,
 ): Promise<Report<VatJson>> {
   const figures = await vatFigures(rc, range, period);
-  const lines = figures.totals.map(vatLineOf).filter((l) => !l.net.isZero() || !l.vat.isZero());
+  const all = figures.totals.map(vatLineOf);
+  // A line that nets to nothing is not listed, but its fields still see it: at an earlier rate a
+  // 14% debit note and a 14% credit note of the same amounts land in 12 and 18, not netted.
+  const lines = all.filter((l) => !l.net.isZero() || !l.vat.isZero());
   const adjustments = figures.adjustments.map((a) => adjustmentOf(a.periodId, a.totals));
   const output = lines.filter((l) => isOutputTaxCode(l.taxCode));
   const input = lines.filter((l) => !isOutputTaxCode(l.taxCode));
-  const boxes = vat201Of(lines, adjustments);
+  const boxes = vat201Of(all, adjustments);
   const side = (ls: VatLine[]) => ({
     lines: ls.map((l) => ({
       taxCode: l.taxCode,
@@ -66,7 +69,7 @@ export async function vatReport(
     totalVat: toNumber(sum(ls.map((l) => l.vat))),
   });
   const lineLabel = (l: VatLine) =>
-    `${LABELS[l.taxCode] ?? l.taxCode} (${l.taxCode})${l.transition ? ', rate of an earlier supply' : ''}`;
+    `${LABELS[l.taxCode] ?? l.taxCode} (${l.taxCode})${l.transition ? ', at an earlier rate (fields 12 and 18)' : ''}`;
   const sideRows = (heading: string, ls: VatLine[]): Row[] => [
     { cells: [heading, null, null, null], style: 'heading' },
     ...ls.map((l): Row => ({ cells: [lineLabel(l), l.rate.toNumber(), l.net, l.vat], indent: 1 })),
@@ -102,9 +105,10 @@ export async function vatReport(
         filename: period ? `vat_${period.id}` : `vat_${range.from}_${range.to}`,
         notes: [
           'Output: net = credits − debits of the sales lines, VAT = credits − debits of the VAT lines; ' +
-            'input the other way round. A line at the rate of an earlier supply (a credit or debit note at 14% ' +
-            'dated from 2018-04-01) is kept out of its field: a decrease of output tax goes to field 18, an ' +
-            'increase to 12 (input: the other way round).',
+            'input the other way round. A line at a rate other than the rate of the return (14% in a return ' +
+            'ending from 2018-04-01: a March 2018 supply, a credit or debit note against a 14% supply) is kept ' +
+            'out of its field and declared by its VAT: output tax charged or increased in field 12, decreased ' +
+            'in 18; input tax claimed or increased in 18, decreased in 12, each posting apart (not netted).',
           ...(period?.status === 'submitted'
             ? [`Submitted ${period.submittedAt!.toISOString().slice(0, 10)}: the figures as submitted.`]
             : []),

@@ -1,7 +1,7 @@
 // The VAT201 fields (SARS GEN-ELEC-04-G01, the VAT201 completion guide) from the VAT totals by
 // tax code, rate and transition flag (vat-totals.ts), plus the adjustments of submitted periods.
 //
-//   1/4    standard at the standard rate of its date: consideration incl. VAT / its VAT
+//   1/4    standard at the rate of the return: consideration incl. VAT / its VAT
 //   1A/4A  standard_capital, the same
 //   2, 2A, 3   zero, zero_export, exempt: the net
 //   5      accommodation_long: the value excl. VAT; 6 = 60% of 5 (s10(10)); 7 accommodation_short
@@ -9,20 +9,30 @@
 //          may differ from the VAT posted, rounded per line, by cents)
 //   10/11  change_in_use (s18(1)): consideration incl. VAT / its VAT
 //   12     imported_services VAT (s7(1)(c)) + bad_debt_recovered VAT (s22(2): SARS's placement of
-//          recovered bad debts is taken as field 12) + increases of output tax and decreases of
-//          input tax from the transition and from later postings in submitted periods
+//          recovered bad debts is taken as field 12) + output tax at an earlier rate and its
+//          increases, decreases of input tax at an earlier rate, and increases of output tax
+//          (decreases of input tax) from later postings in submitted periods
 //   13     4 + 4A + 9 + 11 + 12
 //   14, 14A, 15, 15A, 16, 17   input_capital, input_capital_import, input_standard, input_import,
 //          input_change_in_use, input_bad_debt: the VAT
-//   18     input_other VAT + decreases of output tax and increases of input tax from the
-//          transition and from later postings in submitted periods
+//   18     input_other VAT + input tax at an earlier rate and its increases, decreases of output
+//          tax at an earlier rate, and the mirror adjustments of submitted periods
 //   19     14 + 14A + 15 + 15A + 16 + 17 + 18;  20 = 13 − 19
 //
-// The transition (issue 14): a standard-rated line at a rate that is not the standard rate of its
-// date (a credit or debit note from 2018-04-01 against a 14% supply, s21) is kept out of its own
-// fields; per code and rate, a decrease of output tax goes to 18 and an increase to 12, a decrease
-// of input tax to 12 and an increase to 18. SARS's fields 12 and 18 hold amounts payable and
-// claimable, so every adjustment lands where its sign makes it positive.
+// An earlier rate (issues 14 and 34): a standard-rated line at a rate that is not the rate of the
+// return (the standard rate on the last day of its range) is kept out of its own fields. The
+// VAT201 of a period ending from 2018-04-01 computes field 4 as field 1 × 15/115, so what was
+// supplied or acquired at 14% (a March 2018 supply in a March-April return, or a credit or debit
+// note against a 14% supply, s21) is declared by its VAT alone: output tax in field 12 "Other and
+// imported services", input tax in field 18 "Other" (SARS's notice to category B, D and E vendors
+// of 2018, as Moore South Africa, "Completing your VAT return for March and April where the VAT
+// rate was amended from 14% to 15%", May 2018, repeats it; SARS's own completion guide could not
+// be read here: to be confirmed against it). Each posting lands where it is positive (tax_balances
+// keep debits and credits apart, per day): output tax charged or increased at 14% goes to 12 and
+// a decrease of it (a credit note) to 18; input tax claimed at 14% goes to 18 and a decrease of
+// it (a supplier's credit note) to 12. A 14% debit note and a 14% credit note are therefore not
+// netted against each other; a reversal (a void, a reversed journal) shows as the opposite
+// adjustment, in the other field, its effect on field 20 nil. Imports keep 14A/15A.
 import type { Decimal } from 'decimal.js';
 import { cents, sum, ZERO } from '../../platform/money/money.ts';
 import { LONG_STAY_SHARE } from '../../platform/money/vat-rate.ts';
@@ -36,6 +46,9 @@ export interface VatLine {
   /** Output: credits − debits; input: debits − credits. */
   net: Decimal;
   vat: Decimal;
+  /** The VAT charged or claimed (output: its credits; input: its debits), and what reduced it. */
+  vatRaised: Decimal;
+  vatLowered: Decimal;
 }
 
 /** Output: net = base credit − base debit, VAT = tax credit − tax debit; input the other way round. */
@@ -49,6 +62,8 @@ export function vatLineOf(t: VatTotal): VatLine {
     transition: t.transition,
     net: output ? net : net.negated(),
     vat: output ? vat : vat.negated(),
+    vatRaised: output ? t.taxCredit : t.taxDebit,
+    vatLowered: output ? t.taxDebit : t.taxCredit,
   };
 }
 
@@ -133,18 +148,23 @@ export function vat201Of(lines: VatLine[], adjustments: Adjustment[] = []): Vat2
   const f5 = of('accommodation_long', 'net');
   const f7 = of('accommodation_short', 'net');
 
-  // The transition and the adjustments, each where its sign makes it positive.
+  // At an earlier rate: output tax raised and input tax lowered in 12, the rest in 18, gross
+  // (not netted). The adjustments of submitted periods, each where its sign makes it positive.
   const moved = lines.filter((l) => l.transition);
-  const outputMoves = [
-    ...moved.filter((l) => isOutputTaxCode(l.taxCode)).map((l) => l.vat),
-    ...adjustments.map((a) => a.outputTax),
-  ];
-  const inputMoves = [
-    ...moved.filter((l) => !isOutputTaxCode(l.taxCode)).map((l) => l.vat),
-    ...adjustments.map((a) => a.inputTax),
-  ];
-  const to12 = sum([...outputMoves.map(positive), ...inputMoves.map(negativePart)]);
-  const to18 = sum([...outputMoves.map(negativePart), ...inputMoves.map(positive)]);
+  const movedOut = moved.filter((l) => isOutputTaxCode(l.taxCode));
+  const movedIn = moved.filter((l) => !isOutputTaxCode(l.taxCode));
+  const to12 = sum([
+    ...movedOut.map((l) => l.vatRaised),
+    ...movedIn.map((l) => l.vatLowered),
+    ...adjustments.map((a) => positive(a.outputTax)),
+    ...adjustments.map((a) => negativePart(a.inputTax)),
+  ]);
+  const to18 = sum([
+    ...movedOut.map((l) => l.vatLowered),
+    ...movedIn.map((l) => l.vatRaised),
+    ...adjustments.map((a) => negativePart(a.outputTax)),
+    ...adjustments.map((a) => positive(a.inputTax)),
+  ]);
 
   const f4 = of('standard', 'vat');
   const f4A = of('standard_capital', 'vat');

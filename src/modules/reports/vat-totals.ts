@@ -2,17 +2,25 @@
 // tax_balances that posting maintains (so a period costs codes × days rows, never lines), and
 // the totals submitted VAT periods froze (vat_period_totals).
 //
-// transition: a standard-rated code at a rate that is not the standard rate of the line's date
-// (a credit or debit note dated from 2018-04-01 against a supply at 14%, which takes the rate of
-// that supply, s21); the VAT201 keeps it out of fields 1-11 and 14-16 (issue 14).
+// transition: a standard-rated code at a rate that is not the standard rate at the end of the
+// range, the rate the return is made at (issue 34, item 16): a 14% supply of March 2018 in a
+// period ending in April 2018, or a credit or debit note dated from 2018-04-01 against a 14%
+// supply, which takes the rate of that supply (s21). The VAT201 of such a period computes field
+// 4 as field 1 × 15/115, so the VAT201 keeps those lines out of fields 1-11 and 14-16 and
+// declares their VAT in fields 12 and 18 (reports.vat201.ts). Imports are not moved: customs
+// levied their VAT, which is claimed in 14A and 15A whatever its rate.
 
 import type { Decimal } from 'decimal.js';
 import { sql } from 'kysely';
-import { addDays } from '../../platform/dates/days.ts';
 import type { Tx } from '../../platform/db/tenant.ts';
 import { money } from '../../platform/money/money.ts';
-import { RATE_CHANGE_DATE, standardRate } from '../../platform/money/vat-rate.ts';
+import { standardRate } from '../../platform/money/vat-rate.ts';
 import { STANDARD_RATED_TAX_CODES, type TaxCode } from '../ledger/index.ts';
+
+/** The standard-rated codes whose lines at an earlier rate move to fields 12 and 18 (imports stay). */
+const MOVED_AT_AN_EARLIER_RATE = STANDARD_RATED_TAX_CODES.filter(
+  (c) => c !== 'input_import' && c !== 'input_capital_import',
+);
 
 export interface VatTotal {
   taxCode: TaxCode;
@@ -56,19 +64,21 @@ const byKey = (a: VatTotal, b: VatTotal) =>
       ? 1
       : a.taxRate.comparedTo(b.taxRate) || Number(a.transition) - Number(b.transition);
 
-/** Per code, rate and transition: the sums of tax_balances over [from, to]. */
+/**
+ * Per code, rate and transition: the sums of tax_balances over [from, to]. Debits and credits
+ * are summed apart, so a VAT201 can tell increases of tax from decreases.
+ */
 export async function liveTotals(
   db: Tx,
   tenantId: string,
   companyId: string,
   range: { from: string; to: string },
 ): Promise<VatTotal[]> {
-  const before = standardRate(addDays(RATE_CHANGE_DATE, -1)).toString();
-  const after = standardRate(RATE_CHANGE_DATE).toString();
+  // The rate of the return: the standard rate on its last day.
+  const returnRate = standardRate(range.to).toString();
   const r = await sql<TotalRow>`
     select tax_code, tax_rate,
-           (tax_code in (${sql.join([...STANDARD_RATED_TAX_CODES])})
-             and tax_rate <> case when date < ${RATE_CHANGE_DATE} then ${before}::numeric else ${after}::numeric end)
+           (tax_code in (${sql.join([...MOVED_AT_AN_EARLIER_RATE])}) and tax_rate <> ${returnRate}::numeric)
              as transition,
            sum(base_debit) as base_debit, sum(base_credit) as base_credit,
            sum(tax_debit) as tax_debit, sum(tax_credit) as tax_credit

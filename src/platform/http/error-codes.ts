@@ -252,6 +252,13 @@ export const ERROR_CODES = {
     status: 422,
     meaning: 'An employee links to an EMPLOYEE contact: the contact named is of another type',
   },
+  CREDIT_NOTE_REQUIRED: {
+    status: 422,
+    meaning:
+      'A sales document (not a credit note) or a supplier bill whose VAT or total comes to less than zero: ' +
+      "reducing output or input tax, or giving money back, is a credit note's work (VAT Act s21); `field` " +
+      'names the total or VAT total (a bill: amount or vatAmount)',
+  },
   IDEMPOTENCY_KEY_REUSED: { status: 422, meaning: '`Idempotency-Key` was used with a different request' },
   RATE_LIMITED: {
     status: 429,
