@@ -73,7 +73,7 @@ describe('a back-dated sale is checked at its date and every later date', () => 
     });
     const problem = assertProblem(res, 409);
     assert.equal(problem.code, 'INSUFFICIENT_STOCK');
-    assert.match(problem.detail, /2026-03-10/);
+    assert.match(String(problem.detail), /2026-03-10/);
     // 12 more come in on 20 March: now 14 on hand, yet 10 March still falls to −3 with the sale of
     // 5 on 5 March. Refused although "now" has plenty.
     await adjust(api(), '2026-03-20', [{ productId: p, quantity: 12, unitCost: 20 }], { type: 'opening' });
@@ -107,7 +107,7 @@ describe('a back-dated sale is checked at its date and every later date', () => 
     const off = await adjustRaw(api(), '2026-03-05', [{ productId: p, quantity: -1 }]);
     const problem = assertProblem(off, 409);
     assert.equal(problem.code, 'INSUFFICIENT_STOCK');
-    assert.match(problem.field, /^lines\[0\]/);
+    assert.match(String(problem.field), /^lines\[0\]/);
     // A transfer out of MAIN dated 5 March too.
     const moved = await api()({
       method: 'POST',
