@@ -13,7 +13,8 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
-import { money, toNumber } from '../../platform/money/money.ts';
+import { money } from '../../platform/money/money.ts';
+import { toQuantity } from '../../platform/money/quantity.ts';
 import { clientIdOf } from './client-ids.ts';
 import { assertLocation, batchOf, serialOf, stockItem, transitLocation } from './stock.items.ts';
 import type { StockTransferLinesTable, StockTransfersTable } from './stock.tables.ts';
@@ -46,7 +47,7 @@ function record(row: Row, lines: LineRow[]): TransferRecord {
       variantId: l.variant_id,
       batchId: l.batch_id,
       serialId: l.serial_id,
-      quantity: toNumber(l.quantity),
+      quantity: toQuantity(l.quantity),
     })),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
