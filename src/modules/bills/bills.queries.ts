@@ -6,6 +6,7 @@ import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
 import type { Tx } from '../../platform/db/tenant.ts';
 import { money, toNumber } from '../../platform/money/money.ts';
+import { toQuantity, toUnitPrice } from '../../platform/money/quantity.ts';
 import { stockAnswer } from '../inventory/lines.ts';
 import type { Bill } from './bills.schemas.ts';
 import type { BillLinesTable, BillsTable } from './bills.tables.ts';
@@ -124,8 +125,8 @@ export function toTaxedLine(
   return {
     lineNo: l.line_no,
     description: l.description,
-    quantity: toNumber(l.quantity),
-    unitPrice: toNumber(l.unit_price),
+    quantity: toQuantity(l.quantity),
+    unitPrice: toUnitPrice(l.unit_price),
     taxCode: l.tax_code as BillTaxCode,
     vatRate: toNumber(l.vat_rate),
     accountId: l.account_id,

@@ -111,11 +111,14 @@ export const billRoutes: AnyRoute[] = [
       'existingBillNumber (a unique index stands behind it, so two creates at once cannot both succeed). VAT as ' +
       'on sales: a line carries a taxCode (standard, standard_capital, zero, exempt, out_of_scope; default ' +
       'standard) or a vatRate (0 or the standard rate of the issue date), rounded half-up per line. A ' +
-      'standard-rated bill above R5,000 incl. VAT claims input tax only on a full tax invoice: without ' +
-      "supplierVatNumber or the contact's vatNumber it is 400 naming supplierVatNumber; from R50 to R5,000 it " +
-      'is kept with vatWarning (VAT Act s16(2), s20). Negative lines net against the rest, but a bill whose VAT ' +
-      "comes to less than zero is 422 CREDIT_NOTE_REQUIRED naming vatAmount: input tax is reduced by the supplier's " +
-      'credit note (s21), not a bill. A line posts to its accountId (an expense or asset ' +
+      'standard-rated bill above R5,000 incl. VAT claims input tax only on a full tax invoice: without a South ' +
+      'African VAT number (ten digits starting with 4; anything else counts as none) in supplierVatNumber, or ' +
+      "else the contact's vatNumber, it is 400 naming supplierVatNumber; from R50 to R5,000 it is kept with " +
+      'vatWarning (VAT Act s16(2), s20). Negative lines net against the rest, but a bill whose VAT comes to less ' +
+      "than zero is 422 CREDIT_NOTE_REQUIRED naming vatAmount: input tax is reduced by the supplier's credit note " +
+      '(s21), not a bill. A line naming a productId (and variantId) must name a live product ' +
+      'of the tenant (and a variant of it): 400 naming lines[i].productId or lines[i].variantId. A line posts ' +
+      'to its accountId (an expense or asset ' +
       'account) or General expenses (6750). purchaseOrderId must be a sent order of the company from the same ' +
       'supplier (400 naming it); purchaseOrderNumber is then its number, and a bill that bills more than was ' +
       "received on it carries receiptMismatch (approval needs acceptMismatch). costCentreId (the bill's, the " +

@@ -12,6 +12,7 @@ import { sortOrder } from '../../platform/http/sync.ts';
 import { hasAtMostDecimals, toSql } from '../../platform/money/money.ts';
 import { vatRegisteredOn } from '../companies/index.ts';
 import { assertLineStock, stockColumn } from '../inventory/lines.ts';
+import { assertLiveProducts } from '../inventory/products.live.ts';
 import { withProductTaxCodes } from '../inventory/products.tax.ts';
 import { companyOf, type SalesCtx, today } from '../invoices/invoices.service.ts';
 import { assertNotBelowZero, documentTotals } from '../invoices/vat.ts';
@@ -234,6 +235,11 @@ export async function insertBill(
   if (input.recurring && input.nextDate && input.nextDate <= input.issueDate)
     throw badRequest('nextDate', 'must be after issueDate (this bill is the first)');
   const supplier = await supplierOf(ctx, input.contactId);
+  // Every product and variant a line names is looked up when the bill is written (400 naming
+  // lines[i].productId or .variantId), not first at approval (issue 34). A bill made from an
+  // order copies lines already received: the goods are here, so a product retired since does not
+  // stop the supplier being billed.
+  if (!orderLineIds) await assertLiveProducts(ctx, input.lines, 'lines');
   await assertLineStock(ctx, input.lines, 'lines');
   // A line naming a product and no code or rate of its own takes the product's purchase code.
   const taxed = await withProductTaxCodes(ctx, input.lines, 'purchase');

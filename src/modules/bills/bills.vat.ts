@@ -9,7 +9,8 @@
 // issue date claims none (s16(2)): the VAT is then part of the cost (bills.posting.ts).
 // A tax invoice (s20): above R5,000 a full one, which names the supplier's VAT number: a
 // standard-rated bill above it without the number is refused; from R50 to R5,000 an abridged one
-// still names it, so such a bill is kept with a warning (DECISIONS.md, "Money and VAT").
+// still names it, so such a bill is kept with a warning (DECISIONS.md, "Money and VAT"). The number
+// must be a South African VAT number (ten digits starting with 4): anything else counts as none.
 import type { Decimal } from 'decimal.js';
 import { badRequest } from '../../platform/http/problem.ts';
 import { Money } from '../../platform/money/money.ts';
@@ -65,19 +66,35 @@ export function billLineAmounts(
 }
 
 /**
- * The VAT number the claim rests on, and any warning; 400 naming supplierVatNumber when a
- * standard-rated bill above R5,000 names none.
+ * A South African VAT registration number as SARS issues them: ten digits, the first a 4 (spaces
+ * between the groups, as on "4123 456 789", are ignored); null for anything else. "N/A", "1" or
+ * a foreign number on a standard-rated South African tax invoice is not a VAT number: the claim
+ * treats it as none (issue 34).
+ */
+export function saVatNumber(value: string | null | undefined): string | null {
+  const v = value?.replace(/\s+/g, '') ?? '';
+  return /^4\d{9}$/.test(v) ? v : null;
+}
+
+/**
+ * The VAT number the claim rests on (a South African one, else null), and any warning; 400
+ * naming supplierVatNumber when a standard-rated bill above R5,000 names none.
  */
 export function taxInvoiceCheck(input: { total: Decimal; vatTotal: Decimal; vatNumber: string | null }): {
   vatNumber: string | null;
   warning: string | null;
 } {
-  const vatNumber = input.vatNumber?.trim() || null;
+  const given = input.vatNumber?.trim() || null;
+  const vatNumber = saVatNumber(given);
   if (vatNumber || input.vatTotal.isZero()) return { vatNumber, warning: null };
+  // What was given, when it was something, and why it does not count.
+  const not = given
+    ? `"${given}" is not a South African VAT number (ten digits starting with 4), so it counts as none: `
+    : '';
   if (input.total.greaterThan(FULL_TAX_INVOICE_FROM))
     throw badRequest(
       'supplierVatNumber',
-      `a standard-rated bill above R5,000 (this one is R${input.total.toFixed(2)}) claims input tax only on a ` +
+      `${not}a standard-rated bill above R5,000 (this one is R${input.total.toFixed(2)}) claims input tax only on a ` +
         "full tax invoice, which names the supplier's VAT number (VAT Act s16(2), s20(4)): give " +
         "supplierVatNumber or set the supplier contact's vatNumber",
     );
@@ -85,8 +102,11 @@ export function taxInvoiceCheck(input: { total: Decimal; vatTotal: Decimal; vatN
     return {
       vatNumber,
       warning:
-        "The supplier's VAT number is missing: an abridged tax invoice (R50 to R5,000) names it (s20(5)), " +
-        'so the input tax claimed on this bill may be disallowed',
+        (given
+          ? `The supplier's VAT number "${given}" is not a South African VAT number (ten digits starting with 4): `
+          : "The supplier's VAT number is missing: ") +
+        'an abridged tax invoice (R50 to R5,000) names it (s20(5)), so the input tax claimed on this bill may be ' +
+        'disallowed',
     };
   return { vatNumber, warning: null };
 }

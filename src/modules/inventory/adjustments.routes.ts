@@ -24,8 +24,9 @@ export const adjustmentsRoutes: AnyRoute[] = [
       'against 5200 Stock adjustments, or for type opening against 3400 Opening balances. A batch-tracked ' +
       'product needs batchCode (a new code makes the batch, with batchExpiry); a serial-tracked one needs ' +
       'one serial per unit (each a movement of ±1; a serial in stock already is 409 SERIAL_IN_STOCK, one ' +
-      'not in stock there 409 SERIAL_NOT_IN_STOCK). Out beyond what is on hand, for a product that refuses ' +
-      'negative stock: 409 INSUFFICIENT_STOCK. An adjustment that moves no value (stock with no cost yet ' +
+      'not in stock there 409 SERIAL_NOT_IN_STOCK). Out beyond what is on hand at the date or at any later ' +
+      'date, for a product that refuses negative stock: 409 INSUFFICIENT_STOCK naming the line. An ' +
+      'adjustment that moves no value (stock with no cost yet ' +
       'and no unitCost) is a 400. The id is the journal entry’s id. A clientId sent again answers 200 ' +
       'with the adjustment it made; one that is the id of another record is 409.',
     body: AdjustmentCreate,

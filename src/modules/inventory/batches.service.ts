@@ -5,7 +5,8 @@
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
-import { money, toNumber, ZERO } from '../../platform/money/money.ts';
+import { money, ZERO } from '../../platform/money/money.ts';
+import { toQuantity } from '../../platform/money/quantity.ts';
 import type { Batch, BatchListQuery, FefoPick, FefoQuery } from './batches.schemas.ts';
 import { assertLocation } from './stock.items.ts';
 import { companyOf } from './transfers.service.ts';
@@ -67,8 +68,8 @@ export async function listBatches(
       out.set(r.id, b);
     }
     if (r.location_id && r.quantity) {
-      b.locations.push({ locationId: r.location_id, quantity: toNumber(r.quantity) });
-      b.onHand = toNumber(money(b.onHand).plus(money(r.quantity)));
+      b.locations.push({ locationId: r.location_id, quantity: toQuantity(r.quantity) });
+      b.onHand = toQuantity(money(b.onHand).plus(money(r.quantity)));
     }
   }
   return [...out.values()];
@@ -109,7 +110,7 @@ export async function pickFefo(
     if (r.expiry_date && r.expiry_date < date) continue;
     const here = money(r.quantity);
     const take = here.lessThan(left) ? here : left;
-    picks.push({ batchId: r.id, code: r.code, expiryDate: r.expiry_date, quantity: toNumber(take) });
+    picks.push({ batchId: r.id, code: r.code, expiryDate: r.expiry_date, quantity: toQuantity(take) });
     left = left.minus(take);
   }
   return {
@@ -119,6 +120,6 @@ export async function pickFefo(
     quantity: query.quantity ?? null,
     date,
     picks,
-    short: query.quantity == null ? 0 : toNumber(left),
+    short: query.quantity == null ? 0 : toQuantity(left),
   };
 }

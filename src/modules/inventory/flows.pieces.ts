@@ -125,7 +125,7 @@ export async function piecesOut(
   if (left.greaterThan(0))
     throw conflict(
       `${item.name}: ${base.minus(left).toString()} in batches not expired on ${date}, ${base.toString()} asked`,
-      { code: 'INSUFFICIENT_STOCK' },
+      { code: 'INSUFFICIENT_STOCK', field: `${field}.quantity` },
     );
   return out;
 }

@@ -4,6 +4,7 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, notFound } from '../../platform/http/problem.ts';
 import { toNumber } from '../../platform/money/money.ts';
+import { toQuantity } from '../../platform/money/quantity.ts';
 import type { MovementType, StockMovementsTable } from './stock.tables.ts';
 
 type Row = Selectable<StockMovementsTable>;
@@ -21,7 +22,7 @@ export function movementOut(r: Row) {
     locationId: r.location_id,
     batchId: r.batch_id,
     serialId: r.serial_id,
-    quantity: toNumber(r.quantity),
+    quantity: toQuantity(r.quantity),
     unitCost: toNumber(r.unit_cost),
     value: toNumber(r.value),
     sourceType: r.source_type,

@@ -6,7 +6,7 @@ import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
-import { toNumber } from '../../platform/money/money.ts';
+import { toQuantity } from '../../platform/money/quantity.ts';
 import type { Serial, SerialListQuery } from './batches.schemas.ts';
 import type { StockSerialsTable } from './stock.tables.ts';
 import { companyOf } from './transfers.service.ts';
@@ -75,6 +75,6 @@ async function historyOf(ctx: TenantCtx, companyId: string, rows: Selectable<Sto
     date: m.date,
     type: m.type,
     locationId: m.location_id,
-    quantity: toNumber(m.quantity),
+    quantity: toQuantity(m.quantity),
   }));
 }

@@ -14,7 +14,8 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
-import { money, toNumber } from '../../platform/money/money.ts';
+import { money } from '../../platform/money/money.ts';
+import { toQuantity } from '../../platform/money/quantity.ts';
 import { ledgerCtxOf, type PostingLine, post, systemAccount } from '../ledger/index.ts';
 import { clientIdOf } from './client-ids.ts';
 import { assertLocation, defaultLocation, stockItem } from './stock.items.ts';
@@ -47,8 +48,8 @@ function record(row: Row, lines: LineRow[]): Rec {
       productId: l.product_id,
       variantId: l.variant_id,
       batchId: l.batch_id,
-      expected: toNumber(l.expected),
-      counted: l.counted == null ? null : toNumber(l.counted),
+      expected: toQuantity(l.expected),
+      counted: l.counted == null ? null : toQuantity(l.counted),
     })),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),

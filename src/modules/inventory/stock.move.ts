@@ -28,6 +28,7 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict } from '../../platform/http/problem.ts';
 import { cents, type MoneyInput, money, toSql, ZERO } from '../../platform/money/money.ts';
 import type { LedgerCtx, PostingLine } from '../ledger/index.ts';
+import { assertAvailableThrough } from './stock.available.ts';
 import {
   costOfSalesAccount,
   defaultLocation,
@@ -92,13 +93,14 @@ export interface StockMoved {
   unitCost: Decimal;
 }
 
-interface Pool {
+export interface Pool {
   quantity: Decimal;
   value: Decimal;
   lastUnitCost: Decimal;
 }
 
-async function lockPool(ctx: Ctx, companyId: string, item: StockItem): Promise<Pool> {
+/** The item's pool in the company, locked: every movement of the item in the company takes turns. */
+export async function lockPool(ctx: Ctx, companyId: string, item: StockItem): Promise<Pool> {
   await ctx.db
     .insertInto('stock_costs')
     .values({
@@ -306,7 +308,7 @@ async function valueIn(
   return cents(unit.times(q));
 }
 
-async function insertMovement(
+export async function insertMovement(
   ctx: Ctx,
   m: StockMove,
   item: StockItem,
@@ -345,7 +347,7 @@ async function insertMovement(
 }
 
 /** Serial rules: a serial comes in only when out of stock, goes out only from where it is. */
-async function moveSerial(ctx: Ctx, m: StockMove, locationId: string, q: Decimal, field: string) {
+export async function moveSerial(ctx: Ctx, m: StockMove, locationId: string, q: Decimal, field: string) {
   if (!q.abs().equals(1)) throw badRequest(field, 'a serial-tracked product moves one unit per serial');
   const s = await ctx.db
     .selectFrom('stock_serials')
@@ -355,9 +357,12 @@ async function moveSerial(ctx: Ctx, m: StockMove, locationId: string, q: Decimal
     .forUpdate()
     .executeTakeFirstOrThrow();
   if (q.greaterThan(0) && s.location_id)
-    throw conflict(`Serial ${s.serial} is in stock already`, { code: 'SERIAL_IN_STOCK' });
+    throw conflict(`Serial ${s.serial} is in stock already`, { code: 'SERIAL_IN_STOCK', field });
   if (q.lessThan(0) && s.location_id !== locationId)
-    throw conflict(`Serial ${s.serial} is not in stock at that location`, { code: 'SERIAL_NOT_IN_STOCK' });
+    throw conflict(`Serial ${s.serial} is not in stock at that location`, {
+      code: 'SERIAL_NOT_IN_STOCK',
+      field,
+    });
   await ctx.db
     .updateTable('stock_serials')
     .set(
@@ -390,10 +395,27 @@ export async function moveStock(ctx: Ctx, m: StockMove): Promise<StockMoved> {
   } else {
     const out = q.abs();
     if (!m.skipNegativeCheck && !item.allowNegative) {
-      const here = await onHandAt(ctx, m.companyId, locationId, item.itemId, m.batchId ?? null);
-      if (here.lessThan(out))
-        throw conflict(`${item.name}: ${here.toString()} on hand there, ${out.toString()} asked`, {
-          code: 'INSUFFICIENT_STOCK',
+      if (m.type === 'count') {
+        // A count sets on hand to what was counted (never below zero): nothing to check at a
+        // date, and its sheet's date may precede receipts it counted (stock-takes.service.ts).
+        const here = await onHandAt(ctx, m.companyId, locationId, item.itemId, m.batchId ?? null);
+        if (here.lessThan(out))
+          throw conflict(`${item.name}: ${here.toString()} on hand there, ${out.toString()} asked`, {
+            code: 'INSUFFICIENT_STOCK',
+            field,
+          });
+      }
+      // On hand at the movement's date and at every later date (a back-dated sale, issue 34).
+      else
+        await assertAvailableThrough(ctx, {
+          companyId: m.companyId,
+          locationId,
+          itemId: item.itemId,
+          batchId: m.batchId ?? null,
+          date: m.date,
+          out,
+          name: item.name,
+          field,
         });
     }
     const onHand = pool.quantity.greaterThan(0) ? pool.quantity : ZERO;

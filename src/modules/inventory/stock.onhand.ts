@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { money, toNumber, ZERO } from '../../platform/money/money.ts';
+import { toQuantity } from '../../platform/money/quantity.ts';
 import { assertLocation } from './stock.items.ts';
 
 export interface OnHandQueryInput {
@@ -74,15 +75,15 @@ export async function onHand(ctx: TenantCtx, q: OnHandQueryInput) {
       productId: r.id,
       sku: r.sku,
       name: r.name,
-      quantity: toNumber(quantity),
+      quantity: toQuantity(quantity),
       value: toNumber(value),
-      reorderPoint: reorderPoint ? toNumber(reorderPoint) : null,
-      reorderQuantity: r.reorder_quantity == null ? null : toNumber(r.reorder_quantity),
+      reorderPoint: reorderPoint ? toQuantity(reorderPoint) : null,
+      reorderQuantity: r.reorder_quantity == null ? null : toQuantity(r.reorder_quantity),
       belowReorder: reorderPoint != null && quantity.lessThanOrEqualTo(reorderPoint),
       lines: mine.map((b) => ({
         variantId: b.item_id === r.id ? null : b.item_id,
         locationId: b.location_id,
-        quantity: toNumber(b.quantity),
+        quantity: toQuantity(b.quantity),
         value: toNumber(b.value),
       })),
     };

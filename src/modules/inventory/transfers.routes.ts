@@ -20,7 +20,8 @@ const write = { ...base, access: 'write' as const, permission: ['inventory', 'wr
 
 const NO_ENTRY =
   'A transfer posts nothing: the stock stays in the company, on the same inventory account, and each leg ' +
-  "moves out and in at the same value (the out leg's cost: the average, or FIFO's oldest layers).";
+  'moves out and in at the same value (what the units stood at where they left; out of transit, exactly ' +
+  'what went into it), so transit ends at 0 units and R0.00.';
 
 const TransferCancel = Type.Object(
   { date: Type.Optional(Type.String({ format: 'date', description: 'Default: the date it was sent' })) },
@@ -38,8 +39,10 @@ export const transfersRoutes: AnyRoute[] = [
     description:
       "Each line leaves fromLocationId now, into the company's transit location (TRANSIT, made on first use). " +
       'A batch-tracked product names batchCode; a serial-tracked one names one serial per unit (the line is ' +
-      'kept as one line per serial). Taking a location below zero is a 409 INSUFFICIENT_STOCK unless the ' +
-      `product allows negative stock; a serial not at fromLocationId is a 409 SERIAL_NOT_IN_STOCK. ${NO_ENTRY} ` +
+      'kept as one line per serial). Taking a location below zero, on the date or at any later date, is a ' +
+      '409 INSUFFICIENT_STOCK naming the line unless the product allows negative stock; a serial not at ' +
+      `fromLocationId is a 409 SERIAL_NOT_IN_STOCK. ${NO_ENTRY} The company's cost is untouched: the FIFO ` +
+      'layers keep their dates and costs. ' +
       'A clientId becomes the id: sent again, 200 with the transfer it made (nothing moves twice); the id ' +
       "of another company's transfer is a 409 naming clientId.",
     body: TransferCreate,

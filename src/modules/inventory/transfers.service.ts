@@ -1,23 +1,24 @@
 // Stock transfers between two locations of a company, through its transit location. Sending
-// moves each line out of `from` (transfer_out) and into transit (transfer_in) at cost;
-// receiving moves it out of transit into `to`; cancelling, out of transit back into `from`.
-// A transfer never posts: stock stays in the same company and on the same inventory account,
-// each pair of movements carries equal and opposite values (asserted), so the valuation and
-// the ledger are unchanged. The leg out of transit is valued as moveStock values any out
-// movement (the pool's average, or FIFO's oldest layers), so the value parked at transit may
-// not come back to exactly zero when the pool's cost changed meanwhile; the company's pool
-// (the valuation) is untouched either way.
+// moves each line out of `from` (transfer_out) and into transit (transfer_in); receiving moves it
+// out of transit into `to`; cancelling, out of transit back into `from`. A transfer never posts:
+// stock stays in the same company and on the same inventory account, and it leaves the company's
+// cost alone (the average pool, the FIFO layers with their dates and costs: stock.transfer.ts).
+// Each pair of movements carries equal and opposite values: the units leave `from` at what they
+// stood at there, and the leg out of transit carries exactly what the leg into it carried, so
+// transit ends at 0 units and R0.00 (issue 34).
+import type { Decimal } from 'decimal.js';
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
-import { money, toNumber } from '../../platform/money/money.ts';
+import { money } from '../../platform/money/money.ts';
+import { toQuantity } from '../../platform/money/quantity.ts';
 import { clientIdOf } from './client-ids.ts';
 import { assertLocation, batchOf, serialOf, stockItem, transitLocation } from './stock.items.ts';
-import { moveStock } from './stock.move.ts';
 import type { StockTransferLinesTable, StockTransfersTable } from './stock.tables.ts';
+import { transferStock } from './stock.transfer.ts';
 import type { Transfer, TransferCreate, TransferListQuery } from './transfers.schemas.ts';
 
 type TransferRecord = Static<typeof Transfer>;
@@ -46,7 +47,7 @@ function record(row: Row, lines: LineRow[]): TransferRecord {
       variantId: l.variant_id,
       batchId: l.batch_id,
       serialId: l.serial_id,
-      quantity: toNumber(l.quantity),
+      quantity: toQuantity(l.quantity),
     })),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
@@ -84,8 +85,8 @@ export async function getTransfer(ctx: TenantCtx, id: string): Promise<TransferR
 }
 
 /**
- * One leg: `quantity` of the line out of `from` and into `to`, the in at exactly the value the
- * out took, so the two cancel on the inventory account (no entry, no counter account).
+ * One leg of line `l`: out of `from` and into `to`. Out of transit it carries the value the line
+ * took into transit when it was sent (to the cent); out of a warehouse, what it stood at there.
  */
 async function leg(
   ctx: TenantCtx,
@@ -98,34 +99,36 @@ async function leg(
   field: string,
 ) {
   const companyId = companyOf(ctx);
-  const item = await stockItem(ctx, l.product_id, l.variant_id, `${field}.productId`);
-  const base = {
+  let value: Decimal | undefined;
+  if (fromTransit) {
+    const sent = await ctx.db
+      .selectFrom('stock_movements')
+      .select('value')
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('company_id', '=', companyId)
+      .where('source_type', '=', 'stock_transfer')
+      .where('source_id', '=', transferId)
+      .where('source_line_id', '=', l.id)
+      .where('type', '=', 'transfer_in')
+      .where('location_id', '=', from)
+      .executeTakeFirstOrThrow();
+    value = money(sent.value);
+  }
+  await transferStock(ctx, {
     companyId,
+    from,
+    to,
     productId: l.product_id,
     variantId: l.variant_id,
     batchId: l.batch_id,
     serialId: l.serial_id,
     date,
-    source: { type: 'stock_transfer', id: transferId, lineId: l.id },
-    field: `${field}.quantity`,
-    item,
-  };
-  const out = await moveStock(ctx, {
-    ...base,
-    locationId: from,
-    type: 'transfer_out',
-    quantity: money(l.quantity).negated(),
-    skipNegativeCheck: fromTransit,
-  });
-  const into = await moveStock(ctx, {
-    ...base,
-    locationId: to,
-    type: 'transfer_in',
     quantity: money(l.quantity),
-    value: out.value.negated(),
+    ...(value ? { value } : {}),
+    fromTransit,
+    source: { type: 'stock_transfer', id: transferId, lineId: l.id },
+    field,
   });
-  if (!out.value.plus(into.value).isZero())
-    throw new Error(`transfer leg does not cancel: ${out.value.toString()} + ${into.value.toString()}`);
 }
 
 /** POST /api/inventory/transfers: each line leaves `from` for transit now (status in_transit). */

@@ -10,6 +10,7 @@ import { sql } from 'kysely';
 import { nextMonthStart, todayOf } from '../../platform/dates/days.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { money, sum, toNumber } from '../../platform/money/money.ts';
+import { toQuantity } from '../../platform/money/quantity.ts';
 import { accountTotals } from '../ledger/index.ts';
 import { assertLocation } from './stock.items.ts';
 
@@ -60,7 +61,7 @@ export async function valuation(ctx: TenantCtx, q: { asOf?: string; locationId?:
     sku: row.sku,
     name: row.name,
     locationId: row.location_id,
-    quantity: toNumber(row.quantity),
+    quantity: toQuantity(row.quantity),
     value: toNumber(row.value),
   }));
   const value = sum(r.rows.map((row) => money(row.value)));
@@ -70,7 +71,7 @@ export async function valuation(ctx: TenantCtx, q: { asOf?: string; locationId?:
   return {
     asOf,
     lines,
-    totals: { quantity: toNumber(quantity), value: toNumber(value) },
+    totals: { quantity: toQuantity(quantity), value: toNumber(value) },
     ledgerBalance: toNumber(ledger),
     // With a location the ledger still holds every location: no difference is worked.
     difference: q.locationId ? null : toNumber(value.minus(ledger)),

@@ -200,7 +200,8 @@ export const invoiceRoutes: AnyRoute[] = [
       'note (at the cost, batch and serials they left with when it names the invoice). A line in a `unit` ' +
       'moves quantity × its factor base units. A batch product leaves from the batch named, else first ' +
       'expiry first out (expired batches never); a serial product names one serial per base unit (400 naming ' +
-      'lines[i].serials). Stock a product refusing negative stock does not have: 409 INSUFFICIENT_STOCK; a ' +
+      'lines[i].serials). Stock a product refusing negative stock does not have (at the issue date or after ' +
+      'any later movement): 409 INSUFFICIENT_STOCK naming the line; a ' +
       'serial not in stock: 409 SERIAL_NOT_IN_STOCK; nothing written.',
     params: IdParams,
     response: { 200: Invoice },

@@ -6,6 +6,7 @@ import { type Selectable, sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { Tx } from '../../platform/db/tenant.ts';
 import { toNumber } from '../../platform/money/money.ts';
+import { toQuantity, toUnitPrice } from '../../platform/money/quantity.ts';
 import { stockAnswer } from '../inventory/lines.ts';
 import type { PurchaseOrder } from './purchase-orders.schemas.ts';
 import type { PurchaseOrderLinesTable, PurchaseOrdersTable } from './purchase-orders.tables.ts';
@@ -129,10 +130,10 @@ export async function orderRecords(tx: Tx, tenantId: string, rows: OrderRow[]): 
       id: l.id,
       lineNo: l.line_no,
       description: l.description,
-      quantity: toNumber(l.quantity),
-      quantityReceived: toNumber(l.received),
-      quantityBilled: toNumber(l.billed),
-      unitPrice: toNumber(l.unit_price),
+      quantity: toQuantity(l.quantity),
+      quantityReceived: toQuantity(l.received),
+      quantityBilled: toQuantity(l.billed),
+      unitPrice: toUnitPrice(l.unit_price),
       taxCode: l.tax_code as OrderRecord['lines'][number]['taxCode'],
       vatRate: toNumber(l.vat_rate),
       accountId: l.account_id,
@@ -156,7 +157,7 @@ export async function orderRecords(tx: Tx, tenantId: string, rows: OrderRow[]): 
           .filter((rl) => rl.receipt_id === r.id)
           .map((rl) => ({
             lineId: rl.purchase_order_line_id,
-            quantity: toNumber(rl.quantity),
+            quantity: toQuantity(rl.quantity),
             ...receiptStock(rl.stock),
           })),
       })),

@@ -168,6 +168,8 @@ describe('FIFO: the receipt leaves from its own layer', () => {
       k.s,
       (
         await createDoc(k.s, {
+          // Sold after the receipts of 5 March (stock is checked at the sale's date).
+          issueDate: '2026-03-10',
           lines: [{ description: 'Gear', quantity: 5, unitPrice: 200, productId: gear }],
         })
       ).id,
@@ -239,6 +241,8 @@ describe('a serial product', () => {
     const tab = await product(k, 'R-TAB', { tracking: 'serial', allow_negative: false });
     const r = await receivedOrder(tab, 2, 400, { serials: ['SN-C', 'SN-D'] });
     const sale = await createDoc(k.s, {
+      // Sold after the receipt of 5 March (stock is checked at the sale's date).
+      issueDate: '2026-03-10',
       lines: [{ description: 'Tablet', quantity: 1, unitPrice: 600, productId: tab, serials: ['SN-C'] }],
     });
     await release(k.s, sale.id);

@@ -123,7 +123,9 @@ export const purchaseOrderRoutes: AnyRoute[] = [
       "To `to`, or else the supplier's e-mail address; neither is a 400 naming to. The message and its PDF are " +
       'stored and the send queued in this request; the job worker sends it, so the answer never waits for the ' +
       'mail server: 202 with the e-mail, its status (queued, or stored when no SMTP is configured) and the ' +
-      'order. A draft becomes sent; sending again sends again. A cancelled order is 409 ORDER_CLOSED.',
+      'order. A draft becomes sent; sending again sends again. A cancelled order is 409 ORDER_CLOSED. An order ' +
+      'a receipt would refuse is not sent: a line naming a product (or variant, or unit) no longer live is a 400 ' +
+      'naming lines[i].productId (lines[i].variantId, lines[i].unit).',
     params,
     body: PurchaseOrderSend,
     response: { 202: PurchaseOrderSent },

@@ -10,7 +10,7 @@ import { badRequest, conflict } from '../../platform/http/problem.ts';
 import { sendMail } from '../../platform/mail/mailer.ts';
 import { money } from '../../platform/money/money.ts';
 import type { OrderRecord } from './purchase-orders.queries.ts';
-import { getOrder, lockOrder, recordOf, supplierOf } from './purchase-orders.service.ts';
+import { assertReceivable, getOrder, lockOrder, recordOf, supplierOf } from './purchase-orders.service.ts';
 
 const TAX_LABEL: Record<string, string> = {
   standard: 'Standard',
@@ -89,12 +89,14 @@ export interface SendInput {
 
 /**
  * POST /api/purchase-orders/{id}/send: the PDF e-mailed to `to` or the supplier's address (400
- * naming `to` when neither); a draft becomes sent. A cancelled order is not sent (409).
+ * naming `to` when neither); a draft becomes sent. A cancelled order is not sent (409), nor one
+ * whose lines name a product no longer live (400 naming lines[i].productId: it could not be received).
  */
 export async function sendOrder(ctx: TenantCtx, id: string, input: SendInput) {
   const row = await lockOrder(ctx, id);
   if (row.status === 'cancelled')
     throw conflict(`Purchase order ${row.number} is cancelled: it is not sent`, { code: 'ORDER_CLOSED' });
+  await assertReceivable(ctx, id);
   const supplier = await supplierOf(ctx, row.contact_id).catch(() => null);
   const to = input.to?.trim() || supplier?.email;
   if (!to)

@@ -12,7 +12,8 @@ import { sortOrder } from '../../platform/http/sync.ts';
 import { money, toSql } from '../../platform/money/money.ts';
 import { type BillsCtx, pricedLines } from '../bills/index.ts';
 import { vatRegisteredOn } from '../companies/index.ts';
-import { assertLineStock, stockColumn } from '../inventory/lines.ts';
+import { assertLineStock, stockColumn, stockInput } from '../inventory/lines.ts';
+import { assertLiveProducts } from '../inventory/products.live.ts';
 import { takeNumber } from '../invoices/index.ts';
 import {
   findOrderRow,
@@ -77,6 +78,9 @@ async function lineRows(
   lines: LineInput[],
   issueDate: string,
 ) {
+  // Every product a line names is looked up when the order is written (400 naming
+  // lines[i].productId), so an order that could not be received is never sent (issue 34).
+  await assertLiveProducts(ctx, lines, 'lines');
   await assertLineStock(ctx, lines, 'lines');
   const { totals, rows } = await pricedLines(ctx, companyId, lines, issueDate);
   return {
@@ -99,6 +103,24 @@ async function lineRows(
       total_amount: r.total_amount,
     })),
   };
+}
+
+/**
+ * The order's lines as they stand can be received: each product (and variant) still live, each
+ * unit still the product's (400 naming lines[i].productId, .variantId or .unit). Checked when
+ * the order is sent, so that an order the receipt would refuse is never e-mailed to a supplier
+ * (a product deleted after the draft was written).
+ */
+export async function assertReceivable(ctx: BillsCtx, orderId: string): Promise<void> {
+  const lines = (await orderLines(ctx.db, ctx.tenantId, [orderId])).get(orderId)!;
+  const named = lines.map((l) => ({
+    productId: l.product_id,
+    variantId: l.variant_id,
+    quantity: Number(l.quantity),
+    ...stockInput(l.stock),
+  }));
+  await assertLiveProducts(ctx, named, 'lines');
+  await assertLineStock(ctx, named, 'lines');
 }
 
 /** PO-0001: the company's next purchase order number (the sales documents' gap-free counter). */
