@@ -2368,7 +2368,7 @@ export interface paths {
         put?: never;
         /**
          * Release a draft: it becomes open and, for posting types, posts to the ledger
-         * @description invoice and debit_note: Dr debtors, Cr income and VAT output; credit_note: the mirror (applied to creditedDocumentId at once when it names one, up to what is due; wholly applied, its status is applied). A credit note more than what remains of the document it credits (credit notes released since it was made count) is 400 naming lines. cash_sale: Dr bank, Cr income and VAT (paid); deposit: Dr bank, Cr customer deposits (paid). quote, pro_forma, sales_order and delivery_note post nothing. A second release is 409 ALREADY_RELEASED; an issue date on or before the lock date is 409 PERIOD_LOCKED; a document in a currency other than the base currency is 422 (not posted yet). Lines naming a tracked product move its stock (default location): out on an invoice, cash sale or delivery note (Dr cost of sales, Cr inventory in the same entry; a delivery note in an entry of its own, and an invoice from the same sales order does not move them again), back in on a credit note (at the cost, batch and serials they left with when it names the invoice). A line in a `unit` moves quantity × its factor base units. A batch product leaves from the batch named, else first expiry first out (expired batches never); a serial product names one serial per base unit (400 naming lines[i].serials). Stock a product refusing negative stock does not have (at the issue date or after any later movement): 409 INSUFFICIENT_STOCK naming the line; a serial not in stock: 409 SERIAL_NOT_IN_STOCK; nothing written.
+         * @description invoice and debit_note: Dr debtors, Cr income and VAT output; credit_note: the mirror (applied to creditedDocumentId at once when it names one, up to what is due; wholly applied, its status is applied). A credit note more than what remains of the document it credits (credit notes released since it was made count) is 400 naming lines. cash_sale: Dr bank, Cr income and VAT (paid); deposit: Dr bank, Cr customer deposits (paid). quote, pro_forma, sales_order and delivery_note post nothing. A second release is 409 ALREADY_RELEASED; an issue date on or before the lock date is 409 PERIOD_LOCKED; a document in a currency other than the base currency is 422 (not posted yet). Lines naming a tracked product move its stock (default location): out on an invoice, cash sale or delivery note (Dr cost of sales, Cr inventory in the same entry; a delivery note in an entry of its own, and an invoice from the same sales order does not move them again), back in on a credit note (at the cost, batch and serials they left with when it names the invoice). A line in a `unit` moves quantity × its factor base units. A batch product leaves from the batch named, else first expiry first out (expired batches never); a serial product names one serial per base unit (400 naming lines[i].serials). Stock a product refusing negative stock does not have: 409 INSUFFICIENT_STOCK; a serial not in stock: 409 SERIAL_NOT_IN_STOCK; nothing written.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -3256,7 +3256,7 @@ export interface paths {
         put?: never;
         /**
          * Capture a supplier's bill (a draft)
-         * @description contactId must be a SUPPLIER contact of the tenant (none, or another tenant's: 404; a customer or employee: 400). billNumber is the supplier's own: the same supplier's number twice (trimmed, any case, void and deleted bills not counted) is 409 DUPLICATE_BILL_NUMBER with existingBillId and existingBillNumber (a unique index stands behind it, so two creates at once cannot both succeed). VAT as on sales: a line carries a taxCode (standard, standard_capital, zero, exempt, out_of_scope; default standard) or a vatRate (0 or the standard rate of the issue date), rounded half-up per line. A standard-rated bill above R5,000 incl. VAT claims input tax only on a full tax invoice: without a South African VAT number (ten digits starting with 4; anything else counts as none) in supplierVatNumber, or else the contact's vatNumber, it is 400 naming supplierVatNumber; from R50 to R5,000 it is kept with vatWarning (VAT Act s16(2), s20). A line naming a productId (and variantId) must name a live product of the tenant (and a variant of it): 400 naming lines[i].productId or lines[i].variantId. A line posts to its accountId (an expense or asset account) or General expenses (6750). purchaseOrderId must be a sent order of the company from the same supplier (400 naming it); purchaseOrderNumber is then its number, and a bill that bills more than was received on it carries receiptMismatch (approval needs acceptMismatch). costCentreId (the bill's, the default of its lines) and a line's costCentreId name the company's active cost centres (400 naming the field otherwise); a line's cost posts to its cost centre. The recurrence fields are stored as given. 201; 200 with the existing bill when clientId was already used.
+         * @description contactId must be a SUPPLIER contact of the tenant (none, or another tenant's: 404; a customer or employee: 400). billNumber is the supplier's own: the same supplier's number twice (trimmed, any case, void and deleted bills not counted) is 409 DUPLICATE_BILL_NUMBER with existingBillId and existingBillNumber (a unique index stands behind it, so two creates at once cannot both succeed). VAT as on sales: a line carries a taxCode (standard, standard_capital, zero, exempt, out_of_scope; default standard) or a vatRate (0 or the standard rate of the issue date), rounded half-up per line. A standard-rated bill above R5,000 incl. VAT claims input tax only on a full tax invoice: without supplierVatNumber or the contact's vatNumber it is 400 naming supplierVatNumber; from R50 to R5,000 it is kept with vatWarning (VAT Act s16(2), s20). A line posts to its accountId (an expense or asset account) or General expenses (6750). purchaseOrderId must be a sent order of the company from the same supplier (400 naming it); purchaseOrderNumber is then its number, and a bill that bills more than was received on it carries receiptMismatch (approval needs acceptMismatch). A line may name the order line it bills (purchaseOrderLineId: its product and unit, never more than ordered with the other live bills, 400 naming the field); a product line of a bill naming its order is linked to the order's one line of that product by itself (several: 400 naming purchaseOrderLineId). costCentreId (the bill's, the default of its lines) and a line's costCentreId name the company's active cost centres (400 naming the field otherwise); a line's cost posts to its cost centre. The recurrence fields are stored as given. 201; 200 with the existing bill when clientId was already used.
          *
          *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -3291,8 +3291,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a bill's reference, notes, category, due date or recurrence
-         * @description reference, notes, category and dueDate change while the bill is a draft or awaiting approval (409 NOT_A_DRAFT after). The recurrence (recurring, frequency, nextDate, endDate, recurrenceActive) changes on any bill but a void or rejected one: recurrenceActive true resumes a paused one (recurrenceError cleared) and plans its next run; a new nextDate starts the series again from it. Lines do not change: delete a draft and capture it again, or credit an approved bill.
+         * Change a bill's reference, notes, category, due date, lines or recurrence
+         * @description reference, notes, category and dueDate change while the bill is a draft or awaiting approval (409 NOT_A_DRAFT after). The recurrence (recurring, frequency, nextDate, endDate, recurrenceActive) changes on any bill but a void or rejected one: recurrenceActive true resumes a paused one (recurrenceError cleared) and plans its next run; a new nextDate starts the series again from it. lines replace the lines whole while the bill is a draft or awaiting approval (the supplier's invoice as it is: another price or quantity than the order's), checked and priced as on create, the totals, the tax invoice check and the three-way match worked again (409 NOT_A_DRAFT after: credit an approved bill).
          *
          *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -3332,7 +3332,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a bill: it is posted and the supplier is owed
-         * @description Needs expenses:approve. A bill awaiting approval (or a draft) becomes approved and posts, dated its issue date: Dr each line's account (net; tagged input_standard, VAT201 field 15, or input_capital, field 14), Dr VAT input (the VAT), Cr creditors control (2000, the total; the supplier, the bill as its open item, so aged creditors shows it). A company not VAT-registered on the issue date claims no input tax: the VAT is part of each line's cost. Any other status is 409 NOT_AWAITING_APPROVAL; an issue date on or before the lock date 409 PERIOD_LOCKED; a currency other than the base currency 422. A bill against a purchase order that bills more than was received (per order line, or in value where its lines name none; matched again at approval) is 409 RECEIPT_MISMATCH with the reason unless acceptMismatch is true. A line naming a tracked product: received on its purchase order, it posts to GRNI (2160) instead of its account, any difference from the order's price to cost of sales; with no order, the goods come into stock at its cost (quantity × its unit's factor base units; one movement per serial, the cost spread over them) and it posts to inventory. A negative line of a tracked product (goods sent back go on a supplier credit note), a batch product's line without batchCode or a serial product's without one serial per base unit: 400 naming the field. A serial already in stock: 409 SERIAL_IN_STOCK.
+         * @description Needs expenses:approve. A bill awaiting approval (or a draft) becomes approved and posts, dated its issue date: Dr each line's account (net; tagged input_standard, VAT201 field 15, or input_capital, field 14), Dr VAT input (the VAT), Cr creditors control (2000, the total; the supplier, the bill as its open item, so aged creditors shows it). A company not VAT-registered on the issue date claims no input tax: the VAT is part of each line's cost. Any other status is 409 NOT_AWAITING_APPROVAL; an issue date on or before the lock date 409 PERIOD_LOCKED; a currency other than the base currency 422. A bill against a purchase order that bills more than was received (per order line, or in value where its lines name none; matched again at approval) is 409 RECEIPT_MISMATCH with the reason unless acceptMismatch is true. A line of a tracked product billing a purchase-order line moves no stock (the receipt brings it): it posts to GRNI (2160, the order line its open item) instead of its account, clearing what the receipts credited for the units it bills; a price other than the order's goes onto those receipts' units still on hand (inventory) and to cost of sales for units gone; units not yet received stay a debit on GRNI until the receipt, which comes in at the bill's price. With no order line, the goods come into stock at its cost (quantity × its unit's factor base units; one movement per serial, the cost spread over them) and it posts to inventory. A negative line of a tracked product (goods sent back go on a supplier credit note), a batch product's line without batchCode or a serial product's without one serial per base unit: 400 naming the field. A serial already in stock: 409 SERIAL_IN_STOCK.
          *
          *     Needs the role permission `expenses:approve`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -3376,7 +3376,7 @@ export interface paths {
         put?: never;
         /**
          * Void a bill: an approved bill's entry is reversed
-         * @description An approved bill's entry is reversed (dated its issue date unless date says otherwise): expense, input VAT and creditors cancelled; ledgerNotice says so. A bill never posted is voided with nothing to reverse. Payments standing on it: 409 HAS_PAYMENTS; a second void 409 ALREADY_VOID. A void bill's number may be captured again. Tracked goods the bill bought in (no purchase order) go back out: 409 INSUFFICIENT_STOCK when they have been sold and the product refuses negative stock.
+         * @description An approved bill's entry is reversed (dated its issue date unless date says otherwise): expense, input VAT and creditors cancelled; ledgerNotice says so. A bill never posted is voided with nothing to reverse. Payments standing on it: 409 HAS_PAYMENTS; a second void 409 ALREADY_VOID. A void bill's number may be captured again. Tracked goods the bill bought in (no purchase order) go back out: 409 INSUFFICIENT_STOCK when they have been sold and the product refuses negative stock. A bill of purchase-order lines moves no goods: GRNI is owed again, and the price difference it put on the receipts' units comes off what of them is still on hand, the rest out of cost of sales, in an entry dated the void.
          *
          *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -3856,7 +3856,7 @@ export interface paths {
         put?: never;
         /**
          * E-mail the purchase order to the supplier with its PDF attached (draft → sent)
-         * @description To `to`, or else the supplier's e-mail address; neither is a 400 naming to. The message and its PDF are stored and the send queued in this request; the job worker sends it, so the answer never waits for the mail server: 202 with the e-mail, its status (queued, or stored when no SMTP is configured) and the order. A draft becomes sent; sending again sends again. A cancelled order is 409 ORDER_CLOSED. An order a receipt would refuse is not sent: a line naming a product (or variant, or unit) no longer live is a 400 naming lines[i].productId (lines[i].variantId, lines[i].unit).
+         * @description To `to`, or else the supplier's e-mail address; neither is a 400 naming to. The message and its PDF are stored and the send queued in this request; the job worker sends it, so the answer never waits for the mail server: 202 with the e-mail, its status (queued, or stored when no SMTP is configured) and the order. A draft becomes sent; sending again sends again. A cancelled order is 409 ORDER_CLOSED.
          *
          *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -3900,7 +3900,7 @@ export interface paths {
         put?: never;
         /**
          * Record goods received against the order, per line
-         * @description Each line names a line of the order (400 naming lines[i].lineId otherwise) and a quantity: never more than was ordered less what was received before (400 naming lines[i].quantity); date not before the order's issue date. The order becomes partially_received, or received when every line is in full. A draft is 409 ORDER_NOT_SENT (send it first); a cancelled or billed order 409 ORDER_CLOSED. Lines of a tracked product come into stock (default location) at the order line's net unit price, posted in one entry dated the receipt: Dr inventory, Cr GRNI (2160; the bill clears it); a date on or before the lock date is 409 PERIOD_LOCKED. Nothing else is posted (the bill is, when approved). 201 with the order.
+         * @description Each line names a line of the order (400 naming lines[i].lineId otherwise) and a quantity: never more than was ordered less what was received before (400 naming lines[i].quantity); date not before the order's issue date. The order becomes partially_received, or received when every line is in full. A draft is 409 ORDER_NOT_SENT (send it first); a cancelled or billed order 409 ORDER_CLOSED. Lines of a tracked product come into stock (default location) at the order line's net unit price (units already billed: at the bill's price), posted in one entry dated the receipt: Dr inventory, Cr GRNI (2160, the order line its open item; the bill clears it); a date on or before the lock date is 409 PERIOD_LOCKED. Nothing else is posted (the bill is, when approved). 201 with the order.
          *
          *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -3966,7 +3966,7 @@ export interface paths {
         put?: never;
         /**
          * Convert to a bill: a draft bill of what was received and not yet billed
-         * @description The supplier's billNumber (409 DUPLICATE_BILL_NUMBER as on POST /api/bills), issueDate and dueDate; the lines are the received quantities not yet on a live bill, at the order's prices, tax codes and accounts, each naming its order line (purchaseOrderLineId); purchaseOrderId and purchaseOrderNumber are set. When everything ordered is received and billed the order becomes billed. Nothing received left to bill is 409 NOTHING_TO_BILL. 201 with the bill (submit and approve it as any bill).
+         * @description The supplier's billNumber (409 DUPLICATE_BILL_NUMBER as on POST /api/bills), issueDate and dueDate; the lines are the received quantities not yet on a live bill, at the order's prices, tax codes and accounts, each naming its order line (purchaseOrderLineId); purchaseOrderId and purchaseOrderNumber are set. The supplier's invoice may differ (price, quantity): change the draft's lines (PATCH /api/bills/{id}) before approving it. When everything ordered is received and billed the order becomes billed. Nothing received left to bill is 409 NOTHING_TO_BILL. 201 with the bill (submit and approve it as any bill).
          *
          *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -4984,7 +4984,7 @@ export interface paths {
         put?: never;
         /**
          * Adjust stock (found, lost, damaged) or enter opening stock: one posted entry
-         * @description Each line moves stock at the location (default the main warehouse): a quantity above 0 comes in at unitCost (default the current average cost, else the last unit cost), below 0 goes out at the cost method's value (weighted average or FIFO). The whole adjustment posts ONE journal entry: inventory against 5200 Stock adjustments, or for type opening against 3400 Opening balances. A batch-tracked product needs batchCode (a new code makes the batch, with batchExpiry); a serial-tracked one needs one serial per unit (each a movement of ±1; a serial in stock already is 409 SERIAL_IN_STOCK, one not in stock there 409 SERIAL_NOT_IN_STOCK). Out beyond what is on hand at the date or at any later date, for a product that refuses negative stock: 409 INSUFFICIENT_STOCK naming the line. An adjustment that moves no value (stock with no cost yet and no unitCost) is a 400. The id is the journal entry’s id. A clientId sent again answers 200 with the adjustment it made; one that is the id of another record is 409.
+         * @description Each line moves stock at the location (default the main warehouse): a quantity above 0 comes in at unitCost (default the current average cost, else the last unit cost), below 0 goes out at the cost method's value (weighted average or FIFO). The whole adjustment posts ONE journal entry: inventory against 5200 Stock adjustments, or for type opening against 3400 Opening balances. A batch-tracked product needs batchCode (a new code makes the batch, with batchExpiry); a serial-tracked one needs one serial per unit (each a movement of ±1; a serial in stock already is 409 SERIAL_IN_STOCK, one not in stock there 409 SERIAL_NOT_IN_STOCK). Out beyond what is on hand, for a product that refuses negative stock: 409 INSUFFICIENT_STOCK. An adjustment that moves no value (stock with no cost yet and no unitCost) is a 400. The id is the journal entry’s id. A clientId sent again answers 200 with the adjustment it made; one that is the id of another record is 409.
          *
          *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -5254,7 +5254,7 @@ export interface paths {
         put?: never;
         /**
          * Send stock from one location to another (201, status in_transit)
-         * @description Each line leaves fromLocationId now, into the company's transit location (TRANSIT, made on first use). A batch-tracked product names batchCode; a serial-tracked one names one serial per unit (the line is kept as one line per serial). Taking a location below zero, on the date or at any later date, is a 409 INSUFFICIENT_STOCK naming the line unless the product allows negative stock; a serial not at fromLocationId is a 409 SERIAL_NOT_IN_STOCK. A transfer posts nothing: the stock stays in the company, on the same inventory account, and each leg moves out and in at the same value (what the units stood at where they left; out of transit, exactly what went into it), so transit ends at 0 units and R0.00. The company's cost is untouched: the FIFO layers keep their dates and costs. A clientId becomes the id: sent again, 200 with the transfer it made (nothing moves twice); the id of another company's transfer is a 409 naming clientId.
+         * @description Each line leaves fromLocationId now, into the company's transit location (TRANSIT, made on first use). A batch-tracked product names batchCode; a serial-tracked one names one serial per unit (the line is kept as one line per serial). Taking a location below zero is a 409 INSUFFICIENT_STOCK unless the product allows negative stock; a serial not at fromLocationId is a 409 SERIAL_NOT_IN_STOCK. A transfer posts nothing: the stock stays in the company, on the same inventory account, and each leg moves out and in at the same value (the out leg's cost: the average, or FIFO's oldest layers). A clientId becomes the id: sent again, 200 with the transfer it made (nothing moves twice); the id of another company's transfer is a 409 naming clientId.
          *
          *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -5296,7 +5296,7 @@ export interface paths {
         put?: never;
         /**
          * Receive a transfer at its destination: out of transit into toLocationId (status received)
-         * @description date must not be before the date sent. A transfer received or cancelled is a 409 TRANSFER_CLOSED. A transfer posts nothing: the stock stays in the company, on the same inventory account, and each leg moves out and in at the same value (what the units stood at where they left; out of transit, exactly what went into it), so transit ends at 0 units and R0.00.
+         * @description date must not be before the date sent. A transfer received or cancelled is a 409 TRANSFER_CLOSED. A transfer posts nothing: the stock stays in the company, on the same inventory account, and each leg moves out and in at the same value (the out leg's cost: the average, or FIFO's oldest layers).
          *
          *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -5318,7 +5318,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a transfer in transit: the stock goes back to fromLocationId (status cancelled)
-         * @description Only while in transit (else 409 TRANSFER_CLOSED). A transfer posts nothing: the stock stays in the company, on the same inventory account, and each leg moves out and in at the same value (what the units stood at where they left; out of transit, exactly what went into it), so transit ends at 0 units and R0.00.
+         * @description Only while in transit (else 409 TRANSFER_CLOSED). A transfer posts nothing: the stock stays in the company, on the same inventory account, and each leg moves out and in at the same value (the out leg's cost: the average, or FIFO's oldest layers).
          *
          *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -5346,7 +5346,7 @@ export interface paths {
         put?: never;
         /**
          * Prepare a landed cost (a draft): charges from bill lines, spread over stock receipts
-         * @description Each charge names a line of one of the company's approved bills (the freight or duty was booked to the line's account when the bill was approved) and the amount of it to spread; a line's net amount can be spread once in full across all live landed costs (more: 409 BILL_LINE_USED). receipts are stock movements of type purchase or receipt in this company. The sum of the charges is shared over them by method (value, quantity, or quantity × the product's weight), in cents by the largest remainder, so the shares (allocations) sum exactly to amount. Nothing is posted until POST …/post. A clientId becomes the id: sent again, 200 with the landed cost it made (its bill-line amounts are not taken twice); the id of another company's landed cost, or of a deleted one, is a 409 naming clientId.
+         * @description Each charge names a line of one of the company's approved bills (the freight or duty was booked to the line's account when the bill was approved) and the amount of it to spread; a line's net amount can be spread once in full across all live landed costs (more: 409 BILL_LINE_USED). The charge is a service or expense line: a line of stock (a tracked product, posted to inventory or GRNI) is 400 naming charges[i].billLineId. receipts are stock movements of type purchase or receipt in this company, none dated after the landed cost (400 naming date: value does not come before the goods). The sum of the charges is shared over them by method (value, quantity, or quantity × the product's weight), in cents by the largest remainder, so the shares (allocations) sum exactly to amount. Nothing is posted until POST …/post. A clientId becomes the id: sent again, 200 with the landed cost it made (its bill-line amounts are not taken twice); the id of another company's landed cost, or of a deleted one, is a 409 naming clientId.
          *
          *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -5394,7 +5394,7 @@ export interface paths {
         put?: never;
         /**
          * Post a landed cost: raise the cost of the stock still on hand, the rest to cost of sales
-         * @description For each receipt, the part of its share for units still on hand raises the item's cost in the company (the average, or for FIFO that receipt's layer), so the next sale costs the landed price; the part for units already sold goes to cost of sales. FIFO knows what of the receipt is left; the average method counts the receipt on hand up to what the company holds of the item. One entry on the landed cost's date: Dr inventory (and cost of sales) Cr each charge's bill line account. Posted twice: 409 LANDED_COST_POSTED.
+         * @description For each receipt, the part of its share for units still on hand raises the item's cost in the company (the average, or for FIFO that receipt's layer), so the next sale costs the landed price; the part for units gone goes to cost of sales. FIFO knows what of the receipt is left (its layer); the average method follows the receipt's units through the pool: every movement out since took its proportion of them, as the sale would have carried the cost had it been known. One entry on the landed cost's date: Dr inventory (and cost of sales) Cr each charge's bill line account. Posted twice: 409 LANDED_COST_POSTED.
          *
          *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -10887,6 +10887,11 @@ export interface components {
              * @description The variant bought, when the product has variants (its own stock)
              */
             variantId?: string | null;
+            /**
+             * Format: uuid
+             * @description The line of the bill's purchase order it bills (a bill naming no purchaseOrderId takes this line's order). It bills that line's product (taken when productId is absent) in that line's unit, never more than was ordered with the other live bills (400 naming lines[i].quantity). A tracked product billed so moves no stock: the receipt brought it in, and the bill clears goods received not invoiced (GRNI); a price other than the order's revalues the receipt's units still on hand, the rest is cost of sales. Billed before it is received, the bill debits GRNI and the receipt comes in at the bill's price. A bill naming its order links a product line to the order's one line of that product by itself (two or more: 400 naming this field)
+             */
+            purchaseOrderLineId?: string | null;
             /** @description A unit of the product (its base unit or one of /api/products/{id}/units, any case) the quantity is given in; the unit price is per that unit. Stock moves quantity × the unit's factor base units. Default: the base unit */
             unit?: string;
             /** @description The batch of a batch-tracked product. Going out (a sale): the batch taken from; left out, batches are picked first expiry first out, expired ones never. Coming in: required, made when new */
@@ -10975,6 +10980,16 @@ export interface components {
          *       "recurrenceActive": true,
          *       "nextDate": "2026-05-01"
          *     }
+         * @example {
+         *       "lines": [
+         *         {
+         *           "description": "Bolts",
+         *           "quantity": 60,
+         *           "unitPrice": 23,
+         *           "purchaseOrderLineId": "3f0c9a52-5b1e-4a53-9a53-0d3b1d6a9e10"
+         *         }
+         *       ]
+         *     }
          */
         BillUpdate: {
             reference?: string | null;
@@ -10985,6 +11000,8 @@ export interface components {
              * @description Not before the issue date
              */
             dueDate?: string;
+            /** @description The bill's lines, replacing the old ones whole (a draft or a bill awaiting approval): the supplier's quantities and prices as invoiced, checked and priced as on create */
+            lines?: components["schemas"]["BillLineInput"][];
             /** @description A bill that comes again (kept; default false) */
             recurring?: boolean;
             /**
@@ -13235,10 +13252,10 @@ export interface components {
             /** Format: date */
             date: string;
             /**
-             * @description What moved it: opening stock, a purchase (bill), a receipt (purchase order), a sale, a return in or out, an adjustment, a count (stock take), a transfer out or in, a landed cost, a revaluation (value only)
+             * @description What moved it: opening stock, a purchase (bill), a receipt (purchase order), a sale, a return in or out, an adjustment, a count (stock take), a transfer out or in, a landed cost, a price difference (a supplier bill priced otherwise than its order, on the units of the receipt still on hand), a revaluation (value only)
              * @enum {string}
              */
-            type: "opening" | "purchase" | "receipt" | "sale" | "return_in" | "return_out" | "adjustment" | "count" | "transfer_out" | "transfer_in" | "landed_cost" | "revaluation";
+            type: "opening" | "purchase" | "receipt" | "sale" | "return_in" | "return_out" | "adjustment" | "count" | "transfer_out" | "transfer_in" | "landed_cost" | "price_difference" | "revaluation";
             /** Format: uuid */
             productId: string;
             /** Format: uuid */
@@ -29180,8 +29197,8 @@ export interface operations {
                 productId?: string;
                 variantId?: string;
                 locationId?: string;
-                /** @description What moved it: opening stock, a purchase (bill), a receipt (purchase order), a sale, a return in or out, an adjustment, a count (stock take), a transfer out or in, a landed cost, a revaluation (value only) */
-                type?: "opening" | "purchase" | "receipt" | "sale" | "return_in" | "return_out" | "adjustment" | "count" | "transfer_out" | "transfer_in" | "landed_cost" | "revaluation";
+                /** @description What moved it: opening stock, a purchase (bill), a receipt (purchase order), a sale, a return in or out, an adjustment, a count (stock take), a transfer out or in, a landed cost, a price difference (a supplier bill priced otherwise than its order, on the units of the receipt still on hand), a revaluation (value only) */
+                type?: "opening" | "purchase" | "receipt" | "sale" | "return_in" | "return_out" | "adjustment" | "count" | "transfer_out" | "transfer_in" | "landed_cost" | "price_difference" | "revaluation";
                 /** @description Dated on or after */
                 from?: string;
                 /** @description Dated on or before */

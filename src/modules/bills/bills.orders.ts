@@ -56,7 +56,9 @@ export async function receiptMismatch(
   }>`
     select l.line_no, l.description, l.unit_price,
            coalesce((select sum(r.quantity) from purchase_order_receipt_lines r
-                      where r.tenant_id = l.tenant_id and r.purchase_order_line_id = l.id), 0)::text as received,
+                       join purchase_order_receipts pr on pr.tenant_id = r.tenant_id and pr.id = r.receipt_id
+                      where r.tenant_id = l.tenant_id and r.purchase_order_line_id = l.id
+                        and pr.reversed_at is null), 0)::text as received,
            coalesce((select sum(bl.quantity) from bill_lines bl
                        join bills b on b.tenant_id = bl.tenant_id and b.id = bl.bill_id
                       where bl.tenant_id = l.tenant_id and bl.purchase_order_line_id = l.id
@@ -119,7 +121,38 @@ export async function reopenOrder(ctx: BillsCtx, orderId: string | null): Promis
                              and bl.retired_at is null and b.deleted_at is null
                              and b.status not in ('void', 'rejected')), 0)
               < coalesce((select sum(r.quantity) from purchase_order_receipt_lines r
-                           where r.tenant_id = l.tenant_id and r.purchase_order_line_id = l.id), 0))`.execute(
+                            join purchase_order_receipts pr on pr.tenant_id = r.tenant_id and pr.id = r.receipt_id
+                           where r.tenant_id = l.tenant_id and r.purchase_order_line_id = l.id
+                             and pr.reversed_at is null), 0))`.execute(ctx.db);
+}
+
+/**
+ * A bill against order `orderId` now bills everything received (its lines linked, or replaced): a
+ * received order of which every line is received in full and billed for all of it is billed.
+ */
+export async function closeOrder(ctx: BillsCtx, orderId: string | null): Promise<void> {
+  if (!orderId) return;
+  await sql`
+    update purchase_orders o set status = 'billed'
+     where o.tenant_id = ${ctx.tenantId} and o.id = ${orderId} and o.status = 'received'
+       and not exists (
+         select 1 from purchase_order_lines l
+          where l.tenant_id = o.tenant_id and l.purchase_order_id = o.id and l.retired_at is null
+            and coalesce((select sum(bl.quantity) from bill_lines bl
+                            join bills b on b.tenant_id = bl.tenant_id and b.id = bl.bill_id
+                           where bl.tenant_id = l.tenant_id and bl.purchase_order_line_id = l.id
+                             and bl.retired_at is null and b.deleted_at is null
+                             and b.status not in ('void', 'rejected')), 0)
+              < coalesce((select sum(r.quantity) from purchase_order_receipt_lines r
+                            join purchase_order_receipts pr on pr.tenant_id = r.tenant_id and pr.id = r.receipt_id
+                           where r.tenant_id = l.tenant_id and r.purchase_order_line_id = l.id
+                             and pr.reversed_at is null), 0))`.execute(ctx.db);
+}
+
+/** Takes the order's row lock (receipts take it too): a void and a receipt take turns. */
+export async function lockOrderRow(ctx: BillsCtx, orderId: string | null): Promise<void> {
+  if (!orderId) return;
+  await sql`select id from purchase_orders where tenant_id = ${ctx.tenantId} and id = ${orderId} for update`.execute(
     ctx.db,
   );
 }

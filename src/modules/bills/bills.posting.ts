@@ -9,8 +9,8 @@ import type { Decimal } from 'decimal.js';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict } from '../../platform/http/problem.ts';
 import { money } from '../../platform/money/money.ts';
-import { billStock } from '../inventory/flows.purchases.ts';
 import { undoStock } from '../inventory/flows.undo.ts';
+import { billStock, unbillStock } from '../inventory/index.ts';
 import type { SalesCtx } from '../invoices/invoices.service.ts';
 import { assertBaseCurrency } from '../invoices/release.ts';
 import {
@@ -22,7 +22,7 @@ import {
   type TaxedAmount,
   vatLinesByCode,
 } from '../ledger/index.ts';
-import { receiptMismatch, reopenOrder } from './bills.orders.ts';
+import { lockOrderRow, receiptMismatch, reopenOrder } from './bills.orders.ts';
 import {
   type BillLineRow,
   type BillRecord,
@@ -39,7 +39,11 @@ const label = (row: BillRow) => `Bill ${row.bill_number}`;
 export type TaxedLine = Pick<
   BillLineRow,
   'account_id' | 'description' | 'tax_code' | 'vat_rate' | 'net_amount' | 'vat_amount' | 'total_amount'
-> & { cost_centre_id?: string | null };
+> & {
+  cost_centre_id?: string | null;
+  /** A line to GRNI names the order line it bills (inventory/flows.order-match.ts). */
+  open_item_id?: string | null;
+};
 
 /**
  * The lines of a bill's entry (`mirror`: of a credit note against one, every side turned):
@@ -70,6 +74,7 @@ export async function purchaseEntryLines(
       ...side(cost),
       description: l.description,
       costCentreId: l.cost_centre_id ?? null,
+      ...(l.open_item_id ? { openItemId: l.open_item_id } : {}),
       ...(code ? { taxCode: code, taxRate: money(l.vat_rate) } : {}),
     });
     if (code) taxed.push({ code, rate: money(l.vat_rate), vat: money(l.vat_amount) });
@@ -177,6 +182,7 @@ export async function voidBill(
       { code: 'HAS_PAYMENTS' },
     );
   if (date && date < row.issue_date) throw badRequest('date', 'must not be before the issue date');
+  await lockOrderRow(ctx, row.purchase_order_id);
   const voidEntryId = row.entry_id
     ? await reverse(ledgerCtxOf(ctx), row.entry_id, {
         ...(date ? { date } : {}),
@@ -184,6 +190,8 @@ export async function voidBill(
         source: { type: 'bill', id: row.id },
       })
     : null;
+  // The price difference it added to goods received on its order comes off them again.
+  if (voidEntryId) await unbillStock(ctx, row, date ?? row.issue_date);
   // Goods the bill brought in (no order) go back out (flows.undo.ts).
   await undoStock(ledgerCtxOf(ctx), {
     companyId: row.company_id,

@@ -121,7 +121,10 @@ export const billRoutes: AnyRoute[] = [
       'to its accountId (an expense or asset ' +
       'account) or General expenses (6750). purchaseOrderId must be a sent order of the company from the same ' +
       'supplier (400 naming it); purchaseOrderNumber is then its number, and a bill that bills more than was ' +
-      "received on it carries receiptMismatch (approval needs acceptMismatch). costCentreId (the bill's, the " +
+      'received on it carries receiptMismatch (approval needs acceptMismatch). A line may name the order line ' +
+      'it bills (purchaseOrderLineId: its product and unit, never more than ordered with the other live bills, ' +
+      "400 naming the field); a product line of a bill naming its order is linked to the order's one line of " +
+      "that product by itself (several: 400 naming purchaseOrderLineId). costCentreId (the bill's, the " +
       "default of its lines) and a line's costCentreId name the company's active cost centres (400 naming the " +
       "field otherwise); a line's cost posts to its cost centre. The recurrence fields are stored as given. " +
       '201; 200 with the existing bill when clientId was already used.',
@@ -158,13 +161,15 @@ export const billRoutes: AnyRoute[] = [
     path: '/api/bills/{id}',
     operationId: 'updateBill',
     errors: ['NOT_A_DRAFT', 'CONFLICT'],
-    summary: "Change a bill's reference, notes, category, due date or recurrence",
+    summary: "Change a bill's reference, notes, category, due date, lines or recurrence",
     description:
       'reference, notes, category and dueDate change while the bill is a draft or awaiting approval (409 ' +
       'NOT_A_DRAFT after). The recurrence (recurring, frequency, nextDate, endDate, recurrenceActive) changes on ' +
       'any bill but a void or rejected one: recurrenceActive true resumes a paused one (recurrenceError ' +
-      'cleared) and plans its next run; a new nextDate starts the series again from it. Lines do not change: ' +
-      'delete a draft and capture it again, or credit an approved bill.',
+      'cleared) and plans its next run; a new nextDate starts the series again from it. lines replace the ' +
+      "lines whole while the bill is a draft or awaiting approval (the supplier's invoice as it is: another " +
+      "price or quantity than the order's), checked and priced as on create, the totals, the tax invoice check " +
+      'and the three-way match worked again (409 NOT_A_DRAFT after: credit an approved bill).',
     params: BillIdParams,
     body: BillUpdate,
     response: { 200: Bill },
@@ -219,8 +224,11 @@ export const billRoutes: AnyRoute[] = [
       'before the lock date 409 PERIOD_LOCKED; a currency other than the base currency 422. A bill against a ' +
       'purchase order that bills more than was received (per order line, or in value where its lines name ' +
       'none; matched again at approval) is 409 RECEIPT_MISMATCH with the reason unless acceptMismatch is true. ' +
-      'A line naming a tracked product: received on its purchase order, it posts to GRNI (2160) instead of its ' +
-      "account, any difference from the order's price to cost of sales; with no order, the goods come into " +
+      'A line of a tracked product billing a purchase-order line moves no stock (the receipt brings it): it ' +
+      'posts to GRNI (2160, the order line its open item) instead of its account, clearing what the receipts ' +
+      "credited for the units it bills; a price other than the order's goes onto those receipts' units still " +
+      'on hand (inventory) and to cost of sales for units gone; units not yet received stay a debit on GRNI ' +
+      "until the receipt, which comes in at the bill's price. With no order line, the goods come into " +
       "stock at its cost (quantity × its unit's factor base units; one movement per serial, the cost spread over " +
       'them) and it posts to inventory. A negative line of a tracked product (goods sent back go on a supplier ' +
       "credit note), a batch product's line without batchCode or a serial product's without one serial per " +
@@ -260,7 +268,9 @@ export const billRoutes: AnyRoute[] = [
       'VAT and creditors cancelled; ledgerNotice says so. A bill never posted is voided with nothing to ' +
       "reverse. Payments standing on it: 409 HAS_PAYMENTS; a second void 409 ALREADY_VOID. A void bill's number " +
       'may be captured again. Tracked goods the bill bought in (no purchase order) go back out: 409 ' +
-      'INSUFFICIENT_STOCK when they have been sold and the product refuses negative stock.',
+      'INSUFFICIENT_STOCK when they have been sold and the product refuses negative stock. A bill of ' +
+      "purchase-order lines moves no goods: GRNI is owed again, and the price difference it put on the receipts' " +
+      'units comes off what of them is still on hand, the rest out of cost of sales, in an entry dated the void.',
     params: BillIdParams,
     body: VoidBody,
     response: { 200: Bill },

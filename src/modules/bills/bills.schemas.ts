@@ -76,6 +76,19 @@ export const BillLineInput = named(
       variantId: Type.Optional(
         nullable(Uuid, { description: 'The variant bought, when the product has variants (its own stock)' }),
       ),
+      purchaseOrderLineId: Type.Optional(
+        nullable(Uuid, {
+          description:
+            "The line of the bill's purchase order it bills (a bill naming no purchaseOrderId takes this line's " +
+            "order). It bills that line's product (taken when productId is absent) in that line's unit, never " +
+            'more than was ordered with the other live bills (400 naming lines[i].quantity). A tracked product ' +
+            'billed so moves no stock: the receipt brought it in, and the bill clears goods received not ' +
+            "invoiced (GRNI); a price other than the order's revalues the receipt's units still on hand, the " +
+            'rest is cost of sales. Billed before it is received, the bill debits GRNI and the receipt comes in ' +
+            "at the bill's price. A bill naming its order links a product line to the order's one line of that " +
+            'product by itself (two or more: 400 naming this field)',
+        }),
+      ),
       ...billLineStock,
     },
     { additionalProperties: false },
@@ -433,11 +446,32 @@ export const BillUpdate = named(
       notes: Type.Optional(nullable(Type.String({ maxLength: 4000 }))),
       category: Type.Optional(nullable(Type.String({ maxLength: 100 }))),
       dueDate: Type.Optional(Type.String({ format: 'date', description: 'Not before the issue date' })),
+      lines: Type.Optional(
+        Type.Array(BillLineInput, {
+          minItems: 1,
+          maxItems: 500,
+          description:
+            "The bill's lines, replacing the old ones whole (a draft or a bill awaiting approval): the supplier's " +
+            'quantities and prices as invoiced, checked and priced as on create',
+        }),
+      ),
       ...recurrence,
     },
     {
       additionalProperties: false,
-      examples: [{ recurrenceActive: true, nextDate: '2026-05-01' }],
+      examples: [
+        { recurrenceActive: true, nextDate: '2026-05-01' },
+        {
+          lines: [
+            {
+              description: 'Bolts',
+              quantity: 60,
+              unitPrice: 23,
+              purchaseOrderLineId: '3f0c9a52-5b1e-4a53-9a53-0d3b1d6a9e10',
+            },
+          ],
+        },
+      ],
     },
   ),
 );

@@ -11,13 +11,11 @@ import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { hasAtMostDecimals, toSql } from '../../platform/money/money.ts';
 import { vatRegisteredOn } from '../companies/index.ts';
-import { assertLineStock, stockColumn } from '../inventory/lines.ts';
-import { assertLiveProducts } from '../inventory/products.live.ts';
-import { withProductTaxCodes } from '../inventory/products.tax.ts';
 import { companyOf, type SalesCtx, today } from '../invoices/invoices.service.ts';
-import { assertNotBelowZero, documentTotals } from '../invoices/vat.ts';
+import { documentTotals } from '../invoices/vat.ts';
 import { assertCostCentre, systemAccount } from '../ledger/index.ts';
-import { orderForBill, receiptMismatch, reopenOrder } from './bills.orders.ts';
+import { billLineRows, replaceBillLines } from './bills.lines.ts';
+import { closeOrder, receiptMismatch, reopenOrder } from './bills.orders.ts';
 import { type BillRecord, type BillRow, billRecords, findBillRow } from './bills.queries.ts';
 import { planNextBill } from './bills.recurring.ts';
 import {
@@ -217,7 +215,6 @@ export async function insertBill(
   ctx: BillsCtx,
   input: Static<typeof BillCreate>,
   run?: BillRun,
-  orderLineIds?: Array<string | null>,
 ): Promise<{ bill: BillRecord; created: boolean }> {
   const companyId = companyOf(ctx);
   const id = input.clientId?.toLowerCase() ?? crypto.randomUUID();
@@ -235,19 +232,12 @@ export async function insertBill(
   if (input.recurring && input.nextDate && input.nextDate <= input.issueDate)
     throw badRequest('nextDate', 'must be after issueDate (this bill is the first)');
   const supplier = await supplierOf(ctx, input.contactId);
-  // Every product and variant a line names is looked up when the bill is written (400 naming
-  // lines[i].productId or .variantId), not first at approval (issue 34). A bill made from an
-  // order copies lines already received: the goods are here, so a product retired since does not
-  // stop the supplier being billed.
-  if (!orderLineIds) await assertLiveProducts(ctx, input.lines, 'lines');
-  await assertLineStock(ctx, input.lines, 'lines');
-  // A line naming a product and no code or rate of its own takes the product's purchase code.
-  const taxed = await withProductTaxCodes(ctx, input.lines, 'purchase');
-  const { totals, rows } = await pricedLines(ctx, companyId, taxed, input.issueDate);
-  // The input side's mirror of the sales rule: a supplier's invoice whose VAT is below zero would
-  // reduce input tax without the supplier's credit note (s21): 422 naming vatAmount (the bill's
-  // answer names its VAT so). A total below zero was refused already (pricedLines: 400 lines).
-  assertNotBelowZero(totals, 'bill', { total: 'amount', vatTotal: 'vatAmount' });
+  const {
+    totals,
+    rows: lineRows,
+    orderId,
+    order,
+  } = await billLineRows(ctx, companyId, { id, ...input }, input.lines);
   const vatRegistered = await vatRegisteredOn(ctx.db, ctx.tenantId, companyId, input.issueDate);
   // The tax invoice rule matters only where input tax is claimed.
   const claim = vatRegistered
@@ -260,22 +250,6 @@ export async function insertBill(
   await assertNewNumber(ctx, companyId, input.contactId, input.billNumber);
   if (input.costCentreId)
     await assertCostCentre(ctx.db, ctx.tenantId, companyId, input.costCentreId, 'costCentreId');
-  for (const [i, l] of input.lines.entries())
-    if (l.costCentreId)
-      await assertCostCentre(ctx.db, ctx.tenantId, companyId, l.costCentreId, `lines[${i}].costCentreId`);
-  const order = input.purchaseOrderId
-    ? await orderForBill(ctx, companyId, input.contactId, input.purchaseOrderId)
-    : null;
-  const lineRows = rows.map((r, i) => ({
-    ...r,
-    bill_id: id,
-    // A line's own cost centre, else the bill's: what its cost posts to.
-    cost_centre_id: input.lines[i]!.costCentreId ?? input.costCentreId ?? null,
-    product_id: input.lines[i]!.productId ?? null,
-    variant_id: input.lines[i]!.variantId ?? null,
-    stock: stockColumn(input.lines[i]!),
-    purchase_order_line_id: orderLineIds?.[i] ?? null,
-  }));
   const row = await ctx.db
     .insertInto('bills')
     .values({
@@ -298,7 +272,7 @@ export async function insertBill(
       vat_total: toSql(totals.vatTotal),
       total: toSql(totals.total),
       cost_centre_id: input.costCentreId ?? null,
-      purchase_order_id: input.purchaseOrderId ?? null,
+      purchase_order_id: orderId,
       // The order's own number when one is named (what the bill is matched against).
       purchase_order_number: order ? order.number : (input.purchaseOrderNumber ?? null),
       recurring: input.recurring ?? false,
@@ -314,8 +288,9 @@ export async function insertBill(
     .returningAll()
     .executeTakeFirstOrThrow();
   await ctx.db.insertInto('bill_lines').values(lineRows).execute();
+  await closeOrder(ctx, orderId);
   await planNextBill(ctx.deps, ctx.db, row);
-  const held = input.purchaseOrderId ? await receiptMismatch(ctx, input.purchaseOrderId, id) : null;
+  const held = orderId ? await receiptMismatch(ctx, orderId, id) : null;
   const stored = held
     ? await ctx.db
         .updateTable('bills')
@@ -446,7 +421,7 @@ export async function deleteBill(ctx: TenantCtx, id: string): Promise<{ ledgerNo
 export { today };
 
 /**
- * PATCH /api/bills/{id}: the reference, notes, category and due date of a bill not yet approved;
+ * PATCH /api/bills/{id}: the reference, notes, category, due date and lines of a bill not yet approved;
  * the recurrence of any bill but a void or rejected one (resuming a paused one clears its error and
  * plans its next run; a new nextDate is the series' new anchor).
  */
@@ -457,7 +432,7 @@ export async function updateBill(
 ): Promise<BillRecord> {
   const row = await lockBill(ctx, id);
   const set: Record<string, unknown> = {};
-  const header = (['reference', 'notes', 'category', 'dueDate'] as const).filter(
+  const header = (['reference', 'notes', 'category', 'dueDate', 'lines'] as const).filter(
     (k) => input[k] !== undefined,
   );
   if (header.length && row.status !== 'draft' && row.status !== 'awaiting_approval')
@@ -471,6 +446,8 @@ export async function updateBill(
   if (input.reference !== undefined) set.reference = input.reference;
   if (input.notes !== undefined) set.notes = input.notes;
   if (input.category !== undefined) set.category = input.category;
+  // The supplier's invoice as it is: its quantities and prices (bills.lines.ts).
+  if (input.lines) Object.assign(set, await replaceBillLines(ctx, row, input.lines));
   const recurs = (['recurring', 'frequency', 'nextDate', 'endDate', 'recurrenceActive'] as const).some(
     (k) => input[k] !== undefined,
   );

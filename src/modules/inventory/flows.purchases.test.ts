@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { register, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { assertProblem } from '../../../test/support/problem.ts';
-import { withTenant } from '../../platform/db/tenant.ts';
 import { createDoc, entryLines, fetched, release } from '../invoices/invoices.factories.ts';
 import { billOrder, received, sentOrder } from '../purchase-orders/purchase-orders.factories.ts';
 import {
@@ -77,7 +76,7 @@ describe('a purchase order received, then billed', () => {
 });
 
 describe('the bill dearer than the order', () => {
-  test('4 @ R50 received (GRNI R200 credit), billed at R55: GRNI 0, the R20 difference to cost of sales', async () => {
+  test('4 @ R50 received (GRNI R200 credit), billed at R55: GRNI 0, the R20 onto the 4 rods still on hand', async () => {
     const start = await books(k);
     const rod = await product(k, 'ROD');
     const po = await sentOrder(k.p, {
@@ -88,32 +87,30 @@ describe('the bill dearer than the order', () => {
     const res = await billOrder(k.p, po.id, 'KOS-R1');
     assert.equal(res.statusCode, 201, res.body);
     const bill = res.json();
-    // The supplier's invoice says R55 a rod: 4 × R55 = R220 + VAT R33 = R253 (set as captured).
-    await withTenant(t.database.db, k.b.tenantId, async (tx) => {
-      await tx
-        .updateTable('bill_lines')
-        .set({ unit_price: '55', net_amount: '220', vat_amount: '33', total_amount: '253' })
-        .where('bill_id', '=', bill.id)
-        .execute();
-      await tx
-        .updateTable('bills')
-        .set({ subtotal: '220', vat_total: '33', total: '253' })
-        .where('id', '=', bill.id)
-        .execute();
+    // The supplier's invoice says R55 a rod: the draft's line is changed to it before approval.
+    const patched = await k.p.api({
+      method: 'PATCH',
+      url: `/api/bills/${bill.id}`,
+      payload: {
+        lines: [{ description: 'Rods', quantity: 4, unitPrice: 55, purchaseOrderLineId: po.lines[0].id }],
+      },
     });
-    const ok = await k.p.api({
-      method: 'POST',
-      url: `/api/bills/${bill.id}/approve`,
-      payload: { acceptMismatch: true },
-    });
+    assert.equal(patched.statusCode, 200, patched.body);
+    // 4 × R55 = R220 + VAT 15% R33 = R253.
+    assert.deepEqual(
+      [patched.json().subtotal, patched.json().vatAmount, patched.json().amount],
+      [220, 33, 253],
+    );
+    const ok = await k.p.api({ method: 'POST', url: `/api/bills/${bill.id}/approve` });
     assert.equal(ok.statusCode, 200, ok.body);
-    // Dr GRNI R220, Cr GRNI R20 / Dr cost of sales R20: GRNI nets to the R200 received.
+    // Dr GRNI R220, Cr GRNI R20: GRNI nets to the R200 received. The 4 rods are all on hand, so
+    // the R20 is their cost (IAS 2.10: the price paid): Dr inventory R20, R220 for 4 (R55 each).
     assert.deepEqual(await books(k), {
-      inventory: start.inventory + 200,
-      costOfSales: start.costOfSales + 20,
+      inventory: start.inventory + 220,
+      costOfSales: start.costOfSales,
       grni: start.grni,
     });
-    assert.deepEqual(await stock(k, rod), { quantity: 4, value: 200 });
+    assert.deepEqual(await stock(k, rod), { quantity: 4, value: 220 });
   });
 });
 

@@ -1,5 +1,5 @@
 // Undoing the stock a document moved, when the document is voided. Every movement it made
-// (revaluations aside) is moved back, in an entry of its own dated the void:
+// (value-only ones aside) is moved back, in an entry of its own dated the void:
 //   * a movement out (a sale, a delivery) comes back in at the cost it left with
 //     (type 'return_in' naming it): Dr inventory / Cr cost of sales;
 //   * a movement in (a credit note's return, a bill's purchase) goes out again at the cost
@@ -58,7 +58,8 @@ export async function undoStock(ctx: LedgerCtx, u: Undo): Promise<string | null>
     .where('tenant_id', '=', ctx.tenantId)
     .where('company_id', '=', u.companyId)
     .where('source_id', '=', u.sourceId)
-    .where('type', '<>', 'revaluation')
+    // Value alone (a revaluation, a bill's price difference: undone by revalue.ts) moves no goods.
+    .where('type', 'not in', ['revaluation', 'price_difference'])
     .orderBy('seq')
     .execute();
   if (!moved.length) return null;

@@ -137,7 +137,9 @@ export async function unreceiveStock(
         counterAccountId: grni,
         field: 'receiptId',
       });
-      lines.push(...moved.lines);
+      // GRNI's lines name the order line as their open item, as the receipt's did.
+      const line = m.source_line_id;
+      lines.push(...moved.lines.map((l) => (l.accountId === grni && line ? { ...l, openItemId: line } : l)));
       // GRNI gets back exactly what the receipt credited it for these goods; any other value
       // the goods left at is cost of sales.
       const q = money(m.quantity);
@@ -156,7 +158,12 @@ export async function unreceiveStock(
         const description = `${item.name}: value moved since the receipt`;
         const more = diff.greaterThan(0);
         lines.push(
-          { accountId: grni, ...(more ? { debit: diff } : { credit: diff.abs() }), description },
+          {
+            accountId: grni,
+            ...(more ? { debit: diff } : { credit: diff.abs() }),
+            description,
+            openItemId: line,
+          },
           { accountId: cos, ...(more ? { credit: diff } : { debit: diff.abs() }), description },
         );
       }

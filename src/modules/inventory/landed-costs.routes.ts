@@ -29,8 +29,11 @@ export const landedCostsRoutes: AnyRoute[] = [
     description:
       "Each charge names a line of one of the company's approved bills (the freight or duty was booked to the " +
       "line's account when the bill was approved) and the amount of it to spread; a line's net amount can be " +
-      'spread once in full across all live landed costs (more: 409 BILL_LINE_USED). receipts are stock ' +
-      'movements of type purchase or receipt in this company. The sum of the charges is shared over them by ' +
+      'spread once in full across all live landed costs (more: 409 BILL_LINE_USED). The charge is a service or ' +
+      'expense line: a line of stock (a tracked product, posted to inventory or GRNI) is 400 naming ' +
+      'charges[i].billLineId. receipts are stock movements of type purchase or receipt in this company, none ' +
+      'dated after the landed cost (400 naming date: value does not come before the goods). The sum of the ' +
+      'charges is shared over them by ' +
       "method (value, quantity, or quantity × the product's weight), in cents by the largest remainder, so the " +
       'shares (allocations) sum exactly to amount. Nothing is posted until POST …/post. A clientId becomes ' +
       'the id: sent again, 200 with the landed cost it made (its bill-line amounts are not taken twice); the ' +
@@ -72,8 +75,9 @@ export const landedCostsRoutes: AnyRoute[] = [
     description:
       "For each receipt, the part of its share for units still on hand raises the item's cost in the company " +
       "(the average, or for FIFO that receipt's layer), so the next sale costs the landed price; the part for " +
-      'units already sold goes to cost of sales. FIFO knows what of the receipt is left; the average method ' +
-      "counts the receipt on hand up to what the company holds of the item. One entry on the landed cost's " +
+      'units gone goes to cost of sales. FIFO knows what of the receipt is left (its layer); the average ' +
+      "method follows the receipt's units through the pool: every movement out since took its proportion of " +
+      "them, as the sale would have carried the cost had it been known. One entry on the landed cost's " +
       "date: Dr inventory (and cost of sales) Cr each charge's bill line account. Posted twice: 409 " +
       'LANDED_COST_POSTED.',
     params: OpsIdParams,

@@ -90,13 +90,24 @@ async function checkCharges(ctx: TenantCtx, charges: Static<typeof LandedCostCre
     const field = `charges[${i}]`;
     if (!hasAtMostDecimals(c.amount, 2))
       throw badRequest(`${field}.amount`, 'must have at most two decimals');
-    const line = await sql<{ net_amount: string; status: string }>`
-      select l.net_amount::text as net_amount, b.status from bill_lines l
+    const line = await sql<{ net_amount: string; status: string; stock: string | null }>`
+      select l.net_amount::text as net_amount, b.status,
+             (select p.name from products p
+               where p.tenant_id = l.tenant_id and p.id = l.product_id and p.is_tracked) as stock
+        from bill_lines l
         join bills b on b.tenant_id = l.tenant_id and b.id = l.bill_id
        where l.tenant_id = ${ctx.tenantId} and l.id = ${c.billLineId} and l.bill_id = ${c.billId}
          and b.company_id = ${companyId} and b.deleted_at is null and l.retired_at is null`.execute(ctx.db);
     const found = line.rows[0];
     if (!found) throw badRequest(`${field}.billLineId`, 'no such line on that bill of this company');
+    // The goods themselves are no charge on them: a stock line posted to inventory (or GRNI), not
+    // to its account, so crediting that account would take from an expense never debited.
+    if (found.stock)
+      throw badRequest(
+        `${field}.billLineId`,
+        `a line of stock (${found.stock}), not a charge: a landed cost spreads a service or expense line ` +
+          '(freight, duty, clearing)',
+      );
     if (!['approved', 'partially_paid', 'paid'].includes(found.status))
       throw badRequest(`${field}.billId`, 'the bill is not approved: its charge is not in the books yet');
     // The bill line is locked against a second landed cost taking the same amount meanwhile.
@@ -126,8 +137,8 @@ export async function createLandedCost(ctx: TenantCtx, input: Static<typeof Land
   await checkCharges(ctx, input.charges);
   const receipts = [];
   for (const [i, movementId] of input.receipts.entries()) {
-    const m = await sql<{ id: string; value: string; quantity: string; weight: string | null }>`
-      select m.id, m.value::text as value, m.quantity::text as quantity,
+    const m = await sql<{ id: string; date: string; value: string; quantity: string; weight: string | null }>`
+      select m.id, m.date::text as date, m.value::text as value, m.quantity::text as quantity,
              coalesce(v.weight, p.weight)::text as weight
         from stock_movements m
         join products p on p.tenant_id = m.tenant_id and p.id = m.product_id
@@ -139,6 +150,13 @@ export async function createLandedCost(ctx: TenantCtx, input: Static<typeof Land
       throw badRequest(
         `receipts[${i}]`,
         'no such receipt of stock (a purchase or receipt movement) in this company',
+      );
+    // Value cannot come before the goods: dated before the receipt, the cost would be in stock on
+    // days the units were not (a valuation then shows value without quantity).
+    if (input.date < r.date)
+      throw badRequest(
+        'date',
+        `must not be before the receipt it is spread over (receipts[${i}], received ${r.date})`,
       );
     receipts.push({ ...r, basis: basisOf(input.method, r, `receipts[${i}]`) });
   }

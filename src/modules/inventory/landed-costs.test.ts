@@ -287,3 +287,106 @@ describe('clientId on a landed cost', () => {
     assert.equal(fresh.statusCode, 201, fresh.body);
   });
 });
+
+describe('landed costs: the units gone, the charge, the date (issue 34, items 3, 4, 7)', () => {
+  test('average, 10 held before, 10 received, 10 sold: half the freight is on units gone → cost of sales', async () => {
+    const item = await productForTest(t, a);
+    await receiveForTest(t, a, { productId: item, quantity: 10, unitCost: 100, date: '2026-03-01' });
+    const receipt = await receiveForTest(t, a, {
+      productId: item,
+      quantity: 10,
+      unitCost: 100,
+      date: '2026-03-02',
+    });
+    await receiveForTest(t, a, {
+      productId: item,
+      quantity: -10,
+      unitCost: 0,
+      type: 'sale',
+      date: '2026-03-03',
+    });
+    const bill = await freightBill(200);
+    const cosBefore = await balanceForTest(t, a, 'cost_of_sales');
+    const inventoryBefore = await balanceForTest(t, a, 'inventory');
+    const lc = await landed({
+      date: '2026-03-10',
+      method: 'value',
+      charges: [{ billId: bill.billId, billLineId: bill.billLineId, amount: 200 }],
+      receipts: [receipt],
+    });
+    const posted = await api({ method: 'POST', url: `/api/landed-costs/${lc.id}/post` });
+    assert.equal(posted.statusCode, 200, posted.body);
+    // IAS 2.25/27 weighted average: had the R200 been on the receipt, the pool after it would have
+    // been 20 units at R2,200 (R110 each) and the 10 sold would have cost R1,100, not R1,000. So
+    // R100 is the cost of units gone (cost of sales) and R100 stays on the 10 held (R1,100, R110).
+    // 10 on hand are not "the receipt's 10": the pool keeps no units apart.
+    assert.equal(await balanceForTest(t, a, 'cost_of_sales'), cosBefore + 100);
+    assert.equal(await balanceForTest(t, a, 'inventory'), inventoryBefore + 100);
+    assert.deepEqual(await poolForTest(t, a, item), { quantity: 10, value: 1100 });
+  });
+
+  test('the charge is a service or expense line of a bill, never a line of stock: 400 naming it', async () => {
+    const item = await productForTest(t, a);
+    const receipt = await receiveForTest(t, a, { productId: item, quantity: 5, unitCost: 10 });
+    // A bill buying 1 more of the item (a stock line: posted to inventory, not to its account).
+    const res = await api({
+      method: 'POST',
+      url: '/api/bills',
+      payload: {
+        contactId: p.supplierId,
+        billNumber: `STK-${++billNo}`,
+        issueDate: '2026-03-02',
+        dueDate: '2026-04-01',
+        lines: [{ description: 'One more', quantity: 1, unitPrice: 10, taxCode: 'exempt', productId: item }],
+      },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    const approved = await api({ method: 'POST', url: `/api/bills/${res.json().id}/approve` });
+    assert.equal(approved.statusCode, 200, approved.body);
+    const inventoryBefore = await balanceForTest(t, a, 'inventory');
+    const refused = await api({
+      method: 'POST',
+      url: '/api/landed-costs',
+      payload: {
+        date: '2026-03-10',
+        method: 'value',
+        charges: [{ billId: res.json().id, billLineId: approved.json().lines[0].id, amount: 10 }],
+        receipts: [receipt],
+      },
+    });
+    // Spread, it would have put R10 on inventory a second time and credited General expenses
+    // R10 the bill never debited there.
+    assert.equal(assertProblem(refused, 400).field, 'charges[0].billLineId');
+    assert.equal(await balanceForTest(t, a, 'inventory'), inventoryBefore);
+  });
+
+  test('dated before its receipt: 400 naming date (value cannot come before the goods)', async () => {
+    const item = await productForTest(t, a);
+    const receipt = await receiveForTest(t, a, {
+      productId: item,
+      quantity: 5,
+      unitCost: 10,
+      date: '2026-03-05',
+    });
+    const bill = await freightBill(30);
+    const early = await api({
+      method: 'POST',
+      url: '/api/landed-costs',
+      payload: {
+        date: '2026-03-04',
+        method: 'value',
+        charges: [{ billId: bill.billId, billLineId: bill.billLineId, amount: 30 }],
+        receipts: [receipt],
+      },
+    });
+    assert.equal(assertProblem(early, 400).field, 'date');
+    // The receipt's own day is fine.
+    const same = await landed({
+      date: '2026-03-05',
+      method: 'value',
+      charges: [{ billId: bill.billId, billLineId: bill.billLineId, amount: 30 }],
+      receipts: [receipt],
+    });
+    assert.equal(same.status, 'draft');
+  });
+});

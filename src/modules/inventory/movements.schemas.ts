@@ -20,13 +20,15 @@ export const MOVEMENT_TYPES = [
   'transfer_out',
   'transfer_in',
   'landed_cost',
+  'price_difference',
   'revaluation',
 ] as const;
 
 export const MovementTypeSchema = stringEnum(MOVEMENT_TYPES, {
   description:
     'What moved it: opening stock, a purchase (bill), a receipt (purchase order), a sale, a return in or out, an ' +
-    'adjustment, a count (stock take), a transfer out or in, a landed cost, a revaluation (value only)',
+    'adjustment, a count (stock take), a transfer out or in, a landed cost, a price difference (a supplier bill priced otherwise than its order, on ' +
+    'the units of the receipt still on hand), a revaluation (value only)',
 });
 
 export const Movement = named(

@@ -378,7 +378,9 @@ export async function moveSerial(ctx: Ctx, m: StockMove, locationId: string, q: 
 export async function moveStock(ctx: Ctx, m: StockMove): Promise<StockMoved> {
   const field = m.field ?? 'quantity';
   const q = money(m.quantity);
-  if (q.isZero() && m.type !== 'landed_cost') throw badRequest(field, 'must not be zero');
+  // A landed cost or a bill's price difference (revalue.ts) adds value alone, to units on hand.
+  const valueOnly = q.isZero() && (m.type === 'landed_cost' || m.type === 'price_difference');
+  if (q.isZero() && !valueOnly) throw badRequest(field, 'must not be zero');
   const item = m.item ?? (await stockItem(ctx, m.productId, m.variantId));
   if (!item.isTracked) throw badRequest(field, `${item.name} is not tracked in stock`);
   if (item.tracking === 'batch' && !m.batchId) throw badRequest(field, `${item.name} needs a batch`);
@@ -387,10 +389,10 @@ export async function moveStock(ctx: Ctx, m: StockMove): Promise<StockMoved> {
   const locationId = m.locationId ?? (await defaultLocation(ctx, m.companyId));
   const pool = await lockPool(ctx, m.companyId, item);
 
-  // A landed cost (quantity 0) adds value only: the serial stays where it is.
+  // Value only (quantity 0): the serial stays where it is.
   if (item.tracking === 'serial' && !q.isZero()) await moveSerial(ctx, m, locationId, q, field);
   let value: Decimal;
-  if (q.greaterThan(0) || (q.isZero() && m.type === 'landed_cost')) {
+  if (q.greaterThan(0) || valueOnly) {
     value = await valueIn(ctx, m, item, q, pool, field);
   } else {
     const out = q.abs();
@@ -473,7 +475,7 @@ export async function moveStock(ctx: Ctx, m: StockMove): Promise<StockMoved> {
   // The pool must end consistent: nothing on hand holds no value; FIFO's pool equals its layers.
   let target: Decimal | null = null;
   if (quantity.isZero()) target = ZERO;
-  else if (item.costMethod === 'fifo' && quantity.greaterThan(0) && m.type !== 'landed_cost')
+  else if (item.costMethod === 'fifo' && quantity.greaterThan(0) && !valueOnly)
     target = await layersValue(ctx, m.companyId, item.itemId);
   else if (pool.quantity.lessThan(0) && quantity.greaterThan(0))
     // Average, back from below zero: what was taken beyond stock went at the last unit cost; it

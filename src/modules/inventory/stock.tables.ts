@@ -26,6 +26,8 @@ export type MovementType =
   | 'transfer_out'
   | 'transfer_in'
   | 'landed_cost'
+  /** A supplier's bill priced differently from its order, on the receipt's units (value only). */
+  | 'price_difference'
   | 'revaluation';
 
 export interface ProductVariantsTable {
@@ -251,6 +253,24 @@ export interface LandedCostAllocationsTable {
   amount: DefaultNumeric;
 }
 
+/** A share of value added to a receipt's units after the fact (migration 0060, revalue.ts). */
+export interface ReceiptRevaluationsTable {
+  tenant_id: string;
+  id: string;
+  company_id: string;
+  receipt_movement_id: string;
+  source_type: 'bill' | 'landed_cost';
+  source_id: string;
+  source_line_id: string | null;
+  date: DateString;
+  amount: Numeric;
+  kept: Numeric;
+  movement_id: string | null;
+  entry_id: string;
+  undoes_id: string | null;
+  created_at: DefaultTimestamp;
+}
+
 export interface PriceListsTable {
   tenant_id: string;
   id: string;
@@ -293,6 +313,7 @@ declare module '../../platform/db/schema.ts' {
     landed_costs: LandedCostsTable;
     landed_cost_charges: LandedCostChargesTable;
     landed_cost_allocations: LandedCostAllocationsTable;
+    receipt_revaluations: ReceiptRevaluationsTable;
     price_lists: PriceListsTable;
     price_list_items: PriceListItemsTable;
   }

@@ -9,7 +9,7 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money } from '../../platform/money/money.ts';
 import { type BillRecord, type BillTaxCode, insertBill } from '../bills/index.ts';
-import { receiveStock } from '../inventory/flows.purchases.ts';
+import { receiveStock } from '../inventory/index.ts';
 import { stockColumn } from '../inventory/lines.ts';
 import { type OrderLineRow, type OrderRecord, type OrderRow, orderLines } from './purchase-orders.queries.ts';
 import type { BillFromOrder, ReceiptCreate } from './purchase-orders.schemas.ts';
@@ -124,30 +124,26 @@ export async function billOrder(
     throw conflict(`Nothing received on purchase order ${row.number} is left to bill`, {
       code: 'NOTHING_TO_BILL',
     });
-  const { bill } = await insertBill(
-    ctx,
-    {
-      contactId: row.contact_id,
-      billNumber: input.billNumber,
-      issueDate: input.issueDate,
-      dueDate: input.dueDate,
-      currency: row.currency,
-      ...(row.reference ? { reference: row.reference } : {}),
-      ...(input.supplierVatNumber ? { supplierVatNumber: input.supplierVatNumber } : {}),
-      purchaseOrderId: row.id,
-      lines: open.map(({ line, quantity }) => ({
-        description: line.description,
-        quantity: quantity.toNumber(),
-        unitPrice: money(line.unit_price).toNumber(),
-        taxCode: line.tax_code as BillTaxCode,
-        accountId: line.account_id,
-        productId: line.product_id,
-        ...(line.stock?.unit ? { unit: line.stock.unit } : {}),
-      })),
-    },
-    undefined,
-    open.map(({ line }) => line.id),
-  );
+  const { bill } = await insertBill(ctx, {
+    contactId: row.contact_id,
+    billNumber: input.billNumber,
+    issueDate: input.issueDate,
+    dueDate: input.dueDate,
+    currency: row.currency,
+    ...(row.reference ? { reference: row.reference } : {}),
+    ...(input.supplierVatNumber ? { supplierVatNumber: input.supplierVatNumber } : {}),
+    purchaseOrderId: row.id,
+    lines: open.map(({ line, quantity }) => ({
+      description: line.description,
+      quantity: quantity.toNumber(),
+      unitPrice: money(line.unit_price).toNumber(),
+      taxCode: line.tax_code as BillTaxCode,
+      accountId: line.account_id,
+      productId: line.product_id,
+      ...(line.stock?.unit ? { unit: line.stock.unit } : {}),
+      purchaseOrderLineId: line.id,
+    })),
+  });
   await settle(ctx, row);
   ctx.reply.code(201);
   return bill;

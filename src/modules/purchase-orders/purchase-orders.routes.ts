@@ -165,8 +165,9 @@ export const purchaseOrderRoutes: AnyRoute[] = [
       'than was ordered less what was received before (400 naming lines[i].quantity); date not before the ' +
       "order's issue date. The order becomes partially_received, or received when every line is in full. A " +
       'draft is 409 ORDER_NOT_SENT (send it first); a cancelled or billed order 409 ORDER_CLOSED. Lines of a ' +
-      "tracked product come into stock (default location) at the order line's net unit price, posted in one " +
-      'entry dated the receipt: Dr inventory, Cr GRNI (2160; the bill clears it); a date on or before the lock ' +
+      "tracked product come into stock (default location) at the order line's net unit price (units already " +
+      "billed: at the bill's price), posted in one entry dated the receipt: Dr inventory, Cr GRNI (2160, the " +
+      'order line its open item; the bill clears it); a date on or before the lock ' +
       'date is 409 PERIOD_LOCKED. Nothing else is posted (the bill is, when approved). 201 with the order.',
     params,
     body: ReceiptCreate,
@@ -228,7 +229,9 @@ export const purchaseOrderRoutes: AnyRoute[] = [
     description:
       "The supplier's billNumber (409 DUPLICATE_BILL_NUMBER as on POST /api/bills), issueDate and dueDate; the " +
       "lines are the received quantities not yet on a live bill, at the order's prices, tax codes and accounts, " +
-      'each naming its order line (purchaseOrderLineId); purchaseOrderId and purchaseOrderNumber are set. When ' +
+      'each naming its order line (purchaseOrderLineId); purchaseOrderId and purchaseOrderNumber are set. The ' +
+      "supplier's invoice may differ (price, quantity): change the draft's lines (PATCH /api/bills/{id}) before " +
+      'approving it. When ' +
       'everything ordered is received and billed the order becomes billed. Nothing received left to bill is 409 ' +
       'NOTHING_TO_BILL. 201 with the bill (submit and approve it as any bill).',
     params,
