@@ -2046,7 +2046,7 @@ export interface paths {
         put?: never;
         /**
          * Post a manual journal
-         * @description Debits must equal credits to the cent (400 on lines otherwise). Each line names its account by accountId or accountCode. Control accounts (debtors, creditors, inventory, customer deposits) are refused: only documents post to them. VAT tags (taxCode with taxRate) must be right on the journal’s date: the code’s rate (15%, 14% before 2018-04-01; 0 for zero-rated and exempt codes), the company VAT-registered on that date, an output code’s VAT on the VAT output account and an input code’s on VAT input, and per code and rate the VAT lines equal the rate times the tagged net lines within a cent per net line (accommodation_long: the rate of 60% of the net, s10(10); input_import, input_capital_import and imported_services excepted: their tax stands alone); otherwise a 400 naming the line (lines[i].taxRate, lines[i].taxCode, lines[i].debit or credit). A date on or before the lock date is 409 PERIOD_LOCKED. Posted journals never change; DELETE voids one with a reversal. 201 on create; 200 with the journal when clientId was used.
+         * @description Debits must equal credits to the cent (400 on lines otherwise). Each line names its account by accountId or accountCode. Control accounts (debtors, creditors, inventory, customer deposits) are refused: only documents post to them. VAT tags (taxCode with taxRate) must be right on the journal’s date: the code’s rate (15%, 14% before 2018-04-01; 0 for zero-rated and exempt codes), the company VAT-registered on that date, an output code’s VAT on the VAT output account and an input code’s on VAT input, and per code and rate the VAT lines equal the rate times the tagged net lines within half a cent per net line (the most that rounding each net line’s VAT once, per line or per document, can make) (accommodation_long: the rate of 60% of the net, s10(10); input_import, input_capital_import and imported_services excepted: their tax stands alone); otherwise a 400 naming the line (lines[i].taxRate, lines[i].taxCode, lines[i].debit or credit). A date on or before the lock date is 409 PERIOD_LOCKED. Posted journals never change; DELETE voids one with a reversal. 201 on create; 200 with the journal when clientId was used.
          *
          *     Needs the role permission `reports:write`. An API key or OAuth token needs the scope `reports:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -2264,7 +2264,7 @@ export interface paths {
         put?: never;
         /**
          * A deposit forfeited by the customer: Dr customer deposits, Cr forfeited deposits (net), Cr VAT output
-         * @description What remains of a deposit becomes a supply (VAT Act s1): Dr customer deposits / Cr 4960 Forfeited deposits (net) / Cr VAT output (15/115, 14/114 before 2018-04-01, if registered on the date), tagged standard (VAT201 fields 1, 4). The deposit is forfeited. Not a deposit: 409 NOT_A_DEPOSIT; draft, refunded or forfeited: 409 NOT_OPEN; all applied: 409 NO_CREDIT_LEFT.
+         * @description What remains of a deposit becomes a supply (VAT Act s1): Dr customer deposits / Cr 4960 Forfeited deposits (net) / Cr VAT output (15/115, 14/114 before 2018-04-01, if registered on the date), tagged standard (VAT201 fields 1, 4). A deposit applied to a smaller invoice left its excess as a customer credit (deposit_excess): what remains of that credit is what is forfeited (debited on its own item; the credit becomes forfeited too; a date before the credit arose is 400 naming date). The deposit is forfeited. Not a deposit: 409 NOT_A_DEPOSIT; draft, refunded or forfeited: 409 NOT_OPEN; nothing left (all applied or refunded): 409 NO_CREDIT_LEFT.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -2314,7 +2314,7 @@ export interface paths {
         put?: never;
         /**
          * Create an invoice or another sales document (a draft)
-         * @description The nine types: invoice, quote, pro_forma, sales_order, delivery_note, credit_note, debit_note, cash_sale, deposit. Numbered per type per company from the invoice settings (gap-free). VAT: a line carries a taxCode (standard, zero, zero_export, exempt, out_of_scope; default standard) and the rate follows from it and the issue date (standard 15%, 14% before 2018-04-01; the others 0%); vatRate is accepted instead: 0 means zero, the standard rate of the date standard, any other rate (or one disagreeing with taxCode) is 400 naming lines[i].vatRate. A company not VAT-registered on the issue date charges none whatever the line says. A negative line (a discount, an item returned) is allowed while the total is not negative (400 naming lines otherwise; a credit note gives money back). Each line is rounded half-up to cents; totals are sums of rounded lines. dueDate before issueDate is 400. Left out, paymentTermsDays, terms and notes take the invoice settings' defaults (defaultPaymentTermsDays, defaultTerms, defaultNotes); dueDate is still required. templateId names a template of the company (400 otherwise). A credit or debit note may name the released invoice or debit note it adjusts (creditedDocumentId; creditedInvoiceId is its alias): it then takes that document's VAT rate and registration (of its issue date, VAT Act s21), must not be dated before it (400 issueDate), and a credit note must not exceed what remains of it, its total less the credit notes already released against it (400 lines). 201 on create; 200 with the existing document when clientId was already used.
+         * @description The nine types: invoice, quote, pro_forma, sales_order, delivery_note, credit_note, debit_note, cash_sale, deposit. Numbered per type per company from the invoice settings (gap-free). VAT: a line carries a taxCode (standard, zero, zero_export, exempt, out_of_scope; default standard) and the rate follows from it and the issue date (standard 15%, 14% before 2018-04-01; the others 0%); vatRate is accepted instead: 0 means zero, the standard rate of the date standard, any other rate (or one disagreeing with taxCode) is 400 naming lines[i].vatRate. A company not VAT-registered on the issue date charges none whatever the line says. A negative line (a discount, an item returned) is allowed while neither the total nor the VAT total comes to less than zero: otherwise 422 CREDIT_NOTE_REQUIRED naming total or vatTotal (giving money back or reducing output tax is a credit note's work, VAT Act s21); a credit note itself must not come to less than zero (400 naming lines). Each line is rounded half-up to cents; totals are sums of rounded lines. dueDate before issueDate is 400. Left out, paymentTermsDays, terms and notes take the invoice settings' defaults (defaultPaymentTermsDays, defaultTerms, defaultNotes); dueDate is still required. templateId names a template of the company (400 otherwise). A credit or debit note may name the released invoice or debit note it adjusts (creditedDocumentId; creditedInvoiceId is its alias): it then takes that document's VAT rate and registration (of its issue date, VAT Act s21), must not be dated before it (400 issueDate), and a credit note must not exceed what remains of it, its total less the credit notes already released against it (400 lines). 201 on create; 200 with the existing document when clientId was already used.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -2368,7 +2368,7 @@ export interface paths {
         put?: never;
         /**
          * Release a draft: it becomes open and, for posting types, posts to the ledger
-         * @description invoice and debit_note: Dr debtors, Cr income and VAT output; credit_note: the mirror (applied to creditedDocumentId at once when it names one, up to what is due; wholly applied, its status is applied). A credit note more than what remains of the document it credits (credit notes released since it was made count) is 400 naming lines. cash_sale: Dr bank, Cr income and VAT (paid); deposit: Dr bank, Cr customer deposits (paid). quote, pro_forma, sales_order and delivery_note post nothing. A second release is 409 ALREADY_RELEASED; an issue date on or before the lock date is 409 PERIOD_LOCKED; a document in a currency other than the base currency is 422 (not posted yet). Lines naming a tracked product move its stock (default location): out on an invoice, cash sale or delivery note (Dr cost of sales, Cr inventory in the same entry; a delivery note in an entry of its own, and an invoice from the same sales order does not move them again), back in on a credit note (at the cost, batch and serials they left with when it names the invoice). A line in a `unit` moves quantity × its factor base units. A batch product leaves from the batch named, else first expiry first out (expired batches never); a serial product names one serial per base unit (400 naming lines[i].serials). Stock a product refusing negative stock does not have: 409 INSUFFICIENT_STOCK; a serial not in stock: 409 SERIAL_NOT_IN_STOCK; nothing written.
+         * @description invoice and debit_note: Dr debtors, Cr income and VAT output; credit_note: the mirror (applied to creditedDocumentId at once when it names one, up to what is due; wholly applied, its status is applied). A credit note more than what remains of the document it credits (credit notes released since it was made count) is 400 naming lines. cash_sale: Dr bank, Cr income and VAT (paid); deposit: Dr bank, Cr customer deposits (paid). quote, pro_forma, sales_order and delivery_note post nothing. A second release is 409 ALREADY_RELEASED; an issue date on or before the lock date is 409 PERIOD_LOCKED; a document in a currency other than the base currency is 422 (not posted yet); a draft (not a credit note) whose total or VAT total is below zero, 422 CREDIT_NOTE_REQUIRED. Lines naming a tracked product move its stock (default location): out on an invoice, cash sale or delivery note (Dr cost of sales, Cr inventory in the same entry; a delivery note in an entry of its own, and an invoice from the same sales order does not move them again), back in on a credit note (at the cost, batch and serials they left with when it names the invoice). A line in a `unit` moves quantity × its factor base units. A batch product leaves from the batch named, else first expiry first out (expired batches never); a serial product names one serial per base unit (400 naming lines[i].serials). Stock a product refusing negative stock does not have (at the issue date or after any later movement): 409 INSUFFICIENT_STOCK naming the line; a serial not in stock: 409 SERIAL_NOT_IN_STOCK; nothing written.
          *
          *     Needs the role permission `invoices:write`. An API key or OAuth token needs the scope `invoices:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -3256,7 +3256,7 @@ export interface paths {
         put?: never;
         /**
          * Capture a supplier's bill (a draft)
-         * @description contactId must be a SUPPLIER contact of the tenant (none, or another tenant's: 404; a customer or employee: 400). billNumber is the supplier's own: the same supplier's number twice (trimmed, any case, void and deleted bills not counted) is 409 DUPLICATE_BILL_NUMBER with existingBillId and existingBillNumber (a unique index stands behind it, so two creates at once cannot both succeed). VAT as on sales: a line carries a taxCode (standard, standard_capital, zero, exempt, out_of_scope; default standard) or a vatRate (0 or the standard rate of the issue date), rounded half-up per line. A standard-rated bill above R5,000 incl. VAT claims input tax only on a full tax invoice: without supplierVatNumber or the contact's vatNumber it is 400 naming supplierVatNumber; from R50 to R5,000 it is kept with vatWarning (VAT Act s16(2), s20). A line posts to its accountId (an expense or asset account) or General expenses (6750). purchaseOrderId must be a sent order of the company from the same supplier (400 naming it); purchaseOrderNumber is then its number, and a bill that bills more than was received on it carries receiptMismatch (approval needs acceptMismatch). A line may name the order line it bills (purchaseOrderLineId: its product and unit, never more than ordered with the other live bills, 400 naming the field); a product line of a bill naming its order is linked to the order's one line of that product by itself (several: 400 naming purchaseOrderLineId). costCentreId (the bill's, the default of its lines) and a line's costCentreId name the company's active cost centres (400 naming the field otherwise); a line's cost posts to its cost centre. The recurrence fields are stored as given. 201; 200 with the existing bill when clientId was already used.
+         * @description contactId must be a SUPPLIER contact of the tenant (none, or another tenant's: 404; a customer or employee: 400). billNumber is the supplier's own: the same supplier's number twice (trimmed, any case, void and deleted bills not counted) is 409 DUPLICATE_BILL_NUMBER with existingBillId and existingBillNumber (a unique index stands behind it, so two creates at once cannot both succeed). VAT as on sales: a line carries a taxCode (standard, standard_capital, zero, exempt, out_of_scope; default standard) or a vatRate (0 or the standard rate of the issue date), rounded half-up per line. A standard-rated bill above R5,000 incl. VAT claims input tax only on a full tax invoice: without a South African VAT number (ten digits starting with 4; anything else counts as none) in supplierVatNumber, or else the contact's vatNumber, it is 400 naming supplierVatNumber; from R50 to R5,000 it is kept with vatWarning (VAT Act s16(2), s20). Negative lines net against the rest, but a bill whose VAT comes to less than zero is 422 CREDIT_NOTE_REQUIRED naming vatAmount: input tax is reduced by the supplier's credit note (s21), not a bill. A line naming a productId (and variantId) must name a live product of the tenant (and a variant of it): 400 naming lines[i].productId or lines[i].variantId. A line posts to its accountId (an expense or asset account) or General expenses (6750). purchaseOrderId must be a sent order of the company from the same supplier (400 naming it); purchaseOrderNumber is then its number, and a bill that bills more than was received on it carries receiptMismatch (approval needs acceptMismatch). A line may name the order line it bills (purchaseOrderLineId: its product and unit, never more than ordered with the other live bills, 400 naming the field); a product line of a bill naming its order is linked to the order's one line of that product by itself (several: 400 naming purchaseOrderLineId). costCentreId (the bill's, the default of its lines) and a line's costCentreId name the company's active cost centres (400 naming the field otherwise); a line's cost posts to its cost centre. The recurrence fields are stored as given. 201; 200 with the existing bill when clientId was already used.
          *
          *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -3856,7 +3856,7 @@ export interface paths {
         put?: never;
         /**
          * E-mail the purchase order to the supplier with its PDF attached (draft → sent)
-         * @description To `to`, or else the supplier's e-mail address; neither is a 400 naming to. The message and its PDF are stored and the send queued in this request; the job worker sends it, so the answer never waits for the mail server: 202 with the e-mail, its status (queued, or stored when no SMTP is configured) and the order. A draft becomes sent; sending again sends again. A cancelled order is 409 ORDER_CLOSED.
+         * @description To `to`, or else the supplier's e-mail address; neither is a 400 naming to. The message and its PDF are stored and the send queued in this request; the job worker sends it, so the answer never waits for the mail server: 202 with the e-mail, its status (queued, or stored when no SMTP is configured) and the order. A draft becomes sent; sending again sends again. A cancelled order is 409 ORDER_CLOSED. An order a receipt would refuse is not sent: a line naming a product (or variant, or unit) no longer live is a 400 naming lines[i].productId (lines[i].variantId, lines[i].unit).
          *
          *     Needs the role permission `expenses:write`. An API key or OAuth token needs the scope `expenses:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -4984,7 +4984,7 @@ export interface paths {
         put?: never;
         /**
          * Adjust stock (found, lost, damaged) or enter opening stock: one posted entry
-         * @description Each line moves stock at the location (default the main warehouse): a quantity above 0 comes in at unitCost (default the current average cost, else the last unit cost), below 0 goes out at the cost method's value (weighted average or FIFO). The whole adjustment posts ONE journal entry: inventory against 5200 Stock adjustments, or for type opening against 3400 Opening balances. A batch-tracked product needs batchCode (a new code makes the batch, with batchExpiry); a serial-tracked one needs one serial per unit (each a movement of ±1; a serial in stock already is 409 SERIAL_IN_STOCK, one not in stock there 409 SERIAL_NOT_IN_STOCK). Out beyond what is on hand, for a product that refuses negative stock: 409 INSUFFICIENT_STOCK. An adjustment that moves no value (stock with no cost yet and no unitCost) is a 400. The id is the journal entry’s id. A clientId sent again answers 200 with the adjustment it made; one that is the id of another record is 409.
+         * @description Each line moves stock at the location (default the main warehouse): a quantity above 0 comes in at unitCost (default the current average cost, else the last unit cost), below 0 goes out at the cost method's value (weighted average or FIFO). The whole adjustment posts ONE journal entry: inventory against 5200 Stock adjustments, or for type opening against 3400 Opening balances. A batch-tracked product needs batchCode (a new code makes the batch, with batchExpiry); a serial-tracked one needs one serial per unit (each a movement of ±1; a serial in stock already is 409 SERIAL_IN_STOCK, one not in stock there 409 SERIAL_NOT_IN_STOCK). Out beyond what is on hand at the date or at any later date, for a product that refuses negative stock: 409 INSUFFICIENT_STOCK naming the line. An adjustment that moves no value (stock with no cost yet and no unitCost) is a 400. The id is the journal entry’s id. A clientId sent again answers 200 with the adjustment it made; one that is the id of another record is 409.
          *
          *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -5254,7 +5254,7 @@ export interface paths {
         put?: never;
         /**
          * Send stock from one location to another (201, status in_transit)
-         * @description Each line leaves fromLocationId now, into the company's transit location (TRANSIT, made on first use). A batch-tracked product names batchCode; a serial-tracked one names one serial per unit (the line is kept as one line per serial). Taking a location below zero is a 409 INSUFFICIENT_STOCK unless the product allows negative stock; a serial not at fromLocationId is a 409 SERIAL_NOT_IN_STOCK. A transfer posts nothing: the stock stays in the company, on the same inventory account, and each leg moves out and in at the same value (the out leg's cost: the average, or FIFO's oldest layers). A clientId becomes the id: sent again, 200 with the transfer it made (nothing moves twice); the id of another company's transfer is a 409 naming clientId.
+         * @description Each line leaves fromLocationId now, into the company's transit location (TRANSIT, made on first use). A batch-tracked product names batchCode; a serial-tracked one names one serial per unit (the line is kept as one line per serial). Taking a location below zero, on the date or at any later date, is a 409 INSUFFICIENT_STOCK naming the line unless the product allows negative stock; a serial not at fromLocationId is a 409 SERIAL_NOT_IN_STOCK. A transfer posts nothing: the stock stays in the company, on the same inventory account, and each leg moves out and in at the same value (what the units stood at where they left; out of transit, exactly what went into it), so transit ends at 0 units and R0.00. The company's cost is untouched: the FIFO layers keep their dates and costs. A clientId becomes the id: sent again, 200 with the transfer it made (nothing moves twice); the id of another company's transfer is a 409 naming clientId.
          *
          *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -5296,7 +5296,7 @@ export interface paths {
         put?: never;
         /**
          * Receive a transfer at its destination: out of transit into toLocationId (status received)
-         * @description date must not be before the date sent. A transfer received or cancelled is a 409 TRANSFER_CLOSED. A transfer posts nothing: the stock stays in the company, on the same inventory account, and each leg moves out and in at the same value (the out leg's cost: the average, or FIFO's oldest layers).
+         * @description date must not be before the date sent. A transfer received or cancelled is a 409 TRANSFER_CLOSED. A transfer posts nothing: the stock stays in the company, on the same inventory account, and each leg moves out and in at the same value (what the units stood at where they left; out of transit, exactly what went into it), so transit ends at 0 units and R0.00.
          *
          *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -5318,7 +5318,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a transfer in transit: the stock goes back to fromLocationId (status cancelled)
-         * @description Only while in transit (else 409 TRANSFER_CLOSED). A transfer posts nothing: the stock stays in the company, on the same inventory account, and each leg moves out and in at the same value (the out leg's cost: the average, or FIFO's oldest layers).
+         * @description Only while in transit (else 409 TRANSFER_CLOSED). A transfer posts nothing: the stock stays in the company, on the same inventory account, and each leg moves out and in at the same value (what the units stood at where they left; out of transit, exactly what went into it), so transit ends at 0 units and R0.00.
          *
          *     Needs the role permission `inventory:write`. An API key or OAuth token needs the scope `inventory:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -5754,7 +5754,7 @@ export interface paths {
         put?: never;
         /**
          * Calculate the payslips: one per employee of the frequency employed in the period
-         * @description Open or calculated → calculated. Starters and leavers are paid pro rata (calendar days); PAYE, UIF, SDL and ETI use the statutory tables in effect on the period's end (422 PAYROLL_TABLES_MISSING naming what is missing). Calculating again replaces the payslips. A finalised or paid period: 409 PERIOD_FINALISED.
+         * @description Open or calculated → calculated. Starters and leavers are paid pro rata (calendar days); PAYE, UIF, SDL and ETI use the statutory tables in effect on the period's end (422 PAYROLL_TABLES_MISSING naming what is missing). Calculating again replaces the payslips. A finalised or paid period: 409 PERIOD_FINALISED. The period's warnings list what to see to first (an employee without an income tax number, an ETI refused below the minimum wage), each with its employee.
          *
          *     Needs the role permission `payroll:write`. An API key or OAuth token needs the scope `payroll:write`. Company-scoped: send `X-Company-Id`.
          */
@@ -5818,7 +5818,7 @@ export interface paths {
         };
         /**
          * The EMP201 figures of the month the period ends in
-         * @description Every finalised or paid period of the company ending in that month: PAYE, the ETI claimed, PAYE less ETI, UIF (employees’ and employer’s), SDL and the amount payable; payeLessEti, uif and sdl are the credits the periods’ entries made to 2300, 2310 and 2320. An ETI larger than the PAYE rolls over to the next month (ETI Act s9(1)) within the reconciliation period (March to August, September to February): etiBroughtForward + eti is available, etiUtilised (at most the PAYE) reduces the payable, the rest is etiCarriedForward, which in August and February is what the reconciliation claims from SARS (s10(1)).
+         * @description Every finalised or paid period of the company ending in that month: PAYE, the ETI claimed, PAYE less ETI, UIF (employees’ and employer’s), SDL and the amount payable; payeLessEti, uif and sdl are the credits the periods’ entries made to 2300, 2310 and 2320. An ETI larger than the PAYE rolls over to the next month (ETI Act s9(1)) within the reconciliation period (March to August, September to February): etiBroughtForward + eti is available, etiUtilised (at most the PAYE) reduces the payable, the rest is etiCarriedForward, which in August and February is what the reconciliation claims from SARS (s10(1)). issues: the month's payslip warnings, once per employee and code.
          *
          *     Needs the role permission `payroll:read`. An API key or OAuth token needs the scope `payroll:read`. Company-scoped: send `X-Company-Id`.
          */
@@ -6280,7 +6280,7 @@ export interface paths {
         };
         /**
          * VAT report: output and input VAT by code and rate, and every VAT201 field
-         * @description From the VAT code and rate on the journal lines (the TaxCode schema names each code and its field). Output codes: net = credits − debits of the sales lines, VAT = credits − debits of the VAT account lines; input codes the other way round. vat201 holds every field of the SARS VAT201 (GEN-ELEC-04-G01), fields lists them in SARS order with their numbers and labels: 1/4 standard (VAT included / its VAT, at the standard rate of the date: 15%, 14% before 2018-04-01), 1A/4A standard_capital, 2 zero, 2A zero_export, 3 exempt; 5 accommodation_long (excluding VAT), 6 = 60% of 5 (s10(10)), 7 accommodation_short, 8 = 6 + 7, 9 = the standard rate of 8 as SARS computes it; 10/11 change_in_use (s18(1)); 12 imported_services (s7(1)(c)) and the VAT of bad debts recovered (bad_debt_recovered, s22(2): SARS's placement of recovered bad debts is taken as field 12); 13 = 4 + 4A + 9 + 11 + 12; 14 input_capital, 14A input_capital_import, 15 input_standard, 15A input_import, 16 input_change_in_use (s18(4)), 17 input_bad_debt (s22(1)), 18 input_other; 19 = 14 + 14A + 15 + 15A + 16 + 17 + 18; 20 = 13 − 19 (negative: refundable). The 14%/15% transition: a standard-rated line at 14% dated from 2018-04-01 (a credit or debit note against a 14% supply, s21) is kept out of its field: a decrease of output tax goes to 18, an increase to 12; a decrease of input tax to 12, an increase to 18. period=<id> (GET /api/reports/vat/periods) asks for a VAT period instead of from and to (both is a 400 naming period; an id that is not a period of the company’s VAT category is a 400 naming it); from and to that are exactly a period count as it. A submitted period answers the figures frozen when it was submitted, whatever was posted later. An open period reports, for each submitted period it is the first open period after, what was posted dated in it since it was reported (adjustments): an increase of output tax or a decrease of input tax in field 12, a decrease of output tax or an increase of input tax in field 18. Without period: to defaults to today (UTC); from to the first day of the financial year that contains to (ledger settings: financialYearEndMonth, February by default). to before from is a 400 naming to. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format (or, without it, the Accept header: application/json, text/csv or application/pdf): json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
+         * @description From the VAT code and rate on the journal lines (the TaxCode schema names each code and its field). Output codes: net = credits − debits of the sales lines, VAT = credits − debits of the VAT account lines; input codes the other way round. vat201 holds every field of the SARS VAT201 (GEN-ELEC-04-G01), fields lists them in SARS order with their numbers and labels: 1/4 standard (VAT included / its VAT, at the rate of the return: 15%, 14% for a range ending before 2018-04-01), 1A/4A standard_capital, 2 zero, 2A zero_export, 3 exempt; 5 accommodation_long (excluding VAT), 6 = 60% of 5 (s10(10)), 7 accommodation_short, 8 = 6 + 7, 9 = the standard rate of 8 as SARS computes it; 10/11 change_in_use (s18(1)); 12 imported_services (s7(1)(c)) and the VAT of bad debts recovered (bad_debt_recovered, s22(2): SARS's placement of recovered bad debts is taken as field 12); 13 = 4 + 4A + 9 + 11 + 12; 14 input_capital, 14A input_capital_import, 15 input_standard, 15A input_import, 16 input_change_in_use (s18(4)), 17 input_bad_debt (s22(1)), 18 input_other; 19 = 14 + 14A + 15 + 15A + 16 + 17 + 18; 20 = 13 − 19 (negative: refundable). An earlier rate: a standard-rated line (imports aside) at a rate other than the standard rate on the last day of the range (14% in a return ending from 2018-04-01: a March 2018 supply or purchase, a credit or debit note against a 14% supply, s21) is kept out of its field and declared by its VAT, each posting apart: output tax charged or increased in 12, decreased in 18; input tax claimed or increased in 18, decreased in 12. period=<id> (GET /api/reports/vat/periods) asks for a VAT period instead of from and to (both is a 400 naming period; an id that is not a period of the company’s VAT category is a 400 naming it); from and to that are exactly a period count as it. A submitted period answers the figures frozen when it was submitted, whatever was posted later. An open period reports, for each submitted period it is the first open period after, what was posted dated in it since it was reported (adjustments): an increase of output tax or a decrease of input tax in field 12, a decrease of output tax or an increase of input tax in field 18. Without period: to defaults to today (UTC); from to the first day of the financial year that contains to (ledger settings: financialYearEndMonth, February by default). to before from is a 400 naming to. From the ledger alone: sums of the running balances that posting maintains, never of the journal lines, so the cost follows the number of accounts and months, not of lines. Amounts are JSON numbers, exact to the cent. format (or, without it, the Accept header: application/json, text/csv or application/pdf): json (default), csv (a header row, then the rows; text/csv in UTF-8 with a file name in Content-Disposition) or pdf (company, title, period, rows and totals, with page breaks); anything else is a 400 naming format. Dates are YYYY-MM-DD; an impossible one is a 400 naming it.
          *
          *     Needs the role permission `reports:read`. An API key or OAuth token needs the scope `reports:read`. Company-scoped: send `X-Company-Id`.
          */
@@ -6748,13 +6748,14 @@ export interface components {
          *     - `CURRENCY_NOT_SUPPORTED` (422): Payment links take rand (ZAR) only: the document is in another currency
          *     - `PAYROLL_TABLES_MISSING` (422): No statutory payroll table (PAYE tax year, UIF, SDL, ETI) covers the date; `reasons` names each one missing
          *     - `CONTACT_NOT_EMPLOYEE` (422): An employee links to an EMPLOYEE contact: the contact named is of another type
+         *     - `CREDIT_NOTE_REQUIRED` (422): A sales document (not a credit note) or a supplier bill whose VAT or total comes to less than zero: reducing output or input tax, or giving money back, is a credit note's work (VAT Act s21); `field` names the total or VAT total (a bill: amount or vatAmount)
          *     - `IDEMPOTENCY_KEY_REUSED` (422): `Idempotency-Key` was used with a different request
          *     - `RATE_LIMITED` (429): Too many requests; `limit` and `retryAfterSeconds` say when to retry
          *     - `INTERNAL_ERROR` (500): Unexpected error; deliberately generic
          *     - `UNAVAILABLE` (503): A dependency is unavailable; retry with backoff
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "SIGNATURE_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "KEY_NOT_BOUND_TO_CONTACT" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_INVOICED" | "INSUFFICIENT_STOCK" | "SERIAL_IN_STOCK" | "SERIAL_NOT_IN_STOCK" | "LEAVE_BALANCE_EXCEEDED" | "LEAVE_OVERLAP" | "STOCK_TAKE_CLOSED" | "TRANSFER_CLOSED" | "LANDED_COST_POSTED" | "BILL_LINE_USED" | "ALREADY_RECONCILED" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "RECEIPT_MISMATCH" | "ORDER_NOT_SENT" | "ORDER_CLOSED" | "ORDER_BILLED" | "RECEIPT_BILLED" | "NOTHING_TO_BILL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "PERIOD_NOT_FINALISED" | "PERIOD_FINALISED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "PRODUCT_HAS_STOCK" | "LOCATION_HAS_STOCK" | "SANDBOX_IN_USE" | "ON_HOLD" | "DISPUTED" | "PAYMENT_BLOCKED" | "SAME_USER" | "GATEWAY_UNAVAILABLE" | "LINK_NOT_ACTIVE" | "NOT_IN_REVIEW" | "REFERENCE_MISMATCH" | "LINK_GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "CURRENCY_NOT_SUPPORTED" | "PAYROLL_TABLES_MISSING" | "CONTACT_NOT_EMPLOYEE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "SIGNATURE_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "KEY_NOT_BOUND_TO_CONTACT" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_INVOICED" | "INSUFFICIENT_STOCK" | "SERIAL_IN_STOCK" | "SERIAL_NOT_IN_STOCK" | "LEAVE_BALANCE_EXCEEDED" | "LEAVE_OVERLAP" | "STOCK_TAKE_CLOSED" | "TRANSFER_CLOSED" | "LANDED_COST_POSTED" | "BILL_LINE_USED" | "ALREADY_RECONCILED" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "RECEIPT_MISMATCH" | "ORDER_NOT_SENT" | "ORDER_CLOSED" | "ORDER_BILLED" | "RECEIPT_BILLED" | "NOTHING_TO_BILL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "PERIOD_NOT_FINALISED" | "PERIOD_FINALISED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "PRODUCT_HAS_STOCK" | "LOCATION_HAS_STOCK" | "SANDBOX_IN_USE" | "ON_HOLD" | "DISPUTED" | "PAYMENT_BLOCKED" | "SAME_USER" | "GATEWAY_UNAVAILABLE" | "LINK_NOT_ACTIVE" | "NOT_IN_REVIEW" | "REFERENCE_MISMATCH" | "LINK_GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "CURRENCY_NOT_SUPPORTED" | "PAYROLL_TABLES_MISSING" | "CONTACT_NOT_EMPLOYEE" | "CREDIT_NOTE_REQUIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         FieldError: {
             /** @description The field, parameter or header, e.g. lines[0].quantity */
             field: string;
@@ -7229,9 +7230,11 @@ export interface components {
             days120: number;
             /** @description More than 120 days past due */
             older: number;
-            /** @description Everything outstanding */
+            /** @description Credit the contact has that is applied to nothing yet (debtors: credit notes, overpayments; creditors: supplier credit notes, bills overpaid), as a negative amount: in no bucket and not overdue */
+            unapplied: number;
+            /** @description Everything outstanding: the buckets plus unapplied */
             total: number;
-            /** @description days30 + days60 + days90 + days120 + older */
+            /** @description days30 + days60 + days90 + days120 + older (unapplied credit not deducted) */
             overdue: number;
         };
         /**
@@ -9838,7 +9841,10 @@ export interface components {
             amountRefunded: number;
             /** @description A deposit: forfeited */
             amountForfeited: number;
+            /** @description What is still owed: total less paid, credited and written off (an invoice or debit note); 0 for a released cash sale or deposit (money in hand); a credit note: its credit remaining, as amountRemaining */
             amountDue: number;
+            /** @description A released credit note or deposit: what is left of it to apply, refund or forfeit (a deposit applied to a smaller invoice: 0, its excess being a customer credit of its own); 0 for a draft and every other type */
+            amountRemaining: number;
             /**
              * Format: uuid
              * @description A credit or debit note: the invoice or debit note it adjusts
@@ -12788,6 +12794,16 @@ export interface components {
             error: string | null;
             feed: components["schemas"]["BankFeed"];
         };
+        /**
+         * @description The code a sales line naming the product takes when it gives neither taxCode nor vatRate (a sales line's codes; default standard)
+         * @enum {string}
+         */
+        ProductSalesTaxCode: "standard" | "zero" | "zero_export" | "exempt" | "out_of_scope" | "accommodation_short" | "accommodation_long";
+        /**
+         * @description The code a bill line naming the product takes when it gives neither taxCode nor vatRate (a bill line's codes; default standard)
+         * @enum {string}
+         */
+        ProductPurchaseTaxCode: "standard" | "standard_capital" | "zero" | "exempt" | "out_of_scope";
         Product: {
             /** Format: uuid */
             id: string;
@@ -12798,8 +12814,12 @@ export interface components {
             description: string | null;
             /** @description Excluding VAT */
             unitPrice: number;
-            /** @description null: the standard rate */
+            /** @description salesTaxCode's rate: null, the standard rate; 0 */
             vatRate: number | null;
+            salesTaxCode: components["schemas"]["ProductSalesTaxCode"];
+            purchaseTaxCode: components["schemas"]["ProductPurchaseTaxCode"];
+            /** @description Set by migration 0076 when the vatRate the product held was the rate of no tax code (7, 14): the code it was given and why; cleared when salesTaxCode or vatRate is set */
+            taxNote: string | null;
             /** @description Stock on hand is counted for it (false for a service) */
             isTracked: boolean;
             isActive: boolean;
@@ -12869,8 +12889,18 @@ export interface components {
             description?: string | null;
             /** @description Selling price excluding VAT; up to four decimals (as invoice lines take it) */
             unitPrice: number;
-            /** @description Percent, up to three decimals. null (the default): the standard rate on the document date (15%, 14% before 2018-04-01); 0: zero-rated. */
+            /** @description Percent, as a sales line takes it: 0 (zero), the standard rate of today (standard) or null (standard); any other rate, or one that is not salesTaxCode's, is 400. Answered as the code's: null (the standard rate on the document date: 15%, 14% before 2018-04-01) or 0. */
             vatRate?: number | null;
+            /**
+             * @description The code a sales line naming the product takes when it gives neither taxCode nor vatRate (a sales line's codes; default standard)
+             * @enum {string}
+             */
+            salesTaxCode?: "standard" | "zero" | "zero_export" | "exempt" | "out_of_scope" | "accommodation_short" | "accommodation_long";
+            /**
+             * @description The code a bill line naming the product takes when it gives neither taxCode nor vatRate (a bill line's codes; default standard)
+             * @enum {string}
+             */
+            purchaseTaxCode?: "standard" | "standard_capital" | "zero" | "exempt" | "out_of_scope";
             /** @description Default false */
             isTracked?: boolean;
             /** @description Default true */
@@ -12912,8 +12942,18 @@ export interface components {
             description?: string | null;
             /** @description Selling price excluding VAT; up to four decimals (as invoice lines take it) */
             unitPrice?: number;
-            /** @description Percent, up to three decimals. null (the default): the standard rate on the document date (15%, 14% before 2018-04-01); 0: zero-rated. */
+            /** @description Percent, as a sales line takes it: 0 (zero), the standard rate of today (standard) or null (standard); any other rate, or one that is not salesTaxCode's, is 400. Answered as the code's: null (the standard rate on the document date: 15%, 14% before 2018-04-01) or 0. */
             vatRate?: number | null;
+            /**
+             * @description The code a sales line naming the product takes when it gives neither taxCode nor vatRate (a sales line's codes; default standard)
+             * @enum {string}
+             */
+            salesTaxCode?: "standard" | "zero" | "zero_export" | "exempt" | "out_of_scope" | "accommodation_short" | "accommodation_long";
+            /**
+             * @description The code a bill line naming the product takes when it gives neither taxCode nor vatRate (a bill line's codes; default standard)
+             * @enum {string}
+             */
+            purchaseTaxCode?: "standard" | "standard_capital" | "zero" | "exempt" | "out_of_scope";
             isTracked?: boolean;
             isActive?: boolean;
             /** @description How its stock is costed: a weighted average per company, or first in first out */
@@ -13916,6 +13956,10 @@ export interface components {
              * @description The day the ETI's 24 months count from; null: startDate
              */
             etiStartDate: string | null;
+            /** @description The National Minimum Wage does not bind this wage (an exemption under NMW Act s15, or a worker outside it) */
+            minimumWageExempt: boolean;
+            /** @description A wage-regulating measure's minimum an hour binding this employee; null: none */
+            minimumHourlyWage: number | null;
             clientId: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -14014,7 +14058,7 @@ export interface components {
             payBasis: components["schemas"]["PayBasis"];
             /** @description Rand a period (salary) or an hour (hourly); up to two decimals */
             rate: number;
-            /** @description Default 40; two decimals */
+            /** @description The contract's ordinary hours a week (default 40; two decimals): a salary's hourly rate, and its hours in a month (× 52 ÷ 12) for the ETI: fewer than 160 are grossed up to find the band and the incentive scaled down (ETI Act s7(5)), and the minimum wage is held to them */
             hoursPerWeek?: number;
             /** @description Default 5; one decimal */
             daysPerWeek?: number;
@@ -14057,6 +14101,10 @@ export interface components {
              * @description Not before startDate
              */
             etiStartDate?: string | null;
+            /** @description Default false. true: the National Minimum Wage does not bind this wage (the employer holds an exemption under NMW Act s15, or the worker is outside the Act, s3); the ETI then holds the wage to its fixed R2 500 for 160 hours, pro rata (ETI Act s4(1)(b)) */
+            minimumWageExempt?: boolean;
+            /** @description The minimum an hour set by a wage-regulating measure binding this employee (a bargaining council agreement or sectoral determination, ETI Act s4(3)); the ETI holds the wage to the higher of it and the National Minimum Wage (s4(1)(a)). Two decimals; null: none */
+            minimumHourlyWage?: number | null;
         };
         /**
          * @example {
@@ -14111,7 +14159,7 @@ export interface components {
             payBasis?: "salary" | "hourly";
             /** @description Rand a period (salary) or an hour (hourly); up to two decimals */
             rate?: number;
-            /** @description Default 40; two decimals */
+            /** @description The contract's ordinary hours a week (default 40; two decimals): a salary's hourly rate, and its hours in a month (× 52 ÷ 12) for the ETI: fewer than 160 are grossed up to find the band and the incentive scaled down (ETI Act s7(5)), and the minimum wage is held to them */
             hoursPerWeek?: number;
             /** @description Default 5; one decimal */
             daysPerWeek?: number;
@@ -14154,6 +14202,10 @@ export interface components {
              * @description Not before startDate
              */
             etiStartDate?: string | null;
+            /** @description Default false. true: the National Minimum Wage does not bind this wage (the employer holds an exemption under NMW Act s15, or the worker is outside the Act, s3); the ETI then holds the wage to its fixed R2 500 for 160 hours, pro rata (ETI Act s4(1)(b)) */
+            minimumWageExempt?: boolean;
+            /** @description The minimum an hour set by a wage-regulating measure binding this employee (a bargaining council agreement or sectoral determination, ETI Act s4(3)); the ETI holds the wage to the higher of it and the National Minimum Wage (s4(1)(a)). Two decimals; null: none */
+            minimumHourlyWage?: number | null;
         };
         /**
          * @example {
@@ -14333,6 +14385,18 @@ export interface components {
          * @enum {string}
          */
         PayrollPeriodStatus: "open" | "calculated" | "finalised" | "paid";
+        PayrollPeriodWarning: {
+            /** Format: uuid */
+            employeeId: string;
+            employeeNumber: string;
+            /**
+             * @description NO_TAX_NUMBER: the employee has no income tax number (the IRP5 and the EMP501 need it); ETI_BELOW_MINIMUM_WAGE: no ETI, the wage is below the minimum for its ordinary hours (ETI Act s4(1))
+             * @enum {string}
+             */
+            code: "NO_TAX_NUMBER" | "ETI_BELOW_MINIMUM_WAGE";
+            /** @description What is wrong, with the figures, in words */
+            detail: string;
+        };
         PayrollPeriod: {
             /** Format: uuid */
             id: string;
@@ -14372,6 +14436,12 @@ export interface components {
             otherDeductions: number;
             /** @description Net pay */
             net: number;
+            /** @description The payslips' warnings, each with its employee; empty before calculating */
+            warnings: components["schemas"]["PayrollPeriodWarning"][];
+            /** @description Whether the employer was exempt from SDL for this run (SDL Act s4(b)): its leviable amount expected over twelve months (sdlLeviableExpected) at most R500 000; null before calculating */
+            sdlExempt: boolean | null;
+            /** @description The employer's leviable amount expected over twelve months the exemption was judged on, across all its pay runs: the greater of what the company paid in the twelve months to the period end (every run, this one in) and what its employees’ contracts pay in the twelve months after it; null before calculating */
+            sdlLeviableExpected: number | null;
             /**
              * Format: uuid
              * @description The finalising journal entry
@@ -14443,6 +14513,17 @@ export interface components {
             etiCarriedForward: number;
             /** @description The amount payable to SARS: PAYE less the ETI utilised, UIF and SDL */
             payable: number;
+            /** @description The warnings of the month's payslips, once per employee and code: an employee without an income tax number (the IRP5 and EMP501 need it), an ETI refused below the minimum wage */
+            issues: components["schemas"]["PayrollPeriodWarning"][];
+        };
+        PayslipWarning: {
+            /**
+             * @description NO_TAX_NUMBER: the employee has no income tax number (the IRP5 and the EMP501 need it); ETI_BELOW_MINIMUM_WAGE: no ETI, the wage is below the minimum for its ordinary hours (ETI Act s4(1))
+             * @enum {string}
+             */
+            code: "NO_TAX_NUMBER" | "ETI_BELOW_MINIMUM_WAGE";
+            /** @description What is wrong, with the figures, in words */
+            detail: string;
         };
         PayslipSummary: {
             /** Format: uuid */
@@ -14460,7 +14541,10 @@ export interface components {
             /** Format: date */
             payDate: string;
             status: components["schemas"]["PayrollPeriodStatus"];
-            /** @description The PAYE tax year ('2027' is 2026/27) */
+            /**
+             * @description The PAYE tax year (year of assessment, 1 March to the end of February) as SARS writes it: '2026/27' is 1 March 2026 to 28 February 2027, SARS's 2027 tax year
+             * @example 2026/27
+             */
             taxYear: string;
             /** @description The share of the period employed */
             periodFraction: number;
@@ -14488,6 +14572,13 @@ export interface components {
             otherDeductions: number;
             /** @description Net pay */
             net: number;
+            /**
+             * @description Why an ETI-eligible employee's payslip claims no ETI: no_rules (the scheme is not in force), age (not 18 to 29 at the month end), not_started, months_used (the 24 months), remuneration_too_high (R7 500 or more, grossed up below 160 hours), below_minimum_wage (ETI Act s4(1), see warnings); null when it claims, or the employee is not ETI-eligible
+             * @enum {string|null}
+             */
+            etiReason: "no_rules" | "age" | "not_started" | "months_used" | "remuneration_too_high" | "below_minimum_wage" | null;
+            /** @description What to see to before finalising; empty: nothing */
+            warnings: components["schemas"]["PayslipWarning"][];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -14505,10 +14596,10 @@ export interface components {
         };
         PayslipLine: {
             /**
-             * @description earning (cash), fringe_benefit (taxable, not cash), deduction, employer (contributions), eti
+             * @description earning (cash), fringe_benefit (taxable, not cash), deduction, employer (contributions), eti (the employer’s incentive, IRP5 4118), tax_certificate (for the IRP5 only, neither paid nor deducted: the employer’s retirement and medical contributions deemed paid by the employee under 4001 and 4005, the medical scheme fees tax credit 4116). Summing a tax year’s lines by irp5Code gives the certificate’s figures
              * @enum {string}
              */
-            kind: "earning" | "fringe_benefit" | "deduction" | "employer" | "eti";
+            kind: "earning" | "fringe_benefit" | "deduction" | "employer" | "eti" | "tax_certificate";
             /** @description The IRP5 source code; null for none */
             irp5Code: string | null;
             description: string;
@@ -14532,7 +14623,10 @@ export interface components {
             /** Format: date */
             payDate: string;
             status: components["schemas"]["PayrollPeriodStatus"];
-            /** @description The PAYE tax year ('2027' is 2026/27) */
+            /**
+             * @description The PAYE tax year (year of assessment, 1 March to the end of February) as SARS writes it: '2026/27' is 1 March 2026 to 28 February 2027, SARS's 2027 tax year
+             * @example 2026/27
+             */
             taxYear: string;
             /** @description The share of the period employed */
             periodFraction: number;
@@ -14560,6 +14654,13 @@ export interface components {
             otherDeductions: number;
             /** @description Net pay */
             net: number;
+            /**
+             * @description Why an ETI-eligible employee's payslip claims no ETI: no_rules (the scheme is not in force), age (not 18 to 29 at the month end), not_started, months_used (the 24 months), remuneration_too_high (R7 500 or more, grossed up below 160 hours), below_minimum_wage (ETI Act s4(1), see warnings); null when it claims, or the employee is not ETI-eligible
+             * @enum {string|null}
+             */
+            etiReason: "no_rules" | "age" | "not_started" | "months_used" | "remuneration_too_high" | "below_minimum_wage" | null;
+            /** @description What to see to before finalising; empty: nothing */
+            warnings: components["schemas"]["PayslipWarning"][];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -15319,7 +15420,7 @@ export interface components {
             /** @description Percent */
             rate: number;
             /**
-             * @description Present (true) on a standard-rated code at a rate other than the standard rate of its date (a credit or debit note from 2018-04-01 against a 14% supply): kept out of its own field, in field 12 or 18
+             * @description Present (true) on a standard-rated code (imports aside) at a rate other than the rate of the return, the standard rate on the last day of the range (14% in a return ending from 2018-04-01: a March 2018 supply, a credit or debit note against a 14% supply): kept out of its own field; output tax charged or increased in field 12, decreased in 18; input tax claimed or increased in 18, decreased in 12
              * @constant
              */
             transition?: true;
@@ -15368,7 +15469,7 @@ export interface components {
             field10: number;
             /** @description Output tax on field 10 */
             field11: number;
-            /** @description Other and imported services: the VAT of imported_services (s7(1)(c)) and of bad debts recovered (bad_debt_recovered, s22(2): SARS places recovered bad debts here), plus increases of output tax and decreases of input tax from the 14%/15% transition and from postings dated in submitted periods */
+            /** @description Other and imported services: the VAT of imported_services (s7(1)(c)) and of bad debts recovered (bad_debt_recovered, s22(2): SARS places recovered bad debts here), plus output tax charged or increased and input tax decreased at an earlier rate (14% in a return ending from 2018-04-01), and increases of output tax and decreases of input tax from postings dated in submitted periods */
             field12: number;
             /** @description Total output tax: 4 + 4A + 9 + 11 + 12 */
             field13: number;
@@ -15384,7 +15485,7 @@ export interface components {
             field16: number;
             /** @description Bad debts: the VAT of debts written off, claimed back (input_bad_debt, s22(1)) */
             field17: number;
-            /** @description Other: input_other VAT, plus decreases of output tax and increases of input tax from the 14%/15% transition and from postings dated in submitted periods */
+            /** @description Other: input_other VAT, plus input tax claimed or increased and output tax decreased at an earlier rate (14% in a return ending from 2018-04-01), and decreases of output tax and increases of input tax from postings dated in submitted periods */
             field18: number;
             /** @description Total input tax: 14 + 14A + 15 + 15A + 16 + 17 + 18 */
             field19: number;
@@ -15627,6 +15728,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description Unprocessable Content. `code`: `CREDIT_NOTE_REQUIRED`, `IDEMPOTENCY_KEY_REUSED`. */
+        UnprocessableContent_01b4cf: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Forbidden. `code`: `USER_TOKEN_REQUIRED`. */
         UserTokenRequired: {
             headers: {
@@ -15721,8 +15831,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Conflict. `code`: `CONFLICT`, `ALREADY_VOID`, `INSUFFICIENT_STOCK`, `HAS_PAYMENTS`, `PERIOD_LOCKED`. */
-        Conflict_e2e81d: {
+        /** @description Unprocessable Content. `code`: `CREDIT_NOTE_REQUIRED`. */
+        CreditNoteRequired: {
             headers: {
                 [name: string]: unknown;
             };
@@ -15730,8 +15840,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Unprocessable Content. `code`: `UNPROCESSABLE`. */
-        Unprocessable: {
+        /** @description Conflict. `code`: `CONFLICT`, `ALREADY_VOID`, `INSUFFICIENT_STOCK`, `HAS_PAYMENTS`, `PERIOD_LOCKED`. */
+        Conflict_e2e81d: {
             headers: {
                 [name: string]: unknown;
             };
@@ -15777,6 +15887,15 @@ export interface components {
         };
         /** @description Conflict. `code`: `CONFLICT`, `NOT_APPROVED`. */
         Conflict_7fb10e: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Unprocessable Content. `code`: `UNPROCESSABLE`. */
+        Unprocessable: {
             headers: {
                 [name: string]: unknown;
             };
@@ -17967,7 +18086,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
+            422: components["responses"]["UnprocessableContent_01b4cf"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -21975,7 +22094,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
+            422: components["responses"]["UnprocessableContent_01b4cf"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -22123,6 +22242,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["CreditNoteRequired"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -22168,7 +22288,15 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            422: components["responses"]["Unprocessable"];
+            /** @description Unprocessable Content. `code`: `UNPROCESSABLE`, `CREDIT_NOTE_REQUIRED`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -22237,7 +22365,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
+            422: components["responses"]["UnprocessableContent_01b4cf"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -24391,7 +24519,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
+            422: components["responses"]["UnprocessableContent_01b4cf"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -26326,7 +26454,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
+            422: components["responses"]["UnprocessableContent_01b4cf"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -31975,7 +32103,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
+            422: components["responses"]["UnprocessableContent_01b4cf"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -32108,6 +32236,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["CreditNoteRequired"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
