@@ -32,8 +32,8 @@ export async function billLineRows(
   bill: BillHeader,
   input: Array<Static<typeof BillLineInput>>,
 ) {
-  const { lines, orderLineIds, orderId } = await linkOrderLines(ctx, companyId, bill, input);
-  const order = orderId ? await orderForBill(ctx, companyId, bill.contactId, orderId) : null;
+  const { lines, orderLineIds, orderId, orderField } = await linkOrderLines(ctx, companyId, bill, input);
+  const order = orderId ? await orderForBill(ctx, companyId, bill.contactId, orderId, orderField) : null;
   // Every product and variant a line names is looked up when the bill is written (400 naming
   // lines[i].productId or .variantId), not first at approval (issue 34). A line billing an order
   // line bills goods already ordered: a product retired since does not stop the supplier being billed.

@@ -72,16 +72,26 @@ export async function linkOrderLines<L extends LineIn>(
   companyId: string,
   bill: { id: string; purchaseOrderId?: string | null | undefined },
   lines: L[],
-): Promise<{ lines: L[]; orderLineIds: Array<string | null>; orderId: string | null }> {
+): Promise<{
+  lines: L[];
+  orderLineIds: Array<string | null>;
+  orderId: string | null;
+  /** The field that named the order: purchaseOrderId, or the first line naming one of its lines. */
+  orderField: string;
+}> {
   const named = [...new Set(lines.flatMap((l) => (l.purchaseOrderLineId ? [l.purchaseOrderLineId] : [])))];
   const found = named.length ? await orderLinesOf(ctx, companyId, { ids: named }, bill.id) : [];
   let orderId = bill.purchaseOrderId ?? null;
+  let orderField = 'purchaseOrderId';
   for (const [i, l] of lines.entries()) {
     if (!l.purchaseOrderLineId) continue;
     const field = `lines[${i}].purchaseOrderLineId`;
     const o = found.find((x) => x.id === l.purchaseOrderLineId);
     if (!o) throw badRequest(field, 'no such line of a purchase order of this company');
-    orderId ??= o.purchase_order_id;
+    if (!orderId) {
+      orderId = o.purchase_order_id;
+      orderField = field;
+    }
     if (o.purchase_order_id !== orderId)
       throw badRequest(field, `a line of purchase order ${o.number}, not of the order this bill bills`);
   }
@@ -145,5 +155,5 @@ export async function linkOrderLines<L extends LineIn>(
           'order is ordered first',
       );
   }
-  return { lines: out, orderLineIds: ids, orderId };
+  return { lines: out, orderLineIds: ids, orderId, orderField };
 }

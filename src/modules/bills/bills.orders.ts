@@ -15,6 +15,8 @@ export async function orderForBill(
   companyId: string,
   contactId: string,
   orderId: string,
+  /** The field the 400 names: purchaseOrderId, or the line whose order line named the order. */
+  field = 'purchaseOrderId',
 ): Promise<{ number: string }> {
   const o = await ctx.db
     .selectFrom('purchase_orders')
@@ -24,11 +26,11 @@ export async function orderForBill(
     .where('id', '=', orderId)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
-  if (!o) throw badRequest('purchaseOrderId', 'no such purchase order in this company');
+  if (!o) throw badRequest(field, 'no such purchase order in this company');
   if (o.contact_id !== contactId)
-    throw badRequest('purchaseOrderId', `purchase order ${o.number} is from another supplier`);
+    throw badRequest(field, `purchase order ${o.number} is from another supplier`);
   if (o.status === 'draft' || o.status === 'cancelled')
-    throw badRequest('purchaseOrderId', `purchase order ${o.number} is ${o.status}: it is not billed`);
+    throw badRequest(field, `purchase order ${o.number} is ${o.status}: it is not billed`);
   return { number: o.number };
 }
 

@@ -213,6 +213,28 @@ describe('a bill naming its purchase order', () => {
       { description: 'W', quantity: 1, unitPrice: 10, purchaseOrderLineId: other.lines[0].id },
     ]);
     assert.equal(assertProblem(elsewhere, 400).field, 'lines[0].purchaseOrderLineId');
+    // Another supplier's bill naming this order's line (and no purchaseOrderId): refused, naming
+    // the line that named the order, not a purchaseOrderId the request never sent (outside audit).
+    const c = await k.p.api({
+      method: 'POST',
+      url: '/api/contacts',
+      payload: { name: 'Another Supplier CC', contactType: 'SUPPLIER' },
+    });
+    assert.equal(c.statusCode, 201, c.body);
+    const theirs = await k.p.api({
+      method: 'POST',
+      url: '/api/bills',
+      payload: {
+        contactId: c.json().id,
+        billNumber: `NO-${++billNo}`,
+        issueDate: '2026-03-10',
+        dueDate: '2026-04-30',
+        lines: [{ description: 'W', quantity: 1, unitPrice: 10, purchaseOrderLineId: line }],
+      },
+    });
+    const refused = assertProblem(theirs, 400);
+    assert.equal(refused.field, 'lines[0].purchaseOrderLineId');
+    assert.match(refused.detail, /another supplier/);
     const w2 = await product(k, 'W-NO2');
     const wrong = await create([
       { description: 'W', quantity: 1, unitPrice: 10, productId: w2, purchaseOrderLineId: line },

@@ -5,6 +5,7 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { money, toNumber, ZERO } from '../../platform/money/money.ts';
 import { toQuantity } from '../../platform/money/quantity.ts';
+import { apportionByQuantity } from './stock.apportion.ts';
 import { assertLocation } from './stock.items.ts';
 
 export interface OnHandQueryInput {
@@ -59,15 +60,26 @@ export async function onHand(ctx: TenantCtx, q: OnHandQueryInput) {
         .where('tenant_id', '=', ctx.tenantId)
         .where('company_id', '=', companyId)
         .where('product_id', 'in', ids)
-        .$if(!!q.locationId, (b) => b.where('location_id', '=', q.locationId!))
         .groupBy(['product_id', 'item_id', 'location_id'])
         .orderBy('product_id')
         .orderBy('item_id')
         .orderBy('location_id')
         .execute()
     : [];
+  // A location's value is its share of the item's by units (stock.apportion.ts): every location is
+  // read, then the locationId asked for kept.
+  const shares = apportionByQuantity(
+    balances.map((b) => ({ itemId: b.item_id, quantity: b.quantity, value: b.value })),
+  );
+  const valued = balances
+    .map((b, i) => ({ ...b, value: shares[i]!.toString() }))
+    .filter(
+      (b) =>
+        (!q.locationId || b.location_id === q.locationId) &&
+        !(money(b.quantity).isZero() && money(b.value).isZero()),
+    );
   const items = rows.map((r) => {
-    const mine = balances.filter((b) => b.product_id === r.id);
+    const mine = valued.filter((b) => b.product_id === r.id);
     const quantity = mine.reduce((s, b) => s.plus(money(b.quantity)), ZERO);
     const value = mine.reduce((s, b) => s.plus(money(b.value)), ZERO);
     const reorderPoint = r.reorder_point == null ? null : money(r.reorder_point);

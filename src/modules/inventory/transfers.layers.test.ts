@@ -141,13 +141,73 @@ describe('a transfer keeps the FIFO layers (IAS 2.25, 2.27)', () => {
     });
     assert.equal(got.statusCode, 200, got.body);
     // By hand: the unit left MAIN at R10.00 × 1/3 = R3.33 (half-up) and arrives at PTA at that
-    // same R3.33. (The old receiving leg took the pool's new average, R15.00 / 4 = R3.75, and left
-    // transit at 0 units and −R0.42.) MAIN: R10.00 − R3.33 + R5.00 = R11.67 for 3 units.
+    // same R3.33, so transit is left with nothing. (The old receiving leg took the pool's new
+    // average, R15.00 / 4 = R3.75, and left transit at 0 units and −R0.42.) The valuation shows
+    // every unit at the company's weighted average (IAS 2.27), R15.00 / 4 = R3.75: PTA 1 × R3.75,
+    // MAIN 3 × R3.75 = R11.25 (stock.apportion.ts: a location's value is its share by units).
     const v = await valuationOf(p);
-    assert.deepEqual(v.at[pta], [1, 3.33]);
-    assert.deepEqual(v.at[main], [3, 11.67]);
+    assert.deepEqual(v.at[pta], [1, 3.75]);
+    assert.deepEqual(v.at[main], [3, 11.25]);
     assert.equal(v.at[transit], undefined);
     assert.equal(v.difference, 0);
     assert.deepEqual(await books(k).then((b) => b.grni), 0);
+  });
+
+  test('after a transfer, a location is worth its units at the company cost, not what the movements left on it', async () => {
+    // The outside audit of issue 34: FIFO 10 @ R10 (1 March) and 10 @ R20 (2 March) at MAIN, 10
+    // moved to DBN, the 10 at DBN written off. The write-off costs the company's oldest layer,
+    // 10 × R10 = R100.00 (IAS 2.27), leaving 10 @ R20 = R200.00, all at MAIN. The movements left
+    // MAIN at R300.00 − R150.00 (the 10 sent, pro rata) = R150.00 and DBN at R150.00 − R100.00 =
+    // R50.00 with no units: the valuation shares the item's R200.00 by units, MAIN 10 → R200.00.
+    const p = await stockProduct(t, api(), k.b.tenantId, { costMethod: 'fifo', allowNegative: false });
+    const dbn = await locationForTest(t, k.b, 'DBN2');
+    await adjust(api(), '2026-03-01', [{ productId: p, quantity: 10, unitCost: 10 }], { type: 'opening' });
+    await adjust(api(), '2026-03-02', [{ productId: p, quantity: 10, unitCost: 20 }], { type: 'opening' });
+    await transfer(p, main, dbn, 10, '2026-03-03', '2026-03-03');
+    const off = await adjust(api(), '2026-03-04', [{ productId: p, quantity: -10 }], { locationId: dbn });
+    assert.equal(off.value, -100);
+    const v = await valuationOf(p, '2026-03-31');
+    assert.deepEqual(v.at[main], [10, 200]);
+    assert.equal(v.at[dbn], undefined, 'no units and no value at DBN');
+    assert.equal(v.difference, 0);
+    // The stock list says the same, per location and for the product.
+    const list = await api()({ method: 'GET', url: `/api/inventory/stock?productId=${p}` });
+    assert.equal(list.statusCode, 200, list.body);
+    const item = list.json().items[0];
+    assert.deepEqual([item.quantity, item.value], [10, 200]);
+    assert.deepEqual(
+      item.lines.map((l: { locationId: string; quantity: number; value: number }) => [
+        l.locationId,
+        l.quantity,
+        l.value,
+      ]),
+      [[main, 10, 200]],
+    );
+  });
+
+  test('average cost: a location moved to before a dearer purchase is worth the new average', async () => {
+    // 10 @ R10 at MAIN, 5 moved to DBN, then 10 more @ R40 at MAIN: 20 units worth R100 + R400 =
+    // R500.00, R25.00 each (the company's weighted average, IAS 2.27). DBN's 5 are worth 5 × R25 =
+    // R125.00 (the movements had left R50.00 there), MAIN's 15 are worth 15 × R25 = R375.00.
+    const p = await stockProduct(t, api(), k.b.tenantId, { costMethod: 'average', allowNegative: false });
+    const dbn = await locationForTest(t, k.b, 'DBN3');
+    await adjust(api(), '2026-03-01', [{ productId: p, quantity: 10, unitCost: 10 }], { type: 'opening' });
+    await transfer(p, main, dbn, 5, '2026-03-02', '2026-03-02');
+    await adjust(api(), '2026-03-03', [{ productId: p, quantity: 10, unitCost: 40 }], { type: 'opening' });
+    const v = await valuationOf(p, '2026-03-31');
+    assert.deepEqual(v.at[main], [15, 375]);
+    assert.deepEqual(v.at[dbn], [5, 125]);
+    assert.equal(v.difference, 0);
+    // Asked for one location, the valuation answers its share.
+    const one = await api()({
+      method: 'GET',
+      url: `/api/inventory/valuation?asOf=2026-03-31&locationId=${dbn}`,
+    });
+    assert.equal(one.statusCode, 200, one.body);
+    const mine = one.json().lines.filter((l: { productId: string }) => l.productId === p);
+    assert.deepEqual(
+      mine.map((l: { quantity: number; value: number }) => [l.quantity, l.value]),
+      [[5, 125]],
+    );
   });
 });

@@ -12,6 +12,7 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { money, sum, toNumber } from '../../platform/money/money.ts';
 import { toQuantity } from '../../platform/money/quantity.ts';
 import { accountTotals } from '../ledger/index.ts';
+import { apportionByQuantity } from './stock.apportion.ts';
 import { assertLocation } from './stock.items.ts';
 
 interface Row {
@@ -30,18 +31,19 @@ export async function valuation(ctx: TenantCtx, q: { asOf?: string; locationId?:
   if (q.locationId) await assertLocation(ctx, companyId, q.locationId);
   // The last month of the calendar has no next month to write: nothing is dated after it.
   const next = asOf >= '9999-12-01' ? '9999-12-31' : nextMonthStart(asOf);
-  const at = q.locationId ? sql`and location_id = ${q.locationId}` : sql``;
+  // Every location is read, also with a locationId: a location's value is its share of the
+  // item's, by units (stock.apportion.ts), and the share needs the whole.
   const t = ctx.tenantId;
   const r = await sql<Row>`
     with x as (
       select location_id, item_id, product_id, quantity, value from stock_balances
-       where tenant_id = ${t} and company_id = ${companyId} ${at}
+       where tenant_id = ${t} and company_id = ${companyId}
       union all
       select location_id, item_id, product_id, -quantity, -value from stock_month_balances
-       where tenant_id = ${t} and company_id = ${companyId} and month >= ${next}::date ${at}
+       where tenant_id = ${t} and company_id = ${companyId} and month >= ${next}::date
       union all
       select location_id, item_id, product_id, -quantity, -value from stock_movements
-       where tenant_id = ${t} and company_id = ${companyId} and date > ${asOf}::date and (date < ${next}::date or ${next}::date = '9999-12-31') ${at}
+       where tenant_id = ${t} and company_id = ${companyId} and date > ${asOf}::date and (date < ${next}::date or ${next}::date = '9999-12-31')
     ), g as materialized (
       select location_id, item_id, min(product_id::text)::uuid as product_id,
              sum(quantity) as quantity, sum(value) as value
@@ -55,17 +57,24 @@ export async function valuation(ctx: TenantCtx, q: { asOf?: string; locationId?:
       join products p on p.tenant_id = ${t} and p.id = g.product_id
       left join product_variants v on v.tenant_id = ${t} and v.id = g.item_id
      order by 6, g.item_id, g.location_id`.execute(ctx.db);
-  const lines = r.rows.map((row) => ({
+  const values = apportionByQuantity(
+    r.rows.map((row) => ({ itemId: row.item_id, quantity: row.quantity, value: row.value })),
+  );
+  const held = r.rows
+    .map((row, i) => ({ row, value: values[i]! }))
+    .filter(({ row, value }) => !money(row.quantity).isZero() || !value.isZero())
+    .filter(({ row }) => !q.locationId || row.location_id === q.locationId);
+  const lines = held.map(({ row, value }) => ({
     productId: row.product_id,
     variantId: row.item_id === row.product_id ? null : row.item_id,
     sku: row.sku,
     name: row.name,
     locationId: row.location_id,
     quantity: toQuantity(row.quantity),
-    value: toNumber(row.value),
+    value: toNumber(value),
   }));
-  const value = sum(r.rows.map((row) => money(row.value)));
-  const quantity = sum(r.rows.map((row) => money(row.quantity)));
+  const value = sum(held.map((h) => h.value));
+  const quantity = sum(held.map((h) => money(h.row.quantity)));
   const totals = await accountTotals(ctx.db, ctx.tenantId, companyId, { to: asOf });
   const ledger = sum(totals.filter((a) => a.subtype === 'inventory').map((a) => a.net));
   return {
