@@ -55,7 +55,12 @@ export const productRoutes: AnyRoute[] = [
     summary: 'Create a product (201), or answer the existing one for a clientId already used (200)',
     description:
       `${BOOK} ${SKU} ${STOCK} unitPrice excludes VAT and takes up to four decimals (more: 400 naming unitPrice); ` +
-      'vatRate null or absent means the standard rate on the document date, 0 zero-rated. isTracked ' +
+      'VAT by tax code, as lines take it: salesTaxCode (standard, zero, zero_export, exempt, out_of_scope, ' +
+      'accommodation_short, accommodation_long; default standard) and purchaseTaxCode (standard, ' +
+      'standard_capital, zero, exempt, out_of_scope; default standard, or zero or exempt when the sales code ' +
+      'is); a document line naming the product with neither taxCode nor vatRate takes them. vatRate is ' +
+      'accepted instead of salesTaxCode: 0 zero, the standard rate of today standard, null standard; any ' +
+      'other rate, or one that is not salesTaxCode’s, is 400 naming vatRate. isTracked ' +
       'defaults to false, isActive to true. sku and name are trimmed and must not be blank. A clientId that ' +
       'is not a UUID is a 400 naming clientId; one of a deleted product is a 409.',
     body: ProductCreate,
@@ -86,7 +91,10 @@ export const productRoutes: AnyRoute[] = [
     access: 'write',
     permission: ['inventory', 'write'],
     summary: 'Change a product: only the fields sent; null clears description, or vatRate back to standard',
-    description: `${BOOK} ${SKU} ${STOCK}`,
+    description:
+      `${BOOK} ${SKU} ${STOCK} vatRate alone keeps salesTaxCode when it is that code's rate today, else names ` +
+      'zero (0) or standard (the standard rate); any other rate is 400 naming vatRate. Setting either clears ' +
+      'taxNote.',
     params: IdParams,
     body: ProductUpdate,
     response: { 200: Product },
