@@ -35,5 +35,21 @@ describe('a bill below zero', () => {
     });
     assert.equal(ok.statusCode, 201, ok.body);
     assert.deepEqual([ok.json().vatAmount, ok.json().amount], [135, 1035]);
+    // A draft's lines replaced (PATCH) are held to the same rule: the exempt 1,000 and the −100
+    // standard-rated line again give VAT −15.00, 422 naming vatAmount, and the draft is unchanged.
+    const patched = await p.api({
+      method: 'PATCH',
+      url: `/api/bills/${ok.json().id}`,
+      payload: {
+        lines: [
+          { description: 'Insurance (exempt)', quantity: 1, unitPrice: 1000, taxCode: 'exempt' },
+          { description: 'Returned toner', quantity: 1, unitPrice: -100 },
+        ],
+      },
+    });
+    const again = assertProblem(patched, 422);
+    assert.deepEqual([again.code, again.field], ['CREDIT_NOTE_REQUIRED', 'vatAmount']);
+    const still = await p.api({ method: 'GET', url: `/api/bills/${ok.json().id}` });
+    assert.deepEqual([still.json().vatAmount, still.json().amount], [135, 1035]);
   });
 });

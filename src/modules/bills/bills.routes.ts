@@ -160,7 +160,7 @@ export const billRoutes: AnyRoute[] = [
     method: 'PATCH',
     path: '/api/bills/{id}',
     operationId: 'updateBill',
-    errors: ['NOT_A_DRAFT', 'CONFLICT'],
+    errors: ['NOT_A_DRAFT', 'CONFLICT', 'CREDIT_NOTE_REQUIRED'],
     summary: "Change a bill's reference, notes, category, due date, lines or recurrence",
     description:
       'reference, notes, category and dueDate change while the bill is a draft or awaiting approval (409 ' +
