@@ -595,9 +595,12 @@ test('performance: 50,000 entries (a tenth of them batches of two) read in under
   parts.push('</Stmt></BkToCstmrStmt></Document>\n');
   const bytes = Buffer.from(parts.join(''));
 
-  const started = performance.now();
+  // The process's own CPU time, not the wall clock: other test files running beside this one on a
+  // loaded machine must not fail it (measured: 5.2 s of wall clock for well under 3 s of work).
+  const started = process.cpuUsage();
   const p = only(bytes);
-  const took = performance.now() - started;
+  const used = process.cpuUsage(started);
+  const took = (used.user + used.system) / 1000;
 
   assert.deepEqual(p.errors, []);
   assert.equal(p.notes, undefined);
