@@ -14,6 +14,7 @@
 import type { Decimal } from 'decimal.js';
 import { badRequest } from '../../platform/http/problem.ts';
 import { Money } from '../../platform/money/money.ts';
+import { PURCHASE_TAX_CODES } from '../../platform/money/vat-rate.ts';
 import {
   type LineAmounts,
   type LineInput,
@@ -23,7 +24,8 @@ import {
 } from '../invoices/vat.ts';
 import type { TaxCode } from '../ledger/index.ts';
 
-export const BILL_TAX_CODES = ['standard', 'standard_capital', 'zero', 'exempt', 'out_of_scope'] as const;
+/** A bill line's tax codes (their one list: platform/money/vat-rate.ts). */
+export const BILL_TAX_CODES = PURCHASE_TAX_CODES;
 export type BillTaxCode = (typeof BILL_TAX_CODES)[number];
 
 /** The ledger's input tax code a bill line's code is tagged with (none: out of scope). */

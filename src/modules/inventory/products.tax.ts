@@ -18,26 +18,13 @@
 import type { Tx } from '../../platform/db/tenant.ts';
 import { badRequest } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, Money, money } from '../../platform/money/money.ts';
-import { standardRate } from '../../platform/money/vat-rate.ts';
+import { PURCHASE_TAX_CODES, SALES_TAX_CODES, standardRate } from '../../platform/money/vat-rate.ts';
 
-export const PRODUCT_SALES_TAX_CODES = [
-  'standard',
-  'zero',
-  'zero_export',
-  'exempt',
-  'out_of_scope',
-  'accommodation_short',
-  'accommodation_long',
-] as const;
+// A product's codes are those of the lines it names (one list each: platform/money/vat-rate.ts).
+export const PRODUCT_SALES_TAX_CODES = SALES_TAX_CODES;
 export type ProductSalesTaxCode = (typeof PRODUCT_SALES_TAX_CODES)[number];
 
-export const PRODUCT_PURCHASE_TAX_CODES = [
-  'standard',
-  'standard_capital',
-  'zero',
-  'exempt',
-  'out_of_scope',
-] as const;
+export const PRODUCT_PURCHASE_TAX_CODES = PURCHASE_TAX_CODES;
 export type ProductPurchaseTaxCode = (typeof PRODUCT_PURCHASE_TAX_CODES)[number];
 
 const STANDARD_RATED = new Set<string>([

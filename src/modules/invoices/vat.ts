@@ -12,21 +12,13 @@
 import type { Decimal } from 'decimal.js';
 import { badRequest, HttpError } from '../../platform/http/problem.ts';
 import { cents, Money, type MoneyInput, money, sum } from '../../platform/money/money.ts';
-import { LONG_STAY_SHARE, standardRate } from '../../platform/money/vat-rate.ts';
+import { LONG_STAY_SHARE, SALES_TAX_CODES, standardRate } from '../../platform/money/vat-rate.ts';
 
 // The rate rule has one home (platform/money/vat-rate.ts); re-exported for this module's callers.
 export { RATE_CHANGE_DATE, standardRate } from '../../platform/money/vat-rate.ts';
 
-/** The tax codes of a sales document's line. */
-export const SALES_TAX_CODES = [
-  'standard',
-  'zero',
-  'zero_export',
-  'exempt',
-  'out_of_scope',
-  'accommodation_short',
-  'accommodation_long',
-] as const;
+/** The tax codes of a sales document's line (their one list: platform/money/vat-rate.ts). */
+export { SALES_TAX_CODES };
 export type SalesTaxCode = (typeof SALES_TAX_CODES)[number];
 
 /** The codes charged at the standard rate of the date (accommodation_long on 60% of its value). */

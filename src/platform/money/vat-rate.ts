@@ -18,3 +18,18 @@ export function standardRate(date: string): Decimal {
  * taxed (VAT Act s10(10)): 60%, so its VAT is the standard rate of 60% of the value.
  */
 export const LONG_STAY_SHARE = new Money('0.6');
+
+/**
+ * The tax codes of a sales line and of a purchase line: one list each, for the documents that
+ * carry them (invoices, bills) and for the products that give them to their lines.
+ */
+export const SALES_TAX_CODES = [
+  'standard',
+  'zero',
+  'zero_export',
+  'exempt',
+  'out_of_scope',
+  'accommodation_short',
+  'accommodation_long',
+] as const;
+export const PURCHASE_TAX_CODES = ['standard', 'standard_capital', 'zero', 'exempt', 'out_of_scope'] as const;
