@@ -1,5 +1,6 @@
 // buildApp(deps): the platform plugins, then every route of the catalogue.
 import AjvCompiler from '@fastify/ajv-compiler';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -18,6 +19,7 @@ import type { AppDeps } from './platform/http/context.ts';
 import { registerCors } from './platform/http/cors.ts';
 import { installErrorHandling, MAX_PARAM_LENGTH, sendFrameworkError } from './platform/http/error-handler.ts';
 import { installInputRules, withInputRules } from './platform/http/input-rules.ts';
+import { lazySerializer, lazyValidator } from './platform/http/lazy-compilers.ts';
 import { observeResponses } from './platform/http/observed-responses.ts';
 import { registerPlayground } from './platform/http/playground.ts';
 import { createRateLimiter } from './platform/http/rate-limit.ts';
@@ -59,7 +61,7 @@ export function wireDeps(deps: DepsWithoutWiring): AppDeps {
  * but never in a JSON body: there a string is not a number and null is not "" or 0 (ajv's
  * coercion would turn `"reference": null` into "" and `"amount": "100"` into 100).
  */
-function strictBodies(): AjvCompiler.ValidatorFactory {
+function strictBodies(when: CompileSchemas): AjvCompiler.ValidatorFactory {
   const pool = AjvCompiler();
   const factory: AjvCompiler.BuildCompilerFromPool = (externalSchemas, options) => {
     // Both validators know the rules every input string follows (input-rules.ts).
@@ -71,14 +73,31 @@ function strictBodies(): AjvCompiler.ValidatorFactory {
     } as typeof options);
     // Fastify calls the compiler with the route's definition, httpPart included; each schema
     // is compiled as a copy that carries the input rules on every string.
-    return ((route: { httpPart?: string; schema: unknown }) =>
+    const compile = (route: { httpPart?: string; schema: unknown }) =>
       (route.httpPart === 'body' ? strict : coercing)({
         ...route,
         schema: withInputRules(route.schema),
-      } as never)) as unknown as typeof coercing;
+      } as never);
+    return ((route: { httpPart?: string; schema: unknown }) =>
+      when === 'at-start'
+        ? compile(route)
+        : lazyValidator(() => compile(route))) as unknown as typeof coercing;
   };
   return factory;
 }
+
+/** fast-json-stringify's serializers (Fastify's own default), built at start or on first use. */
+function serializers(when: CompileSchemas) {
+  const selector = SerializerSelector();
+  return (externalSchemas: unknown, options: unknown) => {
+    const build = selector(externalSchemas as never, options as never);
+    return (route: Parameters<typeof build>[0]) =>
+      when === 'at-start' ? build(route) : lazySerializer(() => build(route));
+  };
+}
+
+/** When route schemas are compiled: at start (the service), or when first used (tests). */
+export type CompileSchemas = 'at-start' | 'on-first-use';
 
 /** One log line per request, when it is answered, instead of Fastify's two (measured: bench/README.md). */
 class OneLinePerRequest extends LogController {
@@ -99,6 +118,8 @@ export interface BuildOptions {
   routes?: AnyRoute[];
   /** Sees every route Fastify registers, before any is added; tests compare them with OpenAPI. */
   onRoute?: (route: RouteOptions) => void;
+  /** 'at-start' unless given (lazy-compilers.ts says why tests compile on first use). */
+  compileSchemas?: CompileSchemas;
 }
 
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -119,7 +140,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     // The router's own refusals (a bad % escape, a parameter too long) are problems too.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: sendFrameworkError,
-    schemaController: { compilersFactory: { buildValidator: strictBodies() } },
+    schemaController: {
+      compilersFactory: {
+        buildValidator: strictBodies(options.compileSchemas ?? 'at-start'),
+        buildSerializer: serializers(options.compileSchemas ?? 'at-start'),
+      },
+    },
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -35,6 +35,11 @@ const result = spawnSync(
     '--test',
     `--test-concurrency=${Math.max(2, availableParallelism())}`,
     '--test-timeout=120000',
+    // The usual report, then each file's time, slowest first (support/file-durations.ts).
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${join(import.meta.dirname, 'support', 'file-durations.ts')}`,
+    '--test-reporter-destination=stdout',
     ...patterns,
   ],
   { stdio: 'inherit', env },

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
 import type { Clock } from 'pg-boss';
 import pino from 'pino';
-import { buildApp, wireDeps } from '../../src/app.ts';
+import { buildApp, type CompileSchemas, wireDeps } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { dnsResolver } from '../../src/platform/events/target-addresses.ts';
 import { PUBLIC_V4 } from '../../src/platform/events/webhook-target.fixtures.ts';
@@ -69,6 +69,8 @@ export async function startTestApp(
     jobsClock?: Clock;
     /** false: jobs are sent but never run (nothing is delivered anywhere). */
     jobsWork?: boolean;
+    /** 'on-first-use' unless given: a test file calls a few of the ~400 routes (lazy-compilers.ts). */
+    compileSchemas?: CompileSchemas;
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await freshDatabase());
@@ -113,7 +115,11 @@ export async function startTestApp(
   });
   let built: FastifyInstance | undefined;
   try {
-    built = await buildApp(deps, { routes: options.extraRoutes, onRoute: options.onRoute });
+    built = await buildApp(deps, {
+      routes: options.extraRoutes,
+      onRoute: options.onRoute,
+      compileSchemas: options.compileSchemas ?? 'on-first-use',
+    });
     await built.ready();
     // The job schema is in the test snapshot, so starting is a version check.
     await jobs.start();
