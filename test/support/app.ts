@@ -5,6 +5,7 @@ import type { Clock } from 'pg-boss';
 import pino from 'pino';
 import { buildApp, type CompileSchemas, wireDeps } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
+import { withTenant } from '../../src/platform/db/tenant.ts';
 import { dnsResolver } from '../../src/platform/events/target-addresses.ts';
 import { PUBLIC_V4 } from '../../src/platform/events/webhook-target.fixtures.ts';
 import type { AnyRoute } from '../../src/platform/http/catalogue.ts';
@@ -54,6 +55,12 @@ export interface TestApp {
    * each commit, but not before the request's answer): call it before reading deliveries.
    */
   drainEvents(): Promise<void>;
+  /**
+   * Drains the outbox, then waits until every webhook delivery of the tenant has finished
+   * (none `pending`): from then on nothing more arrives at a receiver unless something new is
+   * emitted. Tests prove "delivered once" with it, not with a fixed sleep.
+   */
+  deliveriesSettled(tenantId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -141,6 +148,24 @@ export async function startTestApp(
     clock,
     async drainEvents() {
       await deps.events.drain();
+    },
+    async deliveriesSettled(tenantId) {
+      await deps.events.drain();
+      const pending = async () =>
+        (
+          await withTenant(database.db, tenantId, (tx) =>
+            tx
+              .selectFrom('webhook_deliveries')
+              .select((eb) => eb.fn.countAll<string>().as('n'))
+              .where('tenant_id', '=', tenantId)
+              .where('status', '=', 'pending')
+              .executeTakeFirstOrThrow(),
+          )
+        ).n;
+      for (const started = Date.now(); Number(await pending()) > 0; ) {
+        if (Date.now() - started > 30_000) throw new Error('webhook deliveries still pending after 30 s');
+        await new Promise((r) => setTimeout(r, 25));
+      }
     },
     async close() {
       await jobs.stopWorking();

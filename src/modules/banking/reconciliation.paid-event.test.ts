@@ -64,7 +64,7 @@ test('matching bank lines records the payments and invoice.paid is delivered onc
   };
   assert.equal(body.type, 'invoice.paid');
   assert.deepEqual([body.data.id, body.data.status, body.data.amountDue], [inv.id, 'paid', 0]);
-  await sleep(2500);
+  await t.deliveriesSettled(b.tenantId);
   assert.equal(arrived().length, 1);
   const events = await withTenant(t.database.db, b.tenantId, (tx) =>
     tx

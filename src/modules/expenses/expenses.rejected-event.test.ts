@@ -52,7 +52,7 @@ test('rejecting a claim delivers expense.rejected once, signed, with date, descr
     [body.data.expenseId, body.data.date, body.data.description, body.data.amount, body.data.reason],
     [c.id, '2026-03-05', 'Client lunch', 575, 'Personal, not business'],
   );
-  // Nothing more arrives.
-  await sleep(2500);
+  // Nothing more arrives: every delivery of the tenant has finished.
+  await t.deliveriesSettled(b.tenantId);
   assert.equal(receiver.received.length, 1);
 });

@@ -72,7 +72,7 @@ test('a partial payment emits nothing; the payment that settles emits invoice.pa
     [inv.id, 'INV-0001', 'paid', 1149.99, 0, 'Thandi Stores (Pty) Ltd'],
   );
   // Nothing more arrives, and the outbox holds exactly one invoice.paid.
-  await sleep(2500);
+  await t.deliveriesSettled(b.tenantId);
   assert.equal(arrived().length, 1);
   const events = await withTenant(t.database.db, b.tenantId, (tx) =>
     tx
