@@ -1,5 +1,6 @@
 // A real app on this file's own database, with a clock the test can move.
 import { createHash } from 'node:crypto';
+import { after, before } from 'node:test';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
 import type { Clock } from 'pg-boss';
 import pino from 'pino';
@@ -62,6 +63,27 @@ export interface TestApp {
    */
   deliveriesSettled(tenantId: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** What startTestApp takes. */
+export type TestAppOptions = NonNullable<Parameters<typeof startTestApp>[0]>;
+
+/**
+ * The preamble of a test file in one line: a test app started before the file's tests and
+ * closed after them. Its fields are read when a test runs (before then they do not exist).
+ */
+export function useTestApp(options: TestAppOptions = {}): TestApp {
+  let started: TestApp | undefined;
+  before(async () => {
+    started = await startTestApp(options);
+  });
+  after(() => started?.close());
+  return new Proxy({} as TestApp, {
+    get(_, field) {
+      if (!started) throw new Error(`the test app is started in before(): read t.${String(field)} in a test`);
+      return Reflect.get(started, field);
+    },
+  });
 }
 
 export async function startTestApp(
