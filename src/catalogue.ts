@@ -1,21 +1,17 @@
 // The whole route catalogue: every operation of the service, declared once. The app
 // registers it, the OpenAPI document describes it, the security suite walks it.
 
-import { type TSchema, Type } from 'typebox';
+import { Type } from 'typebox';
+import { events } from './events.ts';
 import { bankingRoutes } from './modules/banking/index.ts';
 import { entitlementRoutes, setupProgressRoutes } from './modules/billing/index.ts';
-import { billEventSchemas, billRoutes, paymentRunRoutes } from './modules/bills/index.ts';
+import { billRoutes, paymentRunRoutes } from './modules/bills/index.ts';
 import { companyRoutes } from './modules/companies/index.ts';
-import { contactEventSchemas, contactRoutes } from './modules/contacts/index.ts';
+import { contactRoutes } from './modules/contacts/index.ts';
 import { crmRoutes } from './modules/crm/index.ts';
-import { expenseEventSchemas, expenseRoutes, mileageRoutes } from './modules/expenses/index.ts';
+import { expenseRoutes, mileageRoutes } from './modules/expenses/index.ts';
 import { inventoryRoutes } from './modules/inventory/index.ts';
-import {
-  invoiceEventSchemas,
-  invoiceRoutes,
-  recurringRoutes,
-  settingsRoutes,
-} from './modules/invoices/index.ts';
+import { invoiceRoutes, recurringRoutes, settingsRoutes } from './modules/invoices/index.ts';
 import { onlinePaymentRoutes } from './modules/invoices/online/index.ts';
 import { accountRoutes, costCentreRoutes, journalRoutes } from './modules/ledger/index.ts';
 import { payrollRoutes } from './modules/payroll/index.ts';
@@ -31,7 +27,7 @@ import { roleRoutes } from './platform/auth/roles.routes.ts';
 import { sessionRoutes } from './platform/auth/sessions.routes.ts';
 import { twoFactorRoutes } from './platform/auth/two-factor.routes.ts';
 import { userRoutes } from './platform/auth/users.routes.ts';
-import { EVENT_TYPES, TEST_EVENT_TYPE } from './platform/events/event-types.ts';
+import { TEST_EVENT_TYPE } from './platform/events/event-types.ts';
 import { webhookRoutes } from './platform/events/webhooks.routes.ts';
 import type { AnyRoute } from './platform/http/catalogue.ts';
 import { discoveryRoutes } from './platform/http/discovery.routes.ts';
@@ -59,7 +55,7 @@ export const catalogue: AnyRoute[] = [
   ...oauthAppRoutes,
   ...authorizeRoutes,
   ...oauthTokenRoutes,
-  ...webhookRoutes,
+  ...webhookRoutes(events),
   ...accountRoutes,
   ...journalRoutes,
   ...costCentreRoutes,
@@ -265,25 +261,17 @@ export const catalogueTags: OpenApiTag[] = [
   },
 ];
 
-/** Each event's data schema, from the module that emits it. */
-const EVENT_DATA: Record<string, TSchema> = {
-  ...invoiceEventSchemas,
-  ...contactEventSchemas,
-  ...billEventSchemas,
-  ...expenseEventSchemas,
-};
-
 /**
  * The events a webhook receives, for the document's `webhooks`: every event a built module
- * emits, with its data schema, and the test event. (The spec's events of modules not built yet
- * can be subscribed to, but nothing sends them, so they are not described.)
+ * declares (src/events.ts), with its data schema, and the test event. (The spec's events of
+ * modules not built yet can be subscribed to, but nothing sends them, so they are not described.)
  */
 export const catalogueEvents: OpenApiEvent[] = [
-  ...EVENT_TYPES.filter((e) => EVENT_DATA[e.type]).map((e) => ({
+  ...events.emitted.map((e) => ({
     type: e.type,
     description: e.description,
     scope: `${e.module}:read`,
-    data: EVENT_DATA[e.type]!,
+    data: e.data,
   })),
   {
     type: TEST_EVENT_TYPE,

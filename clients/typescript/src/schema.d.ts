@@ -6543,6 +6543,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payroll.run.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A pay run is marked paid
+         * @description A pay run is marked paid. A subscriber needs `payroll:read`. Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`); a 2xx within 10 seconds counts as delivered.
+         */
+        post: operations["onPayrollRunPaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "bill.rejected": {
         parameters: {
             query?: never;
@@ -15518,6 +15538,35 @@ export interface components {
             vat201: components["schemas"]["Vat201"];
             /** @description Every VAT201 field in SARS order (25), with its number and label */
             fields: components["schemas"]["Vat201Field"][];
+        };
+        PayrollRunPaid: {
+            /** Format: uuid */
+            periodId: string;
+            frequency: components["schemas"]["PayFrequency"];
+            /** Format: date */
+            periodStart: string;
+            /** Format: date */
+            periodEnd: string;
+            /** Format: date */
+            payDate: string;
+            /** Format: date-time */
+            paidAt: string;
+            /** @description How many employees the run paid */
+            employeeCount: number;
+            totals: {
+                /** @description Gross pay of the run */
+                gross: number;
+                /** @description PAYE withheld */
+                paye: number;
+                /** @description UIF: the employees' and the employer's */
+                uif: number;
+                /** @description Skills development levy */
+                sdl: number;
+                /** @description Employment tax incentive claimed */
+                eti: number;
+                /** @description Net pay out of the bank */
+                net: number;
+            };
         };
         BillRejected: {
             /** Format: uuid */
@@ -33360,6 +33409,48 @@ export interface operations {
                     /** Format: uuid */
                     companyId: string | null;
                     data: components["schemas"]["Refund"];
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: retries stop at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPayrollRunPaid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; the same on every retry
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "payroll.run.paid";
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: uuid */
+                    companyId: string | null;
+                    data: components["schemas"]["PayrollRunPaid"];
                 };
             };
         };

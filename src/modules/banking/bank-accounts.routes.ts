@@ -1,8 +1,8 @@
 // /api/bank-accounts: the company's bank accounts (a bounded list: a bare array).
 import { Type } from 'typebox';
-import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import {
   BankAccount,
   BankAccountCreate,
@@ -17,17 +17,11 @@ import {
   updateBankAccount,
 } from './bank-accounts.service.ts';
 
-const base = { tag: 'Bank accounts', module: 'banking', companyScoped: true } as const;
-export const bankingRead = { access: 'read' as const, permission: ['banking', 'read'] as [Resource, Action] };
-export const bankingWrite = {
-  access: 'write' as const,
-  permission: ['banking', 'write'] as [Resource, Action],
-};
+const { read, write } = routeGroup({ module: 'banking', tag: 'Bank accounts', companyScoped: true });
 
 export const bankAccountRoutes: AnyRoute[] = [
   defineRoute({
-    ...base,
-    ...bankingRead,
+    ...read,
     method: 'GET',
     path: '/api/bank-accounts',
     operationId: 'listBankAccounts',
@@ -40,8 +34,7 @@ export const bankAccountRoutes: AnyRoute[] = [
     handler: async ({ query }, ctx) => listBankAccounts(ctx, query),
   }),
   defineRoute({
-    ...base,
-    ...bankingRead,
+    ...read,
     method: 'GET',
     path: '/api/bank-accounts/{id}',
     operationId: 'getBankAccount',
@@ -51,8 +44,7 @@ export const bankAccountRoutes: AnyRoute[] = [
     handler: async ({ params }, ctx) => getBankAccount(ctx, params.id),
   }),
   defineRoute({
-    ...base,
-    ...bankingWrite,
+    ...write,
     method: 'POST',
     path: '/api/bank-accounts',
     operationId: 'createBankAccount',
@@ -67,8 +59,7 @@ export const bankAccountRoutes: AnyRoute[] = [
     handler: async ({ body }, ctx) => createBankAccount(ctx, body),
   }),
   defineRoute({
-    ...base,
-    ...bankingWrite,
+    ...write,
     method: 'PATCH',
     path: '/api/bank-accounts/{id}',
     operationId: 'updateBankAccount',

@@ -1,7 +1,6 @@
 // Routes of banking: the bank feed (Investec-style): connecting, syncing, status.
-import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
-import { bankingRead, bankingWrite } from './bank-accounts.routes.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import {
   BankFeed,
   BankFeedAccountList,
@@ -22,8 +21,7 @@ import {
 } from './bank-feeds.service.ts';
 import { syncBankFeed } from './bank-feeds.sync.ts';
 
-const base = { tag: 'Bank feeds', module: 'banking', companyScoped: true } as const;
-const write = bankingWrite as { access: 'write'; permission: [Resource, Action] };
+const { read, write } = routeGroup({ module: 'banking', tag: 'Bank feeds', companyScoped: true });
 
 const KEYS_NOTE =
   'The keys are sealed at rest (AES-256-GCM, SECRETS_KEY; a server install without it answers 503 naming it) ' +
@@ -31,8 +29,7 @@ const KEYS_NOTE =
 
 export const bankFeedRoutes: AnyRoute[] = [
   defineRoute({
-    ...base,
-    ...bankingRead,
+    ...read,
     method: 'GET',
     path: '/api/bank-feeds',
     operationId: 'listBankFeeds',
@@ -42,8 +39,7 @@ export const bankFeedRoutes: AnyRoute[] = [
     handler: async (_input, ctx) => listBankFeeds(ctx),
   }),
   defineRoute({
-    ...base,
-    ...bankingRead,
+    ...read,
     method: 'GET',
     path: '/api/bank-feeds/{id}',
     operationId: 'getBankFeed',
@@ -53,7 +49,6 @@ export const bankFeedRoutes: AnyRoute[] = [
     handler: async ({ params }, ctx) => getBankFeed(ctx, params.id),
   }),
   defineRoute({
-    ...base,
     ...write,
     method: 'POST',
     path: '/api/bank-feeds/accounts',
@@ -68,7 +63,6 @@ export const bankFeedRoutes: AnyRoute[] = [
     handler: async ({ body }, ctx) => bankFeedAccounts(ctx, body),
   }),
   defineRoute({
-    ...base,
     ...write,
     method: 'POST',
     path: '/api/bank-feeds',
@@ -83,7 +77,6 @@ export const bankFeedRoutes: AnyRoute[] = [
     handler: async ({ body }, ctx) => createBankFeed(ctx, body),
   }),
   defineRoute({
-    ...base,
     ...write,
     method: 'PATCH',
     path: '/api/bank-feeds/{id}',
@@ -99,7 +92,6 @@ export const bankFeedRoutes: AnyRoute[] = [
     handler: async ({ params, body }, ctx) => updateBankFeed(ctx, params.id, body),
   }),
   defineRoute({
-    ...base,
     ...write,
     method: 'POST',
     path: '/api/bank-feeds/{id}/sync',
@@ -123,7 +115,6 @@ export const bankFeedRoutes: AnyRoute[] = [
     },
   }),
   defineRoute({
-    ...base,
     ...write,
     method: 'DELETE',
     path: '/api/bank-feeds/{id}',

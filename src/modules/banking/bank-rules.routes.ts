@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
-import { bankingRead, bankingWrite } from './bank-accounts.routes.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { runBankRules } from './bank-rules.run.ts';
 import {
   BankRule,
@@ -21,7 +21,7 @@ import {
   updateBankRule,
 } from './bank-rules.service.ts';
 
-const base = { tag: 'Bank rules', module: 'banking', companyScoped: true } as const;
+const { read, write } = routeGroup({ module: 'banking', tag: 'Bank rules', companyScoped: true });
 
 const HOW =
   'Active rules run in priority order (lower first) on every import and when re-run, over unreconciled ' +
@@ -30,8 +30,7 @@ const HOW =
 
 export const bankRuleRoutes: AnyRoute[] = [
   defineRoute({
-    ...base,
-    ...bankingRead,
+    ...read,
     method: 'GET',
     path: '/api/bank-rules',
     operationId: 'listBankRules',
@@ -42,8 +41,7 @@ export const bankRuleRoutes: AnyRoute[] = [
     handler: async ({ query }, ctx) => listBankRules(ctx, query),
   }),
   defineRoute({
-    ...base,
-    ...bankingRead,
+    ...read,
     method: 'GET',
     path: '/api/bank-rules/{id}',
     operationId: 'getBankRule',
@@ -53,8 +51,7 @@ export const bankRuleRoutes: AnyRoute[] = [
     handler: async ({ params }, ctx) => getBankRule(ctx, params.id),
   }),
   defineRoute({
-    ...base,
-    ...bankingWrite,
+    ...write,
     method: 'POST',
     path: '/api/bank-rules',
     operationId: 'createBankRule',
@@ -67,8 +64,7 @@ export const bankRuleRoutes: AnyRoute[] = [
     handler: async ({ body }, ctx) => createBankRule(ctx, body),
   }),
   defineRoute({
-    ...base,
-    ...bankingWrite,
+    ...write,
     method: 'PATCH',
     path: '/api/bank-rules/{id}',
     operationId: 'updateBankRule',
@@ -80,8 +76,7 @@ export const bankRuleRoutes: AnyRoute[] = [
     handler: async ({ params, body }, ctx) => updateBankRule(ctx, params.id, body),
   }),
   defineRoute({
-    ...base,
-    ...bankingWrite,
+    ...write,
     method: 'DELETE',
     path: '/api/bank-rules/{id}',
     operationId: 'deleteBankRule',
@@ -94,8 +89,7 @@ export const bankRuleRoutes: AnyRoute[] = [
     handler: async ({ params }, ctx) => deleteBankRule(ctx, params.id),
   }),
   defineRoute({
-    ...base,
-    ...bankingWrite,
+    ...write,
     method: 'POST',
     path: '/api/bank-rules/run',
     operationId: 'runBankRules',

@@ -5,7 +5,7 @@ import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { MULTIPART_CONTENT_TYPE } from '../../platform/http/multipart.ts';
 import { Paged } from '../../platform/http/paging.ts';
-import { bankingRead, bankingWrite } from './bank-accounts.routes.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import {
   BankCsvMapping,
   BankCsvMappingCreate,
@@ -26,13 +26,12 @@ import {
 } from './bank-statements.schemas.ts';
 import { getStatement, importStatement, listStatements } from './bank-statements.service.ts';
 
-const base = { tag: 'Bank statements', module: 'banking', companyScoped: true } as const;
+const { read, write } = routeGroup({ module: 'banking', tag: 'Bank statements', companyScoped: true });
 export const STATEMENT_LIMIT = 20 * 1024 * 1024;
 
 export const bankStatementRoutes: AnyRoute[] = [
   defineRoute({
-    ...base,
-    ...bankingWrite,
+    ...write,
     method: 'POST',
     path: '/api/bank-statements',
     operationId: 'importBankStatement',
@@ -62,8 +61,7 @@ export const bankStatementRoutes: AnyRoute[] = [
     handler: async ({ body }, ctx) => importStatement(ctx, body),
   }),
   defineRoute({
-    ...base,
-    ...bankingRead,
+    ...read,
     method: 'GET',
     path: '/api/bank-statements',
     operationId: 'listBankStatements',
@@ -73,8 +71,7 @@ export const bankStatementRoutes: AnyRoute[] = [
     handler: async ({ query }, ctx) => listStatements(ctx, query),
   }),
   defineRoute({
-    ...base,
-    ...bankingRead,
+    ...read,
     method: 'GET',
     path: '/api/bank-statements/{id}',
     operationId: 'getBankStatement',
@@ -84,8 +81,7 @@ export const bankStatementRoutes: AnyRoute[] = [
     handler: async ({ params }, ctx) => getStatement(ctx, params.id),
   }),
   defineRoute({
-    ...base,
-    ...bankingRead,
+    ...read,
     method: 'GET',
     path: '/api/bank-csv-mappings',
     operationId: 'listBankCsvMappings',
@@ -94,8 +90,7 @@ export const bankStatementRoutes: AnyRoute[] = [
     handler: async (_input, ctx) => listCsvMappings(ctx),
   }),
   defineRoute({
-    ...base,
-    ...bankingRead,
+    ...read,
     method: 'GET',
     path: '/api/bank-csv-mappings/{id}',
     operationId: 'getBankCsvMapping',
@@ -105,8 +100,7 @@ export const bankStatementRoutes: AnyRoute[] = [
     handler: async ({ params }, ctx) => getCsvMapping(ctx, params.id),
   }),
   defineRoute({
-    ...base,
-    ...bankingWrite,
+    ...write,
     method: 'POST',
     path: '/api/bank-csv-mappings',
     operationId: 'createBankCsvMapping',
@@ -121,8 +115,7 @@ export const bankStatementRoutes: AnyRoute[] = [
     handler: async ({ body }, ctx) => createCsvMapping(ctx, body),
   }),
   defineRoute({
-    ...base,
-    ...bankingWrite,
+    ...write,
     method: 'PATCH',
     path: '/api/bank-csv-mappings/{id}',
     operationId: 'updateBankCsvMapping',

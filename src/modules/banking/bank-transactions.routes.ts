@@ -1,7 +1,7 @@
 // Routes of banking: the bank lines: paged list, one line, a person's coding, exclude and include.
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
-import { bankingRead, bankingWrite } from './bank-accounts.routes.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { BankTransactionCoding } from './bank-rules.schemas.ts';
 import {
   BankTransaction,
@@ -17,12 +17,11 @@ import {
   listBankTransactions,
 } from './bank-transactions.service.ts';
 
-const base = { tag: 'Bank transactions', module: 'banking', companyScoped: true } as const;
+const { read, write } = routeGroup({ module: 'banking', tag: 'Bank transactions', companyScoped: true });
 
 export const bankTransactionRoutes: AnyRoute[] = [
   defineRoute({
-    ...base,
-    ...bankingRead,
+    ...read,
     method: 'GET',
     path: '/api/bank-transactions',
     operationId: 'listBankTransactions',
@@ -37,8 +36,7 @@ export const bankTransactionRoutes: AnyRoute[] = [
     handler: async ({ query }, ctx) => listBankTransactions(ctx, query),
   }),
   defineRoute({
-    ...base,
-    ...bankingRead,
+    ...read,
     method: 'GET',
     path: '/api/bank-transactions/{id}',
     operationId: 'getBankTransaction',
@@ -48,8 +46,7 @@ export const bankTransactionRoutes: AnyRoute[] = [
     handler: async ({ params }, ctx) => getBankTransaction(ctx, params.id),
   }),
   defineRoute({
-    ...base,
-    ...bankingWrite,
+    ...write,
     method: 'PATCH',
     path: '/api/bank-transactions/{id}',
     operationId: 'codeBankTransaction',
@@ -66,8 +63,7 @@ export const bankTransactionRoutes: AnyRoute[] = [
     handler: async ({ params, body }, ctx) => codeBankTransaction(ctx, params.id, body),
   }),
   defineRoute({
-    ...base,
-    ...bankingWrite,
+    ...write,
     method: 'POST',
     path: '/api/bank-transactions/{id}/exclude',
     operationId: 'excludeBankTransaction',
@@ -82,8 +78,7 @@ export const bankTransactionRoutes: AnyRoute[] = [
     handler: async ({ params, body }, ctx) => excludeBankTransaction(ctx, params.id, body),
   }),
   defineRoute({
-    ...base,
-    ...bankingWrite,
+    ...write,
     method: 'POST',
     path: '/api/bank-transactions/{id}/include',
     operationId: 'includeBankTransaction',

@@ -2,7 +2,7 @@
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { Paged } from '../../platform/http/paging.ts';
-import { bankingRead, bankingWrite } from './bank-accounts.routes.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { bankAccountOf } from './bank-accounts.service.ts';
 import { autoReconcile } from './reconciliation.auto.ts';
 import { acceptMatch } from './reconciliation.match.ts';
@@ -22,12 +22,11 @@ import {
 import { suggestionsForLine, suggestionsPage } from './reconciliation.suggest.ts';
 import { undoMatch } from './reconciliation.undo.ts';
 
-const base = { tag: 'Reconciliation', module: 'banking', companyScoped: true } as const;
+const { read, write } = routeGroup({ module: 'banking', tag: 'Reconciliation', companyScoped: true });
 
 export const reconciliationRoutes: AnyRoute[] = [
   defineRoute({
-    ...base,
-    ...bankingRead,
+    ...read,
     method: 'GET',
     path: '/api/reconciliation/suggestions',
     operationId: 'listReconciliationSuggestions',
@@ -44,8 +43,7 @@ export const reconciliationRoutes: AnyRoute[] = [
     handler: async ({ query }, ctx) => suggestionsPage(ctx, query),
   }),
   defineRoute({
-    ...base,
-    ...bankingRead,
+    ...read,
     method: 'GET',
     path: '/api/reconciliation/transactions/{id}/suggestions',
     operationId: 'getBankTransactionSuggestions',
@@ -56,8 +54,7 @@ export const reconciliationRoutes: AnyRoute[] = [
     handler: async ({ params }, ctx) => suggestionsForLine(ctx, params.id),
   }),
   defineRoute({
-    ...base,
-    ...bankingWrite,
+    ...write,
     method: 'POST',
     path: '/api/reconciliation/auto',
     operationId: 'autoReconcile',
@@ -75,8 +72,7 @@ export const reconciliationRoutes: AnyRoute[] = [
     },
   }),
   defineRoute({
-    ...base,
-    ...bankingWrite,
+    ...write,
     method: 'POST',
     path: '/api/reconciliation/matches',
     operationId: 'createBankMatch',
@@ -111,8 +107,7 @@ export const reconciliationRoutes: AnyRoute[] = [
     },
   }),
   defineRoute({
-    ...base,
-    ...bankingRead,
+    ...read,
     method: 'GET',
     path: '/api/reconciliation/matches/{id}',
     operationId: 'getBankMatch',
@@ -122,8 +117,7 @@ export const reconciliationRoutes: AnyRoute[] = [
     handler: async ({ params }, ctx) => getMatch(ctx, params.id),
   }),
   defineRoute({
-    ...base,
-    ...bankingWrite,
+    ...write,
     method: 'POST',
     path: '/api/reconciliation/matches/{id}/undo',
     operationId: 'undoBankMatch',
@@ -137,8 +131,7 @@ export const reconciliationRoutes: AnyRoute[] = [
     handler: async ({ params }, ctx) => undoMatch(ctx, params.id),
   }),
   defineRoute({
-    ...base,
-    ...bankingRead,
+    ...read,
     method: 'GET',
     path: '/api/reconciliation/report',
     operationId: 'getReconciliationReport',

@@ -3,8 +3,8 @@
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged, pageQueryProperties } from '../../platform/http/paging.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { named } from '../../platform/http/schema-names.ts';
-import { read, write } from './bills.access.ts';
 import { BankDetails, BankDetailsInput } from './bills.bank-details.schemas.ts';
 import { confirmBankDetails, getBankDetails, putBankDetails } from './bills.bank-details.ts';
 import { disputeBill, holdBill, releaseHold, resolveDispute } from './bills.hold.ts';
@@ -19,6 +19,9 @@ import {
 } from './bills.payment-run.schemas.ts';
 import { createPaymentRun, proposePaymentRun } from './bills.payment-run.ts';
 import { Bill, BillIdParams } from './bills.schemas.ts';
+
+// A bill is the expenses module's (DECISIONS.md), with the company header.
+const { read, write } = routeGroup({ module: 'expenses', tag: 'Bills', companyScoped: true });
 
 // DECISIONS.md: /api/contacts* belongs to module contacts. Contacts are one book per tenant.
 const contacts = { module: 'contacts', tag: 'Contacts' } as const;

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { PaymentParams } from '../invoices/payments.schemas.ts';
-import { approve, read, write } from './bills.access.ts';
 import {
   createSupplierCreditNote,
   getSupplierCreditNote,
@@ -34,6 +34,9 @@ import {
   submitBill,
   updateBill,
 } from './bills.service.ts';
+
+// A bill is the expenses module's (DECISIONS.md), with the company header.
+const { read, write, approve } = routeGroup({ module: 'expenses', tag: 'Bills', companyScoped: true });
 
 const VoidBody = Type.Object(
   {

@@ -1,8 +1,6 @@
-// Supplier bills (issue 16): the purchase side of the books. Routes, and the data schema of
-// each event the module emits (the OpenAPI document's webhooks).
-import type { TSchema } from 'typebox';
-import { BillRejected } from './bills.schemas.ts';
-
+// Supplier bills (issue 16): the purchase side of the books. Routes, and the events the module
+// emits (the registry and the OpenAPI document's webhooks).
+export { billEvents } from './bills.events.ts';
 export { paymentRunRoutes } from './bills.payment-run.routes.ts';
 export type { BillRecord } from './bills.queries.ts';
 export {
@@ -15,11 +13,6 @@ export { billRoutes } from './bills.routes.ts';
 // What purchase orders use: the bill schema (a bill made from an order), line pricing, creation.
 export { Bill, BillTaxCode as BillTaxCodeSchema } from './bills.schemas.ts';
 export { type BillsCtx, insertBill, pricedLines } from './bills.service.ts';
-
-/** Each event the module emits, with the schema of its `data`. */
-export const billEventSchemas: Record<string, TSchema> = {
-  'bill.rejected': BillRejected,
-};
 
 // The VAT rules a supplier's tax invoice is held to, shared with expense claims (a slip is a
 // supplier's tax invoice too): the tax codes, the input tax each is tagged with, the s20 check.

@@ -3,6 +3,7 @@
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import {
   Activity,
   ActivityCreate,
@@ -21,18 +22,7 @@ import {
 
 const CRM = 'The CRM is one book per tenant: no X-Company-Id is needed.';
 
-const read = {
-  tag: 'Activities',
-  module: 'crm',
-  access: 'read',
-  permission: ['crm', 'read'] as ['crm', 'read'],
-} as const;
-const write = {
-  tag: 'Activities',
-  module: 'crm',
-  access: 'write',
-  permission: ['crm', 'write'] as ['crm', 'write'],
-} as const;
+const { read, write } = routeGroup({ module: 'crm', tag: 'Activities' });
 
 export const activitiesRoutes: AnyRoute[] = [
   defineRoute({

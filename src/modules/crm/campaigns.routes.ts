@@ -2,6 +2,7 @@
 // and the audience their consent allows. Tenant-wide like the rest of the CRM.
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import {
   Campaign,
   CampaignAudience,
@@ -29,18 +30,7 @@ const COUNTS =
   'counts are read when asked, from the consent in force now: members, and of them the included and the ' +
   'excluded (see GET /api/crm/campaigns/{id}/audience).';
 
-const read = {
-  tag: 'Campaigns',
-  module: 'crm',
-  access: 'read',
-  permission: ['crm', 'read'] as ['crm', 'read'],
-} as const;
-const write = {
-  tag: 'Campaigns',
-  module: 'crm',
-  access: 'write',
-  permission: ['crm', 'write'] as ['crm', 'write'],
-} as const;
+const { read, write } = routeGroup({ module: 'crm', tag: 'Campaigns' });
 
 export const campaignsRoutes: AnyRoute[] = [
   defineRoute({

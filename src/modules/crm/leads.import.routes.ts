@@ -1,7 +1,7 @@
 // The CSV import of leads and the records it leaves.
-import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { columnParam, IMPORT_FIELDS, type ImportField } from './leads.import.parse.ts';
 import {
   LeadImport,
@@ -13,9 +13,7 @@ import { importLeads } from './leads.import.ts';
 import { getLeadImport, listLeadImports } from './leads.imports.service.ts';
 import { LeadIdParams } from './leads.schemas.ts';
 
-const crm = { module: 'crm', tag: 'Leads' } as const;
-const read = { ...crm, access: 'read' as const, permission: ['crm', 'read'] as [Resource, Action] };
-const write = { ...crm, access: 'write' as const, permission: ['crm', 'write'] as [Resource, Action] };
+const { read, write } = routeGroup({ module: 'crm', tag: 'Leads' });
 
 /** 10,000 rows of a dozen columns fit with room to spare. */
 export const IMPORT_LIMIT = 10 * 1024 * 1024;

@@ -1,15 +1,13 @@
 // Leads: people or businesses not yet customers. Tenant-wide (no X-Company-Id), module crm.
 import { Type } from 'typebox';
-import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { convertLead } from './leads.convert.ts';
 import { Lead, LeadConvert, LeadCreate, LeadIdParams, LeadListQuery, LeadUpdate } from './leads.schemas.ts';
 import { createLead, deleteLead, getLead, listLeads, updateLead } from './leads.service.ts';
 
-const crm = { module: 'crm', tag: 'Leads' } as const;
-const read = { ...crm, access: 'read' as const, permission: ['crm', 'read'] as [Resource, Action] };
-const write = { ...crm, access: 'write' as const, permission: ['crm', 'write'] as [Resource, Action] };
+const { read, write } = routeGroup({ module: 'crm', tag: 'Leads' });
 
 const FIELD_RULES =
   'phone is read as South African unless it starts with + and a country code, and kept as given with ' +

@@ -3,6 +3,7 @@
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { quoteOpportunity } from './opportunities.quote.ts';
 import {
   LostBody,
@@ -32,18 +33,7 @@ const LINES =
   "half-up to cents. The opportunity's amount is the lines' total when it has lines, else the amount given. " +
   "weightedAmount: amount × the stage's probability / 100 while open; the amount once won; 0 once lost.";
 
-const read = {
-  tag: 'Opportunities',
-  module: 'crm',
-  access: 'read',
-  permission: ['crm', 'read'] as ['crm', 'read'],
-} as const;
-const write = {
-  tag: 'Opportunities',
-  module: 'crm',
-  access: 'write',
-  permission: ['crm', 'write'] as ['crm', 'write'],
-} as const;
+const { read, write } = routeGroup({ module: 'crm', tag: 'Opportunities' });
 
 export const opportunitiesRoutes: AnyRoute[] = [
   defineRoute({

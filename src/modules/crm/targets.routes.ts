@@ -3,6 +3,7 @@
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { Target, TargetCreate, TargetListQuery, TargetParams, TargetUpdate } from './targets.schemas.ts';
 import { createTarget, deleteTarget, getTarget, listTargets, updateTarget } from './targets.service.ts';
 import {
@@ -17,18 +18,7 @@ import {
   updateTeam,
 } from './teams.ts';
 
-const read = {
-  tag: 'Targets',
-  module: 'crm',
-  access: 'read',
-  permission: ['crm', 'read'] as ['crm', 'read'],
-} as const;
-const write = {
-  tag: 'Targets',
-  module: 'crm',
-  access: 'write',
-  permission: ['crm', 'write'] as ['crm', 'write'],
-} as const;
+const { read, write } = routeGroup({ module: 'crm', tag: 'Targets' });
 
 const PROGRESS =
   'progress counts the opportunities won (closedAt within the period, UTC days, both ends included; deleted ' +

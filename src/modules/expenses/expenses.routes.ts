@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import {
   getApprovalLimits,
   getApprovalPolicy,
@@ -26,17 +27,15 @@ import {
 } from './expenses.schemas.ts';
 import { createExpense, getExpense, listExpenses, rejectExpense, updateExpense } from './expenses.service.ts';
 
-const expenses = { module: 'expenses', companyScoped: true, tag: 'Expenses' } as const;
-const perm = (r: Resource, a: Action) => [r, a] as [Resource, Action];
-export const read = { ...expenses, access: 'read' as const, permission: perm('expenses', 'read') };
-export const write = { ...expenses, access: 'write' as const, permission: perm('expenses', 'write') };
-export const approve = { ...expenses, access: 'write' as const, permission: perm('expenses', 'approve') };
+export const { read, write, approve } = routeGroup({
+  module: 'expenses',
+  tag: 'Expenses',
+  companyScoped: true,
+});
 /** The approval policy and limits are the business's rules: changed by those who manage it. */
 const manage = {
-  module: 'expenses' as const,
-  tag: 'Expenses',
-  access: 'write' as const,
-  permission: perm('admin', 'manage'),
+  ...routeGroup({ module: 'expenses', tag: 'Expenses' }).write,
+  permission: ['admin', 'manage'] as [Resource, Action],
 };
 
 export const APPROVAL_RULES =

@@ -1,17 +1,11 @@
 // Batches of a product in the company, and FEFO picking (issue 20).
 import { Type } from 'typebox';
-import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { Batch, BatchListQuery, FefoPick, FefoQuery } from './batches.schemas.ts';
 import { listBatches, pickFefo } from './batches.service.ts';
 
-const read = {
-  module: 'inventory',
-  companyScoped: true,
-  tag: 'Batches and serials',
-  access: 'read' as const,
-  permission: ['inventory', 'read'] as [Resource, Action],
-} as const;
+const { read } = routeGroup({ module: 'inventory', tag: 'Batches and serials', companyScoped: true });
 
 export const batchesRoutes: AnyRoute[] = [
   defineRoute({

@@ -1,9 +1,9 @@
 // Landed costs: freight, duty and the like spread over stock receipts (issue 20).
 import { Type } from 'typebox';
-import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { postLandedCost } from './landed-costs.post.ts';
 import { LandedCost, LandedCostCreate, LandedCostListQuery } from './landed-costs.schemas.ts';
 import {
@@ -14,9 +14,7 @@ import {
 } from './landed-costs.service.ts';
 import { OpsIdParams } from './ops.schemas.ts';
 
-const base = { module: 'inventory', companyScoped: true, tag: 'Landed costs' } as const;
-const read = { ...base, access: 'read' as const, permission: ['inventory', 'read'] as [Resource, Action] };
-const write = { ...base, access: 'write' as const, permission: ['inventory', 'write'] as [Resource, Action] };
+const { read, write } = routeGroup({ module: 'inventory', tag: 'Landed costs', companyScoped: true });
 
 export const landedCostsRoutes: AnyRoute[] = [
   defineRoute({

@@ -1,7 +1,7 @@
 // Routes of a company's stock locations (company-scoped: X-Company-Id).
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
-import { inventoryRead, inventoryWrite } from './catalog.access.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { Location, LocationCreate, LocationParams, LocationUpdate } from './locations.schemas.ts';
 import {
   createLocation,
@@ -11,8 +11,7 @@ import {
   updateLocation,
 } from './locations.service.ts';
 
-const read = { ...inventoryRead, tag: 'Stock locations', companyScoped: true } as const;
-const write = { ...inventoryWrite, tag: 'Stock locations', companyScoped: true } as const;
+const { read, write } = routeGroup({ module: 'inventory', tag: 'Stock locations', companyScoped: true });
 
 const ABOUT =
   "The company's locations: warehouses, bins within a warehouse (kind bin, parentId its warehouse), and one " +

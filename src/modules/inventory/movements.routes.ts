@@ -1,16 +1,11 @@
 // Stock movements over HTTP (company-scoped): the paged list and one by id.
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { Movement, MovementIdParams, MovementListQuery } from './movements.schemas.ts';
 import { getMovement, listMovements } from './movements.service.ts';
 
-const read = {
-  module: 'inventory',
-  companyScoped: true,
-  tag: 'Stock movements',
-  access: 'read',
-  permission: ['inventory', 'read'] as ['inventory', 'read'],
-} as const;
+const { read } = routeGroup({ module: 'inventory', tag: 'Stock movements', companyScoped: true });
 
 export const movementsRoutes: AnyRoute[] = [
   defineRoute({

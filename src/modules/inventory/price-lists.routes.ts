@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { Paged } from '../../platform/http/paging.ts';
-import { inventoryRead, inventoryWrite } from './catalog.access.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import {
   ContactsPut,
   PriceList,
@@ -25,8 +25,7 @@ import {
   updatePriceList,
 } from './price-lists.service.ts';
 
-const read = { ...inventoryRead, tag: 'Price lists' } as const;
-const write = { ...inventoryWrite, tag: 'Price lists' } as const;
+const { read, write } = routeGroup({ module: 'inventory', tag: 'Price lists' });
 
 const ABOUT =
   'Price lists are one book per tenant (no X-Company-Id). A list is for one company (companyId) or every ' +

@@ -1,8 +1,8 @@
 // Stock takes (count sheets) of a company's locations (issue 20).
-import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { OpsIdParams } from './ops.schemas.ts';
 import { StockTake, StockTakeCounts, StockTakeCreate, StockTakeListQuery } from './stock-takes.schemas.ts';
 import {
@@ -14,14 +14,7 @@ import {
   putCounts,
 } from './stock-takes.service.ts';
 
-const base = { module: 'inventory', companyScoped: true, tag: 'Stock takes' } as const;
-const read = { ...base, access: 'read' as const, permission: ['inventory', 'read'] as [Resource, Action] };
-const write = { ...base, access: 'write' as const, permission: ['inventory', 'write'] as [Resource, Action] };
-const approve = {
-  ...base,
-  access: 'write' as const,
-  permission: ['inventory', 'approve'] as [Resource, Action],
-};
+const { read, write, approve } = routeGroup({ module: 'inventory', tag: 'Stock takes', companyScoped: true });
 
 const VARIANCE =
   "The variance booked is the count less what is on hand at the location AT APPROVAL, not the sheet's " +

@@ -1,9 +1,9 @@
 // Stock transfers between a company's locations (issue 20).
 import { Type } from 'typebox';
-import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { OpsIdParams } from './ops.schemas.ts';
 import { Transfer, TransferCreate, TransferListQuery, TransferReceive } from './transfers.schemas.ts';
 import {
@@ -14,9 +14,7 @@ import {
   receiveTransfer,
 } from './transfers.service.ts';
 
-const base = { module: 'inventory', companyScoped: true, tag: 'Stock transfers' } as const;
-const read = { ...base, access: 'read' as const, permission: ['inventory', 'read'] as [Resource, Action] };
-const write = { ...base, access: 'write' as const, permission: ['inventory', 'write'] as [Resource, Action] };
+const { read, write } = routeGroup({ module: 'inventory', tag: 'Stock transfers', companyScoped: true });
 
 const NO_ENTRY =
   'A transfer posts nothing: the stock stays in the company, on the same inventory account, and each leg ' +

@@ -1,13 +1,12 @@
 // Routes of a product's units of measure (tenant-wide, like the products book).
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
-import { inventoryRead, inventoryWrite } from './catalog.access.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { Unit, UnitCreate, UnitParams } from './units.schemas.ts';
 import { createUnit, getUnit, listUnits, retireUnit } from './units.service.ts';
 import { ProductIdParams } from './variants.schemas.ts';
 
-const read = { ...inventoryRead, tag: 'Products' } as const;
-const write = { ...inventoryWrite, tag: 'Products' } as const;
+const { read, write } = routeGroup({ module: 'inventory', tag: 'Products' });
 
 const ABOUT =
   "Units of measure besides the product's base unit: {name: 'box', factor: 12} means one box is 12 base units. " +

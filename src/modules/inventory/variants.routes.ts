@@ -2,12 +2,11 @@
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
-import { inventoryRead, inventoryWrite } from './catalog.access.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { ProductIdParams, Variant, VariantCreate, VariantParams, VariantUpdate } from './variants.schemas.ts';
 import { createVariant, deleteVariant, getVariant, listVariants, updateVariant } from './variants.service.ts';
 
-const read = { ...inventoryRead, tag: 'Products' } as const;
-const write = { ...inventoryWrite, tag: 'Products' } as const;
+const { read, write } = routeGroup({ module: 'inventory', tag: 'Products' });
 
 const ABOUT =
   'A variant (size, colour) of a product: its own SKU, unique in the tenant in any case among live products and ' +

@@ -1,8 +1,8 @@
 // Routes of customer credit and refunds (issue 14, items 7 and 8), part of the Invoices tag.
 import { Type } from 'typebox';
-import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { recordAdvancePayment } from './advance-payments.ts';
 import {
   AdvancePaymentCreate,
@@ -19,9 +19,7 @@ import { getCredit, listCredits } from './customer-credits.ts';
 import { forfeitDeposit } from './deposits.ts';
 import { listRefunds, recordRefund, reverseRefund } from './refunds.ts';
 
-const sales = { module: 'invoices', companyScoped: true, tag: 'Invoices' } as const;
-const read = { ...sales, access: 'read' as const, permission: ['invoices', 'read'] as [Resource, Action] };
-const write = { ...sales, access: 'write' as const, permission: ['invoices', 'write'] as [Resource, Action] };
+const { read, write } = routeGroup({ module: 'invoices', tag: 'Invoices', companyScoped: true });
 
 const REFUND_POSTING =
   "Dr the credit's account on its own item (debtors: an overpayment or credit note; customer deposits: a " +

@@ -1,17 +1,14 @@
 // The sales documents module's public surface: its routes, the service functions other
-// modules drive documents with (the sandbox's samples, recurring invoices), and the data
-// schema of each event it emits (the OpenAPI document's webhooks).
-import type { TSchema } from 'typebox';
+// modules drive documents with (the sandbox's samples, recurring invoices), and the events it
+// emits (the registry and the OpenAPI document's webhooks).
 import type { AnyRoute } from '../../platform/http/catalogue.ts';
-import { CustomerCredit, Refund } from './customer-credits.schemas.ts';
 import { invoiceRoutes as documentRoutes } from './invoices.routes.ts';
-import { Invoice } from './invoices.schemas.ts';
-import { Payment } from './payments.schemas.ts';
 import { writeOffRoutes } from './write-off.routes.ts';
 
 export type { Invoice } from './invoices.queries.ts';
 /** The routes of sales documents and what is done to them. */
 export const invoiceRoutes: AnyRoute[] = [...documentRoutes, ...writeOffRoutes];
+export { invoiceEvents } from './invoices.events.ts';
 export {
   createDocument,
   createInvoice,
@@ -34,15 +31,3 @@ export {
 } from './recurring.run.ts';
 export { deleteInvoice, releaseInvoice } from './release.ts';
 export { settingsRoutes } from './settings.routes.ts';
-
-/** Each event the module emits, with the schema of its `data` (announce.ts says when each goes). */
-export const invoiceEventSchemas: Record<string, TSchema> = {
-  'invoice.created': Invoice,
-  'invoice.updated': Invoice,
-  'invoice.released': Invoice,
-  'invoice.voided': Invoice,
-  'invoice.paid': Invoice,
-  'payment.recorded': Payment,
-  'customer_credit.created': CustomerCredit,
-  'refund.recorded': Refund,
-};

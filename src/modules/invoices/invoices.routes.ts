@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { FileResponse, PDF_CONTENT_TYPE } from '../../platform/files/response.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { allocate, listAllocations, reverseAllocation } from './allocations.ts';
 import { creditRoutes } from './credits.routes.ts';
 import { loadPaper } from './document-paper.ts';
@@ -40,9 +40,7 @@ import { deleteInvoice, releaseInvoice } from './release.ts';
 import { Recovery, RecoveryCreate, WriteOff, WriteOffCreate } from './write-off.schemas.ts';
 import { recoverBadDebt, writeOffInvoice } from './write-off.ts';
 
-const sales = { module: 'invoices', companyScoped: true } as const;
-const read = { ...sales, access: 'read' as const, permission: ['invoices', 'read'] as [Resource, Action] };
-const write = { ...sales, access: 'write' as const, permission: ['invoices', 'write'] as [Resource, Action] };
+const { read, write } = routeGroup({ module: 'invoices', companyScoped: true });
 
 const VoidQuery = Type.Object({
   date: Type.Optional(

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged, pageQueryProperties } from '../../platform/http/paging.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { IdParams, Invoice } from './invoices.schemas.ts';
 import { Recurring, RecurringCreate, RecurringListQuery, RecurringUpdate } from './recurring.schemas.ts';
 import {
@@ -13,9 +13,7 @@ import {
   updateRecurring,
 } from './recurring.service.ts';
 
-const sales = { module: 'invoices', companyScoped: true } as const;
-const read = { ...sales, access: 'read' as const, permission: ['invoices', 'read'] as [Resource, Action] };
-const write = { ...sales, access: 'write' as const, permission: ['invoices', 'write'] as [Resource, Action] };
+const { read, write } = routeGroup({ module: 'invoices', companyScoped: true });
 
 export const recurringRoutes: AnyRoute[] = [
   defineRoute({

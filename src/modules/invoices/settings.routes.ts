@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { IMAGE_TYPES } from '../../platform/files/images.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import {
   InvoiceSettings,
   InvoiceSettingsPatch,
@@ -22,9 +22,7 @@ import {
   updateTemplate,
 } from './templates.ts';
 
-const sales = { module: 'invoices', companyScoped: true } as const;
-const read = { ...sales, access: 'read' as const, permission: ['invoices', 'read'] as [Resource, Action] };
-const write = { ...sales, access: 'write' as const, permission: ['invoices', 'write'] as [Resource, Action] };
+const { read, write } = routeGroup({ module: 'invoices', companyScoped: true });
 
 const LOGO_RULES =
   'logo: { contentType: image/png or image/jpeg, data: base64 }. The bytes must really be that image (checked ' +

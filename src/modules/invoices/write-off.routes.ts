@@ -1,15 +1,13 @@
 // Reading and undoing a document's bad-debt write-offs and recoveries (write-off-undo.ts). The
 // write-off and the recovery themselves are posted by the routes in invoices.routes.ts.
 import { Type } from 'typebox';
-import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { IdParams } from './invoices.schemas.ts';
 import { Recovery, RecoveryParams, WriteOff, WriteOffParams } from './write-off.schemas.ts';
 import { listRecoveries, listWriteOffs, reverseRecovery, reverseWriteOff } from './write-off-undo.ts';
 
-const sales = { module: 'invoices', companyScoped: true } as const;
-const read = { ...sales, access: 'read' as const, permission: ['invoices', 'read'] as [Resource, Action] };
-const write = { ...sales, access: 'write' as const, permission: ['invoices', 'write'] as [Resource, Action] };
+const { read, write } = routeGroup({ module: 'invoices', companyScoped: true });
 
 export const writeOffRoutes: AnyRoute[] = [
   defineRoute({

@@ -1,9 +1,9 @@
 // /api/cost-centres: the company's cost centres, master data of the books like the chart of
 // accounts, so in the same module (reports; docs/decisions.md says why).
 import { Type } from 'typebox';
-import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { IdParams } from './accounts.schemas.ts';
 import { CostCentre, CostCentreCreate, CostCentresQuery, CostCentreUpdate } from './cost-centres.schemas.ts';
 import {
@@ -13,9 +13,7 @@ import {
   updateCostCentre,
 } from './cost-centres.service.ts';
 
-const base = { tag: 'Cost centres', module: 'reports', companyScoped: true } as const;
-const read = { ...base, access: 'read' as const, permission: ['reports', 'read'] as [Resource, Action] };
-const write = { ...base, access: 'write' as const, permission: ['reports', 'write'] as [Resource, Action] };
+const { read, write } = routeGroup({ module: 'reports', tag: 'Cost centres', companyScoped: true });
 
 export const costCentreRoutes: AnyRoute[] = [
   defineRoute({

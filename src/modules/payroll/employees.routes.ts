@@ -9,10 +9,10 @@
 // business with seasonal staff, and a sync reads it with updatedSince, as for contacts and
 // products, which are paged for the same reasons.
 import { Type } from 'typebox';
-import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import {
   Employee,
   EmployeeCreate,
@@ -30,13 +30,7 @@ import {
   updateEmployee,
 } from './employees.service.ts';
 
-const payroll = { module: 'payroll', companyScoped: true, tag: 'Employees' } as const;
-const read = { ...payroll, access: 'read' as const, permission: ['payroll', 'read'] as [Resource, Action] };
-const write = {
-  ...payroll,
-  access: 'write' as const,
-  permission: ['payroll', 'write'] as [Resource, Action],
-};
+const { read, write } = routeGroup({ module: 'payroll', tag: 'Employees', companyScoped: true });
 
 const RULES =
   'An employee is identified by a South African ID number (13 digits: its check digit must hold and its ' +

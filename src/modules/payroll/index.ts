@@ -9,6 +9,7 @@ import { payslipsRoutes } from './payslips.routes.ts';
 
 export { getEmployee, listPayableEmployees, type PayrollEmployee } from './employees.payable.ts';
 export { unpaidLeaveDays } from './leave.unpaid.ts';
+export { payrollEvents } from './payroll.events.ts';
 export { taxNumberProblem } from './tax-number.ts';
 export { checkZaIdNumber } from './za-id-number.ts';
 

@@ -1,8 +1,8 @@
 // Leave requests and balances (issue 21): requests with their approval, adjustments, and an
 // employee's balances as of a date (Basic Conditions of Employment Act ss 20–27).
-import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import {
   createLeaveAdjustment,
   getLeaveAdjustment,
@@ -29,11 +29,7 @@ import {
   rejectLeaveRequest,
 } from './leave.service.ts';
 
-const payroll = { module: 'payroll', companyScoped: true, tag: 'Leave' } as const;
-const perm = (a: Action) => ['payroll', a] as [Resource, Action];
-const read = { ...payroll, access: 'read' as const, permission: perm('read') };
-const write = { ...payroll, access: 'write' as const, permission: perm('write') };
-const approve = { ...payroll, access: 'write' as const, permission: perm('approve') };
+const { read, write, approve } = routeGroup({ module: 'payroll', tag: 'Leave', companyScoped: true });
 
 const DAYS =
   'Days are working days: Monday to Friday for up to five days a week, Monday to Saturday for up to six, ' +

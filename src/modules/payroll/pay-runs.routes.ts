@@ -1,9 +1,9 @@
 // Pay periods (issue 21): open → calculated → finalised (locked) → paid, and the EMP201 figures.
 // The list is paged: a weekly payroll adds 52 periods a year, and nothing is ever removed.
-import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { emp201 } from './pay-runs.emp201.ts';
 import { finalisePeriod, payPeriod } from './pay-runs.ledger.ts';
 import {
@@ -19,13 +19,7 @@ import {
 } from './pay-runs.schemas.ts';
 import { calculatePeriod, createPeriod, listPeriods, putInputs, readPeriod } from './pay-runs.service.ts';
 
-const payroll = { module: 'payroll', companyScoped: true, tag: 'Payroll periods' } as const;
-const read = { ...payroll, access: 'read' as const, permission: ['payroll', 'read'] as [Resource, Action] };
-const write = {
-  ...payroll,
-  access: 'write' as const,
-  permission: ['payroll', 'write'] as [Resource, Action],
-};
+const { read, write } = routeGroup({ module: 'payroll', tag: 'Payroll periods', companyScoped: true });
 
 export const payRunsRoutes: AnyRoute[] = [
   defineRoute({

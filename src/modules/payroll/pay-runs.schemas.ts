@@ -112,6 +112,28 @@ export const PayrollPeriod = named(
   }),
 );
 
+/** payroll.run.paid's data: the run, never a person (no employee, no one payslip's figure). */
+export const PayrollRunPaid = named(
+  'PayrollRunPaid',
+  Type.Object({
+    periodId: Uuid,
+    frequency: PayFrequency,
+    periodStart: Day,
+    periodEnd: Day,
+    payDate: Day,
+    paidAt: Timestamp,
+    employeeCount: Type.Integer({ description: 'How many employees the run paid' }),
+    totals: Type.Object({
+      gross: Amount('Gross pay of the run'),
+      paye: Amount('PAYE withheld'),
+      uif: Amount("UIF: the employees' and the employer's"),
+      sdl: Amount('Skills development levy'),
+      eti: Amount('Employment tax incentive claimed'),
+      net: Amount('Net pay out of the bank'),
+    }),
+  }),
+);
+
 export const PayrollPeriodCreate = Type.Object(
   {
     clientId: clientIdProperty,

@@ -1,28 +1,17 @@
 // Payslips (issue 21): paged (a growing list, the spec's), the current payslip of each employee
 // of each calculated period; one with its lines and their IRP5 codes.
-import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { FileResponse, PDF_CONTENT_TYPE } from '../../platform/files/response.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { IdParams, Payslip, PayslipListQuery, PayslipSummary } from './pay-runs.schemas.ts';
 import { payslipPaper, payslipPdf } from './payslips.document.ts';
 import { emailPayslip, emailPeriodPayslips } from './payslips.email.ts';
 import { PayslipEmail, PayslipPdf, PayslipSent, PayslipsEmailed } from './payslips.schemas.ts';
 import { listPayslips, readPayslip } from './payslips.service.ts';
 
-const read = {
-  module: 'payroll',
-  companyScoped: true,
-  tag: 'Payslips',
-  access: 'read' as const,
-  permission: ['payroll', 'read'] as [Resource, Action],
-} as const;
-const send = {
-  ...read,
-  access: 'write' as const,
-  permission: ['payroll', 'write'] as [Resource, Action],
-  errors: ['PERIOD_NOT_FINALISED'],
-} as const;
+const { read, write } = routeGroup({ module: 'payroll', tag: 'Payslips', companyScoped: true });
+const send = { ...write, errors: ['PERIOD_NOT_FINALISED'] } as const;
 const SENDING =
   'The message and the PDF are stored and the send queued in this request; the job worker sends it, so the ' +
   'answer never waits for the mail server: 202 with what was queued (status queued, or stored when no SMTP is ' +

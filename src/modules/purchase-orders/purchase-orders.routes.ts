@@ -1,7 +1,7 @@
-import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { FileResponse, PDF_CONTENT_TYPE } from '../../platform/files/response.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { Bill } from '../bills/index.ts';
 import { billOrder, receiveOrder } from './purchase-orders.receiving.ts';
 import { reverseReceipt } from './purchase-orders.reversal.ts';
@@ -30,13 +30,7 @@ import {
   updateOrder,
 } from './purchase-orders.service.ts';
 
-const expenses = { module: 'expenses', companyScoped: true, tag: 'Purchase orders' } as const;
-const read = { ...expenses, access: 'read' as const, permission: ['expenses', 'read'] as [Resource, Action] };
-const write = {
-  ...expenses,
-  access: 'write' as const,
-  permission: ['expenses', 'write'] as [Resource, Action],
-};
+const { read, write } = routeGroup({ module: 'expenses', tag: 'Purchase orders', companyScoped: true });
 const params = PurchaseOrderIdParams;
 
 export const purchaseOrderRoutes: AnyRoute[] = [

@@ -6,6 +6,7 @@ import {
   negotiatedFormat,
 } from '../../platform/files/response.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import { AgedRow } from '../contacts/index.ts';
 import { aged } from './reports.aged.ts';
 import { cashFlow } from './reports.cash-flow.ts';
@@ -30,13 +31,7 @@ import { vatReport } from './reports.vat.ts';
 import { vatPeriodsRange, vatReportRange } from './vat-query.ts';
 import { submitVatPeriod, vatPeriods } from './vat-state.ts';
 
-const report = {
-  module: 'reports' as const,
-  access: 'read' as const,
-  permission: ['reports', 'read'] as ['reports', 'read'],
-  companyScoped: true,
-  files: FILE_MEDIA_TYPES,
-};
+const report = { ...routeGroup({ module: 'reports', companyScoped: true }).read, files: FILE_MEDIA_TYPES };
 
 /** The JSON body, or the report as a file rendered after the transaction commits. */
 function answer<J>(format: Format, r: Report<J>): J | FileResponse {

@@ -2,9 +2,9 @@
 // module (every plan); writing is the transactions module (Business and up), as DECISIONS.md's
 // module table has it. Tenant-wide, as contacts are: no X-Company-Id.
 import { Type } from 'typebox';
-import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
+import { routeGroup } from '../../platform/http/route-group.ts';
 import {
   createContactTransaction,
   getContactTransaction,
@@ -22,18 +22,9 @@ import {
 } from './transactions.schemas.ts';
 
 const tag = 'Contact transactions';
-const read = {
-  module: 'contacts' as const,
-  access: 'read' as const,
-  permission: ['contacts', 'read'] as [Resource, Action],
-  tag,
-};
-const write = {
-  module: 'transactions' as const,
-  access: 'write' as const,
-  permission: ['transactions', 'write'] as [Resource, Action],
-  tag,
-};
+// Read as the contacts module's, written as the transactions module's.
+const { read } = routeGroup({ module: 'contacts', tag });
+const { write } = routeGroup({ module: 'transactions', tag });
 
 const BILLING =
   'Pending transactions are billed by the monthly roll: on the first of a month, those that occurred before ' +

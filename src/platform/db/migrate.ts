@@ -1,5 +1,8 @@
 // Applies the numbered SQL files in migrations/ in order, each once, recorded in
 // schema_migrations. An advisory lock makes two processes starting at once take turns.
+// A version is applied once by its number, so a file renamed or renumbered after a database
+// recorded that number would be skipped there without a word: start-up refuses instead
+// (recordedUnderAnotherName), before applying anything.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -30,11 +33,15 @@ export async function migrate(database: Database, migrations = readMigrations())
         version integer primary key, name text not null, applied_at timestamptz not null default now())`.execute(
         conn,
       );
-      const done = new Set(
-        (await sql<{ version: number }>`select version from schema_migrations`.execute(conn)).rows.map(
-          (r) => r.version,
-        ),
+      const done = new Map(
+        (
+          await sql<{ version: number; name: string }>`select version, name from schema_migrations`.execute(
+            conn,
+          )
+        ).rows.map((r) => [r.version, r.name]),
       );
+      const renamed = recordedUnderAnotherName(done, migrations);
+      if (renamed) throw new Error(renamed);
       for (const m of migrations) {
         if (done.has(m.version)) continue;
         // Each file is one transaction: it lands whole or not at all.
@@ -51,4 +58,24 @@ export async function migrate(database: Database, migrations = readMigrations())
     }
   });
   return applied;
+}
+
+/**
+ * The first migration whose number the database recorded under another file name, said so that
+ * whoever starts the service knows both names; undefined when every recorded number matches.
+ */
+export function recordedUnderAnotherName(
+  recorded: ReadonlyMap<number, string>,
+  migrations: readonly Migration[],
+): string | undefined {
+  for (const m of migrations) {
+    const name = recorded.get(m.version);
+    if (name !== undefined && name !== m.name)
+      return (
+        `migration ${String(m.version).padStart(4, '0')} was applied to this database as ${name}, ` +
+        `but the file of that number is now ${m.name}: a renamed or renumbered migration would be ` +
+        'skipped here. Give the file back its name (and number the new one after the last), then start again.'
+      );
+  }
+  return undefined;
 }

@@ -5,7 +5,7 @@ import { nullable } from '../http/nullable.ts';
 import { Paged, pageQueryProperties } from '../http/paging.ts';
 import { named } from '../http/schema-names.ts';
 import { syncQueryProperties } from '../http/sync.ts';
-import { EVENT_TYPES, TEST_EVENT_TYPE } from './event-types.ts';
+import { type EventRegistry, TEST_EVENT_TYPE } from './event-types.ts';
 
 export const DeliveryParams = Type.Object(
   {
@@ -35,14 +35,6 @@ export const DeliveryStatus = named(
   }),
 );
 
-/** What a delivery carries: a subscribable event, or the test event (POST /api/webhooks/{id}/test). */
-export const DeliveryEventType = named(
-  'WebhookDeliveryEventType',
-  stringEnum([...EVENT_TYPES.map((e) => e.type), TEST_EVENT_TYPE], {
-    description: 'The event type delivered: one a webhook subscribes to, or `webhook.test`',
-  }),
-);
-
 export const Attempt = named(
   'WebhookDeliveryAttempt',
   Type.Object({
@@ -57,25 +49,6 @@ export const Attempt = named(
     responseExcerpt: nullable(Type.String(), { description: 'The first 4 KB of the answer' }),
   }),
 );
-
-export const Delivery = named(
-  'WebhookDelivery',
-  Type.Object({
-    id: Type.String({ format: 'uuid' }),
-    eventId: Type.String({ format: 'uuid', description: 'Sent as webhook-id, the same on every attempt' }),
-    eventType: DeliveryEventType,
-    status: DeliveryStatus,
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({
-      format: 'date-time',
-      description: 'The latest of: queued, its last attempt, finished (what `updatedSince` compares)',
-    }),
-    finishedAt: nullable(Type.String({ format: 'date-time' })),
-    attempts: Type.Array(Attempt, { description: 'Every attempt, first to last' }),
-  }),
-);
-
-export const DeliveryPage = Paged(Delivery);
 
 export const Redelivery = named(
   'WebhookRedelivery',
@@ -93,3 +66,33 @@ export const TestDelivery = named(
     status: Type.Literal('pending'),
   }),
 );
+
+/** A delivery and its page: their event type is one of the registry's (webhooks.schemas.ts says why). */
+export function deliverySchemas(events: EventRegistry) {
+  /** What a delivery carries: a subscribable event, or the test event (POST /api/webhooks/{id}/test). */
+  const DeliveryEventType = named(
+    'WebhookDeliveryEventType',
+    stringEnum([...events.all.map((e) => e.type), TEST_EVENT_TYPE], {
+      description: 'The event type delivered: one a webhook subscribes to, or `webhook.test`',
+    }),
+  );
+
+  const Delivery = named(
+    'WebhookDelivery',
+    Type.Object({
+      id: Type.String({ format: 'uuid' }),
+      eventId: Type.String({ format: 'uuid', description: 'Sent as webhook-id, the same on every attempt' }),
+      eventType: DeliveryEventType,
+      status: DeliveryStatus,
+      createdAt: Type.String({ format: 'date-time' }),
+      updatedAt: Type.String({
+        format: 'date-time',
+        description: 'The latest of: queued, its last attempt, finished (what `updatedSince` compares)',
+      }),
+      finishedAt: nullable(Type.String({ format: 'date-time' })),
+      attempts: Type.Array(Attempt, { description: 'Every attempt, first to last' }),
+    }),
+  );
+
+  return { Delivery, DeliveryPage: Paged(Delivery) };
+}

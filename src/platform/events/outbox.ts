@@ -5,6 +5,14 @@
 import { afterCommit } from '../db/tenant.ts';
 import type { TenantCtx } from '../http/context.ts';
 
+/**
+ * The data of each event type, by type. Empty here: each module adds its own events from its
+ * declarations (`<module>.events.ts`: `declare module` merging EventDataOf<its events>), so the
+ * platform names no module while emit() accepts only a declared type, with data of its shape.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by the modules' declaration merging
+export interface EventData {}
+
 export interface EmittedEvent {
   id: string;
   type: string;
@@ -12,8 +20,21 @@ export interface EmittedEvent {
   data: unknown;
 }
 
-export async function emit(
-  ctx: Pick<TenantCtx, 'db' | 'tenantId' | 'companyId' | 'deps'>,
+type EmitCtx = Pick<TenantCtx, 'db' | 'tenantId' | 'companyId' | 'deps'>;
+
+/** Emits a declared event: the compiler holds `data` to the shape its module declared. */
+export function emit<K extends keyof EventData & string>(
+  ctx: EmitCtx,
+  type: K,
+  data: EventData[K],
+  companyId: string | null = ctx.companyId ?? null,
+): Promise<EmittedEvent> {
+  return emitUnchecked(ctx, type, data, companyId);
+}
+
+/** The outbox's statement for any type and data: emit() for modules; this for the outbox's own tests. */
+export async function emitUnchecked(
+  ctx: EmitCtx,
   type: string,
   data: unknown,
   companyId: string | null = ctx.companyId ?? null,

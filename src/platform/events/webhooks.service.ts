@@ -9,9 +9,9 @@ import { assertModuleLicensed, assertPlanHasWebhooks, assertScope } from '../aut
 import type { WebhooksTable } from '../db/schema.ts';
 import type { TenantCtx } from '../http/context.ts';
 import { badRequest, notFound, PermissionDenied } from '../http/problem.ts';
-import { EVENT_TYPES, eventTypeInfo } from './event-types.ts';
+import type { EventRegistry } from './event-types.ts';
 import { checkWebhookUrl } from './webhook-target.ts';
-import type { WebhookCreate, WebhookUpdate } from './webhooks.schemas.ts';
+import type { WebhookSchemas } from './webhooks.schemas.ts';
 
 export interface WebhookView {
   id: string;
@@ -47,13 +47,13 @@ export function newSigningSecret(): string {
 }
 
 /** The event types, each known and receivable by the caller; duplicates dropped. */
-function receivableTypes(ctx: TenantCtx, types: string[]): string[] {
+function receivableTypes(ctx: TenantCtx, events: EventRegistry, types: string[]): string[] {
   types.forEach((type, i) => {
-    const info = eventTypeInfo(type);
+    const info = events.info(type);
     if (!info) {
       throw badRequest(
         `eventTypes[${i}]`,
-        `"${type}" is not an event type; one of: ${EVENT_TYPES.map((e) => e.type).join(', ')}`,
+        `"${type}" is not an event type; one of: ${events.all.map((e) => e.type).join(', ')}`,
       );
     }
     assertModuleLicensed(ctx.principal.plan, info.module);
@@ -75,10 +75,11 @@ async function checkedUrl(ctx: TenantCtx, url: string): Promise<string> {
 
 export async function createWebhook(
   ctx: TenantCtx,
-  input: Static<typeof WebhookCreate>,
+  events: EventRegistry,
+  input: Static<WebhookSchemas['WebhookCreate']>,
 ): Promise<WebhookView & { secret: string }> {
   assertPlanHasWebhooks(ctx.principal.plan);
-  const eventTypes = receivableTypes(ctx, input.eventTypes);
+  const eventTypes = receivableTypes(ctx, events, input.eventTypes);
   const url = await checkedUrl(ctx, input.url);
   const secret = newSigningSecret();
   const byKey = ctx.principal.type === 'api_key';
@@ -139,12 +140,13 @@ export async function getWebhook(ctx: TenantCtx, id: string): Promise<WebhookVie
 
 export async function updateWebhook(
   ctx: TenantCtx,
+  events: EventRegistry,
   id: string,
-  input: Static<typeof WebhookUpdate>,
+  input: Static<WebhookSchemas['WebhookUpdate']>,
 ): Promise<WebhookView> {
   await findWebhook(ctx, id, true);
   const changes: Updateable<WebhooksTable> = { updated_at: ctx.deps.now() };
-  if (input.eventTypes !== undefined) changes.event_types = receivableTypes(ctx, input.eventTypes);
+  if (input.eventTypes !== undefined) changes.event_types = receivableTypes(ctx, events, input.eventTypes);
   if (input.url !== undefined) changes.url = await checkedUrl(ctx, input.url);
   if (input.description !== undefined) changes.description = input.description;
   if (input.enabled === true) {

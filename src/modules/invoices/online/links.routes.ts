@@ -1,10 +1,14 @@
 // Routes of payment links: POST/GET /api/invoices/{id}/payment-links and revoking one.
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../../platform/http/catalogue.ts';
+import { routeGroup } from '../../../platform/http/route-group.ts';
 import { IdParams } from '../invoices.schemas.ts';
 import { PaymentLink, PaymentLinkCreate, PaymentLinkParams } from './links.schemas.ts';
 import { createLink, getLink, listLinks, revokeLink } from './links.service.ts';
-import { onlineRead, onlineWrite } from './online.access.ts';
+
+// Who may do what with online payments: the invoices module's read and write (DECISIONS.md
+// puts /api/payment-gateways under invoices; the inbox and links go with it).
+const { read: onlineRead, write: onlineWrite } = routeGroup({ module: 'invoices', companyScoped: true });
 
 const links = { tag: 'Payment links' } as const;
 

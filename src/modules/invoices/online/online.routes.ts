@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../../platform/http/catalogue.ts';
 import { Paged } from '../../../platform/http/paging.ts';
 import { badRequest } from '../../../platform/http/problem.ts';
+import { routeGroup } from '../../../platform/http/route-group.ts';
 import { disconnectGateway, listGateways, setGatewayCredentials } from './gateways.service.ts';
 import {
   GatewayParams,
@@ -23,7 +24,10 @@ import {
   listNotifications,
   matchNotification,
 } from './notifications.service.ts';
-import { onlineRead, onlineWrite } from './online.access.ts';
+
+// Who may do what with online payments: the invoices module's read and write (DECISIONS.md
+// puts /api/payment-gateways under invoices; the inbox and links go with it).
+const { read: onlineRead, write: onlineWrite } = routeGroup({ module: 'invoices', companyScoped: true });
 
 const gateways = { tag: 'Payment gateways' } as const;
 const inbox = { tag: 'Payment notifications' } as const;

@@ -1,0 +1,49 @@
+// The access presets of a group of routes: the module they belong to (the scope an API key
+// needs is `<module>:<access>`, the plan must license it), the tag they are listed under, and
+// whether they need X-Company-Id. Spread into defineRoute() — `...read`, `...write` — in place
+// of the module, access and permission each route would otherwise spell out; a route that needs
+// more (another permission, its errors) spreads a preset and overrides it.
+import type { Action, Resource } from '../auth/permissions.ts';
+
+export interface RouteGroupOptions<M extends Resource> {
+  module: M;
+  /** The resource group the routes are listed under (one of the catalogue's tags). */
+  tag?: string;
+  /** The routes need X-Company-Id naming a company of the tenant. */
+  companyScoped?: boolean;
+}
+
+interface Preset<M extends Resource, A extends 'read' | 'write'> {
+  module: M;
+  access: A;
+  permission: [Resource, Action];
+  tag?: string;
+  companyScoped?: true;
+}
+
+export interface RouteGroup<M extends Resource> {
+  /** Reading: scope `<module>:read`, role permission `<module>:read`. */
+  read: Preset<M, 'read'>;
+  /** Changing: scope `<module>:write`, role permission `<module>:write`. */
+  write: Preset<M, 'write'>;
+  /** Approving is a write (scope `<module>:write`) that needs the role permission `<module>:approve`. */
+  approve: Preset<M, 'write'>;
+}
+
+export function routeGroup<M extends Resource>({
+  module,
+  tag,
+  companyScoped,
+}: RouteGroupOptions<M>): RouteGroup<M> {
+  // Only what is said: a route's `tag` or `companyScoped` left out means the same as before.
+  const base = {
+    module,
+    ...(tag ? { tag } : {}),
+    ...(companyScoped ? { companyScoped: true as const } : {}),
+  };
+  return {
+    read: { ...base, access: 'read', permission: [module, 'read'] },
+    write: { ...base, access: 'write', permission: [module, 'write'] },
+    approve: { ...base, access: 'write', permission: [module, 'approve'] },
+  };
+}
