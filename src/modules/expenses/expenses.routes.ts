@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import {
   getApprovalLimits,
   getApprovalPolicy,
@@ -21,7 +22,6 @@ import {
   ExpenseReimburse,
   ExpenseReject,
   ExpenseUpdate,
-  IdParams,
   LedgerNotice,
 } from './expenses.schemas.ts';
 import { createExpense, getExpense, listExpenses, rejectExpense, updateExpense } from './expenses.service.ts';

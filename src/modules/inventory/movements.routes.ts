@@ -1,7 +1,8 @@
 // Stock movements over HTTP (company-scoped): the paged list and one by id.
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
-import { Movement, MovementIdParams, MovementListQuery } from './movements.schemas.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
+import { Movement, MovementListQuery } from './movements.schemas.ts';
 import { getMovement, listMovements } from './movements.service.ts';
 
 const read = {
@@ -33,7 +34,7 @@ export const movementsRoutes: AnyRoute[] = [
     path: '/api/inventory/movements/{id}',
     operationId: 'getStockMovement',
     summary: 'One stock movement',
-    params: MovementIdParams,
+    params: IdParams,
     response: { 200: Movement },
     handler: async ({ params }, ctx) => getMovement(ctx, params.id),
   }),

@@ -3,7 +3,7 @@
 // and a quote's acceptance. Release, payments and allocations have files of their own.
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
-import { addDays, dayOf } from '../../platform/dates.ts';
+import { addDays, dayOf } from '../../platform/dates/days.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';

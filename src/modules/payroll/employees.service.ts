@@ -4,7 +4,7 @@
 // sealed with SECRETS_KEY and never answered.
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
-import { dayOf } from '../../platform/dates.ts';
+import { dayOf } from '../../platform/dates/days.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { idFor } from '../../platform/http/idempotent.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';

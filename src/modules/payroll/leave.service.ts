@@ -5,7 +5,7 @@
 import type { Decimal } from 'decimal.js';
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
-import { dayOf } from '../../platform/dates.ts';
+import { dayOf } from '../../platform/dates/days.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { idFor } from '../../platform/http/idempotent.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';

@@ -2,6 +2,7 @@ import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { FileResponse, PDF_CONTENT_TYPE } from '../../platform/files/response.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { Bill } from '../bills/index.ts';
 import { billOrder, receiveOrder } from './purchase-orders.receiving.ts';
 import { reverseReceipt } from './purchase-orders.reversal.ts';
@@ -9,7 +10,6 @@ import {
   BillFromOrder,
   PurchaseOrder,
   PurchaseOrderCreate,
-  PurchaseOrderIdParams,
   PurchaseOrderListQuery,
   PurchaseOrderNotice,
   PurchaseOrderPdf,
@@ -37,7 +37,7 @@ const write = {
   access: 'write' as const,
   permission: ['expenses', 'write'] as [Resource, Action],
 };
-const params = PurchaseOrderIdParams;
+const params = IdParams;
 
 export const purchaseOrderRoutes: AnyRoute[] = [
   defineRoute({

@@ -3,6 +3,7 @@
 import { Type } from 'typebox';
 import { stringEnum } from '../http/enums.ts';
 import { nullable } from '../http/nullable.ts';
+import { Uuid, uuid } from '../http/schema-basics.ts';
 import { named } from '../http/schema-names.ts';
 import { EVENT_TYPES } from './event-types.ts';
 
@@ -18,11 +19,6 @@ export const EventType = named(
       description: `An event a webhook can receive: ${EVENT_TYPES.map((e) => `\`${e.type}\` (${e.description})`).join('; ')}.`,
     },
   ),
-);
-
-export const WebhookIdParams = Type.Object(
-  { id: Type.String({ format: 'uuid' }) },
-  { additionalProperties: false },
 );
 
 const Url = Type.String({
@@ -87,7 +83,7 @@ export const WebhookCreatorType = named(
 export const Webhook = named(
   'Webhook',
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
+    id: Uuid,
     url: Type.String(),
     eventTypes: Type.Array(EventType),
     description: nullable(Type.String()),
@@ -97,8 +93,7 @@ export const Webhook = named(
     consecutiveFailures: Type.Integer({ description: 'Events in a row that failed after every retry' }),
     createdBy: Type.Object({
       type: WebhookCreatorType,
-      id: Type.String({
-        format: 'uuid',
+      id: uuid({
         description: 'The user, or the API key (the webhook stops if it is revoked)',
       }),
     }),

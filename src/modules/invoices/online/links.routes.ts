@@ -1,7 +1,7 @@
 // Routes of payment links: POST/GET /api/invoices/{id}/payment-links and revoking one.
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../../platform/http/catalogue.ts';
-import { IdParams } from '../invoices.schemas.ts';
+import { IdParams } from '../../../platform/http/schema-basics.ts';
 import { PaymentLink, PaymentLinkCreate, PaymentLinkParams } from './links.schemas.ts';
 import { createLink, getLink, listLinks, revokeLink } from './links.service.ts';
 import { onlineRead, onlineWrite } from './online.access.ts';
