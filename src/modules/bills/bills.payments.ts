@@ -156,6 +156,8 @@ export async function recordPayment(
  * (approved → partially_paid → paid, paidAt set when nothing is left).
  */
 export async function settleBill(ctx: SalesCtx, row: BillRow): Promise<void> {
+  // A void or rejected bill keeps its status (nothing is due on it, which is not "paid").
+  if (row.status === 'void' || row.status === 'rejected') return;
   const s = (await billSettlements(ctx.db, ctx.tenantId, [row.id])).get(row.id)!;
   const due = money(amountDueOf(row, s));
   const moved = money(s.paid).plus(money(s.offset));
