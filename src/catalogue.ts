@@ -32,6 +32,7 @@ import { webhookRoutes } from './platform/events/webhooks.routes.ts';
 import type { AnyRoute } from './platform/http/catalogue.ts';
 import { discoveryRoutes } from './platform/http/discovery.routes.ts';
 import { buildOpenApi, type OpenApiEvent, type OpenApiTag } from './platform/http/openapi.ts';
+import { Uuid } from './platform/http/schema-basics.ts';
 import { oauthAppRoutes } from './platform/oauth/apps.routes.ts';
 import { authorizeRoutes } from './platform/oauth/authorize.routes.ts';
 import { oauthTokenRoutes } from './platform/oauth/token.routes.ts';
@@ -276,7 +277,7 @@ export const catalogueEvents: OpenApiEvent[] = [
   {
     type: TEST_EVENT_TYPE,
     description: 'Sent by POST /api/webhooks/{id}/test',
-    data: Type.Object({ webhookId: Type.String({ format: 'uuid' }), message: Type.String() }),
+    data: Type.Object({ webhookId: Uuid, message: Type.String() }),
   },
 ];
 

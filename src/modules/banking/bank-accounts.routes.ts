@@ -3,10 +3,10 @@ import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import {
   BankAccount,
   BankAccountCreate,
-  BankAccountIdParams,
   BankAccountsQuery,
   BankAccountUpdate,
 } from './bank-accounts.schemas.ts';
@@ -39,7 +39,7 @@ export const bankAccountRoutes: AnyRoute[] = [
     path: '/api/bank-accounts/{id}',
     operationId: 'getBankAccount',
     summary: 'One bank account',
-    params: BankAccountIdParams,
+    params: IdParams,
     response: { 200: BankAccount },
     handler: async ({ params }, ctx) => getBankAccount(ctx, params.id),
   }),
@@ -68,7 +68,7 @@ export const bankAccountRoutes: AnyRoute[] = [
     description:
       "Deactivating deactivates its ledger account: no new payment may name it. The chart's Bank (1000) stays " +
       'active (409). The opening balance is posted once; correct it with a journal.',
-    params: BankAccountIdParams,
+    params: IdParams,
     body: BankAccountUpdate,
     response: { 200: BankAccount },
     handler: async ({ params, body }, ctx) => updateBankAccount(ctx, params.id, body),

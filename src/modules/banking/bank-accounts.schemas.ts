@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
+import { Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { BANKS } from './banking.tables.ts';
 
@@ -29,11 +30,10 @@ const DateOnly = Type.String({ format: 'date' });
 export const BankAccount = named(
   'BankAccount',
   Type.Object({
-    id: Type.String({
-      format: 'uuid',
+    id: uuid({
       description: "Also the ledger account's id: what an invoice or bill payment names as bankAccountId",
     }),
-    companyId: Type.String({ format: 'uuid' }),
+    companyId: Uuid,
     name: Type.String({ description: "The ledger account's name" }),
     accountCode: Type.String({ description: "The ledger account's code" }),
     bank: BankName,
@@ -44,7 +44,7 @@ export const BankAccount = named(
       description: 'The balance on openingDate, posted against Opening balances (3400)',
     }),
     openingDate: nullable(DateOnly),
-    openingEntryId: nullable(Type.String({ format: 'uuid' })),
+    openingEntryId: nullable(Uuid),
     statementBalance: nullable(
       Type.Number({ description: 'The closing balance of the last statement read (or the feed)' }),
     ),
@@ -113,10 +113,5 @@ export const BankAccountsQuery = Type.Object(
       Type.Boolean({ description: 'Only active (true) or deactivated (false); default both' }),
     ),
   },
-  { additionalProperties: false },
-);
-
-export const BankAccountIdParams = Type.Object(
-  { id: Type.String({ format: 'uuid' }) },
   { additionalProperties: false },
 );

@@ -7,10 +7,9 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { createIdempotent, idFor } from '../../platform/http/idempotent.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money, toNumber } from '../../platform/money/money.ts';
+import { maskedAccountNumber } from '../../platform/secrets/masked.ts';
 import { ledgerCtxOf, post, systemAccount } from '../ledger/index.ts';
 import type { BankAccountCreate, BankAccountsQuery, BankAccountUpdate } from './bank-accounts.schemas.ts';
-
-export const maskedNumber = (n: string | null) => (n ? `••••${n.slice(-4)}` : null);
 
 function companyOf(ctx: TenantCtx): string {
   if (!ctx.companyId) throw new Error('bank account routes are company-scoped');
@@ -37,7 +36,7 @@ function toBankAccount(r: Row) {
     name: r.name,
     accountCode: r.code,
     bank: r.bank,
-    accountNumberMasked: maskedNumber(r.account_number),
+    accountNumberMasked: r.account_number ? maskedAccountNumber(r.account_number) : null,
     branchCode: r.branch_code,
     currency: r.currency,
     openingBalance: toNumber(r.opening_balance),

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
+import { Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { DECIMAL_SEPARATORS, SIGN_CONVENTIONS } from './statements/csv-profiles.ts';
 import { DATE_FORMATS } from './statements/types.ts';
@@ -69,8 +70,8 @@ const mappingProperties = {
 export const BankCsvMapping = named(
   'BankCsvMapping',
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
-    companyId: Type.String({ format: 'uuid' }),
+    id: Uuid,
+    companyId: Uuid,
     name: Type.String(),
     ...mappingProperties,
     skipRows: Type.Integer(),
@@ -122,9 +123,4 @@ export const BankCsvMappingUpdate = named(
     },
     { additionalProperties: false },
   ),
-);
-
-export const BankCsvMappingIdParams = Type.Object(
-  { id: Type.String({ format: 'uuid' }) },
-  { additionalProperties: false },
 );

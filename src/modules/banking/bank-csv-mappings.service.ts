@@ -4,8 +4,8 @@
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
 import type { Tx } from '../../platform/db/tenant.ts';
+import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
-import { idFor } from '../../platform/http/idempotent.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import type { BankCsvMappingCreate, BankCsvMappingUpdate } from './bank-csv-mappings.schemas.ts';
 import type { BankCsvMappingsTable } from './bank-statements.tables.ts';
@@ -108,16 +108,11 @@ async function assertNameFree(ctx: TenantCtx, name: string, except?: string) {
 }
 
 export async function createCsvMapping(ctx: TenantCtx, input: Static<typeof BankCsvMappingCreate>) {
-  const id = idFor(input.clientId);
-  const existing = await ctx.db
-    .selectFrom('bank_csv_mappings')
-    .select(['company_id'])
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (existing) {
-    if (existing.company_id !== companyOf(ctx))
-      throw conflict('clientId: already the id of another record', { field: 'clientId' });
+  const { id, replay } = await claimClientId(ctx, input.clientId, {
+    table: 'bank_csv_mappings',
+    owner: ['company_id', companyOf(ctx)],
+  });
+  if (replay) {
     ctx.reply.code(200);
     return getCsvMapping(ctx, id);
   }

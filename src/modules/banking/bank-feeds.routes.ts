@@ -1,11 +1,11 @@
 // Routes of banking: the bank feed (Investec-style): connecting, syncing, status.
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import {
   BankFeed,
   BankFeedAccountList,
   BankFeedCreate,
-  BankFeedIdParams,
   BankFeedKeys,
   BankFeedList,
   BankFeedSyncResult,
@@ -44,7 +44,7 @@ export const bankFeedRoutes: AnyRoute[] = [
     path: '/api/bank-feeds/{id}',
     operationId: 'getBankFeed',
     summary: 'One bank feed, with its sync state',
-    params: BankFeedIdParams,
+    params: IdParams,
     response: { 200: BankFeed },
     handler: async ({ params }, ctx) => getBankFeed(ctx, params.id),
   }),
@@ -86,7 +86,7 @@ export const bankFeedRoutes: AnyRoute[] = [
     description:
       'New keys come as all three and are checked with the bank (they must still see the account); they clear ' +
       `needsAttention and the failures, and the next sync is due at once. A disconnected feed: 409. ${KEYS_NOTE}`,
-    params: BankFeedIdParams,
+    params: IdParams,
     body: BankFeedUpdate,
     response: { 200: BankFeed },
     handler: async ({ params, body }, ctx) => updateBankFeed(ctx, params.id, body),
@@ -103,7 +103,7 @@ export const bankFeedRoutes: AnyRoute[] = [
       'file or an earlier sync brought), the pending ones, and the balance. A failure of the bank is answered as ' +
       'the outcome (ok false, error) and recorded on the feed (backoff 15 min, 1 h, 4 h, then 12 h; needsAttention ' +
       'after 3 failures in a row, or at once when the bank refuses the keys). A disconnected feed: 409.',
-    params: BankFeedIdParams,
+    params: IdParams,
     response: { 200: BankFeedSyncResult },
     handler: async ({ params }, ctx) => {
       await getBankFeed(ctx, params.id);
@@ -120,7 +120,7 @@ export const bankFeedRoutes: AnyRoute[] = [
     path: '/api/bank-feeds/{id}',
     operationId: 'disconnectBankFeed',
     summary: 'Disconnect the feed (kept, with the lines it brought; its keys no longer used)',
-    params: BankFeedIdParams,
+    params: IdParams,
     response: { 200: BankFeed },
     handler: async ({ params }, ctx) => disconnectBankFeed(ctx, params.id),
   }),

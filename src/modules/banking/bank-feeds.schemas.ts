@@ -3,6 +3,7 @@
 import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { nullable } from '../../platform/http/nullable.ts';
+import { Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { BANK_FEED_STATUSES, BANK_FEED_SYNC_STATUSES } from './bank-feeds.tables.ts';
 
@@ -12,8 +13,8 @@ const Ts = Type.String({ format: 'date-time' });
 export const BankFeed = named(
   'BankFeed',
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
-    bankAccountId: Type.String({ format: 'uuid', description: 'The bank account the feed fills' }),
+    id: Uuid,
+    bankAccountId: uuid({ description: 'The bank account the feed fills' }),
     bankAccountName: Type.String(),
     investecAccountId: Type.String({ description: "The bank's id of the account (Investec's accountId)" }),
     investecAccountName: Type.String(),
@@ -47,8 +48,6 @@ export const BankFeed = named(
 );
 
 export const BankFeedList = named('BankFeedList', Type.Object({ feeds: Type.Array(BankFeed) }));
-
-export const BankFeedIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
 // The keys are named investec* in bodies: clientId is every create's idempotency UUID here.
 // Sent in HTTP headers (Basic auth, x-api-key): visible ASCII only, as the bank issues them.
@@ -110,7 +109,7 @@ export const BankFeedCreate = named(
   'BankFeedCreate',
   Type.Object(
     {
-      bankAccountId: Type.String({ format: 'uuid' }),
+      bankAccountId: Uuid,
       investecClientId: ClientId,
       investecClientSecret: ClientSecret,
       investecApiKey: ApiKey,

@@ -8,7 +8,8 @@ import type { Tx } from '../../platform/db/tenant.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound, unavailable, unprocessable } from '../../platform/http/problem.ts';
 import { sealSecret, secretKeysOf } from '../../platform/secrets/index.ts';
-import { assertBankAccount, maskedNumber } from './bank-accounts.service.ts';
+import { maskedAccountNumber } from '../../platform/secrets/masked.ts';
+import { assertBankAccount } from './bank-accounts.service.ts';
 import type { BankFeedCreate, BankFeedKeys, BankFeedUpdate } from './bank-feeds.schemas.ts';
 import type { BankFeedsTable } from './bank-feeds.tables.ts';
 import {
@@ -21,7 +22,8 @@ import {
 export type BankFeedRow = Selectable<BankFeedsTable>;
 
 /** The bank's account number as answers show it (one masking with the bank accounts'). */
-export const maskedAccount = (n: string) => maskedNumber(n) ?? '';
+/** The feed account's number masked; '' when the bank gave none. */
+const maskedAccount = (n: string) => (n ? maskedAccountNumber(n) : '');
 
 function companyOf(ctx: TenantCtx): string {
   if (!ctx.companyId) throw new Error('bank feed routes are company-scoped');

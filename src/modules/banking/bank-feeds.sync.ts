@@ -18,7 +18,7 @@
 // A success resets all that and schedules the next sync SYNC_INTERVAL_MS later.
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import { addDays, dayOf } from '../../platform/dates.ts';
+import { addDays, dayOf } from '../../platform/dates/days.ts';
 import type { Tx } from '../../platform/db/tenant.ts';
 import type { AppDeps, TenantCtx } from '../../platform/http/context.ts';
 import { conflict } from '../../platform/http/problem.ts';

@@ -3,11 +3,11 @@ import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { runBankRules } from './bank-rules.run.ts';
 import {
   BankRule,
   BankRuleCreate,
-  BankRuleIdParams,
   BankRuleRun,
   BankRuleRunResult,
   BankRulesQuery,
@@ -46,7 +46,7 @@ export const bankRuleRoutes: AnyRoute[] = [
     path: '/api/bank-rules/{id}',
     operationId: 'getBankRule',
     summary: 'One bank rule',
-    params: BankRuleIdParams,
+    params: IdParams,
     response: { 200: BankRule },
     handler: async ({ params }, ctx) => getBankRule(ctx, params.id),
   }),
@@ -70,7 +70,7 @@ export const bankRuleRoutes: AnyRoute[] = [
     operationId: 'updateBankRule',
     summary: 'Change a bank rule (or deactivate it)',
     description: 'Lines already coded keep their coding until the rules are re-run.',
-    params: BankRuleIdParams,
+    params: IdParams,
     body: BankRuleUpdate,
     response: { 200: BankRule },
     handler: async ({ params, body }, ctx) => updateBankRule(ctx, params.id, body),
@@ -84,7 +84,7 @@ export const bankRuleRoutes: AnyRoute[] = [
     description:
       'Marked deleted (404 from then on); it runs no more. The lines it coded keep their coding and still name it ' +
       'until the rules are re-run.',
-    params: BankRuleIdParams,
+    params: IdParams,
     response: { 204: Type.Null() },
     handler: async ({ params }, ctx) => deleteBankRule(ctx, params.id),
   }),

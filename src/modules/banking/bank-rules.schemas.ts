@@ -4,11 +4,11 @@ import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
+import { Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { TaxCodeSchema } from '../ledger/index.ts';
 import { RULE_MATCHES } from './bank-rules.tables.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const MoneyString = Type.String({ pattern: '^[0-9]+(\\.[0-9]{1,2})?$', description: 'e.g. 1250.50' });
 const Amount = Type.Union([Type.Number({ minimum: 0 }), MoneyString], {
   description: 'An amount (the size of the line, never negative), at most two decimals',
@@ -184,7 +184,7 @@ export const BankRuleUpdate = named(
 export const BankRulesQuery = Type.Object(
   {
     bankAccountId: Type.Optional(
-      Type.String({ format: 'uuid', description: "That account's rules and the rules of every account" }),
+      uuid({ description: "That account's rules and the rules of every account" }),
     ),
     isActive: Type.Optional(Type.Boolean()),
   },
@@ -227,5 +227,3 @@ export const BankRuleRunResult = named(
     }),
   }),
 );
-
-export const BankRuleIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });

@@ -6,24 +6,15 @@ import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { MULTIPART_CONTENT_TYPE } from '../../platform/http/multipart.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
-import {
-  BankCsvMapping,
-  BankCsvMappingCreate,
-  BankCsvMappingIdParams,
-  BankCsvMappingUpdate,
-} from './bank-csv-mappings.schemas.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
+import { BankCsvMapping, BankCsvMappingCreate, BankCsvMappingUpdate } from './bank-csv-mappings.schemas.ts';
 import {
   createCsvMapping,
   getCsvMapping,
   listCsvMappings,
   updateCsvMapping,
 } from './bank-csv-mappings.service.ts';
-import {
-  BankStatement,
-  BankStatementIdParams,
-  BankStatementsQuery,
-  BankStatementUpload,
-} from './bank-statements.schemas.ts';
+import { BankStatement, BankStatementsQuery, BankStatementUpload } from './bank-statements.schemas.ts';
 import { getStatement, importStatement, listStatements } from './bank-statements.service.ts';
 
 const { read, write } = routeGroup({ module: 'banking', tag: 'Bank statements', companyScoped: true });
@@ -76,7 +67,7 @@ export const bankStatementRoutes: AnyRoute[] = [
     path: '/api/bank-statements/{id}',
     operationId: 'getBankStatement',
     summary: 'One imported statement, with its report as it was answered',
-    params: BankStatementIdParams,
+    params: IdParams,
     response: { 200: BankStatement },
     handler: async ({ params }, ctx) => getStatement(ctx, params.id),
   }),
@@ -95,7 +86,7 @@ export const bankStatementRoutes: AnyRoute[] = [
     path: '/api/bank-csv-mappings/{id}',
     operationId: 'getBankCsvMapping',
     summary: 'One saved CSV mapping',
-    params: BankCsvMappingIdParams,
+    params: IdParams,
     response: { 200: BankCsvMapping },
     handler: async ({ params }, ctx) => getCsvMapping(ctx, params.id),
   }),
@@ -121,7 +112,7 @@ export const bankStatementRoutes: AnyRoute[] = [
     operationId: 'updateBankCsvMapping',
     errors: ['CONFLICT'],
     summary: 'Change a saved CSV mapping',
-    params: BankCsvMappingIdParams,
+    params: IdParams,
     body: BankCsvMappingUpdate,
     response: { 200: BankCsvMapping },
     handler: async ({ params, body }, ctx) => updateCsvMapping(ctx, params.id, body),

@@ -3,11 +3,11 @@ import { stringEnum } from '../../platform/http/enums.ts';
 import { fileProperty } from '../../platform/http/multipart.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { STATEMENT_FORMATS } from './banking.tables.ts';
 import { CSV_PROFILES } from './statements/csv-profiles.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const Day = Type.String({ format: 'date' });
 const Amount = Type.String({ description: 'A decimal string, two places' });
 
@@ -17,7 +17,7 @@ export const BankStatementUpload = named(
   Type.Object(
     {
       file: fileProperty('The statement: OFX/QFX (1.x or 2.x), CAMT.053 XML or a bank CSV; at most 20 MiB'),
-      bankAccountId: Type.String({ format: 'uuid', description: 'The bank account the statement is of' }),
+      bankAccountId: uuid({ description: 'The bank account the statement is of' }),
       preview: Type.Optional(
         stringEnum(['true', 'false'] as const, {
           description: 'true: answer what the import would do, writing nothing (default false)',
@@ -29,9 +29,7 @@ export const BankStatementUpload = named(
           description: "A CSV's bank profile; default the bank account's bank (else told from the header)",
         }),
       ),
-      mappingId: Type.Optional(
-        Type.String({ format: 'uuid', description: 'A saved CSV mapping, instead of a profile' }),
-      ),
+      mappingId: Type.Optional(uuid({ description: 'A saved CSV mapping, instead of a profile' })),
     },
     {
       additionalProperties: false,
@@ -88,7 +86,7 @@ const Duplicate = Type.Object({
   amount: Amount,
   description: Type.String(),
   reason: Type.String(),
-  duplicateOfId: Type.String({ format: 'uuid', description: 'The bank transaction already held' }),
+  duplicateOfId: uuid({ description: 'The bank transaction already held' }),
 });
 
 const Identical = Type.Object({
@@ -130,8 +128,7 @@ export const BankStatement = named(
   'BankStatement',
   Type.Object({
     id: nullable(
-      Type.String({
-        format: 'uuid',
+      uuid({
         description:
           'The statement written; in a 200 that adds nothing, the statement the same file was imported as, or null',
       }),
@@ -186,5 +183,3 @@ export const BankStatementsQuery = Type.Object(
   { ...pageQueryProperties, bankAccountId: Type.Optional(Uuid) },
   { additionalProperties: false },
 );
-
-export const BankStatementIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });

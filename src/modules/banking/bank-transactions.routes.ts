@@ -2,11 +2,11 @@
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { BankTransactionCoding } from './bank-rules.schemas.ts';
 import {
   BankTransaction,
   BankTransactionExclude,
-  BankTransactionIdParams,
   BankTransactionListQuery,
 } from './bank-transactions.schemas.ts';
 import {
@@ -41,7 +41,7 @@ export const bankTransactionRoutes: AnyRoute[] = [
     path: '/api/bank-transactions/{id}',
     operationId: 'getBankTransaction',
     summary: 'One bank line, with the rule that touched it and its coding',
-    params: BankTransactionIdParams,
+    params: IdParams,
     response: { 200: BankTransaction },
     handler: async ({ params }, ctx) => getBankTransaction(ctx, params.id),
   }),
@@ -57,7 +57,7 @@ export const bankTransactionRoutes: AnyRoute[] = [
       'every field cleared the line is uncoded again and the rules may code it on their next run. Only an ' +
       'unreconciled line: 409 ALREADY_RECONCILED for a reconciled one, 409 CONFLICT for an excluded or ' +
       'superseded one.',
-    params: BankTransactionIdParams,
+    params: IdParams,
     body: BankTransactionCoding,
     response: { 200: BankTransaction },
     handler: async ({ params, body }, ctx) => codeBankTransaction(ctx, params.id, body),
@@ -72,7 +72,7 @@ export const bankTransactionRoutes: AnyRoute[] = [
     description:
       'unreconciled → excluded (an excluded line takes the new reason). A reconciled line: 409 ALREADY_RECONCILED; ' +
       'a superseded one: 409 CONFLICT.',
-    params: BankTransactionIdParams,
+    params: IdParams,
     body: BankTransactionExclude,
     response: { 200: BankTransaction },
     handler: async ({ params, body }, ctx) => excludeBankTransaction(ctx, params.id, body),
@@ -87,7 +87,7 @@ export const bankTransactionRoutes: AnyRoute[] = [
     description:
       'excluded → unreconciled; an unreconciled line is answered as it is. A reconciled line: 409 ' +
       'ALREADY_RECONCILED; a superseded one: 409 CONFLICT.',
-    params: BankTransactionIdParams,
+    params: IdParams,
     response: { 200: BankTransaction },
     handler: async ({ params }, ctx) => includeBankTransaction(ctx, params.id),
   }),

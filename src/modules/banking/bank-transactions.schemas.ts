@@ -3,12 +3,12 @@ import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
 import { CodingSplit, DIRECTIONS } from './bank-rules.schemas.ts';
 import { BANK_TRANSACTION_STATUSES } from './banking.tables.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const DateOnly = Type.String({ format: 'date' });
 
 export const BankTransactionStatus = named(
@@ -96,7 +96,7 @@ export const BankTransactionListQuery = Type.Object(
     ),
     amountMax: Type.Optional(amountFilter('The size of the line at most this')),
     direction: Type.Optional(stringEnum(DIRECTIONS, { description: 'in: money received; out: money paid' })),
-    ruleId: Type.Optional(Type.String({ format: 'uuid', description: 'Lines this rule touched' })),
+    ruleId: Type.Optional(uuid({ description: 'Lines this rule touched' })),
   },
   { additionalProperties: false },
 );
@@ -111,5 +111,3 @@ export const BankTransactionExclude = named(
     },
   ),
 );
-
-export const BankTransactionIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });

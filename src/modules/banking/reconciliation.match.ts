@@ -5,6 +5,7 @@
 // must add up to the bank line exactly. Everything happens in the caller's transaction, the bank
 // line locked; the unique indexes of 0045 stand behind "matched once" and "never recorded again".
 import { sql } from 'kysely';
+import { claimClientId } from '../../platform/http/client-ids.ts';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, type MoneyInput, money, sum, toSql } from '../../platform/money/money.ts';
 import { payBillCore } from '../bills/bills.payments.ts';
@@ -58,23 +59,14 @@ export async function lockBankLine(ctx: SalesCtx, id: string) {
 /** Accepts a match; created: false when clientId names a match already made. */
 export async function acceptMatch(ctx: SalesCtx, input: MatchInput, auto = false) {
   const companyId = companyOf(ctx);
-  const id = input.clientId?.toLowerCase() ?? crypto.randomUUID();
   const given = WAYS.filter((w) => input[w] !== undefined);
   if (given.length !== 1) throw badRequest(given[1] ?? 'invoices', `give exactly one of ${WAYS.join(', ')}`);
   const line = await lockBankLine(ctx, input.bankTransactionId);
-  if (input.clientId) {
-    const existing = await ctx.db
-      .selectFrom('bank_matches')
-      .select('bank_transaction_id')
-      .where('tenant_id', '=', ctx.tenantId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (existing) {
-      if (existing.bank_transaction_id !== line.id)
-        throw conflict('clientId: already the id of another match', { field: 'clientId' });
-      return { match: await getMatch(ctx, id), created: false };
-    }
-  }
+  const { id, replay } = await claimClientId(ctx, input.clientId, {
+    table: 'bank_matches',
+    owner: ['bank_transaction_id', line.id],
+  });
+  if (replay) return { match: await getMatch(ctx, id), created: false };
   if (line.pending || line.superseded_at)
     throw conflict('A pending or superseded bank line is not reconciled; wait for it to post');
   if (line.status !== 'unreconciled')

@@ -9,7 +9,7 @@
 // is the statement's opening, never an item). statementBalance is what the bank said (the last
 // line's running balance), which may differ from opening + lines when a statement had a gap.
 import { sql } from 'kysely';
-import { dayOf } from '../../platform/dates.ts';
+import { dayOf } from '../../platform/dates/days.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { money, sum, toNumber } from '../../platform/money/money.ts';
 import { bankAccountOf } from './bank-accounts.service.ts';

@@ -3,6 +3,7 @@ import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { bankAccountOf } from './bank-accounts.service.ts';
 import { autoReconcile } from './reconciliation.auto.ts';
 import { acceptMatch } from './reconciliation.match.ts';
@@ -11,7 +12,6 @@ import { reconciliationReport } from './reconciliation.report.ts';
 import {
   AutoBody,
   AutoResult,
-  IdParams,
   LineSuggestions,
   Match,
   MatchCreate,

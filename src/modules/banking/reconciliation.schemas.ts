@@ -4,17 +4,15 @@ import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { TaxCodeSchema } from '../ledger/index.ts';
 import { MATCH_KINDS } from './reconciliation.tables.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const MoneyIn = Type.Union([Type.Number(), Type.String({ pattern: '^[0-9]+(\\.[0-9]{1,2})?$' })], {
   description: 'A positive amount, at most two decimals; default what is due (or the whole line)',
 });
 const closed = { additionalProperties: false } as const;
-
-export const IdParams = Type.Object({ id: Uuid }, closed);
 
 export const MatchCreate = named(
   'BankMatchCreate',
@@ -137,7 +135,7 @@ export const LineSuggestions = named(
   }),
 );
 
-const BankAccountId = Type.String({ format: 'uuid', examples: ['00000000-0000-4000-8000-000000000003'] });
+const BankAccountId = uuid({ examples: ['00000000-0000-4000-8000-000000000003'] });
 
 export const SuggestionsQuery = Type.Object({ bankAccountId: BankAccountId, ...pageQueryProperties }, closed);
 

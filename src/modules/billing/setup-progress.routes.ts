@@ -3,6 +3,7 @@
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
+import { Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 
 const Step = named(
@@ -17,7 +18,7 @@ const Step = named(
 const SetupProgress = named(
   'SetupProgress',
   Type.Object({
-    companyId: Type.String({ format: 'uuid' }),
+    companyId: Uuid,
     steps: Type.Array(Step),
     done: Type.Integer(),
     total: Type.Integer(),

@@ -3,6 +3,7 @@
 import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { nullable } from '../../platform/http/nullable.ts';
+import { Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { ACCOUNT_TYPES } from './bills.payment-run.tables.ts';
 
@@ -65,7 +66,7 @@ export const BankDetailsChange = named(
 export const BankDetails = named(
   'BankDetails',
   Type.Object({
-    contactId: Type.String({ format: 'uuid' }),
+    contactId: Uuid,
     bankName: Type.String(),
     accountHolder: Type.String(),
     accountMasked: Type.String({ description: 'The last four digits only: ••••1234' }),

@@ -6,10 +6,11 @@
 // The account number is sealed at rest (src/platform/secrets) and answered masked.
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
-import { addDays, dayOf } from '../../platform/dates.ts';
+import { addDays, dayOf } from '../../platform/dates/days.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { conflict, notFound } from '../../platform/http/problem.ts';
 import { openSecret, sealSecret, secretKeysOf } from '../../platform/secrets/index.ts';
+import { maskedAccountNumber } from '../../platform/secrets/masked.ts';
 import { contactName } from '../contacts/index.ts';
 import type { BankDetails, BankDetailsInput } from './bills.bank-details.schemas.ts';
 import type { ContactBankDetailsTable } from './bills.payment-run.tables.ts';
@@ -19,8 +20,6 @@ type BankDetailsRecord = Static<typeof BankDetails>;
 
 /** How long a change blocks payment unless confirmed (the issue: "changed in the last 14 days"). */
 export const CONFIRMATION_DAYS = 14;
-
-export const masked = (last4: string) => `••••${last4}`;
 
 /** Who acts: a person, or an API key (its owner when it has one, else the key itself). */
 export function actorOf(ctx: TenantCtx): { id: string; name: string } {
@@ -85,7 +84,7 @@ async function record(ctx: TenantCtx, row: BankDetailsRow): Promise<BankDetailsR
     contactId: row.contact_id,
     bankName: row.bank_name,
     accountHolder: row.account_holder,
-    accountMasked: masked(row.account_last4),
+    accountMasked: maskedAccountNumber(row.account_last4),
     branchCode: row.branch_code,
     accountType: row.account_type,
     changedAt: row.changed_at.toISOString(),
@@ -174,8 +173,8 @@ export async function putBankDetails(
       changed_at: now,
       changed_by: actor.id,
       changed_by_name: actor.name,
-      old_account_masked: old ? masked(old.account_last4) : null,
-      new_account_masked: masked(last4),
+      old_account_masked: old ? maskedAccountNumber(old.account_last4) : null,
+      new_account_masked: maskedAccountNumber(last4),
       bank_name: values.bank_name,
       branch_code: values.branch_code,
     })

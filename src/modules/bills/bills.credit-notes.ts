@@ -8,6 +8,7 @@
 
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
+import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { money, toNumber, toSql } from '../../platform/money/money.ts';
@@ -32,7 +33,7 @@ import type {
   SupplierCreditNoteCreate,
   SupplierCreditNoteListQuery,
 } from './bills.schemas.ts';
-import { clientIdTaken, pricedLines, supplierNumberTaken } from './bills.service.ts';
+import { pricedLines, supplierNumberTaken } from './bills.service.ts';
 import type { BillCreditNoteLinesTable, BillCreditNotesTable } from './bills.tables.ts';
 
 type Note = Static<typeof SupplierCreditNote>;
@@ -118,8 +119,11 @@ export async function createSupplierCreditNote(
   input: Static<typeof SupplierCreditNoteCreate>,
 ): Promise<Note> {
   const companyId = companyOf(ctx);
-  const id = input.clientId?.toLowerCase() ?? crypto.randomUUID();
-  if (input.clientId && (await clientIdTaken(ctx, 'bill_credit_notes', id))) {
+  const { id, replay } = await claimClientId(ctx, input.clientId, {
+    table: 'bill_credit_notes',
+    owner: ['company_id', companyId],
+  });
+  if (replay) {
     ctx.reply.code(200);
     return getSupplierCreditNote(ctx, id);
   }

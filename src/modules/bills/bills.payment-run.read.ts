@@ -5,7 +5,7 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { notFound } from '../../platform/http/problem.ts';
 import { toNumber } from '../../platform/money/money.ts';
-import { masked } from './bills.bank-details.ts';
+import { maskedAccountNumber } from '../../platform/secrets/masked.ts';
 import type { PaymentRun } from './bills.payment-run.schemas.ts';
 
 type Run = Static<typeof PaymentRun>;
@@ -76,7 +76,7 @@ function toRun(run: RunRow, items: Awaited<ReturnType<typeof runItems>>): Run {
       contactId: i.contact_id,
       payee: i.payee,
       // The sealed number is opened for the bank file only, never for an answer.
-      accountMasked: masked(i.account_last4),
+      accountMasked: maskedAccountNumber(i.account_last4),
       amount: toNumber(i.amount),
     })),
     fileUrl: `/api/bills/payment-runs/${run.id}/file`,

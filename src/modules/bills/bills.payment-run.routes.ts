@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged, pageQueryProperties } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { BankDetails, BankDetailsInput } from './bills.bank-details.schemas.ts';
 import { confirmBankDetails, getBankDetails, putBankDetails } from './bills.bank-details.ts';
@@ -18,15 +19,13 @@ import {
   PaymentRunQuery,
 } from './bills.payment-run.schemas.ts';
 import { createPaymentRun, proposePaymentRun } from './bills.payment-run.ts';
-import { Bill, BillIdParams } from './bills.schemas.ts';
+import { Bill } from './bills.schemas.ts';
 
 // A bill is the expenses module's (DECISIONS.md), with the company header.
 const { read, write } = routeGroup({ module: 'expenses', tag: 'Bills', companyScoped: true });
 
 // DECISIONS.md: /api/contacts* belongs to module contacts. Contacts are one book per tenant.
 const contacts = { module: 'contacts', tag: 'Contacts' } as const;
-
-const ContactIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
 const Reason = named(
   'BillHoldReason',
@@ -56,7 +55,7 @@ export const paymentRunRoutes: AnyRoute[] = [
       'capture) made in the last 14 days has not been confirmed by another person: the payment run does not ' +
       'pay the supplier meanwhile. history lists every change, newest first, masked. A contact without bank ' +
       'details is 404.',
-    params: ContactIdParams,
+    params: IdParams,
     response: { 200: BankDetails },
     handler: async ({ params }, ctx) => getBankDetails(ctx, params.id),
   }),
@@ -75,7 +74,7 @@ export const paymentRunRoutes: AnyRoute[] = [
       'answers 503 naming it). A change of anything a payment goes by is kept in history (who, when, the ' +
       'masked old and new numbers) and needs confirming by someone else (POST …/bank-details/confirm): a ' +
       'changed account is the commonest payment fraud. The same details sent again change nothing.',
-    params: ContactIdParams,
+    params: IdParams,
     body: BankDetailsInput,
     response: { 200: BankDetails },
     handler: async ({ params, body }, ctx) => putBankDetails(ctx, params.id, body),
@@ -94,7 +93,7 @@ export const paymentRunRoutes: AnyRoute[] = [
       'before the change (not one given in the e-mail or letter announcing it). The person (or key) who made ' +
       'the change cannot confirm it: 409 SAME_USER. Confirmed, the payment run pays the supplier again. ' +
       'Confirming confirmed details changes nothing.',
-    params: ContactIdParams,
+    params: IdParams,
     response: { 200: BankDetails },
     handler: async ({ params }, ctx) => confirmBankDetails(ctx, params.id),
   }),
@@ -106,7 +105,7 @@ export const paymentRunRoutes: AnyRoute[] = [
     errors: ['NOT_APPROVED', 'CONFLICT'],
     summary: 'Put a bill on hold, with the reason: it is not paid until released',
     description: FLAGS,
-    params: BillIdParams,
+    params: IdParams,
     body: Reason,
     response: { 200: Bill },
     handler: async ({ params, body }, ctx) => holdBill(ctx, params.id, body.reason),
@@ -119,7 +118,7 @@ export const paymentRunRoutes: AnyRoute[] = [
     errors: ['NOT_APPROVED', 'CONFLICT'],
     summary: 'Release the hold on a bill',
     description: FLAGS,
-    params: BillIdParams,
+    params: IdParams,
     response: { 200: Bill },
     handler: async ({ params }, ctx) => releaseHold(ctx, params.id),
   }),
@@ -131,7 +130,7 @@ export const paymentRunRoutes: AnyRoute[] = [
     errors: ['NOT_APPROVED', 'CONFLICT'],
     summary: 'Mark a bill disputed with the supplier, with the reason: it is not paid until resolved',
     description: FLAGS,
-    params: BillIdParams,
+    params: IdParams,
     body: Reason,
     response: { 200: Bill },
     handler: async ({ params, body }, ctx) => disputeBill(ctx, params.id, body.reason),
@@ -144,7 +143,7 @@ export const paymentRunRoutes: AnyRoute[] = [
     errors: ['NOT_APPROVED', 'CONFLICT'],
     summary: 'Resolve the dispute on a bill',
     description: FLAGS,
-    params: BillIdParams,
+    params: IdParams,
     response: { 200: Bill },
     handler: async ({ params }, ctx) => resolveDispute(ctx, params.id),
   }),
@@ -204,7 +203,7 @@ export const paymentRunRoutes: AnyRoute[] = [
     path: '/api/bills/payment-runs/{id}',
     operationId: 'getPaymentRun',
     summary: 'One payment run with its payments',
-    params: BillIdParams,
+    params: IdParams,
     response: { 200: PaymentRun },
     handler: async ({ params }, ctx) => getPaymentRun(ctx, params.id),
   }),
@@ -224,7 +223,7 @@ export const paymentRunRoutes: AnyRoute[] = [
       '(two decimals), reference (the bill number, at most 20 characters) and your reference (PAYRUN and the ' +
       "date). The bank details as they were when the run was made. bankProfile's layouts: see BankProfile. " +
       'Needs the role permission expenses:write (the whole account numbers are in it), the scope expenses:read.',
-    params: BillIdParams,
+    params: IdParams,
     response: { 200: PaymentRunFile },
     handler: async ({ params }, ctx) => paymentRunFile(ctx, params.id),
   }),

@@ -3,11 +3,11 @@
 import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
+import { Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { BANK_PROFILES } from './bills.payment-run.tables.ts';
 
 const DateString = Type.String({ format: 'date' });
-const Uuid = Type.String({ format: 'uuid' });
 
 export const BLOCKED_REASONS = ['no_bank_details', 'on_hold', 'disputed', 'bank_details_changed'] as const;
 export type BlockedReason = (typeof BLOCKED_REASONS)[number];
@@ -92,9 +92,7 @@ export const PaymentRunCreate = named(
         format: 'date',
         description: 'The payment date (not before any bill’s issue date)',
       }),
-      bankAccountId: Type.Optional(
-        Type.String({ format: 'uuid', description: 'A bank account of the chart; default Bank (1000)' }),
-      ),
+      bankAccountId: Type.Optional(uuid({ description: 'A bank account of the chart; default Bank (1000)' })),
       billIds: Type.Array(Uuid, { minItems: 1, maxItems: 500, uniqueItems: true }),
       bankProfile: Type.Optional(BankProfile),
     },

@@ -5,11 +5,12 @@
 // is how the bank statement shows a batch of EFTs released together.
 import type { Decimal } from 'decimal.js';
 import type { Static } from 'typebox';
-import { addDays } from '../../platform/dates.ts';
+import { addDays } from '../../platform/dates/days.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict } from '../../platform/http/problem.ts';
 import { money, toNumber, toSql } from '../../platform/money/money.ts';
 import { secretKeysOf } from '../../platform/secrets/index.ts';
+import { maskedAccountNumber } from '../../platform/secrets/masked.ts';
 import { bankAccount } from '../invoices/payments.ts';
 import { ledgerCtxOf, post } from '../ledger/index.ts';
 import {
@@ -17,7 +18,6 @@ import {
   type BankDetailsRow,
   bankDetailsOf,
   changedWarning,
-  masked,
   pendingConfirmation,
 } from './bills.bank-details.ts';
 import { runRecord, runRow } from './bills.payment-run.read.ts';
@@ -126,7 +126,7 @@ export async function proposePaymentRun(ctx: TenantCtx, dueBy: string | undefine
         contactId: c.row.contact_id,
         payee: d.account_holder,
         bankName: d.bank_name,
-        accountMasked: masked(d.account_last4),
+        accountMasked: maskedAccountNumber(d.account_last4),
         total: 0,
         sum: money(0),
         bills: [],

@@ -4,6 +4,7 @@
 // The bill's status follows: approved → partially_paid → paid (paidAt set).
 import type { Decimal } from 'decimal.js';
 import type { Static } from 'typebox';
+import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/money.ts';
@@ -64,19 +65,18 @@ export async function payBillCore(
   id: string,
   input: Static<typeof BillPaymentCreate>,
 ): Promise<{ payment: Payment; created: boolean }> {
-  const paymentId = input.clientId?.toLowerCase() ?? crypto.randomUUID();
-  if (input.clientId) {
+  const { id: paymentId, replay } = await claimClientId(ctx, input.clientId, {
+    table: 'bill_payments',
+    owner: ['bill_id', id],
+  });
+  if (replay) {
     const existing = await ctx.db
       .selectFrom('bill_payments')
       .selectAll()
       .where('tenant_id', '=', ctx.tenantId)
       .where('id', '=', paymentId)
-      .executeTakeFirst();
-    if (existing) {
-      if (existing.bill_id !== id)
-        throw conflict('clientId: already the id of another record', { field: 'clientId' });
-      return { payment: toBillPayment(existing), created: false };
-    }
+      .executeTakeFirstOrThrow();
+    return { payment: toBillPayment(existing), created: false };
   }
   const row = await lockBill(ctx, id);
   if (row.status === 'paid') throw conflict('This bill is paid already', { code: 'ALREADY_PAID' });
@@ -156,6 +156,8 @@ export async function recordPayment(
  * (approved → partially_paid → paid, paidAt set when nothing is left).
  */
 export async function settleBill(ctx: SalesCtx, row: BillRow): Promise<void> {
+  // A void or rejected bill keeps its status (nothing is due on it, which is not "paid").
+  if (row.status === 'void' || row.status === 'rejected') return;
   const s = (await billSettlements(ctx.db, ctx.tenantId, [row.id])).get(row.id)!;
   const due = money(amountDueOf(row, s));
   const moved = money(s.paid).plus(money(s.offset));

@@ -94,8 +94,14 @@ export async function billSettlements(
   return out;
 }
 
-/** What is still owed on the bill: its total less payments and offset credit notes. */
+/**
+ * What is still owed on the bill: its total less payments and offset credit notes; nothing on a
+ * void or rejected one. The one statement of it: the bill's answer, its lists, payments, the
+ * payment run and reconciliation read it (issue 35, item 4: the list zeroed a void bill where
+ * reconciliation did not).
+ */
 export function amountDueOf(row: BillRow, s: BillSettlement): string {
+  if (row.status === 'void' || row.status === 'rejected') return '0.00';
   return money(row.total).minus(money(s.paid)).minus(money(s.offset)).toFixed(2);
 }
 
@@ -158,7 +164,7 @@ export function toBill(row: BillRow, lines: BillLineRow[], s: BillSettlement, ve
     amount: toNumber(row.total),
     amountPaid: toNumber(s.paid),
     amountCredited: toNumber(money(s.offset).plus(money(s.refunded))),
-    amountDue: row.status === 'void' || row.status === 'rejected' ? 0 : toNumber(amountDueOf(row, s)),
+    amountDue: toNumber(amountDueOf(row, s)),
     supplierVatNumber: row.supplier_vat_number,
     vatWarning: row.vat_warning,
     costCentreId: row.cost_centre_id,

@@ -11,7 +11,7 @@
 //   * moves next_date on by the frequency (from the first run date, the anchor) and plans the next.
 // A run the rules refuse (the supplier deleted, an account deactivated) makes nothing: the template
 // is paused with the reason (recurrenceError) until someone resumes it.
-import { addDays, dayOf } from '../../platform/dates.ts';
+import { addDays, dayOf } from '../../platform/dates/days.ts';
 import { type Tx, withTenant } from '../../platform/db/tenant.ts';
 import type { AppDeps } from '../../platform/http/context.ts';
 import type { JobContext } from '../../platform/jobs/jobs.ts';

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { PaymentParams } from '../invoices/payments.schemas.ts';
 import {
   createSupplierCreditNote,
@@ -14,7 +15,6 @@ import {
   Bill,
   BillApprove,
   BillCreate,
-  BillIdParams,
   BillListQuery,
   BillPayment,
   BillPaymentCreate,
@@ -96,7 +96,7 @@ export const billRoutes: AnyRoute[] = [
     path: '/api/bills/credit-notes/{id}',
     operationId: 'getSupplierCreditNote',
     summary: 'One supplier credit note with its lines',
-    params: BillIdParams,
+    params: IdParams,
     response: { 200: SupplierCreditNote },
     handler: async ({ params }, ctx) => getSupplierCreditNote(ctx, params.id),
   }),
@@ -154,7 +154,7 @@ export const billRoutes: AnyRoute[] = [
     path: '/api/bills/{id}',
     operationId: 'getBill',
     summary: 'One supplier bill with its lines and what has been paid',
-    params: BillIdParams,
+    params: IdParams,
     response: { 200: Bill },
     handler: async ({ params }, ctx) => getBill(ctx, params.id),
   }),
@@ -173,7 +173,7 @@ export const billRoutes: AnyRoute[] = [
       "lines whole while the bill is a draft or awaiting approval (the supplier's invoice as it is: another " +
       "price or quantity than the order's), checked and priced as on create, the totals, the tax invoice check " +
       'and the three-way match worked again (409 NOT_A_DRAFT after: credit an approved bill).',
-    params: BillIdParams,
+    params: IdParams,
     body: BillUpdate,
     response: { 200: Bill },
     handler: async ({ params, body }, ctx) => updateBill(ctx, params.id, body),
@@ -189,7 +189,7 @@ export const billRoutes: AnyRoute[] = [
       'A draft, a bill awaiting approval or a rejected bill is marked deleted (it answers 404 from then on and is ' +
       'listed only to updatedSince); ledgerNotice says nothing was posted. As in Xero, an approved bill is not ' +
       'deleted: 409 BILL_POSTED, void it instead (POST /api/bills/{id}/void reverses its entry).',
-    params: BillIdParams,
+    params: IdParams,
     response: { 200: LedgerNotice },
     handler: async ({ params }, ctx) => deleteBill(ctx, params.id),
   }),
@@ -201,7 +201,7 @@ export const billRoutes: AnyRoute[] = [
     errors: ['NOT_A_DRAFT'],
     summary: 'Submit a draft bill for approval',
     description: 'draft → awaiting_approval; anything else is 409 NOT_A_DRAFT. Nothing is posted.',
-    params: BillIdParams,
+    params: IdParams,
     response: { 200: Bill },
     handler: async ({ params }, ctx) => submitBill(ctx, params.id),
   }),
@@ -236,7 +236,7 @@ export const billRoutes: AnyRoute[] = [
       'them) and it posts to inventory. A negative line of a tracked product (goods sent back go on a supplier ' +
       "credit note), a batch product's line without batchCode or a serial product's without one serial per " +
       'base unit: 400 naming the field. A serial already in stock: 409 SERIAL_IN_STOCK.',
-    params: BillIdParams,
+    params: IdParams,
     body: BillApprove,
     bodyOptional: true,
     response: { 200: Bill },
@@ -254,7 +254,7 @@ export const billRoutes: AnyRoute[] = [
       'Needs expenses:approve. A bill awaiting approval (or a draft) becomes rejected, nothing posted; ' +
       'bill.rejected is emitted with the bill number, supplier, amounts and reason. Otherwise 409 ' +
       'NOT_AWAITING_APPROVAL.',
-    params: BillIdParams,
+    params: IdParams,
     body: BillReject,
     response: { 200: Bill },
     handler: async ({ params, body }, ctx) => rejectBill(ctx, params.id, body.reason),
@@ -274,7 +274,7 @@ export const billRoutes: AnyRoute[] = [
       'INSUFFICIENT_STOCK when they have been sold and the product refuses negative stock. A bill of ' +
       "purchase-order lines moves no goods: GRNI is owed again, and the price difference it put on the receipts' " +
       'units comes off what of them is still on hand, the rest out of cost of sales, in an entry dated the void.',
-    params: BillIdParams,
+    params: IdParams,
     body: VoidBody,
     response: { 200: Bill },
     handler: async ({ params, body }, ctx) => voidBill(ctx, params.id, body?.date),
@@ -292,7 +292,7 @@ export const billRoutes: AnyRoute[] = [
       'naming amount; a bill not approved 409 NOT_APPROVED; a paid one 409 ALREADY_PAID; a bill on hold or ' +
       'disputed 409 ON_HOLD or DISPUTED (release or resolve it first, as a hold stops payment in Xero and Sage). 201; 200 with the ' +
       'existing payment when clientId was already used.',
-    params: BillIdParams,
+    params: IdParams,
     body: BillPaymentCreate,
     response: { 201: BillPayment, 200: BillPayment },
     handler: async ({ params, body }, ctx) => payBill(ctx, params.id, body),
@@ -303,7 +303,7 @@ export const billRoutes: AnyRoute[] = [
     path: '/api/bills/{id}/payments',
     operationId: 'listBillPayments',
     summary: "A bill's payments, oldest first",
-    params: BillIdParams,
+    params: IdParams,
     response: { 200: Type.Array(BillPayment) },
     handler: async ({ params }, ctx) => listBillPayments(ctx, params.id),
   }),

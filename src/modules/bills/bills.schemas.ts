@@ -3,6 +3,7 @@ import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
 import { billLineStock, lineStockOut, salesLineStock } from '../inventory/lines.schemas.ts';
@@ -11,7 +12,6 @@ import { BILL_FREQUENCIES, BILL_STATUSES } from './bills.tables.ts';
 import { BILL_TAX_CODES } from './bills.vat.ts';
 
 const DateString = Type.String({ format: 'date' });
-const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
 
 export const BillStatus = named(
@@ -64,8 +64,7 @@ export const BillLineInput = named(
     {
       ...taxedLineProperties,
       accountId: Type.Optional(
-        Type.String({
-          format: 'uuid',
+        uuid({
           description:
             'The expense or asset account it posts to (not a control account); default General expenses (6750), ' +
             'the catch-all expense account of the chart, to be reclassified by the bookkeeper',
@@ -108,7 +107,7 @@ export const BillCreate = named(
   Type.Object(
     {
       clientId: clientIdProperty,
-      contactId: Type.String({ format: 'uuid', description: 'A SUPPLIER contact of the tenant' }),
+      contactId: uuid({ description: 'A SUPPLIER contact of the tenant' }),
       billNumber: Type.String({
         minLength: 1,
         maxLength: 100,
@@ -251,8 +250,6 @@ export const BillListQuery = Type.Object({
   dueBefore: Type.Optional(Type.String({ format: 'date', description: 'Due on or before' })),
 });
 
-export const BillIdParams = Type.Object({ id: Uuid });
-
 export const BillApprove = named(
   'BillApprove',
   Type.Object(
@@ -284,9 +281,7 @@ export const BillPaymentCreate = named(
       clientId: clientIdProperty,
       amount: Type.Number({ exclusiveMinimum: 0, description: 'At most what is due on the bill' }),
       date: Type.String({ format: 'date', description: 'Not before the issue date' }),
-      bankAccountId: Type.Optional(
-        Type.String({ format: 'uuid', description: 'A bank account of the chart; default Bank (1000)' }),
-      ),
+      bankAccountId: Type.Optional(uuid({ description: 'A bank account of the chart; default Bank (1000)' })),
       reference: Type.Optional(Type.String({ maxLength: 200 })),
     },
     { additionalProperties: false, examples: [{ amount: 100, date: '2026-03-15', reference: 'EFT 991' }] },
@@ -345,7 +340,7 @@ export const SupplierCreditNoteCreate = named(
   Type.Object(
     {
       clientId: clientIdProperty,
-      billId: Type.String({ format: 'uuid', description: 'The approved bill it credits' }),
+      billId: uuid({ description: 'The approved bill it credits' }),
       creditNoteNumber: Type.String({
         minLength: 1,
         maxLength: 100,
@@ -355,8 +350,7 @@ export const SupplierCreditNoteCreate = named(
       reason: Type.Optional(Type.String({ maxLength: 1000 })),
       settlement: CreditSettlement,
       bankAccountId: Type.Optional(
-        Type.String({
-          format: 'uuid',
+        uuid({
           description: 'A refund: the bank account it came into; default Bank (1000)',
         }),
       ),
@@ -366,8 +360,7 @@ export const SupplierCreditNoteCreate = named(
           {
             ...taxedLineProperties,
             accountId: Type.Optional(
-              Type.String({
-                format: 'uuid',
+              uuid({
                 description: "Default: the account of the bill's first line with the same tax code",
               }),
             ),

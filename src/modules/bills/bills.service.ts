@@ -5,6 +5,7 @@
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import { emit } from '../../platform/events/outbox.ts';
+import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
@@ -173,26 +174,6 @@ async function assertNewNumber(ctx: BillsCtx, companyId: string, contactId: stri
     );
 }
 
-/**
- * Whether a repeated clientId already made a record of `table` (a retry racing the first
- * submission waits for it to commit first); 409 naming clientId when another company's record has it.
- */
-export async function clientIdTaken(
-  ctx: BillsCtx,
-  table: 'bills' | 'bill_credit_notes',
-  id: string,
-): Promise<boolean> {
-  await sql`select pg_advisory_xact_lock(hashtext(${`${table}:${id}`}))`.execute(ctx.db);
-  const r = await sql<{ company_id: string }>`
-    select company_id from ${sql.table(table)} where tenant_id = ${ctx.tenantId} and id = ${id}`.execute(
-    ctx.db,
-  );
-  const existing = r.rows[0];
-  if (existing && existing.company_id !== companyOf(ctx))
-    throw conflict('clientId: already the id of another record', { field: 'clientId' });
-  return Boolean(existing);
-}
-
 /** POST /api/bills: 201 with the new draft, 200 with the one a repeated clientId made. */
 export async function createBill(ctx: TenantCtx, input: Static<typeof BillCreate>): Promise<BillRecord> {
   const { bill, created } = await insertBill(ctx, input);
@@ -217,8 +198,11 @@ export async function insertBill(
   run?: BillRun,
 ): Promise<{ bill: BillRecord; created: boolean }> {
   const companyId = companyOf(ctx);
-  const id = input.clientId?.toLowerCase() ?? crypto.randomUUID();
-  if (input.clientId && (await clientIdTaken(ctx, 'bills', id))) {
+  const { id, replay } = await claimClientId(ctx, input.clientId, {
+    table: 'bills',
+    owner: ['company_id', companyId],
+  });
+  if (replay) {
     const existing = await findBillRow(ctx.db, ctx.tenantId, companyId, id, { includeDeleted: true });
     return { bill: await recordOf(ctx, existing!), created: false };
   }

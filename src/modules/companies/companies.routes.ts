@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
-import { Company, CompanyCreate, CompanyUpdate, IdParams } from './companies.schemas.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
+import { Company, CompanyCreate, CompanyUpdate } from './companies.schemas.ts';
 import { createCompany, getCompany, listForCaller, updateCompany } from './companies.service.ts';
 
 export const companyRoutes: AnyRoute[] = [

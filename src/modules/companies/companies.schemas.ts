@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
+import { Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 
 const VatNumber = Type.String({
@@ -75,11 +76,11 @@ const NullableText = nullable(Type.String());
 export const Company = named(
   'Company',
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
+    id: Uuid,
     name: Type.String(),
     tradeName: nullable(Type.String()),
     legalForm: LegalFormSchema,
-    parentId: nullable(Type.String({ format: 'uuid' })),
+    parentId: nullable(Uuid),
     ownershipPercent: nullable(Type.Number()),
     baseCurrency: Type.String(),
     vatRegistered: Type.Boolean({ description: 'Registered for VAT today' }),
@@ -110,7 +111,7 @@ export const CompanyCreate = named(
       name: Type.String({ minLength: 1, maxLength: 200 }),
       tradeName: Type.Optional(Type.String({ maxLength: 200 })),
       legalForm: Type.Optional(LegalFormSchema),
-      parentId: Type.Optional(Type.String({ format: 'uuid' })),
+      parentId: Type.Optional(Uuid),
       ownershipPercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
       baseCurrency: Type.Optional(Currency),
       vatRegistered: Type.Optional(Type.Boolean()),
@@ -152,7 +153,7 @@ export const CompanyUpdate = named(
       name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
       tradeName: Type.Optional(nullable(Type.String({ maxLength: 200 }))),
       legalForm: Type.Optional(LegalFormSchema),
-      parentId: Type.Optional(nullable(Type.String({ format: 'uuid' }))),
+      parentId: Type.Optional(nullable(Uuid)),
       ownershipPercent: Type.Optional(nullable(Type.Number({ minimum: 0, maximum: 100 }))),
       vatRegistered: Type.Optional(Type.Boolean()),
       vatRegisteredFrom: Type.Optional(DateString),
@@ -172,5 +173,3 @@ export const CompanyUpdate = named(
     { additionalProperties: false },
   ),
 );
-
-export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });

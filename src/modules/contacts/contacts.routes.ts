@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { agedReport } from './contacts.aging.ts';
 import { getConsent, recordConsent } from './contacts.consent.ts';
 import {
@@ -13,7 +14,6 @@ import {
   ContactCreate,
   ContactListQuery,
   ContactUpdate,
-  IdParams,
 } from './contacts.schemas.ts';
 import { createContact, deleteContact, getContact, listContacts, updateContact } from './contacts.service.ts';
 

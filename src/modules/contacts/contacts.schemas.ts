@@ -5,11 +5,11 @@ import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable, orNull } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
 import { CONSENT_CHANNELS, CONSENT_METHODS, CONSENT_STATUSES, CONTACT_TYPES } from './contacts.tables.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
 
 export const ContactType = named(
@@ -203,8 +203,6 @@ export const ContactListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
-
 // Consent
 
 const ConsentHistoryEntry = named(
@@ -289,7 +287,7 @@ export const AgedQuery = Type.Object(
       Type.String({ format: 'date', description: 'The position at the end of this day; default today' }),
     ),
     companyId: Type.Optional(
-      Type.String({ format: 'uuid', description: "One company only; default every company of the tenant's" }),
+      uuid({ description: "One company only; default every company of the tenant's" }),
     ),
   },
   { additionalProperties: false },
@@ -300,7 +298,7 @@ const money = (description: string) => Type.Number({ description });
 export const AgedRow = named(
   'AgedBalance',
   Type.Object({
-    contactId: nullable(Type.String({ format: 'uuid', description: 'null: posted without a contact' })),
+    contactId: nullable(uuid({ description: 'null: posted without a contact' })),
     contactName: Type.String(),
     current: money('Not yet due on asOf'),
     days30: money('1 to 30 days past due'),

@@ -4,13 +4,8 @@ import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
-import {
-  Activity,
-  ActivityCreate,
-  ActivityListQuery,
-  ActivityUpdate,
-  IdParams,
-} from './activities.schemas.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
+import { Activity, ActivityCreate, ActivityListQuery, ActivityUpdate } from './activities.schemas.ts';
 import {
   completeActivity,
   createActivity,

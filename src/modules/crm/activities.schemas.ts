@@ -4,11 +4,11 @@ import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { nullable, orNull } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid, uuid, uuidOrNull } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
 import { ACTIVITY_KINDS } from './crm.tables.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
 
 export const ActivityKind = named(
@@ -23,11 +23,7 @@ const DueAt = {
   format: 'date-time',
   description: 'When it is due (ISO 8601 with an offset); null: no due time',
 };
-const OwnerId = {
-  type: 'string' as const,
-  format: 'uuid',
-  description: 'The user of the business it is for',
-};
+const OwnerId = uuidOrNull({ description: 'The user of the business it is for' });
 
 export const Activity = named(
   'Activity',
@@ -52,8 +48,7 @@ export const Activity = named(
   }),
 );
 
-const target = (what: string) =>
-  Type.Optional(Type.String({ format: 'uuid', description: `The ${what} it is against` }));
+const target = (what: string) => Type.Optional(uuid({ description: `The ${what} it is against` }));
 
 export const ActivityCreate = named(
   'ActivityCreate',
@@ -64,7 +59,7 @@ export const ActivityCreate = named(
       notes: Type.Optional(orNull<string>(Notes)),
       dueAt: Type.Optional(orNull<string>(DueAt)),
       done: Type.Optional(Type.Boolean({ description: 'Already done (doneAt is now); default false' })),
-      ownerId: Type.Optional(orNull<string>(OwnerId)),
+      ownerId: Type.Optional(OwnerId),
       leadId: target('lead'),
       opportunityId: target('opportunity'),
       contactId: target('contact'),
@@ -95,7 +90,7 @@ export const ActivityUpdate = named(
       notes: Type.Optional(orNull<string>(Notes)),
       dueAt: Type.Optional(orNull<string>(DueAt)),
       done: Type.Optional(Type.Boolean({ description: 'true marks it done (once); false opens it again' })),
-      ownerId: Type.Optional(orNull<string>(OwnerId)),
+      ownerId: Type.Optional(OwnerId),
       leadId: target('lead'),
       opportunityId: target('opportunity'),
       contactId: target('contact'),
@@ -114,10 +109,10 @@ export const ActivityListQuery = Type.Object(
     ...pageQueryProperties,
     updatedSince: syncQueryProperties(['updatedAt'], 'updatedAt').updatedSince,
     kind: Type.Optional(ActivityKind),
-    leadId: Type.Optional(Type.String({ format: 'uuid', description: "A lead's timeline" })),
-    opportunityId: Type.Optional(Type.String({ format: 'uuid', description: "An opportunity's timeline" })),
-    contactId: Type.Optional(Type.String({ format: 'uuid', description: "A contact's timeline" })),
-    ownerId: Type.Optional(Type.String({ format: 'uuid', description: "One user's activities" })),
+    leadId: Type.Optional(uuid({ description: "A lead's timeline" })),
+    opportunityId: Type.Optional(uuid({ description: "An opportunity's timeline" })),
+    contactId: Type.Optional(uuid({ description: "A contact's timeline" })),
+    ownerId: Type.Optional(uuid({ description: "One user's activities" })),
     done: Type.Optional(Type.Boolean({ description: 'Only done (true) or open (false) activities' })),
     dueBefore: Type.Optional(
       Type.String({ format: 'date-time', description: 'Only activities due before this instant' }),
@@ -130,5 +125,3 @@ export const ActivityListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-
-export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });

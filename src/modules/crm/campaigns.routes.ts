@@ -3,6 +3,7 @@
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import {
   Campaign,
   CampaignAudience,
@@ -10,7 +11,6 @@ import {
   CampaignListQuery,
   CampaignMembersAdd,
   CampaignMembersAdded,
-  CampaignParams,
   CampaignUpdate,
   MemberParams,
 } from './campaigns.schemas.ts';
@@ -62,7 +62,7 @@ export const campaignsRoutes: AnyRoute[] = [
     operationId: 'getCampaign',
     summary: 'One campaign, with its counts',
     description: `${CRM} ${COUNTS} A deleted campaign, or another tenant's, is a 404.`,
-    params: CampaignParams,
+    params: IdParams,
     response: { 200: Campaign },
     handler: async ({ params }, ctx) => getCampaign(ctx, params.id),
   }),
@@ -73,7 +73,7 @@ export const campaignsRoutes: AnyRoute[] = [
     operationId: 'updateCampaign',
     summary: 'Change a campaign: only the fields sent; null clears description, startsOn or endsOn',
     description: `${CRM} A new channel changes who is included at once (consent is per channel).`,
-    params: CampaignParams,
+    params: IdParams,
     body: CampaignUpdate,
     response: { 200: Campaign },
     handler: async ({ params, body }, ctx) => updateCampaign(ctx, params.id, body),
@@ -85,7 +85,7 @@ export const campaignsRoutes: AnyRoute[] = [
     operationId: 'deleteCampaign',
     summary: 'Delete a campaign (soft): it leaves the list and its id answers 404',
     description: CRM,
-    params: CampaignParams,
+    params: IdParams,
     response: { 204: Type.Null() },
     handler: async ({ params }, ctx) => {
       await deleteCampaign(ctx, params.id);
@@ -104,7 +104,7 @@ export const campaignsRoutes: AnyRoute[] = [
       `${CRM} Every id must be a live lead or contact of the tenant (else 404, and nothing is added). Answers ` +
       'the campaign with its counts, added (new members) and alreadyMembers. Membership is not consent: the ' +
       'audience decides who is reached.',
-    params: CampaignParams,
+    params: IdParams,
     body: CampaignMembersAdd,
     response: { 200: CampaignMembersAdded },
     handler: async ({ params, body }, ctx) => addMembers(ctx, params.id, body),
@@ -139,7 +139,7 @@ export const campaignsRoutes: AnyRoute[] = [
       'contact, and a converted lead whose contact is in the campaign already (a person is reached once). ' +
       'Reasons are in words, e.g. "Consent withdrawn on 2026-10-01", "No consent recorded for SMS", "No e-mail ' +
       'address". Members in the order they were added.',
-    params: CampaignParams,
+    params: IdParams,
     response: { 200: CampaignAudience },
     handler: async ({ params }, ctx) => getAudience(ctx, params.id),
   }),

@@ -2,11 +2,11 @@
 import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { nullable, orNull } from '../../platform/http/nullable.ts';
+import { idParams, Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { ConsentChannel } from '../contacts/contacts.schemas.ts';
 import { CAMPAIGN_STATUSES } from './crm.tables.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
 const Day = Type.String({ format: 'date' });
 
@@ -93,7 +93,7 @@ export const CampaignUpdate = named(
 
 const IdList = (what: string) =>
   Type.Optional(
-    Type.Array(Type.String({ format: 'uuid' }), {
+    Type.Array(Uuid, {
       maxItems: 1000,
       description: `${what} to add; ones already members are counted, not added again`,
     }),
@@ -156,5 +156,4 @@ export const CampaignListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const CampaignParams = Type.Object({ id: Uuid }, { additionalProperties: false });
-export const MemberParams = Type.Object({ id: Uuid, memberId: Uuid }, { additionalProperties: false });
+export const MemberParams = idParams('id', 'memberId');

@@ -2,6 +2,7 @@
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { columnParam, IMPORT_FIELDS, type ImportField } from './leads.import.parse.ts';
 import {
   LeadImport,
@@ -11,7 +12,6 @@ import {
 } from './leads.import.schemas.ts';
 import { importLeads } from './leads.import.ts';
 import { getLeadImport, listLeadImports } from './leads.imports.service.ts';
-import { LeadIdParams } from './leads.schemas.ts';
 
 const { read, write } = routeGroup({ module: 'crm', tag: 'Leads' });
 
@@ -68,7 +68,7 @@ export const leadsImportRoutes: AnyRoute[] = [
     path: '/api/crm/leads/imports/{id}',
     operationId: 'getLeadImport',
     summary: 'One CSV import of leads: its counts and refused rows',
-    params: LeadIdParams,
+    params: IdParams,
     response: { 200: LeadImport },
     handler: async ({ params }, ctx) => getLeadImport(ctx, params.id),
   }),

@@ -3,10 +3,9 @@
 import { Type } from 'typebox';
 import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { columnParam, IMPORT_FIELDS, type ImportField } from './leads.import.parse.ts';
-
-const Uuid = Type.String({ format: 'uuid' });
 
 const USUAL_HEADERS: Record<ImportField, string> = {
   name: 'Name, Full name (or First name with Last name; else the company)',

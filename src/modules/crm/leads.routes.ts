@@ -3,8 +3,9 @@ import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { convertLead } from './leads.convert.ts';
-import { Lead, LeadConvert, LeadCreate, LeadIdParams, LeadListQuery, LeadUpdate } from './leads.schemas.ts';
+import { Lead, LeadConvert, LeadCreate, LeadListQuery, LeadUpdate } from './leads.schemas.ts';
 import { createLead, deleteLead, getLead, listLeads, updateLead } from './leads.service.ts';
 
 const { read, write } = routeGroup({ module: 'crm', tag: 'Leads' });
@@ -49,7 +50,7 @@ export const leadsRoutes: AnyRoute[] = [
     path: '/api/crm/leads/{id}',
     operationId: 'getLead',
     summary: 'One lead',
-    params: LeadIdParams,
+    params: IdParams,
     response: { 200: Lead },
     handler: async ({ params }, ctx) => getLead(ctx, params.id),
   }),
@@ -61,7 +62,7 @@ export const leadsRoutes: AnyRoute[] = [
     errors: ['CONFLICT'],
     summary: 'Change a lead (the fields sent; null clears)',
     description: `${FIELD_RULES} A converted lead keeps its status (409 on another).`,
-    params: LeadIdParams,
+    params: IdParams,
     body: LeadUpdate,
     response: { 200: Lead },
     handler: async ({ params, body }, ctx) => updateLead(ctx, params.id, body),
@@ -74,7 +75,7 @@ export const leadsRoutes: AnyRoute[] = [
     summary: 'Delete a lead (marked deleted)',
     description:
       '204; the lead answers 404 from then on, and is listed only to updatedSince, with deletedAt.',
-    params: LeadIdParams,
+    params: IdParams,
     response: { 204: Type.Null() },
     handler: async ({ params }, ctx) => {
       await deleteLead(ctx, params.id);
@@ -97,7 +98,7 @@ export const leadsRoutes: AnyRoute[] = [
       'opportunity is made for the contact: at stageId (400 when no stage of the pipeline) or the first ' +
       'stage, of amount or the lead’s estimatedValue (or 0), named name or as the contact. The lead becomes ' +
       'converted with contactId, opportunityId and convertedAt. A converted lead again: 409. Answers the lead.',
-    params: LeadIdParams,
+    params: IdParams,
     body: LeadConvert,
     response: { 200: Lead },
     handler: async ({ params, body }, ctx) => convertLead(ctx, params.id, body),

@@ -4,11 +4,11 @@ import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { nullable, orNull } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid, uuid, uuidOrNull } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
 import { LEAD_STATUSES } from './crm.tables.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const DateTime = Type.String({ format: 'date-time' });
 
 /** The marketing channels, as contact_consents names them. */
@@ -23,8 +23,6 @@ const ConsentChannelSchema = named(
   'LeadConsentChannel',
   stringEnum(CONSENT_CHANNELS, { description: 'A marketing channel the person agreed to be contacted on' }),
 );
-
-export const LeadIdParams = Type.Object({ id: Uuid });
 
 const name = Type.String({ minLength: 1, maxLength: 200 });
 const text = (maxLength: number, description?: string) =>
@@ -95,7 +93,7 @@ export const LeadCreate = named(
       phone: Type.Optional(phone),
       source: Type.Optional(text(100, 'Where the lead came from: website, referral, trade show…')),
       status: Type.Optional(LeadStatus),
-      ownerId: Type.Optional(Type.String({ format: 'uuid', description: 'A user of the tenant' })),
+      ownerId: Type.Optional(uuid({ description: 'A user of the tenant' })),
       estimatedValue: Type.Optional(estimatedValue),
       notes: Type.Optional(text(4000)),
       externalRef: Type.Optional(text(200, 'Unique among the tenant’s leads (409 when taken)')),
@@ -116,7 +114,7 @@ export const LeadUpdate = named(
       phone: Type.Optional(orNull<string>({ type: 'string', maxLength: 40 })),
       source: Type.Optional(orNull<string>({ type: 'string', maxLength: 100 })),
       status: Type.Optional(LeadStatus),
-      ownerId: Type.Optional(orNull<string>({ type: 'string', format: 'uuid' })),
+      ownerId: Type.Optional(uuidOrNull()),
       estimatedValue: Type.Optional(orNull<number>({ type: 'number', minimum: 0, maximum: MAX_VALUE })),
       notes: Type.Optional(orNull<string>({ type: 'string', maxLength: 4000 })),
       tags: Type.Optional(tags),
@@ -133,7 +131,7 @@ export const LeadListQuery = Type.Object({
   ...pageQueryProperties,
   ...syncQueryProperties(LEAD_SORT_KEYS, LEAD_DEFAULT_SORT),
   status: Type.Optional(LeadStatus),
-  owner: Type.Optional(Type.String({ format: 'uuid', description: 'Leads this user owns' })),
+  owner: Type.Optional(uuid({ description: 'Leads this user owns' })),
   source: Type.Optional(Type.String({ maxLength: 100, description: 'Exactly this source, in any case' })),
   q: Type.Optional(
     Type.String({
@@ -148,16 +146,12 @@ export const LeadConvert = named(
   'LeadConvert',
   Type.Object(
     {
-      contactId: Type.Optional(
-        Type.String({ format: 'uuid', description: 'Link this contact instead of making one' }),
-      ),
+      contactId: Type.Optional(uuid({ description: 'Link this contact instead of making one' })),
       opportunity: Type.Optional(
         Type.Object(
           {
             name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-            stageId: Type.Optional(
-              Type.String({ format: 'uuid', description: 'Default: the first stage of the pipeline' }),
-            ),
+            stageId: Type.Optional(uuid({ description: 'Default: the first stage of the pipeline' })),
             amount: Type.Optional(
               Type.Number({
                 minimum: 0,

@@ -6,7 +6,7 @@
 // naming the first.
 import type { Static } from 'typebox';
 import { assertScope } from '../../platform/auth/limits.ts';
-import { addDays, dayOf } from '../../platform/dates.ts';
+import { addDays, dayOf } from '../../platform/dates/days.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { LAST_DAY } from '../../platform/http/input-rules.ts';
 import { badRequest, conflict, PermissionDenied } from '../../platform/http/problem.ts';

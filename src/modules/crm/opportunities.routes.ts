@@ -4,13 +4,13 @@ import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { quoteOpportunity } from './opportunities.quote.ts';
 import {
   LostBody,
   Opportunity,
   OpportunityCreate,
   OpportunityListQuery,
-  OpportunityParams,
   OpportunityUpdate,
   QuoteBody,
   WonBody,
@@ -72,7 +72,7 @@ export const opportunitiesRoutes: AnyRoute[] = [
     operationId: 'getOpportunity',
     summary: 'One opportunity with its lines, stage and quote',
     description: "A deleted opportunity, or another tenant's, is a 404.",
-    params: OpportunityParams,
+    params: IdParams,
     response: { 200: Opportunity },
     handler: async ({ params }, ctx) => getOpportunity(ctx, params.id),
   }),
@@ -86,7 +86,7 @@ export const opportunitiesRoutes: AnyRoute[] = [
     description:
       `${LINES} stageId, lines and amount change only while it is open (409 once won or lost: reopen it ` +
       'first). null clears contactId, ownerId or expectedCloseDate.',
-    params: OpportunityParams,
+    params: IdParams,
     body: OpportunityUpdate,
     response: { 200: Opportunity },
     handler: async ({ params, body }, ctx) => updateOpportunity(ctx, params.id, body),
@@ -98,7 +98,7 @@ export const opportunitiesRoutes: AnyRoute[] = [
     operationId: 'deleteOpportunity',
     summary: 'Delete an opportunity (soft): it leaves the lists, the pipeline and the reports',
     description: 'Its id answers 404 after; a list read with updatedSince shows it with deletedAt set.',
-    params: OpportunityParams,
+    params: IdParams,
     response: { 204: Type.Null() },
     handler: async ({ params }, ctx) => {
       await deleteOpportunity(ctx, params.id);
@@ -115,7 +115,7 @@ export const opportunitiesRoutes: AnyRoute[] = [
     summary: 'Mark an open opportunity won, with a reason if given',
     description:
       'From open only (409 otherwise). closedAt is now: it counts towards the targets whose period holds it.',
-    params: OpportunityParams,
+    params: IdParams,
     body: WonBody,
     bodyOptional: true,
     response: { 200: Opportunity },
@@ -129,7 +129,7 @@ export const opportunitiesRoutes: AnyRoute[] = [
     errors: ['CONFLICT'],
     summary: 'Mark an open opportunity lost, with the reason (required)',
     description: 'From open only (409 otherwise).',
-    params: OpportunityParams,
+    params: IdParams,
     body: LostBody,
     response: { 200: Opportunity },
     handler: async ({ params, body }, ctx) => closeOpportunity(ctx, params.id, 'lost', body.reason),
@@ -144,7 +144,7 @@ export const opportunitiesRoutes: AnyRoute[] = [
     description:
       'Its reason and closedAt are cleared; it goes back to the stage it closed at (the first stage when that ' +
       'one was deleted since). 409 when it is open, or once a quote was made from it.',
-    params: OpportunityParams,
+    params: IdParams,
     response: { 200: Opportunity },
     handler: async ({ params }, ctx) => reopenOpportunity(ctx, params.id),
   }),
@@ -165,7 +165,7 @@ export const opportunitiesRoutes: AnyRoute[] = [
       'crm:write. A second call is a 409 naming the quote made (quoteId, quoteNumber). Answers 201 with the ' +
       'opportunity, quoteId, quoteCompanyId and quoteNumber set: GET /api/invoices/{quoteId} with X-Company-Id ' +
       'quoteCompanyId reads the quote.',
-    params: OpportunityParams,
+    params: IdParams,
     body: QuoteBody,
     response: { 201: Opportunity },
     handler: async ({ params, body }, ctx) => quoteOpportunity(ctx, params.id, body),

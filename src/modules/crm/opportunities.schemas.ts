@@ -4,11 +4,11 @@ import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { nullable, orNull } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid, uuid, uuidOrNull } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
 import { OPPORTUNITY_STATUSES } from './crm.tables.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const Ts = Type.String({ format: 'date-time' });
 const Day = Type.String({ format: 'date' });
 
@@ -24,8 +24,7 @@ export const OpportunityLineInput = named(
   Type.Object(
     {
       productId: Type.Optional(
-        Type.String({
-          format: 'uuid',
+        uuid({
           description: "A product of the tenant's (else 400): description and unitPrice default to its own",
         }),
       ),
@@ -118,11 +117,9 @@ export const OpportunityCreate = named(
   Type.Object(
     {
       name: Name,
-      contactId: Type.Optional(Type.String({ format: 'uuid', description: "A contact of the tenant's" })),
-      stageId: Type.Optional(Type.String({ format: 'uuid', description: 'Default: the first stage' })),
-      ownerId: Type.Optional(
-        Type.String({ format: 'uuid', description: "A user of the tenant's; default the caller (a person)" }),
-      ),
+      contactId: Type.Optional(uuid({ description: "A contact of the tenant's" })),
+      stageId: Type.Optional(uuid({ description: 'Default: the first stage' })),
+      ownerId: Type.Optional(uuid({ description: "A user of the tenant's; default the caller (a person)" })),
       expectedCloseDate: Type.Optional(Day),
       currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'Default ZAR' })),
       amount: Type.Optional(Amount),
@@ -146,9 +143,9 @@ export const OpportunityUpdate = named(
   Type.Object(
     {
       name: Type.Optional(Name),
-      contactId: Type.Optional(orNull<string>({ type: 'string', format: 'uuid' })),
-      stageId: Type.Optional(Type.String({ format: 'uuid', description: 'Only while open' })),
-      ownerId: Type.Optional(orNull<string>({ type: 'string', format: 'uuid' })),
+      contactId: Type.Optional(uuidOrNull()),
+      stageId: Type.Optional(uuid({ description: 'Only while open' })),
+      ownerId: Type.Optional(uuidOrNull()),
       expectedCloseDate: Type.Optional(orNull<string>({ type: 'string', format: 'date' })),
       amount: Type.Optional(Amount),
       lines: Type.Optional(Lines),
@@ -175,8 +172,6 @@ export const OpportunityListQuery = Type.Object({
   contactId: Type.Optional(Uuid),
 });
 
-export const OpportunityParams = Type.Object({ id: Uuid });
-
 export const WonBody = named(
   'OpportunityWon',
   Type.Object(
@@ -197,8 +192,7 @@ export const QuoteBody = named(
   'OpportunityQuote',
   Type.Object(
     {
-      companyId: Type.String({
-        format: 'uuid',
+      companyId: uuid({
         description:
           "The tenant's company that issues the quote (the CRM is tenant-wide, so it is named here)",
       }),

@@ -6,15 +6,15 @@
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import { Type } from 'typebox';
-import { addDays } from '../../platform/dates.ts';
+import { addDays } from '../../platform/dates/days.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { badRequest } from '../../platform/http/problem.ts';
+import { Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { Money, money, sum, toNumber } from '../../platform/money/money.ts';
 import { liveStages } from './stages.service.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const Day = Type.String({ format: 'date' });
 const Rate = nullable(Type.Number({ description: 'Percent, two decimals; null when nothing to divide by' }));
 

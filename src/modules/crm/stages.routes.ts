@@ -1,7 +1,8 @@
 // The pipeline's stages (tenant-wide, like the rest of the CRM): list, add, change, remove.
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
-import { Stage, StageCreate, StageParams, StageUpdate } from './stages.schemas.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
+import { Stage, StageCreate, StageUpdate } from './stages.schemas.ts';
 import { createStage, deleteStage, getStage, listStages, updateStage } from './stages.service.ts';
 
 const TENANT_WIDE =
@@ -50,7 +51,7 @@ export const stagesRoutes: AnyRoute[] = [
     permission: ['crm', 'read'],
     summary: 'One stage of the pipeline',
     description: "A deleted stage, or another tenant's, is a 404.",
-    params: StageParams,
+    params: IdParams,
     response: { 200: Stage },
     handler: async ({ params }, ctx) => getStage(ctx, params.id),
   }),
@@ -68,7 +69,7 @@ export const stagesRoutes: AnyRoute[] = [
       'Only the fields sent change. A new probability applies at once to every opportunity at the stage ' +
       '(their weighted amounts and the pipeline report). position moves the stage there, the others closing ' +
       'up around it.',
-    params: StageParams,
+    params: IdParams,
     body: StageUpdate,
     response: { 200: Stage },
     handler: async ({ params, body }, ctx) => updateStage(ctx, params.id, body),
@@ -86,7 +87,7 @@ export const stagesRoutes: AnyRoute[] = [
     description:
       '409 CONFLICT (with openCount) while an open opportunity is at the stage: move it to another stage or ' +
       'close it first. Won and lost opportunities keep naming the stage they were closed at.',
-    params: StageParams,
+    params: IdParams,
     response: { 204: Type.Null() },
     handler: async ({ params }, ctx) => {
       await deleteStage(ctx, params.id);

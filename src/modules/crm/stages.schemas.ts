@@ -1,8 +1,8 @@
 // Schemas of the pipeline's stages: GET/POST /api/crm/stages, PATCH/DELETE /api/crm/stages/{id}.
 import { Type } from 'typebox';
+import { Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const Ts = Type.String({ format: 'date-time' });
 
 const Probability = Type.Number({
@@ -63,5 +63,3 @@ export const StageUpdate = named(
     },
   ),
 );
-
-export const StageParams = Type.Object({ id: Uuid });

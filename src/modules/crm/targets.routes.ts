@@ -4,7 +4,8 @@ import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
-import { Target, TargetCreate, TargetListQuery, TargetParams, TargetUpdate } from './targets.schemas.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
+import { Target, TargetCreate, TargetListQuery, TargetUpdate } from './targets.schemas.ts';
 import { createTarget, deleteTarget, getTarget, listTargets, updateTarget } from './targets.service.ts';
 import {
   createTeam,
@@ -13,7 +14,6 @@ import {
   listTeams,
   Team,
   TeamCreate,
-  TeamParams,
   TeamUpdate,
   updateTeam,
 } from './teams.ts';
@@ -53,7 +53,7 @@ export const targetsRoutes: AnyRoute[] = [
     path: '/api/crm/teams/{id}',
     operationId: 'getSalesTeam',
     summary: 'One sales team',
-    params: TeamParams,
+    params: IdParams,
     response: { 200: Team },
     handler: async ({ params }, ctx) => getTeam(ctx, params.id),
   }),
@@ -64,7 +64,7 @@ export const targetsRoutes: AnyRoute[] = [
     operationId: 'updateSalesTeam',
     summary: 'Rename a team or replace its members',
     description: "The team's targets count the members as they are after the change.",
-    params: TeamParams,
+    params: IdParams,
     body: TeamUpdate,
     response: { 200: Team },
     handler: async ({ params, body }, ctx) => updateTeam(ctx, params.id, body),
@@ -76,7 +76,7 @@ export const targetsRoutes: AnyRoute[] = [
     operationId: 'deleteSalesTeam',
     errors: ['CONFLICT'],
     summary: 'Delete a team (soft); refused (409) while a live target measures it',
-    params: TeamParams,
+    params: IdParams,
     response: { 204: Type.Null() },
     handler: async ({ params }, ctx) => {
       await deleteTeam(ctx, params.id);
@@ -118,7 +118,7 @@ export const targetsRoutes: AnyRoute[] = [
     operationId: 'getSalesTarget',
     summary: 'One target with its progress',
     description: PROGRESS,
-    params: TargetParams,
+    params: IdParams,
     response: { 200: Target },
     handler: async ({ params }, ctx) => getTarget(ctx, params.id),
   }),
@@ -128,7 +128,7 @@ export const targetsRoutes: AnyRoute[] = [
     path: '/api/crm/targets/{id}',
     operationId: 'updateSalesTarget',
     summary: "Change a target's period, metric or figure",
-    params: TargetParams,
+    params: IdParams,
     body: TargetUpdate,
     response: { 200: Target },
     handler: async ({ params, body }, ctx) => updateTarget(ctx, params.id, body),
@@ -139,7 +139,7 @@ export const targetsRoutes: AnyRoute[] = [
     path: '/api/crm/targets/{id}',
     operationId: 'deleteSalesTarget',
     summary: 'Delete a target (soft)',
-    params: TargetParams,
+    params: IdParams,
     response: { 204: Type.Null() },
     handler: async ({ params }, ctx) => {
       await deleteTarget(ctx, params.id);

@@ -4,11 +4,11 @@ import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
 import { TARGET_METRICS } from './crm.tables.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const Ts = Type.String({ format: 'date-time' });
 const Day = Type.String({ format: 'date' });
 
@@ -60,8 +60,8 @@ export const TargetCreate = named(
   'SalesTargetCreate',
   Type.Object(
     {
-      userId: Type.Optional(Type.String({ format: 'uuid', description: "A user of the tenant's" })),
-      teamId: Type.Optional(Type.String({ format: 'uuid', description: "A team of the tenant's" })),
+      userId: Type.Optional(uuid({ description: "A user of the tenant's" })),
+      teamId: Type.Optional(uuid({ description: "A team of the tenant's" })),
       periodStart: Day,
       periodEnd: Type.String({ format: 'date', description: 'On or after periodStart' }),
       metric: TargetMetric,
@@ -101,5 +101,3 @@ export const TargetListQuery = Type.Object({
     Type.String({ format: 'date', description: 'Only targets whose period holds this day' }),
   ),
 });
-
-export const TargetParams = Type.Object({ id: Uuid });

@@ -4,7 +4,7 @@
 import { Decimal } from 'decimal.js';
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
-import { addDays } from '../../platform/dates.ts';
+import { addDays } from '../../platform/dates/days.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, notFound } from '../../platform/http/problem.ts';

@@ -6,12 +6,12 @@ import type { Static } from 'typebox';
 import { Type } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import type { CrmTeamsTable } from './crm.tables.ts';
 import { assertUsers } from './teams.users.ts';
 
 type Ctx = Pick<TenantCtx, 'db' | 'tenantId' | 'deps'>;
-const Uuid = Type.String({ format: 'uuid' });
 const Ts = Type.String({ format: 'date-time' });
 
 export const Team = named(
@@ -25,7 +25,7 @@ export const Team = named(
   }),
 );
 
-const Members = Type.Array(Type.String({ format: 'uuid' }), {
+const Members = Type.Array(Uuid, {
   maxItems: 500,
   description: 'Users of the tenant (400 naming the first that is not); repeats kept once',
 });
@@ -49,8 +49,6 @@ export const TeamUpdate = named(
     },
   ),
 );
-
-export const TeamParams = Type.Object({ id: Uuid });
 
 function toTeam(row: Selectable<CrmTeamsTable>): Static<typeof Team> {
   return {

@@ -3,6 +3,7 @@ import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import {
   getApprovalLimits,
   getApprovalPolicy,
@@ -22,7 +23,6 @@ import {
   ExpenseReimburse,
   ExpenseReject,
   ExpenseUpdate,
-  IdParams,
   LedgerNotice,
 } from './expenses.schemas.ts';
 import { createExpense, getExpense, listExpenses, rejectExpense, updateExpense } from './expenses.service.ts';

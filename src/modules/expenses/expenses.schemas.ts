@@ -4,13 +4,13 @@ import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
 import { BILL_TAX_CODES } from '../bills/index.ts';
 import { CLAIM_STATUSES, PAID_WITH } from './expenses.tables.ts';
 
 const DateString = Type.String({ format: 'date' });
-const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
 
 export const ClaimStatus = named(
@@ -70,8 +70,7 @@ export const ExpenseCreate = named(
       ),
       taxCode: Type.Optional(ExpenseTaxCode),
       accountId: Type.Optional(
-        Type.String({
-          format: 'uuid',
+        uuid({
           description: 'The expense or asset account it posts to; default General expenses (6750)',
         }),
       ),
@@ -79,9 +78,7 @@ export const ExpenseCreate = named(
       supplierVatNumber: Type.Optional(Type.String({ maxLength: 20 })),
       category: Type.Optional(Type.String({ maxLength: 100 })),
       costCentreId: Type.Optional(nullable(Uuid)),
-      contactId: Type.Optional(
-        nullable(Type.String({ format: 'uuid', description: 'The EMPLOYEE contact claiming' })),
-      ),
+      contactId: Type.Optional(nullable(uuid({ description: 'The EMPLOYEE contact claiming' }))),
       paidWith: PaidWith,
       currency: Type.Optional(Type.String({ pattern: '^ZAR$', description: 'ZAR (the only one for now)' })),
     },
@@ -175,8 +172,6 @@ export const ExpenseListQuery = Type.Object({
   to: Type.Optional(Type.String({ format: 'date', description: 'Dated on or before' })),
 });
 
-export const IdParams = Type.Object({ id: Uuid });
-
 export const ExpenseReject = named(
   'ExpenseReject',
   Type.Object(
@@ -190,9 +185,7 @@ export const ExpenseReimburse = named(
   Type.Object(
     {
       date: Type.String({ format: 'date', description: 'The day it was paid out; not before the claim' }),
-      bankAccountId: Type.Optional(
-        Type.String({ format: 'uuid', description: 'A bank account of the chart; default Bank (1000)' }),
-      ),
+      bankAccountId: Type.Optional(uuid({ description: 'A bank account of the chart; default Bank (1000)' })),
     },
     { additionalProperties: false, examples: [{ date: '2026-03-25' }] },
   ),

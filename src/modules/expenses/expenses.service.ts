@@ -1,9 +1,6 @@
-// Expense claims: create (submitted at once; idempotent on clientId), read, list, change while
-// nothing is approved, reject, delete. Approval, reimbursement and the reversal of a deleted
-// approved claim post to the ledger (expenses.posting.ts).
-import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import { emit } from '../../platform/events/outbox.ts';
+import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
@@ -62,31 +59,14 @@ async function claimAccount(ctx: Ctx, companyId: string, accountId: string | und
   return a.id;
 }
 
-/**
- * Whether a repeated clientId already made a row of `table` (a retry racing the first waits for
- * it to commit); 409 naming clientId when another company's record has it.
- */
-export async function clientIdTaken(
-  ctx: Ctx,
-  table: 'expense_claims' | 'mileage_trips',
-  id: string,
-): Promise<boolean> {
-  await sql`select pg_advisory_xact_lock(hashtext(${`${table}:${id}`}))`.execute(ctx.db);
-  const r = await sql<{ company_id: string }>`
-    select company_id from ${sql.table(table)} where tenant_id = ${ctx.tenantId} and id = ${id}`.execute(
-    ctx.db,
-  );
-  const existing = r.rows[0];
-  if (existing && existing.company_id !== companyOf(ctx))
-    throw conflict('clientId: already the id of another record', { field: 'clientId' });
-  return Boolean(existing);
-}
-
 /** POST /api/expenses: 201 with the submitted claim, 200 with the one a repeated clientId made. */
 export async function createExpense(ctx: Ctx, input: Static<typeof ExpenseCreate>): Promise<ExpenseRecord> {
   const companyId = companyOf(ctx);
-  const id = input.clientId?.toLowerCase() ?? crypto.randomUUID();
-  if (input.clientId && (await clientIdTaken(ctx, 'expense_claims', id))) {
+  const { id, replay } = await claimClientId(ctx, input.clientId, {
+    table: 'expense_claims',
+    owner: ['company_id', companyId],
+  });
+  if (replay) {
     const existing = await findClaimRow(ctx.db, ctx.tenantId, companyId, id, { includeDeleted: true });
     ctx.reply.code(200);
     return recordOf(ctx, existing!);

@@ -1,8 +1,9 @@
 import type { Action, Resource } from '../../platform/auth/permissions.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { APPROVAL_RULES, approve, read, write } from './expenses.routes.ts';
-import { ExpenseReimburse, ExpenseReject, IdParams } from './expenses.schemas.ts';
+import { ExpenseReimburse, ExpenseReject } from './expenses.schemas.ts';
 import {
   MileageCreate,
   MileageListQuery,

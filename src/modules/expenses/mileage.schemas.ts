@@ -4,11 +4,11 @@ import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { Approval, ClaimStatus } from './expenses.schemas.ts';
 
 const DateString = Type.String({ format: 'date' });
-const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
 
 export const MileageCreate = named(
@@ -22,9 +22,7 @@ export const MileageCreate = named(
       from: Type.Optional(Type.String({ maxLength: 200 })),
       to: Type.Optional(Type.String({ maxLength: 200 })),
       vehicle: Type.Optional(Type.String({ maxLength: 100 })),
-      contactId: Type.Optional(
-        nullable(Type.String({ format: 'uuid', description: 'The EMPLOYEE who drove' })),
-      ),
+      contactId: Type.Optional(nullable(uuid({ description: 'The EMPLOYEE who drove' }))),
     },
     {
       additionalProperties: false,

@@ -6,6 +6,7 @@
 //   Dr Travel: local (mileage) 6660, Cr Employee reimbursements payable 2150 (the employee).
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
+import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
@@ -13,7 +14,6 @@ import { cents, hasAtMostDecimals, Money, money, toNumber, toSql } from '../../p
 import { ledgerCtxOf, post, systemAccount } from '../ledger/index.ts';
 import { addApproval } from './expenses.policy.ts';
 import { counterLine, postReimbursement } from './expenses.posting.ts';
-import { clientIdTaken } from './expenses.service.ts';
 import { assertEmployee, companyOf, makerOf } from './expenses.shared.ts';
 import type { ClaimStatus, MileageTripsTable } from './expenses.tables.ts';
 import type { MileageCreate, MileageListQuery, MileageRate, MileageTrip } from './mileage.schemas.ts';
@@ -147,8 +147,11 @@ export async function getTrip(ctx: Ctx, id: string): Promise<TripRecord> {
 /** POST /api/mileage: 201 with the submitted trip, 200 with the one a repeated clientId made. */
 export async function createTrip(ctx: Ctx, input: Static<typeof MileageCreate>): Promise<TripRecord> {
   const companyId = companyOf(ctx);
-  const id = input.clientId?.toLowerCase() ?? crypto.randomUUID();
-  if (input.clientId && (await clientIdTaken(ctx, 'mileage_trips', id))) {
+  const { id, replay } = await claimClientId(ctx, input.clientId, {
+    table: 'mileage_trips',
+    owner: ['company_id', companyId],
+  });
+  if (replay) {
     ctx.reply.code(200);
     const r = await ctx.db
       .selectFrom('mileage_trips')

@@ -1,9 +1,9 @@
 // Stock adjustments and opening stock over HTTP (company-scoped).
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { Adjustment, AdjustmentCreate } from './adjustments.schemas.ts';
 import { createAdjustment, getAdjustment } from './adjustments.service.ts';
-import { MovementIdParams } from './movements.schemas.ts';
 
 const base = { module: 'inventory', companyScoped: true, tag: 'Stock movements' } as const;
 
@@ -41,7 +41,7 @@ export const adjustmentsRoutes: AnyRoute[] = [
     path: '/api/inventory/adjustments/{id}',
     operationId: 'getStockAdjustment',
     summary: 'One stock adjustment with its movements',
-    params: MovementIdParams,
+    params: IdParams,
     response: { 200: Adjustment },
     handler: async ({ params }, ctx) => getAdjustment(ctx, params.id),
   }),

@@ -3,10 +3,10 @@ import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
+import { Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { Movement } from './movements.schemas.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const DateString = Type.String({ format: 'date' });
 
 export const AdjustmentType = stringEnum(['adjustment', 'opening'] as const, {

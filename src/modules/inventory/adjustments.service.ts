@@ -3,10 +3,9 @@
 // stock, 3400 Opening balances). The adjustment has no table of its own: it is its entry (the
 // adjustment's id is the entry's id) and the movements naming it as their source.
 
-import { sql } from 'kysely';
+import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
-import { idFor } from '../../platform/http/idempotent.ts';
-import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { badRequest, notFound } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money, sum, toNumber } from '../../platform/money/money.ts';
 import { ledgerCtxOf, type PostingLine, post, systemAccount } from '../ledger/index.ts';
 import { movementOut } from './movements.service.ts';
@@ -47,26 +46,17 @@ export async function createAdjustment(ctx: TenantCtx, input: AdjustmentInput) {
     companyId,
     type === 'opening' ? 'opening_balances' : 'stock_adjustments',
   );
-  const id = idFor(input.clientId);
-  if (input.clientId) {
-    // A replay answers what the first request made (200); an id taken by another entry is a 409.
-    // A retry racing the first submission waits here for it to commit, then answers it (else
-    // both would move the stock and the second entry's primary key would answer a bare 409).
-    await sql`select pg_advisory_xact_lock(hashtext(${`stock_adjustment:${ctx.tenantId}:${id}`}))`.execute(
-      ctx.db,
-    );
-    const taken = await ctx.db
-      .selectFrom('journal_entries')
-      .select(['company_id', 'source_type'])
-      .where('tenant_id', '=', ctx.tenantId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (taken && (taken.company_id !== companyId || taken.source_type !== ADJUSTMENT_SOURCE))
-      throw conflict('clientId: is the id of another record', { field: 'clientId' });
-    if (taken) {
-      ctx.reply.code(200);
-      return getAdjustment(ctx, id);
-    }
+  // A replay answers what the first request made (200); an id taken by another entry is a 409.
+  // (Without the wait for a racing first submission both would move the stock and the second
+  // entry's primary key would answer a bare 409.)
+  const { id, replay } = await claimClientId(ctx, input.clientId, {
+    table: 'journal_entries',
+    owner: ['company_id', companyId],
+    kind: ['source_type', ADJUSTMENT_SOURCE],
+  });
+  if (replay) {
+    ctx.reply.code(200);
+    return getAdjustment(ctx, id);
   }
   ctx.reply.code(201);
   const lines: PostingLine[] = [];

@@ -3,17 +3,17 @@ import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
-import { DateOnly, Timestamp, Uuid } from './ops.schemas.ts';
+import { DateOnly, Timestamp } from './ops.schemas.ts';
 
-const ProductId = Type.String({
-  format: 'uuid',
+const ProductId = uuid({
   description: 'The product',
   examples: ['9b2f0c1e-4d7a-4f3e-8a61-2d8e5f6a7b01'],
 });
 const VariantId = Type.Optional(
-  Type.String({ format: 'uuid', description: 'One variant of it (batches and pools are kept per variant)' }),
+  uuid({ description: 'One variant of it (batches and pools are kept per variant)' }),
 );
 
 export const BatchListQuery = Type.Object(
@@ -47,9 +47,7 @@ export const FefoQuery = Type.Object(
         description: 'To pick; without it, every unexpired batch there in picking order, each in full',
       }),
     ),
-    locationId: Type.Optional(
-      Type.String({ format: 'uuid', description: "Default: the company's default location" }),
-    ),
+    locationId: Type.Optional(uuid({ description: "Default: the company's default location" })),
     date: Type.Optional(
       Type.String({ format: 'date', description: 'Expired means an expiry before this date; default today' }),
     ),

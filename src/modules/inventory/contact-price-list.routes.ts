@@ -2,8 +2,9 @@
 // route-to-module rule (`/api/contacts*`); on a plan without inventory no list exists, so it
 // answers priceList null.
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { contactPriceList } from './price-lists.lookup.ts';
-import { ContactPriceList, ContactPriceListQuery, PriceListParams } from './price-lists.schemas.ts';
+import { ContactPriceList, ContactPriceListQuery } from './price-lists.schemas.ts';
 
 export const contactPriceListRoutes: AnyRoute[] = [
   defineRoute({
@@ -20,7 +21,7 @@ export const contactPriceListRoutes: AnyRoute[] = [
       "active, else the first active list by name whose contactTags meet the contact's tags, else null. With " +
       "companyId, only lists of that company or of every company count (the list that company's documents " +
       "use). A deleted contact, or another tenant's, is a 404.",
-    params: PriceListParams,
+    params: IdParams,
     query: ContactPriceListQuery,
     response: { 200: ContactPriceList },
     handler: async ({ params, query }, ctx) => contactPriceList(ctx, params.id, query.companyId),

@@ -4,6 +4,7 @@ import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { postLandedCost } from './landed-costs.post.ts';
 import { LandedCost, LandedCostCreate, LandedCostListQuery } from './landed-costs.schemas.ts';
 import {
@@ -12,7 +13,6 @@ import {
   getLandedCost,
   listLandedCosts,
 } from './landed-costs.service.ts';
-import { OpsIdParams } from './ops.schemas.ts';
 
 const { read, write } = routeGroup({ module: 'inventory', tag: 'Landed costs', companyScoped: true });
 
@@ -59,7 +59,7 @@ export const landedCostsRoutes: AnyRoute[] = [
     path: '/api/landed-costs/{id}',
     operationId: 'getLandedCost',
     summary: 'One landed cost with its charges and allocations',
-    params: OpsIdParams,
+    params: IdParams,
     response: { 200: LandedCost },
     handler: async ({ params }, ctx) => getLandedCost(ctx, params.id),
   }),
@@ -78,7 +78,7 @@ export const landedCostsRoutes: AnyRoute[] = [
       "them, as the sale would have carried the cost had it been known. One entry on the landed cost's " +
       "date: Dr inventory (and cost of sales) Cr each charge's bill line account. Posted twice: 409 " +
       'LANDED_COST_POSTED.',
-    params: OpsIdParams,
+    params: IdParams,
     response: { 200: LandedCost },
     handler: async ({ params }, ctx) => postLandedCost(ctx, params.id),
   }),
@@ -90,7 +90,7 @@ export const landedCostsRoutes: AnyRoute[] = [
     errors: ['LANDED_COST_POSTED'],
     summary: 'Delete a draft landed cost (soft): its bill lines may be spread again',
     description: 'A posted landed cost stays (409 LANDED_COST_POSTED).',
-    params: OpsIdParams,
+    params: IdParams,
     response: { 204: Type.Null() },
     handler: async ({ params }, ctx) => {
       await deleteLandedCost(ctx, params.id);

@@ -4,12 +4,12 @@
 // not available again (409 BILL_LINE_USED).
 import { type Selectable, sql } from 'kysely';
 import type { Static } from 'typebox';
+import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { hasAtMostDecimals, money, sum, toNumber, toSql } from '../../platform/money/money.ts';
-import { clientIdOf } from './client-ids.ts';
 import { basisOf, largestRemainder } from './landed-costs.allocate.ts';
 import type { LandedCost, LandedCostCreate, LandedCostListQuery } from './landed-costs.schemas.ts';
 import type { LandedCostsTable } from './stock.tables.ts';
@@ -132,8 +132,15 @@ async function checkCharges(ctx: TenantCtx, charges: Static<typeof LandedCostCre
 /** POST /api/landed-costs: a draft with each receipt's share worked out. */
 export async function createLandedCost(ctx: TenantCtx, input: Static<typeof LandedCostCreate>): Promise<Rec> {
   const companyId = companyOf(ctx);
-  const { id, replay } = await clientIdOf(ctx, 'landed_costs', input.clientId);
-  if (replay) return getLandedCost(ctx, id);
+  const { id, replay } = await claimClientId(ctx, input.clientId, {
+    table: 'landed_costs',
+    owner: ['company_id', companyId],
+    softDeleted: true,
+  });
+  if (replay) {
+    ctx.reply.code(200);
+    return getLandedCost(ctx, id);
+  }
   await checkCharges(ctx, input.charges);
   const receipts = [];
   for (const [i, movementId] of input.receipts.entries()) {

@@ -2,7 +2,8 @@
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
-import { Location, LocationCreate, LocationParams, LocationUpdate } from './locations.schemas.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
+import { Location, LocationCreate, LocationUpdate } from './locations.schemas.ts';
 import {
   createLocation,
   deleteLocation,
@@ -49,7 +50,7 @@ export const locationsRoutes: AnyRoute[] = [
     operationId: 'getStockLocation',
     summary: 'One location',
     description: `${ABOUT} A deleted location, or another company's, is a 404.`,
-    params: LocationParams,
+    params: IdParams,
     response: { 200: Location },
     handler: async ({ params }, ctx) => getLocation(ctx, params.id),
   }),
@@ -61,7 +62,7 @@ export const locationsRoutes: AnyRoute[] = [
     errors: ['CONFLICT'],
     summary: "Change a location: code, name, a bin's warehouse, or make it the default",
     description: ABOUT,
-    params: LocationParams,
+    params: IdParams,
     body: LocationUpdate,
     response: { 200: Location },
     handler: async ({ params, body }, ctx) => updateLocation(ctx, params.id, body),
@@ -76,7 +77,7 @@ export const locationsRoutes: AnyRoute[] = [
     description:
       `${ABOUT} Refused with 409 for the transit location, the default (make another the default first), a ` +
       'warehouse with bins, and a location holding stock (LOCATION_HAS_STOCK).',
-    params: LocationParams,
+    params: IdParams,
     response: { 204: Type.Null() },
     handler: async ({ params }, ctx) => {
       await deleteLocation(ctx, params.id);

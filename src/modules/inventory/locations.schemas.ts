@@ -1,9 +1,9 @@
 // TypeBox schemas of stock locations: a company's warehouses, bins within them, and its transit.
 import { Type } from 'typebox';
 import { nullable } from '../../platform/http/nullable.ts';
+import { Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
 const Code = Type.String({
   minLength: 1,
@@ -38,9 +38,7 @@ export const LocationCreate = named(
       kind: Type.Optional(
         Type.Union([Type.Literal('warehouse'), Type.Literal('bin')], { description: 'Default warehouse' }),
       ),
-      parentId: Type.Optional(
-        Type.String({ format: 'uuid', description: "A bin's warehouse (required for a bin)" }),
-      ),
+      parentId: Type.Optional(uuid({ description: "A bin's warehouse (required for a bin)" })),
       isDefault: Type.Optional(
         Type.Boolean({ description: 'true: this becomes the default (the previous one stops being it)' }),
       ),
@@ -58,7 +56,7 @@ export const LocationUpdate = named(
     {
       code: Type.Optional(Code),
       name: Type.Optional(Name),
-      parentId: Type.Optional(Type.String({ format: 'uuid', description: "A bin's warehouse" })),
+      parentId: Type.Optional(uuid({ description: "A bin's warehouse" })),
       isDefault: Type.Optional(
         Type.Literal(true, { description: 'Makes it the default; the previous default stops being it' }),
       ),
@@ -66,5 +64,3 @@ export const LocationUpdate = named(
     { additionalProperties: false, examples: [{ name: 'Cape Town warehouse (Epping)' }] },
   ),
 );
-
-export const LocationParams = Type.Object({ id: Uuid }, { additionalProperties: false });

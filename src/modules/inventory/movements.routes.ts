@@ -2,7 +2,8 @@
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
-import { Movement, MovementIdParams, MovementListQuery } from './movements.schemas.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
+import { Movement, MovementListQuery } from './movements.schemas.ts';
 import { getMovement, listMovements } from './movements.service.ts';
 
 const { read } = routeGroup({ module: 'inventory', tag: 'Stock movements', companyScoped: true });
@@ -28,7 +29,7 @@ export const movementsRoutes: AnyRoute[] = [
     path: '/api/inventory/movements/{id}',
     operationId: 'getStockMovement',
     summary: 'One stock movement',
-    params: MovementIdParams,
+    params: IdParams,
     response: { 200: Movement },
     handler: async ({ params }, ctx) => getMovement(ctx, params.id),
   }),

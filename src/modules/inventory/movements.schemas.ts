@@ -3,9 +3,9 @@ import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const DateString = Type.String({ format: 'date' });
 
 export const MOVEMENT_TYPES = [
@@ -69,5 +69,3 @@ export const MovementListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-
-export const MovementIdParams = Type.Object({ id: Uuid });

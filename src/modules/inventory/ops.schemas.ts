@@ -1,7 +1,6 @@
 // Schema pieces shared by batches, serials, stock takes, transfers and landed costs.
 import { Type } from 'typebox';
 
-export const Uuid = Type.String({ format: 'uuid' });
 export const Timestamp = Type.String({ format: 'date-time' });
 export const DateOnly = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 export const Quantity = Type.Number({
@@ -9,4 +8,3 @@ export const Quantity = Type.Number({
   maximum: 999_999_999_999,
   description: "In the product's base unit; up to four decimals",
 });
-export const OpsIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });

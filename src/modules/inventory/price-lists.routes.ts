@@ -4,12 +4,12 @@ import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import {
   ContactsPut,
   PriceList,
   PriceListContacts,
   PriceListCreate,
-  PriceListParams,
   PriceListQuery,
   PriceListUpdate,
   PricesPut,
@@ -69,7 +69,7 @@ export const priceListsRoutes: AnyRoute[] = [
     operationId: 'getPriceList',
     summary: 'One price list with its prices',
     description: `${ABOUT} A deleted list, or another tenant's, is a 404.`,
-    params: PriceListParams,
+    params: IdParams,
     response: { 200: PriceList },
     handler: async ({ params }, ctx) => getPriceList(ctx, params.id),
   }),
@@ -81,7 +81,7 @@ export const priceListsRoutes: AnyRoute[] = [
     errors: ['CONFLICT'],
     summary: "Change a list's name, company, currency, tags or active state (prices: PUT .../prices)",
     description: ABOUT,
-    params: PriceListParams,
+    params: IdParams,
     body: PriceListUpdate,
     response: { 200: PriceList },
     handler: async ({ params, body }, ctx) => updatePriceList(ctx, params.id, body),
@@ -93,7 +93,7 @@ export const priceListsRoutes: AnyRoute[] = [
     operationId: 'deletePriceList',
     summary: 'Delete a price list (soft): contacts that had it fall back to their tags',
     description: ABOUT,
-    params: PriceListParams,
+    params: IdParams,
     response: { 204: Type.Null() },
     handler: async ({ params }, ctx) => {
       await deletePriceList(ctx, params.id);
@@ -108,7 +108,7 @@ export const priceListsRoutes: AnyRoute[] = [
     operationId: 'putPriceListPrices',
     summary: "Replace a list's prices with the set sent ([] empties it); answers the list",
     description: `${ABOUT} Replaced prices are retired, not erased.`,
-    params: PriceListParams,
+    params: IdParams,
     body: PricesPut,
     response: { 200: PriceList },
     handler: async ({ params, body }, ctx) => putPrices(ctx, params.id, body.prices),
@@ -120,7 +120,7 @@ export const priceListsRoutes: AnyRoute[] = [
     operationId: 'getPriceListContacts',
     summary: 'The contacts whose own list this is',
     description: ABOUT,
-    params: PriceListParams,
+    params: IdParams,
     response: { 200: PriceListContacts },
     handler: async ({ params }, ctx) => listContacts(ctx, params.id),
   }),
@@ -133,7 +133,7 @@ export const priceListsRoutes: AnyRoute[] = [
     description:
       `${ABOUT} A contact has one own list: naming it here takes it off any other. A contact not live in the ` +
       'tenant is a 400 naming contactIds[i].',
-    params: PriceListParams,
+    params: IdParams,
     body: ContactsPut,
     response: { 200: PriceListContacts },
     handler: async ({ params, body }, ctx) => putContacts(ctx, params.id, body),

@@ -1,12 +1,12 @@
 // TypeBox schemas of price lists: per company or every company, per product or variant.
 import { Type } from 'typebox';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
-import { nullable, orNull } from '../../platform/http/nullable.ts';
+import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid, uuid, uuidOrNull } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
 
 const Name = Type.String({
@@ -14,9 +14,7 @@ const Name = Type.String({
   maxLength: 200,
   description: 'Unique in the tenant in any case; trimmed',
 });
-const CompanyId = orNull<string>({
-  type: 'string',
-  format: 'uuid',
+const CompanyId = uuidOrNull({
   description: 'The company whose documents take it; null (the default): every company',
 });
 const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code; default ZAR' });
@@ -31,9 +29,7 @@ export const PriceInput = named(
   Type.Object(
     {
       productId: Uuid,
-      variantId: Type.Optional(
-        orNull<string>({ type: 'string', format: 'uuid', description: 'null: the product' }),
-      ),
+      variantId: Type.Optional(uuidOrNull({ description: 'null: the product' })),
       unitPrice: Type.Number({
         minimum: 0,
         maximum: 999_999_999_999,
@@ -143,8 +139,7 @@ export const PriceListQuery = Type.Object(
     ...pageQueryProperties,
     ...syncQueryProperties(['updatedAt', 'createdAt'], 'name'),
     companyId: Type.Optional(
-      Type.String({
-        format: 'uuid',
+      uuid({
         description: "Lists this company's documents take (its own and every company's)",
       }),
     ),
@@ -152,8 +147,6 @@ export const PriceListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-
-export const PriceListParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 
 export const ContactPriceList = named(
   'ContactPriceList',
@@ -174,8 +167,7 @@ export const ContactPriceList = named(
 export const ContactPriceListQuery = Type.Object(
   {
     companyId: Type.Optional(
-      Type.String({
-        format: 'uuid',
+      uuid({
         description:
           "The list the contact gets on this company's documents (lists of every company, or of it)",
       }),

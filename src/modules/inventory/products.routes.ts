@@ -2,7 +2,8 @@ import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { Paged } from '../../platform/http/paging.ts';
-import { IdParams, Product, ProductCreate, ProductListQuery, ProductUpdate } from './products.schemas.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
+import { Product, ProductCreate, ProductListQuery, ProductUpdate } from './products.schemas.ts';
 import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from './products.service.ts';
 
 const BOOK =

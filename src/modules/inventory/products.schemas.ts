@@ -4,11 +4,11 @@ import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable, orNull } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
 import { PRODUCT_PURCHASE_TAX_CODES, PRODUCT_SALES_TAX_CODES } from './products.tax.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
 
 const Sku = Type.String({
@@ -222,5 +222,3 @@ export const ProductListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-
-export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });

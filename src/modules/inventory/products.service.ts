@@ -1,7 +1,7 @@
 // Business rules of the products book: one book per tenant; SKU unique in any case among live
 // products; exact prices; soft delete.
 import type { Static } from 'typebox';
-import { dayOf } from '../../platform/dates.ts';
+import { dayOf } from '../../platform/dates/days.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { createIdempotent, idFor } from '../../platform/http/idempotent.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';

@@ -3,7 +3,7 @@ import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
-import { OpsIdParams } from './ops.schemas.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { StockTake, StockTakeCounts, StockTakeCreate, StockTakeListQuery } from './stock-takes.schemas.ts';
 import {
   approveStockTake,
@@ -56,7 +56,7 @@ export const stockTakesRoutes: AnyRoute[] = [
     path: '/api/inventory/stock-takes/{id}',
     operationId: 'getStockTake',
     summary: 'One stock take with its lines (expected and counted)',
-    params: OpsIdParams,
+    params: IdParams,
     response: { 200: StockTake },
     handler: async ({ params }, ctx) => getStockTake(ctx, params.id),
   }),
@@ -69,7 +69,7 @@ export const stockTakesRoutes: AnyRoute[] = [
     summary: 'Enter counts: the lines named take their counted quantity (null clears); the rest keep theirs',
     description:
       'While counting only (else 409 STOCK_TAKE_CLOSED). A lineId not on the sheet is a 400 naming it.',
-    params: OpsIdParams,
+    params: IdParams,
     body: StockTakeCounts,
     response: { 200: StockTake },
     handler: async ({ params, body }, ctx) => putCounts(ctx, params.id, body),
@@ -86,7 +86,7 @@ export const stockTakesRoutes: AnyRoute[] = [
       "average unit cost; missing stock goes out at its cost (average, or FIFO's oldest layers). One entry on " +
       "the sheet's date: inventory against 5200 Stock adjustments (entryId; null when no variance carries " +
       'value). Needs inventory:approve.',
-    params: OpsIdParams,
+    params: IdParams,
     response: { 200: StockTake },
     handler: async ({ params }, ctx) => approveStockTake(ctx, params.id),
   }),
@@ -97,7 +97,7 @@ export const stockTakesRoutes: AnyRoute[] = [
     operationId: 'cancelStockTake',
     errors: ['STOCK_TAKE_CLOSED'],
     summary: 'Cancel a stock take in progress: nothing moves',
-    params: OpsIdParams,
+    params: IdParams,
     response: { 200: StockTake },
     handler: async ({ params }, ctx) => cancelStockTake(ctx, params.id),
   }),

@@ -10,6 +10,7 @@
 // counted on a sheet (each unit is found by its serial: GET /api/inventory/serials).
 import { type Selectable, sql } from 'kysely';
 import type { Static } from 'typebox';
+import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
@@ -17,7 +18,6 @@ import { sortOrder } from '../../platform/http/sync.ts';
 import { money } from '../../platform/money/money.ts';
 import { toQuantity } from '../../platform/money/quantity.ts';
 import { ledgerCtxOf, type PostingLine, post, systemAccount } from '../ledger/index.ts';
-import { clientIdOf } from './client-ids.ts';
 import { assertLocation, defaultLocation, stockItem } from './stock.items.ts';
 import { moveStock, NIL, onHandAt } from './stock.move.ts';
 import type { StockTakeLinesTable, StockTakesTable } from './stock.tables.ts';
@@ -102,8 +102,14 @@ interface Balance {
 /** POST /api/inventory/stock-takes: the sheet, expected = on hand at the location now. */
 export async function createStockTake(ctx: TenantCtx, input: Static<typeof StockTakeCreate>): Promise<Rec> {
   const companyId = companyOf(ctx);
-  const { id, replay } = await clientIdOf(ctx, 'stock_takes', input.clientId);
-  if (replay) return getStockTake(ctx, id);
+  const { id, replay } = await claimClientId(ctx, input.clientId, {
+    table: 'stock_takes',
+    owner: ['company_id', companyId],
+  });
+  if (replay) {
+    ctx.reply.code(200);
+    return getStockTake(ctx, id);
+  }
   const locationId = input.locationId ?? (await defaultLocation(ctx, companyId));
   if (input.locationId) await assertLocation(ctx, companyId, input.locationId);
   const products = input.productIds ?? null;

@@ -2,9 +2,8 @@
 import { Type } from 'typebox';
 import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
-
-const Uuid = Type.String({ format: 'uuid' });
 
 const Place = Type.Object({
   variantId: nullable(Uuid),

@@ -4,7 +4,7 @@ import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
-import { OpsIdParams } from './ops.schemas.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { Transfer, TransferCreate, TransferListQuery, TransferReceive } from './transfers.schemas.ts';
 import {
   cancelTransfer,
@@ -65,7 +65,7 @@ export const transfersRoutes: AnyRoute[] = [
     path: '/api/inventory/transfers/{id}',
     operationId: 'getStockTransfer',
     summary: 'One stock transfer with its lines',
-    params: OpsIdParams,
+    params: IdParams,
     response: { 200: Transfer },
     handler: async ({ params }, ctx) => getTransfer(ctx, params.id),
   }),
@@ -77,7 +77,7 @@ export const transfersRoutes: AnyRoute[] = [
     errors: ['TRANSFER_CLOSED', 'SERIAL_NOT_IN_STOCK'],
     summary: 'Receive a transfer at its destination: out of transit into toLocationId (status received)',
     description: `date must not be before the date sent. A transfer received or cancelled is a 409 TRANSFER_CLOSED. ${NO_ENTRY}`,
-    params: OpsIdParams,
+    params: IdParams,
     body: TransferReceive,
     response: { 200: Transfer },
     handler: async ({ params, body }, ctx) => receiveTransfer(ctx, params.id, body.date),
@@ -90,7 +90,7 @@ export const transfersRoutes: AnyRoute[] = [
     errors: ['TRANSFER_CLOSED', 'SERIAL_NOT_IN_STOCK'],
     summary: 'Cancel a transfer in transit: the stock goes back to fromLocationId (status cancelled)',
     description: `Only while in transit (else 409 TRANSFER_CLOSED). ${NO_ENTRY}`,
-    params: OpsIdParams,
+    params: IdParams,
     body: TransferCancel,
     response: { 200: Transfer },
     handler: async ({ params, body }, ctx) => cancelTransfer(ctx, params.id, body?.date),

@@ -4,9 +4,10 @@ import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
-import { DateOnly, Quantity, Timestamp, Uuid } from './ops.schemas.ts';
+import { DateOnly, Quantity, Timestamp } from './ops.schemas.ts';
 
 export const TRANSFER_STATUSES = ['in_transit', 'received', 'cancelled'] as const;
 

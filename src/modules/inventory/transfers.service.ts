@@ -9,13 +9,13 @@
 import type { Decimal } from 'decimal.js';
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
+import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { money } from '../../platform/money/money.ts';
 import { toQuantity } from '../../platform/money/quantity.ts';
-import { clientIdOf } from './client-ids.ts';
 import { assertLocation, batchOf, serialOf, stockItem, transitLocation } from './stock.items.ts';
 import type { StockTransferLinesTable, StockTransfersTable } from './stock.tables.ts';
 import { transferStock } from './stock.transfer.ts';
@@ -137,8 +137,14 @@ export async function createTransfer(
   input: Static<typeof TransferCreate>,
 ): Promise<TransferRecord> {
   const companyId = companyOf(ctx);
-  const { id, replay } = await clientIdOf(ctx, 'stock_transfers', input.clientId);
-  if (replay) return getTransfer(ctx, id);
+  const { id, replay } = await claimClientId(ctx, input.clientId, {
+    table: 'stock_transfers',
+    owner: ['company_id', companyId],
+  });
+  if (replay) {
+    ctx.reply.code(200);
+    return getTransfer(ctx, id);
+  }
   if (input.fromLocationId === input.toLocationId)
     throw badRequest('toLocationId', 'must differ from fromLocationId');
   const from = await assertLocation(ctx, companyId, input.fromLocationId, 'fromLocationId');

@@ -2,9 +2,9 @@
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { Unit, UnitCreate, UnitParams } from './units.schemas.ts';
 import { createUnit, getUnit, listUnits, retireUnit } from './units.service.ts';
-import { ProductIdParams } from './variants.schemas.ts';
 
 const { read, write } = routeGroup({ module: 'inventory', tag: 'Products' });
 
@@ -21,7 +21,7 @@ export const unitsRoutes: AnyRoute[] = [
     operationId: 'listProductUnits',
     summary: "A product's units (bare array, by name)",
     description: ABOUT,
-    params: ProductIdParams,
+    params: IdParams,
     response: { 200: Type.Array(Unit) },
     handler: async ({ params }, ctx) => listUnits(ctx, params.id),
   }),
@@ -33,7 +33,7 @@ export const unitsRoutes: AnyRoute[] = [
     errors: ['CONFLICT'],
     summary: 'Add a unit to a product (201)',
     description: `${ABOUT} A name the product has already, or its base unit's name, is a 409 CONFLICT naming name.`,
-    params: ProductIdParams,
+    params: IdParams,
     body: UnitCreate,
     response: { 201: Unit },
     handler: async ({ params, body }, ctx) => createUnit(ctx, params.id, body),

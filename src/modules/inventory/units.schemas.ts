@@ -1,8 +1,7 @@
 // TypeBox schemas of a product's units of measure.
 import { Type } from 'typebox';
+import { idParams, Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
-
-const Uuid = Type.String({ format: 'uuid' });
 
 export const Unit = named(
   'ProductUnit',
@@ -34,4 +33,4 @@ export const UnitCreate = named(
   ),
 );
 
-export const UnitParams = Type.Object({ id: Uuid, unitId: Uuid }, { additionalProperties: false });
+export const UnitParams = idParams('id', 'unitId');

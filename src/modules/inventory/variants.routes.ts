@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
-import { ProductIdParams, Variant, VariantCreate, VariantParams, VariantUpdate } from './variants.schemas.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
+import { Variant, VariantCreate, VariantParams, VariantUpdate } from './variants.schemas.ts';
 import { createVariant, deleteVariant, getVariant, listVariants, updateVariant } from './variants.service.ts';
 
 const { read, write } = routeGroup({ module: 'inventory', tag: 'Products' });
@@ -21,7 +22,7 @@ export const variantsRoutes: AnyRoute[] = [
     operationId: 'listProductVariants',
     summary: "A product's live variants (bare array, by SKU)",
     description: ABOUT,
-    params: ProductIdParams,
+    params: IdParams,
     response: { 200: Type.Array(Variant) },
     handler: async ({ params }, ctx) => listVariants(ctx, params.id),
   }),
@@ -33,7 +34,7 @@ export const variantsRoutes: AnyRoute[] = [
     errors: ['SKU_TAKEN', 'CONFLICT'],
     summary: 'Add a variant to a product (201), or answer the one of a clientId already used (200)',
     description: ABOUT,
-    params: ProductIdParams,
+    params: IdParams,
     body: VariantCreate,
     response: createdOrExisting(Variant),
     handler: async ({ params, body }, ctx) => createVariant(ctx, params.id, body),

@@ -2,9 +2,9 @@
 import { Type } from 'typebox';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable, orNull } from '../../platform/http/nullable.ts';
+import { idParams, Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
 
 const Attributes = Type.Record(
@@ -96,5 +96,4 @@ export const VariantUpdate = named(
   ),
 );
 
-export const ProductIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
-export const VariantParams = Type.Object({ id: Uuid, variantId: Uuid }, { additionalProperties: false });
+export const VariantParams = idParams('id', 'variantId');

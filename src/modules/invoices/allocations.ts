@@ -6,7 +6,7 @@
 //   customer credit  Dr its account (its own item; an advance payment: net, and Dr VAT output the
 //                VAT, both tagged standard)                     Cr debtors control (the invoice's item)
 
-import { latestDay } from '../../platform/dates.ts';
+import { latestDay } from '../../platform/dates/days.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { money, toSql } from '../../platform/money/money.ts';

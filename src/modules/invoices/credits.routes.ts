@@ -3,10 +3,10 @@ import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { recordAdvancePayment } from './advance-payments.ts';
 import {
   AdvancePaymentCreate,
-  CreditIdParams,
   CustomerCredit,
   CustomerCreditListQuery,
   DepositForfeit,
@@ -51,7 +51,7 @@ export const creditRoutes: AnyRoute[] = [
     path: '/api/customer-credits/{id}',
     operationId: 'getCustomerCredit',
     summary: 'One customer credit (or a credit note or deposit as credit) with what remains of it',
-    params: CreditIdParams,
+    params: IdParams,
     response: { 200: CustomerCredit },
     handler: async ({ params }, ctx) => getCredit(ctx, params.id),
   }),
@@ -66,7 +66,7 @@ export const creditRoutes: AnyRoute[] = [
     description:
       `Pays back out of any credit the list shows (a credit note or deposit too). ${REFUND_POSTING} ` +
       'Nothing left after it: refunded. 201.',
-    params: CreditIdParams,
+    params: IdParams,
     body: RefundCreate,
     response: { 201: Refund },
     handler: async ({ params, body }, ctx) => recordRefund(ctx, params.id, body),
@@ -78,7 +78,7 @@ export const creditRoutes: AnyRoute[] = [
     operationId: 'listCustomerCreditRefunds',
     summary:
       "A credit's refunds (a customer credit, credit note or deposit), reversed ones included (bare array)",
-    params: CreditIdParams,
+    params: IdParams,
     response: { 200: Type.Array(Refund) },
     handler: async ({ params }, ctx) => listRefunds(ctx, params.id),
   }),
@@ -110,7 +110,7 @@ export const creditRoutes: AnyRoute[] = [
       'item; the credit becomes forfeited too; a date before the credit arose is 400 naming date). The deposit ' +
       'is forfeited. Not a deposit: 409 NOT_A_DEPOSIT; draft, refunded or forfeited: 409 NOT_OPEN; nothing ' +
       'left (all applied or refunded): 409 NO_CREDIT_LEFT.',
-    params: CreditIdParams,
+    params: IdParams,
     body: ForfeitCreate,
     response: { 201: DepositForfeit },
     handler: async ({ params, body }, ctx) => forfeitDeposit(ctx, params.id, body),

@@ -4,9 +4,9 @@ import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { idParams, Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
 const Day = Type.String({ format: 'date' });
 
@@ -50,9 +50,7 @@ export const CustomerCredit = named(
     remaining: Type.Number({ description: 'Left to apply or refund' }),
     status: CreditStatus,
     paymentId: nullable(Uuid),
-    documentId: nullable(
-      Type.String({ format: 'uuid', description: 'The invoice overpaid, or the deposit' }),
-    ),
+    documentId: nullable(uuid({ description: 'The invoice overpaid, or the deposit' })),
     bankAccountId: nullable(Uuid),
     reference: nullable(Type.String()),
     entryId: nullable(Uuid),
@@ -82,7 +80,7 @@ export const RefundCreate = named(
         }),
       ),
       date: Day,
-      bankAccountId: Type.Optional(Type.String({ format: 'uuid', description: 'Default Bank (1000)' })),
+      bankAccountId: Type.Optional(uuid({ description: 'Default Bank (1000)' })),
       reference: Type.Optional(Type.String({ maxLength: 200 })),
     },
     { additionalProperties: false, examples: [{ amount: 150, date: '2026-04-20', reference: 'EFT refund' }] },
@@ -115,8 +113,7 @@ export const Refund = named(
   }),
 );
 
-export const CreditIdParams = Type.Object({ id: Uuid });
-export const RefundParams = Type.Object({ id: Uuid, refundId: Uuid });
+export const RefundParams = idParams('id', 'refundId');
 
 export const AdvancePaymentCreate = named(
   'AdvancePaymentCreate',
@@ -126,7 +123,7 @@ export const AdvancePaymentCreate = named(
       contactId: Uuid,
       date: Day,
       amount: Type.Number({ exclusiveMinimum: 0, description: 'VAT included' }),
-      bankAccountId: Type.Optional(Type.String({ format: 'uuid', description: 'Default Bank (1000)' })),
+      bankAccountId: Type.Optional(uuid({ description: 'Default Bank (1000)' })),
       reference: Type.Optional(Type.String({ maxLength: 200 })),
     },
     {

@@ -62,100 +62,24 @@ export const NOTHING_SETTLED: Readonly<Settlement> = Object.freeze({
   applied: '0',
 });
 
-/** What has settled each document: live payments and allocations, summed per document. */
+/**
+ * What has settled each document: live payments and allocations, summed per document. Read
+ * through the same expressions as withDetails (settledColumns), so a document's own answer, its
+ * lists, its payments and whatever else asks what is due (reconciliation, payment links, the
+ * gateways) all count it one way (issue 35, item 4: it was written twice and had drifted: a
+ * deposit's forfeits were taken one, not summed). One statement for any number of documents.
+ */
 export async function settlements(tx: Tx, tenantId: string, ids: string[]): Promise<Map<string, Settlement>> {
-  const out = new Map<string, Settlement>(ids.map((id) => [id, { paid: '0', credited: '0', applied: '0' }]));
+  const out = new Map<string, Settlement>(ids.map((id) => [id, { ...NOTHING_SETTLED }]));
   if (!ids.length) return out;
-  const payments = await tx
-    .selectFrom('invoice_payments')
-    .select(['invoice_id', (eb) => eb.fn.sum<string>('amount').as('amount')])
+  const rows = await tx
+    .selectFrom('invoices')
+    .select('id')
+    .select((eb) => settledColumns(eb))
     .where('tenant_id', '=', tenantId)
-    .where('invoice_id', 'in', ids)
-    .where('reversed_at', 'is', null)
-    .groupBy('invoice_id')
+    .where('id', 'in', ids)
     .execute();
-  for (const p of payments) out.get(p.invoice_id)!.paid = p.amount;
-  // A payment of more than was due: its excess is the customer's credit, not paid on the invoice.
-  const overpaid = await tx
-    .selectFrom('customer_credits')
-    .select(['document_id', (eb) => eb.fn.sum<string>('amount').as('amount')])
-    .where('tenant_id', '=', tenantId)
-    .where('kind', '=', 'overpayment')
-    .where('document_id', 'in', ids)
-    .where('reversed_at', 'is', null)
-    .groupBy('document_id')
-    .execute();
-  for (const o of overpaid) {
-    const s = out.get(o.document_id!)!;
-    s.paid = money(s.paid).minus(o.amount).toFixed(2);
-  }
-  const received = await tx
-    .selectFrom('invoice_allocations')
-    .select(['invoice_id', 'source_type', (eb) => eb.fn.sum<string>('amount').as('amount')])
-    .where('tenant_id', '=', tenantId)
-    .where('invoice_id', 'in', ids)
-    .where('reversed_at', 'is', null)
-    .groupBy(['invoice_id', 'source_type'])
-    .execute();
-  for (const a of received) {
-    const s = out.get(a.invoice_id)!;
-    // A deposit or a customer credit applied is money the customer paid; a credit note credits.
-    if (a.source_type !== 'credit_note') s.paid = money(s.paid).plus(a.amount).toFixed(2);
-    else s.credited = money(s.credited).plus(a.amount).toFixed(2);
-  }
-  const given = await tx
-    .selectFrom('invoice_allocations')
-    .select(['source_id', (eb) => eb.fn.sum<string>('amount').as('amount')])
-    .where('tenant_id', '=', tenantId)
-    .where('source_id', 'in', ids)
-    .where('reversed_at', 'is', null)
-    .groupBy('source_id')
-    .execute();
-  for (const a of given) out.get(a.source_id)!.applied = a.amount;
-  // A deposit applied to a smaller invoice: its excess became a customer credit (applied too).
-  const excess = await tx
-    .selectFrom('customer_credits')
-    .select(['document_id', (eb) => eb.fn.sum<string>('amount').as('amount')])
-    .where('tenant_id', '=', tenantId)
-    .where('kind', '=', 'deposit_excess')
-    .where('document_id', 'in', ids)
-    .where('reversed_at', 'is', null)
-    .groupBy('document_id')
-    .execute();
-  for (const e of excess) {
-    const s = out.get(e.document_id!)!;
-    s.applied = money(s.applied).plus(e.amount).toFixed(2);
-  }
-  const refunded = await tx
-    .selectFrom('customer_refunds')
-    .select(['source_id', (eb) => eb.fn.sum<string>('amount').as('amount')])
-    .where('tenant_id', '=', tenantId)
-    .where('source_document_id', 'in', ids)
-    .where('reversed_at', 'is', null)
-    .groupBy('source_id')
-    .execute();
-  for (const r of refunded) out.get(r.source_id)!.refunded = r.amount;
-  const forfeited = await tx
-    .selectFrom('deposit_forfeits')
-    .select(['deposit_id', 'amount', 'credit_id'])
-    .where('tenant_id', '=', tenantId)
-    .where('deposit_id', 'in', ids)
-    .execute();
-  for (const f of forfeited) {
-    const s = out.get(f.deposit_id)!;
-    s.forfeited = f.amount;
-    // What was left of its excess (counted as applied above) was forfeited, not applied.
-    if (f.credit_id) s.applied = money(s.applied).minus(f.amount).toFixed(2);
-  }
-  const writtenOff = await tx
-    .selectFrom('invoice_write_offs')
-    .select(['invoice_id', (eb) => eb.fn.sum<string>('amount').as('amount')])
-    .where('tenant_id', '=', tenantId)
-    .where('invoice_id', 'in', ids)
-    .where('reversed_at', 'is', null)
-    .groupBy('invoice_id')
-    .execute();
-  for (const w of writtenOff) out.get(w.invoice_id)!.writtenOff = w.amount;
+  for (const r of rows) out.set(r.id, settlementOf(r));
   return out;
 }
 
@@ -390,6 +314,53 @@ function forfeitsSum(eb: Documents, ofExcess = false) {
 }
 
 /**
+ * What has settled the document, as correlated subqueries of the statement that reads it:
+ * payments and deposits applied, credit notes applied, for a credit note or deposit how much of
+ * it was applied elsewhere, refunded or forfeited, and what was written off. The one statement
+ * of it (withDetails and settlements read it; settlementOf turns a row into a Settlement).
+ */
+function settledColumns(eb: Documents) {
+  return [
+    // Paid: payments less their excess (a customer credit), deposits and customer credits applied.
+    sql<string>`${paymentsSum(eb)} - ${creditsSum(eb, 'overpayment')} + ${allocationsSum(eb, 'invoice_id', 'deposit')} + ${allocationsSum(eb, 'invoice_id', 'customer_credit')}`.as(
+      'settled_paid',
+    ),
+    allocationsSum(eb, 'invoice_id', 'credit_note').as('settled_credited'),
+    // A deposit's excess over its invoice became a customer credit: applied too, but for what
+    // was left of it and forfeited.
+    sql<string>`${allocationsSum(eb, 'source_id')} + ${creditsSum(eb, 'deposit_excess')} - ${forfeitsSum(eb, true)}`.as(
+      'settled_applied',
+    ),
+    refundsSum(eb).as('settled_refunded'),
+    forfeitsSum(eb).as('settled_forfeited'),
+    eb
+      .selectFrom('invoice_write_offs as w')
+      .select((e) => e.fn.coalesce(e.fn.sum<string>('w.amount'), sql<string>`0`).as('amount'))
+      .whereRef('w.tenant_id', '=', 'invoices.tenant_id')
+      .whereRef('w.invoice_id', '=', 'invoices.id')
+      .where('w.reversed_at', 'is', null)
+      .as('settled_written_off'),
+  ] as const;
+}
+
+type SettledColumns = Omit<DetailedRow, keyof InvoiceRow | 'contact_name'>;
+
+/**
+ * The settled_* columns of a row read with settledColumns, as a Settlement (each sum is
+ * coalesced to 0 in SQL; the types of a scalar subquery allow a null all the same).
+ */
+function settlementOf(r: { [K in keyof SettledColumns]: string | null }): Settlement {
+  return {
+    paid: r.settled_paid ?? '0',
+    credited: r.settled_credited ?? '0',
+    applied: r.settled_applied ?? '0',
+    writtenOff: r.settled_written_off ?? '0',
+    refunded: r.settled_refunded ?? '0',
+    forfeited: r.settled_forfeited ?? '0',
+  };
+}
+
+/**
  * Adds to a query of documents what their API shape needs beyond the row and the lines, as
  * correlated subqueries of the same statement: the customer's name, and what has settled
  * each (payments and deposits applied, credit notes applied, and for a credit note or deposit
@@ -403,25 +374,7 @@ export function withDetails<O>(q: SelectQueryBuilder<DB, 'invoices', O>) {
       .whereRef('c.tenant_id', '=', 'invoices.tenant_id')
       .whereRef('c.id', '=', 'invoices.contact_id')
       .as('contact_name'),
-    // Paid: payments less their excess (a customer credit), deposits and customer credits applied.
-    sql<string>`${paymentsSum(eb)} - ${creditsSum(eb, 'overpayment')} + ${allocationsSum(eb, 'invoice_id', 'deposit')} + ${allocationsSum(eb, 'invoice_id', 'customer_credit')}`.as(
-      'settled_paid',
-    ),
-    allocationsSum(eb, 'invoice_id', 'credit_note').as('settled_credited'),
-    // A deposit's excess over its invoice became a customer credit: applied too, but for what
-    // was left of it and forfeited (as settlements() counts it).
-    sql<string>`${allocationsSum(eb, 'source_id')} + ${creditsSum(eb, 'deposit_excess')} - ${forfeitsSum(eb, true)}`.as(
-      'settled_applied',
-    ),
-    refundsSum(eb).as('settled_refunded'),
-    forfeitsSum(eb).as('settled_forfeited'),
-    eb
-      .selectFrom('invoice_write_offs as w')
-      .select((e) => e.fn.coalesce(e.fn.sum<string>('w.amount'), sql<string>`0`).as('amount'))
-      .whereRef('w.tenant_id', '=', 'invoices.tenant_id')
-      .whereRef('w.invoice_id', '=', 'invoices.id')
-      .where('w.reversed_at', 'is', null)
-      .as('settled_written_off'),
+    ...settledColumns(eb),
   ]);
 }
 
@@ -499,22 +452,7 @@ export async function detailedInvoices(
     tenantId,
     rows.map((r) => r.id),
   );
-  return rows.map((r) =>
-    toInvoice(
-      r,
-      lines.get(r.id)!,
-      {
-        paid: r.settled_paid,
-        credited: r.settled_credited,
-        applied: r.settled_applied,
-        writtenOff: r.settled_written_off,
-        refunded: r.settled_refunded,
-        forfeited: r.settled_forfeited,
-      },
-      r.contact_name ?? '',
-      today,
-    ),
-  );
+  return rows.map((r) => toInvoice(r, lines.get(r.id)!, settlementOf(r), r.contact_name ?? '', today));
 }
 
 /**

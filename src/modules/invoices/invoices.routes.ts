@@ -3,6 +3,7 @@ import { FileResponse, PDF_CONTENT_TYPE } from '../../platform/files/response.ts
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { allocate, listAllocations, reverseAllocation } from './allocations.ts';
 import { creditRoutes } from './credits.routes.ts';
 import { loadPaper } from './document-paper.ts';
@@ -10,7 +11,6 @@ import { documentFilename, renderPaper } from './document-pdf.ts';
 import { sendDocument } from './document-send.ts';
 import {
   ConvertBody,
-  IdParams,
   Invoice,
   InvoiceCreate,
   InvoiceListQuery,

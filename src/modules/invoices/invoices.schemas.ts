@@ -3,6 +3,7 @@ import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
 import { lineStockOut, salesLineStock } from '../inventory/lines.schemas.ts';
@@ -10,7 +11,6 @@ import { DOCUMENT_TYPES, STATUSES } from './invoices.tables.ts';
 import { SALES_TAX_CODES } from './vat.ts';
 
 const DateString = Type.String({ format: 'date' });
-const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
 
 export const DocumentTypeSchema = named(
@@ -80,20 +80,15 @@ export const LineInput = named(
             'Neither given: standard.',
         }),
       ),
-      accountId: Type.Optional(
-        Type.String({ format: 'uuid', description: 'The income account it posts to; default Sales (4000)' }),
-      ),
+      accountId: Type.Optional(uuid({ description: 'The income account it posts to; default Sales (4000)' })),
       productId: Type.Optional(
-        Type.String({
-          format: 'uuid',
+        uuid({
           description:
             'The product the line sells (a live product of the products book). Releasing the document moves ' +
             'its stock when the product is tracked.',
         }),
       ),
-      variantId: Type.Optional(
-        Type.String({ format: 'uuid', description: 'The variant of the product, when it has variants' }),
-      ),
+      variantId: Type.Optional(uuid({ description: 'The variant of the product, when it has variants' })),
       ...salesLineStock,
     },
     { additionalProperties: false, description: 'A line of a document as it is sent' },
@@ -166,8 +161,7 @@ export const InvoiceCreate = named(
         }),
       ),
       creditedDocumentId: Type.Optional(
-        Type.String({
-          format: 'uuid',
+        uuid({
           description:
             'A credit or debit note: the released invoice or debit note it adjusts. The note takes that ' +
             "document's VAT rates and registration (the standard rate and registration of its issue date, VAT " +
@@ -177,14 +171,12 @@ export const InvoiceCreate = named(
         }),
       ),
       creditedInvoiceId: Type.Optional(
-        Type.String({
-          format: 'uuid',
+        uuid({
           description: 'The former name of creditedDocumentId, still accepted (both given: the same id)',
         }),
       ),
       templateId: Type.Optional(
-        Type.String({
-          format: 'uuid',
+        uuid({
           description:
             "How its PDF looks: a template of the company. Default: the settings' default template",
         }),
@@ -208,14 +200,12 @@ export const InvoiceUpdate = named(
       reference: Type.Optional(nullable(Type.String({ maxLength: 200 }))),
       notes: Type.Optional(nullable(Type.String({ maxLength: 4000 }))),
       creditedDocumentId: Type.Optional(
-        nullable(
-          Type.String({ format: 'uuid', description: 'A credit or debit note: the document it adjusts' }),
-        ),
+        nullable(uuid({ description: 'A credit or debit note: the document it adjusts' })),
       ),
       creditedInvoiceId: Type.Optional(
-        nullable(Type.String({ format: 'uuid', description: 'The former name of creditedDocumentId' })),
+        nullable(uuid({ description: 'The former name of creditedDocumentId' })),
       ),
-      templateId: Type.Optional(nullable(Type.String({ format: 'uuid' }))),
+      templateId: Type.Optional(nullable(Uuid)),
       lines: Type.Optional(Type.Array(SalesLineInput, { minItems: 1, maxItems: 500 })),
     },
     {
@@ -293,22 +283,18 @@ export const Invoice = named(
         'smaller invoice: 0, its excess being a customer credit of its own); 0 for a draft and every other type',
     }),
     creditedDocumentId: nullable(
-      Type.String({
-        format: 'uuid',
+      uuid({
         description: 'A credit or debit note: the invoice or debit note it adjusts',
       }),
     ),
-    creditedInvoiceId: nullable(
-      Type.String({ format: 'uuid', description: 'The same as creditedDocumentId (its former name)' }),
-    ),
+    creditedInvoiceId: nullable(uuid({ description: 'The same as creditedDocumentId (its former name)' })),
     convertedFromId: nullable(Uuid),
     recurringId: nullable(Uuid),
     templateId: nullable(Uuid),
-    entryId: nullable(Type.String({ format: 'uuid', description: 'The journal entry its release posted' })),
-    voidEntryId: nullable(Type.String({ format: 'uuid', description: 'The reversal its void posted' })),
+    entryId: nullable(uuid({ description: 'The journal entry its release posted' })),
+    voidEntryId: nullable(uuid({ description: 'The reversal its void posted' })),
     voidedByCreditNoteId: nullable(
-      Type.String({
-        format: 'uuid',
+      uuid({
         description:
           'A voided invoice or debit note: the credit note its void issued for what remained of it (VAT Act s21); ' +
           'its void posts no reversal (voidEntryId null)',
@@ -371,8 +357,6 @@ export const ConvertBody = named(
     },
   ),
 );
-
-export const IdParams = Type.Object({ id: Uuid });
 
 export const SendBody = named(
   'InvoiceSend',

@@ -3,7 +3,8 @@
 // and a quote's acceptance. Release, payments and allocations have files of their own.
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
-import { addDays, dayOf } from '../../platform/dates.ts';
+import { addDays, dayOf } from '../../platform/dates/days.ts';
+import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
@@ -259,28 +260,12 @@ export async function createDocument(
   origin?: DocumentOrigin,
 ): Promise<{ invoice: Invoice; created: boolean }> {
   const companyId = companyOf(ctx);
-  const id = input.clientId?.toLowerCase() ?? crypto.randomUUID();
   if (input.dueDate < input.issueDate) throw badRequest('dueDate', 'must not be before issueDate');
-  const replay = async () => {
-    const existing = await ctx.db
-      .selectFrom('invoices')
-      .select(['company_id'])
-      .where('tenant_id', '=', ctx.tenantId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!existing) return undefined;
-    if (existing.company_id !== companyId)
-      throw conflict('clientId: already the id of another record', { field: 'clientId' });
-    return { invoice: await getInvoice(ctx, id), created: false };
-  };
-  if (input.clientId) {
-    const found = await replay();
-    if (found) return found;
-    // A retry racing the first submission waits here for it to commit, then answers it.
-    await sql`select pg_advisory_xact_lock(hashtext(${`invoice:${id}`}))`.execute(ctx.db);
-    const raced = await replay();
-    if (raced) return raced;
-  }
+  const { id, replay } = await claimClientId(ctx, input.clientId, {
+    table: 'invoices',
+    owner: ['company_id', companyId],
+  });
+  if (replay) return { invoice: await getInvoice(ctx, id), created: false };
   const contact = await assertContact(ctx, input.contactId);
   // A credit or debit note: the document it adjusts gives its VAT date (s21) and caps a credit.
   const adjusting = adjustedIdOf(input);

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
+import { idParams, Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 
 const Timestamp = Type.String({ format: 'date-time' });
@@ -20,9 +21,7 @@ export const PaymentCreate = named(
         }),
       ),
       reference: Type.Optional(Type.String({ maxLength: 200 })),
-      bankAccountId: Type.Optional(
-        Type.String({ format: 'uuid', description: 'A bank account of the chart; default Bank (1000)' }),
-      ),
+      bankAccountId: Type.Optional(uuid({ description: 'A bank account of the chart; default Bank (1000)' })),
     },
     {
       additionalProperties: false,
@@ -41,17 +40,17 @@ export const PaymentStatus = named(
 export const Payment = named(
   'Payment',
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
-    invoiceId: Type.String({ format: 'uuid' }),
+    id: Uuid,
+    invoiceId: Uuid,
     amount: Type.Number(),
     date: Type.String({ format: 'date' }),
     method: nullable(Type.String()),
     reference: nullable(Type.String()),
-    bankAccountId: Type.String({ format: 'uuid' }),
-    entryId: Type.String({ format: 'uuid' }),
+    bankAccountId: Uuid,
+    entryId: Uuid,
     status: PaymentStatus,
     reversedAt: nullable(Timestamp),
-    reversalEntryId: nullable(Type.String({ format: 'uuid' })),
+    reversalEntryId: nullable(Uuid),
     createdAt: Timestamp,
     updatedAt: Type.String({ format: 'date-time', description: 'Moves when the payment is reversed' }),
   }),
@@ -61,8 +60,7 @@ export const AllocationCreate = named(
   'AllocationCreate',
   Type.Object(
     {
-      sourceId: Type.String({
-        format: 'uuid',
+      sourceId: uuid({
         description: 'A released credit note or deposit, or a customer credit, of the same customer',
       }),
       amount: Type.Optional(
@@ -89,27 +87,21 @@ export const AllocationSourceType = named(
 export const Allocation = named(
   'Allocation',
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
-    sourceId: Type.String({ format: 'uuid' }),
+    id: Uuid,
+    sourceId: Uuid,
     sourceType: AllocationSourceType,
     sourceNumber: Type.String({ description: "A customer credit's: its kind and date" }),
-    invoiceId: Type.String({ format: 'uuid' }),
+    invoiceId: Uuid,
     amount: Type.Number(),
     vatAmount: Type.Number({ description: 'An advance payment: the output VAT reversed' }),
     date: Type.String({ format: 'date' }),
-    entryId: Type.String({ format: 'uuid' }),
+    entryId: Uuid,
     reversedAt: nullable(Timestamp),
     createdAt: Timestamp,
     updatedAt: Type.String({ format: 'date-time', description: 'Moves when the allocation is reversed' }),
   }),
 );
 
-export const PaymentParams = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  paymentId: Type.String({ format: 'uuid' }),
-});
+export const PaymentParams = idParams('id', 'paymentId');
 
-export const AllocationParams = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  allocationId: Type.String({ format: 'uuid' }),
-});
+export const AllocationParams = idParams('id', 'allocationId');

@@ -3,7 +3,7 @@
 // month has it and take the month's last day where it does not: an anchor on the 31st runs on the
 // 30th in April, the 28th (29th) in February, and the 31st again in May. Each date is counted from
 // the anchor, never from the date before it, so a short month does not pull the later ones back.
-import { addDays } from '../../platform/dates.ts';
+import { addDays } from '../../platform/dates/days.ts';
 
 export const FREQUENCIES = ['weekly', 'fortnightly', 'monthly', 'quarterly', 'yearly'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];

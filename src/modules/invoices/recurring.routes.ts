@@ -2,7 +2,8 @@ import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged, pageQueryProperties } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
-import { IdParams, Invoice } from './invoices.schemas.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
+import { Invoice } from './invoices.schemas.ts';
 import { Recurring, RecurringCreate, RecurringListQuery, RecurringUpdate } from './recurring.schemas.ts';
 import {
   createRecurring,

@@ -13,7 +13,7 @@
 // A worker that was down catches up: the next job's date has passed, so it runs at once, and
 // every missed period is made, once each, in order.
 import { sql } from 'kysely';
-import { addDays, dayOf } from '../../platform/dates.ts';
+import { addDays, dayOf } from '../../platform/dates/days.ts';
 import { type Tx, withTenant } from '../../platform/db/tenant.ts';
 import type { AppDeps } from '../../platform/http/context.ts';
 import { HttpError } from '../../platform/http/problem.ts';

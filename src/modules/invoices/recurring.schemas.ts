@@ -3,6 +3,7 @@ import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable, orNull } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid, uuidOrNull } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
 import { LineInput, SalesTaxCode } from './invoices.schemas.ts';
@@ -10,7 +11,6 @@ import { FREQUENCIES } from './recurring.dates.ts';
 import { RECURRING_TYPES } from './recurring.tables.ts';
 
 const DateString = Type.String({ format: 'date' });
-const Uuid = Type.String({ format: 'uuid' });
 
 export const RECURRING_STATUSES = ['active', 'paused', 'ended'] as const;
 export type RecurringStatus = (typeof RECURRING_STATUSES)[number];
@@ -118,7 +118,7 @@ export const RecurringUpdate = named(
       reference: Type.Optional(orNull<string>({ type: 'string', maxLength: 200 })),
       terms: Type.Optional(orNull<string>({ type: 'string', maxLength: 4000 })),
       notes: Type.Optional(orNull<string>({ type: 'string', maxLength: 4000 })),
-      templateId: Type.Optional(orNull<string>({ type: 'string', format: 'uuid' })),
+      templateId: Type.Optional(uuidOrNull()),
       autoRelease: Type.Optional(autoRelease),
       autoSend: Type.Optional(autoSend),
       active: Type.Optional(

@@ -1,13 +1,8 @@
-// Recurring invoices: schedules that the job worker turns into one invoice per period. Create
-// (idempotent on clientId), read, list, change (lines, dates, frequency, pause and resume), delete
-// (soft: the schedule stops) and the documents a schedule made. Every change that moves the next
-// run enqueues its job in the request's transaction (recurring.run.ts).
-import { sql } from 'kysely';
 import type { Static } from 'typebox';
+import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
-import { idFor } from '../../platform/http/idempotent.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
-import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { badRequest, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { getContact } from '../contacts/index.ts';
 import { type DetailedRow, detailedInvoices, type Invoice, withDetails } from './invoices.queries.ts';
@@ -123,27 +118,14 @@ export async function createRecurring(
   input: Static<typeof RecurringCreate>,
 ): Promise<Recurring> {
   const companyId = companyOf(ctx);
-  const id = idFor(input.clientId);
-  const replay = async () => {
-    const existing = await ctx.db
-      .selectFrom('recurring_invoices')
-      .select(['company_id', 'deleted_at'])
-      .where('tenant_id', '=', ctx.tenantId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!existing) return undefined;
-    if (existing.company_id !== companyId || existing.deleted_at)
-      throw conflict('clientId: already the id of another record', { field: 'clientId' });
+  const { id, replay } = await claimClientId(ctx, input.clientId, {
+    table: 'recurring_invoices',
+    owner: ['company_id', companyId],
+    softDeleted: true,
+  });
+  if (replay) {
     ctx.reply.code(200);
     return getRecurring(ctx, id);
-  };
-  if (input.clientId) {
-    const found = await replay();
-    if (found) return found;
-    // A retry racing the first submission waits here for it to commit, then answers it.
-    await sql`select pg_advisory_xact_lock(hashtext(${`recurring:${id}`}))`.execute(ctx.db);
-    const raced = await replay();
-    if (raced) return raced;
   }
   // frequency and documentType: their enums were checked by validation (400 naming them).
   const frequency = input.frequency;

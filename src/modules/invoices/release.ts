@@ -10,7 +10,7 @@
 // note for what remains of it (VAT Act s21(1), (3)); any other released document's void posts
 // the reversal of its entry, dated its issue date unless told (see deleteInvoice).
 import type { Decimal } from 'decimal.js';
-import { latestDay } from '../../platform/dates.ts';
+import { latestDay } from '../../platform/dates/days.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/http/problem.ts';
 import { money } from '../../platform/money/money.ts';

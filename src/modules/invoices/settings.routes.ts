@@ -3,13 +3,13 @@ import { IMAGE_TYPES } from '../../platform/files/images.ts';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import {
   InvoiceSettings,
   InvoiceSettingsPatch,
   TEMPLATE_BODY_LIMIT,
   Template,
   TemplateCreate,
-  TemplateParams,
   TemplatePatch,
 } from './settings.schemas.ts';
 import { getSettings, updateSettings } from './settings.ts';
@@ -98,7 +98,7 @@ export const settingsRoutes: AnyRoute[] = [
     operationId: 'getInvoiceTemplate',
     tag: 'Invoice templates',
     summary: 'One template',
-    params: TemplateParams,
+    params: IdParams,
     response: { 200: Template },
     handler: async ({ params }, ctx) => getTemplate(ctx, params.id),
   }),
@@ -112,7 +112,7 @@ export const settingsRoutes: AnyRoute[] = [
     bodyLimit: TEMPLATE_BODY_LIMIT,
     summary: 'Change a template (only the fields given; logo null removes the logo)',
     description: LOGO_RULES,
-    params: TemplateParams,
+    params: IdParams,
     body: TemplatePatch,
     response: { 200: Template },
     handler: async ({ params, body }, ctx) => updateTemplate(ctx, params.id, body),
@@ -128,7 +128,7 @@ export const settingsRoutes: AnyRoute[] = [
     description:
       "Documents that named it print with the settings' default template from then on (or the built-in look); " +
       'when it was the default, the settings name none.',
-    params: TemplateParams,
+    params: IdParams,
     response: { 204: Type.Null() },
     handler: async ({ params }, ctx) => {
       await deleteTemplate(ctx, params.id);
@@ -145,7 +145,7 @@ export const settingsRoutes: AnyRoute[] = [
     produces: IMAGE_TYPES,
     summary: "The template's logo, as its own image type",
     description: 'image/png or image/jpeg, inline. A template without a logo is a 404.',
-    params: TemplateParams,
+    params: IdParams,
     response: { 200: Type.String({ contentMediaType: 'image/*', description: 'The image bytes' }) },
     handler: async ({ params }, ctx) => templateLogo(ctx, params.id),
   }),

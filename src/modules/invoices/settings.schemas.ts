@@ -3,9 +3,9 @@ import { IMAGE_TYPES } from '../../platform/files/images.ts';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
+import { Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const NullableText = nullable(Type.String());
 const OrNull = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(s: T) =>
   nullable(s);
@@ -257,5 +257,3 @@ export const Template = named(
     updatedAt: Type.String({ format: 'date-time' }),
   }),
 );
-
-export const TemplateParams = Type.Object({ id: Uuid });

@@ -3,7 +3,7 @@
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
-import { IdParams } from './invoices.schemas.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { Recovery, RecoveryParams, WriteOff, WriteOffParams } from './write-off.schemas.ts';
 import { listRecoveries, listWriteOffs, reverseRecovery, reverseWriteOff } from './write-off-undo.ts';
 

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { nullable } from '../../platform/http/nullable.ts';
+import { idParams, Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 
 export const BadDebtRowStatus = named(
@@ -14,7 +15,7 @@ export const BadDebtRowStatus = named(
 const undone = (what: string) => ({
   status: BadDebtRowStatus,
   reversedAt: nullable(Type.String({ format: 'date-time', description: `When the ${what} was undone` })),
-  reversalEntryId: nullable(Type.String({ format: 'uuid', description: 'The entry that reversed it' })),
+  reversalEntryId: nullable(uuid({ description: 'The entry that reversed it' })),
 });
 
 export const WriteOffCreate = named(
@@ -43,8 +44,8 @@ export const WriteOffCreate = named(
 export const WriteOff = named(
   'WriteOff',
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
-    invoiceId: Type.String({ format: 'uuid' }),
+    id: Uuid,
+    invoiceId: Uuid,
     date: Type.String({ format: 'date' }),
     amount: Type.Number({ description: 'Written off, VAT included (credited to debtors)' }),
     vatAmount: Type.Number({
@@ -52,7 +53,7 @@ export const WriteOff = named(
     }),
     netAmount: Type.Number({ description: 'amount − vatAmount, debited to bad debts' }),
     reason: Type.String(),
-    entryId: Type.String({ format: 'uuid' }),
+    entryId: Uuid,
     ...undone('write-off'),
     createdAt: Type.String({ format: 'date-time' }),
   }),
@@ -71,9 +72,7 @@ export const RecoveryCreate = named(
         description:
           'Received, VAT included; at most what was written off and not yet recovered. Two decimals',
       }),
-      bankAccountId: Type.Optional(
-        Type.String({ format: 'uuid', description: 'A bank account of the chart; default Bank (1000)' }),
-      ),
+      bankAccountId: Type.Optional(uuid({ description: 'A bank account of the chart; default Bank (1000)' })),
       reference: Type.Optional(Type.String({ maxLength: 200 })),
     },
     {
@@ -86,28 +85,22 @@ export const RecoveryCreate = named(
 export const Recovery = named(
   'BadDebtRecovery',
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
-    invoiceId: Type.String({ format: 'uuid' }),
+    id: Uuid,
+    invoiceId: Uuid,
     date: Type.String({ format: 'date' }),
     amount: Type.Number({ description: 'Received, VAT included (debited to the bank account)' }),
     vatAmount: Type.Number({
       description: 'Its VAT, declared as output tax again (VAT Act s22(2), VAT201 field 12)',
     }),
     netAmount: Type.Number({ description: 'amount − vatAmount, credited to bad debts recovered (4950)' }),
-    bankAccountId: Type.String({ format: 'uuid' }),
+    bankAccountId: Uuid,
     reference: nullable(Type.String()),
-    entryId: Type.String({ format: 'uuid' }),
+    entryId: Uuid,
     ...undone('recovery'),
     createdAt: Type.String({ format: 'date-time' }),
   }),
 );
 
-export const WriteOffParams = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  writeOffId: Type.String({ format: 'uuid' }),
-});
+export const WriteOffParams = idParams('id', 'writeOffId');
 
-export const RecoveryParams = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  recoveryId: Type.String({ format: 'uuid' }),
-});
+export const RecoveryParams = idParams('id', 'recoveryId');

@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
-import { Account, AccountCreate, AccountsQuery, AccountUpdate, IdParams } from './accounts.schemas.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
+import { Account, AccountCreate, AccountsQuery, AccountUpdate } from './accounts.schemas.ts';
 import { createAccount, getAccount, listAccounts, updateAccount } from './accounts.service.ts';
 
 export const accountRoutes: AnyRoute[] = [

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
+import { Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 
 export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'income', 'expense'] as const;
@@ -38,8 +39,8 @@ export const AccountSubtype = named(
 export const Account = named(
   'Account',
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
-    companyId: Type.String({ format: 'uuid' }),
+    id: Uuid,
+    companyId: Uuid,
     code: Type.String(),
     name: Type.String(),
     type: AccountType,
@@ -112,5 +113,3 @@ export const AccountsQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-
-export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
-import { IdParams } from './accounts.schemas.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { CostCentre, CostCentreCreate, CostCentresQuery, CostCentreUpdate } from './cost-centres.schemas.ts';
 import {
   createCostCentre,

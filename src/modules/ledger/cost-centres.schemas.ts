@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
+import { Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 
 const Code = Type.String({
@@ -11,8 +12,8 @@ const Code = Type.String({
 export const CostCentre = named(
   'CostCentre',
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
-    companyId: Type.String({ format: 'uuid' }),
+    id: Uuid,
+    companyId: Uuid,
     code: Type.String(),
     name: Type.String(),
     description: nullable(Type.String()),

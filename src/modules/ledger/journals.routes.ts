@@ -1,7 +1,7 @@
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import {
-  IdParams,
   Journal,
   JournalCreate,
   JournalsQuery,

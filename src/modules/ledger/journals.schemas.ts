@@ -3,6 +3,7 @@ import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
 
@@ -65,19 +66,15 @@ export const JournalLineInput = named(
   'JournalLineCreate',
   Type.Object(
     {
-      accountId: Type.Optional(
-        Type.String({ format: 'uuid', description: 'The account; or give accountCode' }),
-      ),
+      accountId: Type.Optional(uuid({ description: 'The account; or give accountCode' })),
       accountCode: Type.Optional(
         Type.String({ maxLength: 20, description: "The account's code, instead of its id" }),
       ),
       debit: Type.Optional(Amount),
       credit: Type.Optional(Amount),
       description: Type.Optional(Type.String({ maxLength: 500 })),
-      contactId: Type.Optional(Type.String({ format: 'uuid' })),
-      costCentreId: Type.Optional(
-        Type.String({ format: 'uuid', description: "One of the company's active cost centres" }),
-      ),
+      contactId: Type.Optional(Uuid),
+      costCentreId: Type.Optional(uuid({ description: "One of the company's active cost centres" })),
       taxCode: Type.Optional(TaxCode),
       taxRate: Type.Optional(
         Type.Number({
@@ -123,36 +120,36 @@ export const JournalCreate = named(
 export const JournalLine = named(
   'JournalLine',
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
+    id: Uuid,
     lineNo: Type.Integer(),
-    accountId: Type.String({ format: 'uuid' }),
+    accountId: Uuid,
     accountCode: Type.String(),
     accountName: Type.String(),
     debit: Type.Number(),
     credit: Type.Number(),
     description: nullable(Type.String()),
-    contactId: nullable(Type.String({ format: 'uuid' })),
-    openItemId: nullable(Type.String({ format: 'uuid' })),
+    contactId: nullable(Uuid),
+    openItemId: nullable(Uuid),
     dueDate: nullable(Type.String({ format: 'date' })),
     taxCode: nullable(TaxCode),
     taxRate: nullable(Type.Number()),
-    costCentreId: nullable(Type.String({ format: 'uuid' })),
+    costCentreId: nullable(Uuid),
   }),
 );
 
 export const Journal = named(
   'Journal',
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
-    companyId: Type.String({ format: 'uuid' }),
+    id: Uuid,
+    companyId: Uuid,
     date: Type.String({ format: 'date' }),
     description: Type.String(),
     reference: nullable(Type.String()),
     sourceType: Type.String({ description: 'manual_journal, invoice, payment, ...' }),
-    sourceId: nullable(Type.String({ format: 'uuid' })),
+    sourceId: nullable(Uuid),
     status: JournalStatus,
-    reversesEntryId: nullable(Type.String({ format: 'uuid' })),
-    reversedByEntryId: nullable(Type.String({ format: 'uuid' })),
+    reversesEntryId: nullable(Uuid),
+    reversedByEntryId: nullable(Uuid),
     totalDebit: Type.Number(),
     totalCredit: Type.Number(),
     createdAt: Type.String({ format: 'date-time', description: 'When it was posted' }),
@@ -196,11 +193,9 @@ export const LedgerQuery = Type.Object(
     ...syncQueryProperties(['date', 'createdAt'], 'date'),
     from: Type.Optional(Type.String({ format: 'date' })),
     to: Type.Optional(Type.String({ format: 'date' })),
-    accountId: Type.Optional(Type.String({ format: 'uuid' })),
-    contactId: Type.Optional(Type.String({ format: 'uuid' })),
-    costCentreId: Type.Optional(
-      Type.String({ format: 'uuid', description: 'Only lines naming this cost centre' }),
-    ),
+    accountId: Type.Optional(Uuid),
+    contactId: Type.Optional(Uuid),
+    costCentreId: Type.Optional(uuid({ description: 'Only lines naming this cost centre' })),
     sourceType: Type.Optional(Type.String({ maxLength: 50 })),
   },
   { additionalProperties: false },
@@ -209,11 +204,11 @@ export const LedgerQuery = Type.Object(
 export const LedgerLine = named(
   'LedgerLine',
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
-    entryId: Type.String({ format: 'uuid' }),
+    id: Uuid,
+    entryId: Uuid,
     lineNo: Type.Integer(),
     date: Type.String({ format: 'date' }),
-    accountId: Type.String({ format: 'uuid' }),
+    accountId: Uuid,
     accountCode: Type.String(),
     accountName: Type.String(),
     debit: Type.Number(),
@@ -221,12 +216,12 @@ export const LedgerLine = named(
     description: nullable(Type.String()),
     entryDescription: Type.String(),
     reference: nullable(Type.String()),
-    contactId: nullable(Type.String({ format: 'uuid' })),
+    contactId: nullable(Uuid),
     sourceType: Type.String(),
-    sourceId: nullable(Type.String({ format: 'uuid' })),
+    sourceId: nullable(Uuid),
     taxCode: nullable(TaxCode),
     taxRate: nullable(Type.Number()),
-    costCentreId: nullable(Type.String({ format: 'uuid' })),
+    costCentreId: nullable(Uuid),
     createdAt: Type.String({
       format: 'date-time',
       description:
@@ -263,5 +258,3 @@ export const LedgerSettingsUpdate = named(
     { additionalProperties: false },
   ),
 );
-
-export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });

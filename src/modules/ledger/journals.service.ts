@@ -2,6 +2,7 @@
 // company's lock date.
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
+import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
@@ -65,20 +66,14 @@ export async function createJournal(
   input: Static<typeof JournalCreate>,
 ): Promise<JournalOut> {
   const companyId = companyOf(ctx);
-  const id = input.clientId?.toLowerCase() ?? crypto.randomUUID();
-  if (input.clientId) {
-    const existing = await ctx.db
-      .selectFrom('journal_entries')
-      .select(['company_id', 'source_type'])
-      .where('tenant_id', '=', ctx.tenantId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (existing) {
-      if (existing.company_id !== companyId || existing.source_type !== MANUAL_JOURNAL)
-        throw conflict('clientId: already the id of another record', { field: 'clientId' });
-      ctx.reply.code(200);
-      return getJournal(ctx, id);
-    }
+  const { id, replay } = await claimClientId(ctx, input.clientId, {
+    table: 'journal_entries',
+    owner: ['company_id', companyId],
+    kind: ['source_type', MANUAL_JOURNAL],
+  });
+  if (replay) {
+    ctx.reply.code(200);
+    return getJournal(ctx, id);
   }
   const accountIds = await resolveAccounts(ctx, input.lines);
   for (const [i, l] of input.lines.entries()) {

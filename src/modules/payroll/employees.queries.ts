@@ -3,6 +3,7 @@
 import { Decimal } from 'decimal.js';
 import { type Expression, type Selectable, sql } from 'kysely';
 import type { Tx } from '../../platform/db/tenant.ts';
+import { maskedAccountNumber } from '../../platform/secrets/masked.ts';
 import type { EmployeesTable } from './payroll.tables.ts';
 
 export type EmployeeRow = Selectable<EmployeesTable>;
@@ -44,8 +45,6 @@ export function employeeFieldsOf(row: EmployeeRow) {
 /** A NUMERIC as a JSON number (the columns hold at most two decimals, so nothing is lost). */
 const num = (v: string | number) => new Decimal(v).toNumber();
 
-export const masked = (last4: string) => `••••${last4}`;
-
 /** Terminated once the last day employed is behind us; a future end date is still active. */
 export function statusOf(row: Pick<EmployeeRow, 'end_date'>, today: string): 'active' | 'terminated' {
   return row.end_date !== null && row.end_date < today ? 'terminated' : 'active';
@@ -84,7 +83,7 @@ export function toEmployee(row: EmployeeRow, today: string) {
             branchCode: row.bank_branch_code,
             accountType: row.bank_account_type,
             accountHolder: row.bank_account_holder,
-            accountNumberMasked: masked(row.bank_account_last4),
+            accountNumberMasked: maskedAccountNumber(row.bank_account_last4),
           },
     medicalScheme: row.medical_scheme,
     medicalDependants: row.medical_dependants,

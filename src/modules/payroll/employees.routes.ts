@@ -13,13 +13,13 @@ import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import {
   Employee,
   EmployeeCreate,
   EmployeeListQuery,
   EmployeeTerminate,
   EmployeeUpdate,
-  IdParams,
 } from './employees.schemas.ts';
 import {
   createEmployee,

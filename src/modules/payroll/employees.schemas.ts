@@ -6,11 +6,11 @@ import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable, orNull } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
 import { BANK_ACCOUNT_TYPES, PAY_BASES, PAY_FREQUENCIES } from './payroll.tables.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
 const Day = Type.String({ format: 'date' });
 
@@ -246,8 +246,7 @@ export const EmployeeCreate = named(
     {
       clientId: clientIdProperty,
       contactId: Type.Optional(
-        Type.String({
-          format: 'uuid',
+        uuid({
           description: 'An EMPLOYEE contact of the business; left out: one is made from the names and email',
         }),
       ),
@@ -274,7 +273,7 @@ export const EmployeeUpdate = named(
   'EmployeeUpdate',
   Type.Object(
     {
-      contactId: Type.Optional(Type.String({ format: 'uuid', description: 'Another EMPLOYEE contact' })),
+      contactId: Type.Optional(uuid({ description: 'Another EMPLOYEE contact' })),
       ...optional(fields),
     },
     { additionalProperties: false, examples: [{ rate: 34000, hoursPerWeek: 45, etiEligible: false }] },
@@ -303,5 +302,3 @@ export const EmployeeListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-
-export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });

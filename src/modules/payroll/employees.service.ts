@@ -4,9 +4,9 @@
 // sealed with SECRETS_KEY and never answered.
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
-import { dayOf } from '../../platform/dates.ts';
+import { dayOf } from '../../platform/dates/days.ts';
+import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
-import { idFor } from '../../platform/http/idempotent.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, HttpError, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
@@ -93,31 +93,16 @@ async function assertUnique(
     throw conflict('idNumber: another employee of the company has this ID number', { field: 'idNumber' });
 }
 
-/** The record a clientId made before (200), or 409 when it names another company's or a deleted one. */
-async function replayOf(ctx: Ctx, id: string): Promise<Employee | undefined> {
-  const existing = await ctx.db
-    .selectFrom('employees')
-    .select(['company_id', 'deleted_at'])
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (!existing) return undefined;
-  if (existing.company_id !== companyOf(ctx) || existing.deleted_at)
-    throw conflict('clientId: already the id of another record', { field: 'clientId' });
-  ctx.reply.code(200);
-  return readEmployee(ctx, id);
-}
-
 export async function createEmployee(ctx: Ctx, input: Static<typeof EmployeeCreate>): Promise<Employee> {
   const companyId = companyOf(ctx);
-  const id = idFor(input.clientId);
-  if (input.clientId) {
-    const found = await replayOf(ctx, id);
-    if (found) return found;
-    // A retry racing the first submission waits here for it to commit, then answers it.
-    await sql`select pg_advisory_xact_lock(hashtext(${`employee:${id}`}))`.execute(ctx.db);
-    const raced = await replayOf(ctx, id);
-    if (raced) return raced;
+  const { id, replay } = await claimClientId(ctx, input.clientId, {
+    table: 'employees',
+    owner: ['company_id', companyId],
+    softDeleted: true,
+  });
+  if (replay) {
+    ctx.reply.code(200);
+    return readEmployee(ctx, id);
   }
   if (input.contactId && input.email !== undefined)
     throw badRequest('email', 'only for a new contact: the contact named by contactId keeps its own e-mail');

@@ -23,7 +23,7 @@
 //     are recorded (taken, over the employment).
 //   unpaid: no balance; taken over the employment.
 import { Decimal } from 'decimal.js';
-import { addDays } from '../../platform/dates.ts';
+import { addDays } from '../../platform/dates/days.ts';
 import { addMonths, calendarDays, workingDays } from './leave.days.ts';
 import type { LeaveType } from './payroll.tables.ts';
 

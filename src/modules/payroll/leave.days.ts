@@ -6,7 +6,7 @@
 // Public holidays are never working days (BCEA s 21: a public holiday in annual leave adds a
 // day; the same count serves sick and the other types).
 import { Decimal } from 'decimal.js';
-import { addDays } from '../../platform/dates.ts';
+import { addDays } from '../../platform/dates/days.ts';
 import { isPublicHoliday } from './za-public-holidays.ts';
 
 /** Whether the weekday (0 Sunday … 6 Saturday) is in the working week of days_per_week. */

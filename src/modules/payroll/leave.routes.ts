@@ -3,6 +3,7 @@
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import {
   createLeaveAdjustment,
   getLeaveAdjustment,
@@ -10,7 +11,6 @@ import {
   listLeaveAdjustments,
 } from './leave.adjustments.ts';
 import {
-  IdParams,
   LeaveAdjustment,
   LeaveAdjustmentCreate,
   LeaveAdjustmentListQuery,

@@ -4,11 +4,11 @@ import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
 import { LEAVE_STATUSES, LEAVE_TYPES } from './payroll.tables.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const DateString = Type.String({ format: 'date' });
 const Instant = Type.String({ format: 'date-time' });
 
@@ -23,8 +23,6 @@ export const LeaveStatusSchema = named(
   'LeaveStatus',
   stringEnum(LEAVE_STATUSES, { description: 'pending until someone with payroll:approve decides' }),
 );
-
-export const IdParams = Type.Object({ id: Uuid });
 
 export const LeaveRequestCreate = named(
   'LeaveRequestCreate',

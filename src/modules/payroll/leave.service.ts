@@ -3,11 +3,10 @@
 // approved and not started). An employee's requests queue on the employee's row (locked), so the
 // overlap and balance checks of two requests at once cannot both pass on the same days.
 import type { Decimal } from 'decimal.js';
-import { sql } from 'kysely';
 import type { Static } from 'typebox';
-import { dayOf } from '../../platform/dates.ts';
+import { dayOf } from '../../platform/dates/days.ts';
+import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
-import { idFor } from '../../platform/http/idempotent.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
@@ -94,26 +93,13 @@ export async function createLeaveRequest(
   input: Static<typeof LeaveRequestCreate>,
 ): Promise<LeaveRequest> {
   const companyId = companyOf(ctx);
-  const id = idFor(input.clientId);
-  const replay = async () => {
-    const existing = await ctx.db
-      .selectFrom('leave_requests')
-      .select(['company_id'])
-      .where('tenant_id', '=', ctx.tenantId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!existing) return undefined;
-    if (existing.company_id !== companyId)
-      throw conflict('clientId: already the id of another record', { field: 'clientId' });
+  const { id, replay } = await claimClientId(ctx, input.clientId, {
+    table: 'leave_requests',
+    owner: ['company_id', companyId],
+  });
+  if (replay) {
     ctx.reply.code(200);
     return getLeaveRequest(ctx, id);
-  };
-  if (input.clientId) {
-    const found = await replay();
-    if (found) return found;
-    await sql`select pg_advisory_xact_lock(hashtext(${`leave:${id}`}))`.execute(ctx.db);
-    const raced = await replay();
-    if (raced) return raced;
   }
   if (input.endDate < input.startDate) throw badRequest('endDate', 'must not be before startDate');
   if (input.halfDay && input.endDate !== input.startDate)

@@ -4,11 +4,11 @@ import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { createdOrExisting } from '../../platform/http/idempotent.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { emp201 } from './pay-runs.emp201.ts';
 import { finalisePeriod, payPeriod } from './pay-runs.ledger.ts';
 import {
   Emp201,
-  IdParams,
   InputParams,
   PayrollPeriod,
   PayrollPeriodCreate,

@@ -5,12 +5,12 @@ import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { idParams, Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { PayFrequency } from './employees.schemas.ts';
 import { PAYSLIP_LINE_KINDS, PERIOD_STATUSES } from './pay-runs.tables.ts';
 import { PAYSLIP_WARNING_CODES } from './payslip-warnings.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
 const Day = Type.String({ format: 'date' });
 const Amount = (description: string) => Type.Number({ description });
@@ -197,8 +197,7 @@ export const PayslipInput = named(
 
 export const PeriodPay = Type.Object(
   {
-    bankAccountId: Type.String({
-      format: 'uuid',
+    bankAccountId: uuid({
       description: "A bank account of the company (its ledger account's id)",
     }),
   },
@@ -308,5 +307,4 @@ export const Emp201 = named(
   }),
 );
 
-export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
-export const InputParams = Type.Object({ id: Uuid, employeeId: Uuid }, { additionalProperties: false });
+export const InputParams = idParams('id', 'employeeId');

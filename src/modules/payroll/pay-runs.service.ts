@@ -5,8 +5,8 @@
 import type { Decimal } from 'decimal.js';
 import { type Selectable, sql } from 'kysely';
 import type { Static } from 'typebox';
+import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
-import { idFor } from '../../platform/http/idempotent.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, HttpError, notFound } from '../../platform/http/problem.ts';
 import { cents, hasAtMostDecimals, money, sum, toNumber, toSql } from '../../platform/money/money.ts';
@@ -101,20 +101,20 @@ export async function createPeriod(ctx: Ctx, input: Static<typeof PayrollPeriodC
   const companyId = companyOf(ctx);
   if (input.periodEnd < input.periodStart) throw badRequest('periodEnd', 'must not be before periodStart');
   if (input.payDate < input.periodStart) throw badRequest('payDate', 'must not be before periodStart');
-  const id = idFor(input.clientId);
-  if (input.clientId) {
-    const existing = await ctx.db
-      .selectFrom('payroll_periods')
-      .selectAll()
-      .where('tenant_id', '=', ctx.tenantId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (existing) {
-      if (existing.company_id !== companyId)
-        throw conflict('clientId: already the id of another record', { field: 'clientId' });
-      ctx.reply.code(200);
-      return toPeriod(existing);
-    }
+  const { id, replay } = await claimClientId(ctx, input.clientId, {
+    table: 'payroll_periods',
+    owner: ['company_id', companyId],
+  });
+  if (replay) {
+    ctx.reply.code(200);
+    return toPeriod(
+      await ctx.db
+        .selectFrom('payroll_periods')
+        .selectAll()
+        .where('tenant_id', '=', ctx.tenantId)
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow(),
+    );
   }
   await sql`select pg_advisory_xact_lock(hashtext(${`payroll:${companyId}:${input.frequency}`}))`.execute(
     ctx.db,

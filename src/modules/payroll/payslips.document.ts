@@ -14,7 +14,8 @@ import { longDate } from '../../platform/files/table.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { notFound } from '../../platform/http/problem.ts';
 import { money, sum } from '../../platform/money/money.ts';
-import { findEmployeeRow, masked } from './employees.queries.ts';
+import { maskedAccountNumber } from '../../platform/secrets/masked.ts';
+import { findEmployeeRow } from './employees.queries.ts';
 import { balancesOf } from './leave.balances.ts';
 import { companyOf } from './pay-runs.service.ts';
 import { readPayslip } from './payslips.service.ts';
@@ -122,7 +123,7 @@ export async function payslipPaper(ctx: Ctx, id: string): Promise<PayslipPaper> 
     .filter(Boolean)
     .join(', ');
   const bank = employee.bank_account_last4
-    ? `Paid into ${employee.bank_name ?? 'the bank'} account ${masked(employee.bank_account_last4)}`
+    ? `Paid into ${employee.bank_name ?? 'the bank'} account ${maskedAccountNumber(employee.bank_account_last4)}`
     : null;
   const annual = available('annual');
   const sick = available('sick');

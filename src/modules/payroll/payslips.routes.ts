@@ -4,7 +4,8 @@ import { FileResponse, PDF_CONTENT_TYPE } from '../../platform/files/response.ts
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
-import { IdParams, Payslip, PayslipListQuery, PayslipSummary } from './pay-runs.schemas.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
+import { Payslip, PayslipListQuery, PayslipSummary } from './pay-runs.schemas.ts';
 import { payslipPaper, payslipPdf } from './payslips.document.ts';
 import { emailPayslip, emailPeriodPayslips } from './payslips.email.ts';
 import { PayslipEmail, PayslipPdf, PayslipSent, PayslipsEmailed } from './payslips.schemas.ts';

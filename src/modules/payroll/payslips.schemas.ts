@@ -1,9 +1,9 @@
 // TypeBox schemas of payslips leaving by e-mail: what is asked, and what was queued.
 import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
+import { Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
 const Status = stringEnum(['queued', 'stored'] as const, {
   description: 'queued: the job worker sends it over SMTP; stored: no SMTP is configured, it is kept',

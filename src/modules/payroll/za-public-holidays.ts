@@ -4,7 +4,7 @@
 // already a holiday (Day of Goodwill after a Sunday Christmas) adds nothing. Days the President
 // declares ad hoc (election days, 27 December 2022) are not here: leave on such a day counts as
 // a working day until the day is added (a leave adjustment gives it back).
-import { addDays } from '../../platform/dates.ts';
+import { addDays } from '../../platform/dates/days.ts';
 
 /** Easter Sunday of a Gregorian year (the anonymous Gregorian algorithm, Meeus/Jones/Butcher). */
 export function easterSunday(year: number): string {

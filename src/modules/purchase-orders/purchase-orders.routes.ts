@@ -2,6 +2,7 @@ import { FileResponse, PDF_CONTENT_TYPE } from '../../platform/files/response.ts
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
+import { IdParams } from '../../platform/http/schema-basics.ts';
 import { Bill } from '../bills/index.ts';
 import { billOrder, receiveOrder } from './purchase-orders.receiving.ts';
 import { reverseReceipt } from './purchase-orders.reversal.ts';
@@ -9,7 +10,6 @@ import {
   BillFromOrder,
   PurchaseOrder,
   PurchaseOrderCreate,
-  PurchaseOrderIdParams,
   PurchaseOrderListQuery,
   PurchaseOrderNotice,
   PurchaseOrderPdf,
@@ -31,7 +31,7 @@ import {
 } from './purchase-orders.service.ts';
 
 const { read, write } = routeGroup({ module: 'expenses', tag: 'Purchase orders', companyScoped: true });
-const params = PurchaseOrderIdParams;
+const params = IdParams;
 
 export const purchaseOrderRoutes: AnyRoute[] = [
   defineRoute({

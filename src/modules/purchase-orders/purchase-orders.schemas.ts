@@ -3,6 +3,7 @@ import { stringEnum } from '../../platform/http/enums.ts';
 import { clientIdProperty } from '../../platform/http/idempotent.ts';
 import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
+import { idParams, Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
 import { BillTaxCodeSchema as BillTaxCode } from '../bills/index.ts';
@@ -10,7 +11,6 @@ import { lineStockOut, orderLineStock, receiptLineStock } from '../inventory/lin
 import { PURCHASE_ORDER_STATUSES } from './purchase-orders.tables.ts';
 
 const DateString = Type.String({ format: 'date' });
-const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
 
 export const PurchaseOrderStatus = named(
@@ -32,8 +32,7 @@ export const PurchaseOrderLineInput = named(
       unitPrice: Type.Number({ minimum: 0, description: 'Excluding VAT; up to four decimals' }),
       taxCode: Type.Optional(BillTaxCode),
       accountId: Type.Optional(
-        Type.String({
-          format: 'uuid',
+        uuid({
           description:
             "The expense or asset account the bill's line will post to; default General expenses (6750)",
         }),
@@ -61,7 +60,7 @@ export const PurchaseOrderCreate = named(
   Type.Object(
     {
       clientId: clientIdProperty,
-      contactId: Type.String({ format: 'uuid', description: 'A SUPPLIER contact of the tenant' }),
+      contactId: uuid({ description: 'A SUPPLIER contact of the tenant' }),
       issueDate: DateString,
       currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'Default ZAR' })),
       ...header,
@@ -85,7 +84,7 @@ export const PurchaseOrderUpdate = named(
   'PurchaseOrderUpdate',
   Type.Object(
     {
-      contactId: Type.Optional(Type.String({ format: 'uuid', description: 'A SUPPLIER contact' })),
+      contactId: Type.Optional(uuid({ description: 'A SUPPLIER contact' })),
       issueDate: Type.Optional(DateString),
       ...header,
       lines: Type.Optional(
@@ -193,8 +192,6 @@ export const PurchaseOrderListQuery = Type.Object({
   to: Type.Optional(Type.String({ format: 'date', description: 'Issued on or before' })),
 });
 
-export const PurchaseOrderIdParams = Type.Object({ id: Uuid });
-
 export const ReceiptCreate = named(
   'PurchaseOrderReceiptCreate',
   Type.Object(
@@ -207,7 +204,7 @@ export const ReceiptCreate = named(
       lines: Type.Array(
         Type.Object(
           {
-            lineId: Type.String({ format: 'uuid', description: 'A line of the order' }),
+            lineId: uuid({ description: 'A line of the order' }),
             quantity: Type.Number({
               exclusiveMinimum: 0,
               description:
@@ -291,7 +288,7 @@ export const PurchaseOrderPdf = Type.String({
   description: 'The purchase order as a PDF (A4); Content-Disposition names the file, e.g. PO-0001.pdf',
 });
 
-export const ReceiptIdParams = Type.Object({ id: Uuid, receiptId: Uuid });
+export const ReceiptIdParams = idParams('id', 'receiptId');
 
 export const ReceiptReverse = named(
   'PurchaseOrderReceiptReverse',

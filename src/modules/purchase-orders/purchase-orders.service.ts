@@ -5,6 +5,7 @@
 
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
+import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
@@ -132,22 +133,19 @@ export async function createOrder(
   input: Static<typeof PurchaseOrderCreate>,
 ): Promise<OrderRecord> {
   const companyId = companyOf(ctx);
-  const id = input.clientId?.toLowerCase() ?? crypto.randomUUID();
-  if (input.clientId) {
-    // A retry racing the first submission waits for it to commit first.
-    await sql`select pg_advisory_xact_lock(hashtext(${`purchase_orders:${id}`}))`.execute(ctx.db);
+  const { id, replay } = await claimClientId(ctx, input.clientId, {
+    table: 'purchase_orders',
+    owner: ['company_id', companyId],
+  });
+  if (replay) {
+    ctx.reply.code(200);
     const existing = await ctx.db
       .selectFrom('purchase_orders')
       .selectAll()
       .where('tenant_id', '=', ctx.tenantId)
       .where('id', '=', id)
-      .executeTakeFirst();
-    if (existing) {
-      if (existing.company_id !== companyId)
-        throw conflict('clientId: already the id of another record', { field: 'clientId' });
-      ctx.reply.code(200);
-      return recordOf(ctx, existing);
-    }
+      .executeTakeFirstOrThrow();
+    return recordOf(ctx, existing);
   }
   if (input.expectedDate && input.expectedDate < input.issueDate)
     throw badRequest('expectedDate', 'must not be before issueDate');

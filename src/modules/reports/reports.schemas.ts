@@ -3,6 +3,7 @@
 import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { nullable } from '../../platform/http/nullable.ts';
+import { Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 
 const Day = (description: string) => Type.String({ format: 'date', description });
@@ -38,8 +39,7 @@ export const IncomeStatementQuery = Type.Object(
     from,
     to,
     costCentreId: Type.Optional(
-      Type.String({
-        format: 'uuid',
+      uuid({
         description:
           "Only the lines naming this cost centre of the company (another's or none: 404; not a UUID: 400)",
       }),
@@ -73,14 +73,14 @@ export const GeneralLedgerQuery = Type.Object(
   {
     from,
     to,
-    accountId: Type.Optional(Type.String({ format: 'uuid', description: 'One account only' })),
+    accountId: Type.Optional(uuid({ description: 'One account only' })),
     format,
   },
   strict,
 );
 
 export const CompanyFields = {
-  companyId: Type.String({ format: 'uuid' }),
+  companyId: Uuid,
   companyName: Type.String(),
   currency: Type.String({ description: "The company's base currency (ZAR unless set otherwise)" }),
 };
@@ -93,7 +93,7 @@ export const PeriodFields = {
 export const AccountAmount = named(
   'ReportAccountAmount',
   Type.Object({
-    id: nullable(Type.String({ format: 'uuid', description: 'null on a line the report derives' })),
+    id: nullable(uuid({ description: 'null on a line the report derives' })),
     code: nullable(Type.String()),
     name: Type.String(),
     amount: Amount(),
@@ -116,7 +116,7 @@ export const IncomeStatement = named(
     costCentre: nullable(
       Type.Object(
         {
-          id: Type.String({ format: 'uuid' }),
+          id: Uuid,
           code: Type.String(),
           name: Type.String(),
         },
@@ -184,7 +184,7 @@ export const BalanceSheet = named(
 export const TrialBalanceRow = named(
   'TrialBalanceAccount',
   Type.Object({
-    id: nullable(Type.String({ format: 'uuid' })),
+    id: nullable(Uuid),
     code: nullable(Type.String()),
     name: Type.String(),
     type: Type.String(),
@@ -219,7 +219,7 @@ export const GeneralLedgerLine = named(
   'GeneralLedgerLine',
   Type.Object({
     date: Type.String({ format: 'date' }),
-    entryId: Type.String({ format: 'uuid' }),
+    entryId: Uuid,
     lineNo: Type.Integer(),
     description: Type.String({
       description:
@@ -233,8 +233,7 @@ export const GeneralLedgerLine = named(
       Type.String({ description: 'The contact the line names (the reversed line’s, on a reversal)' }),
     ),
     reversesEntryId: nullable(
-      Type.String({
-        format: 'uuid',
+      uuid({
         description: 'On a reversal line: the entry it reverses; otherwise null',
       }),
     ),
@@ -247,7 +246,7 @@ export const GeneralLedgerLine = named(
 export const GeneralLedgerAccount = named(
   'GeneralLedgerAccount',
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
+    id: Uuid,
     code: Type.String(),
     name: Type.String(),
     type: Type.String(),
@@ -271,7 +270,7 @@ export const GeneralLedger = named(
 const CashAccount = named(
   'CashAccount',
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
+    id: Uuid,
     code: Type.String(),
     name: Type.String(),
     opening: Amount(),

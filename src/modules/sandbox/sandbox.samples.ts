@@ -2,7 +2,7 @@
 // in the tenant-wide books) and three invoices in the sandbox company, posted to its own ledger
 // through the invoices module like any others: one paid, one open, one overdue. Dates are
 // relative to today, so the three read the same whenever the sandbox is made.
-import { addDays, dayOf } from '../../platform/dates.ts';
+import { addDays, dayOf } from '../../platform/dates/days.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { HttpError } from '../../platform/http/problem.ts';
 import { createContact } from '../contacts/index.ts';

@@ -1,9 +1,10 @@
 // TypeBox schema of the sandbox: the company record plus what it holds.
 import { Type } from 'typebox';
+import { Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { CompanySchema } from '../companies/index.ts';
 
-const Ids = (description: string) => Type.Array(Type.String({ format: 'uuid' }), { description });
+const Ids = (description: string) => Type.Array(Uuid, { description });
 
 export const Sandbox = named(
   'Sandbox',

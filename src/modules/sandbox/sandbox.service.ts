@@ -4,7 +4,7 @@
 import type { Static } from 'typebox';
 import type { Plan } from '../../config.ts';
 import { assertPlanHasSandbox, planHasApiAccess } from '../../platform/auth/limits.ts';
-import { addDays, dayOf } from '../../platform/dates.ts';
+import { addDays, dayOf } from '../../platform/dates/days.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { conflict, notFound } from '../../platform/http/problem.ts';
 import { getCompany, insertCompany, retireCompany } from '../companies/index.ts';

@@ -3,7 +3,7 @@
 // makes a create idempotent (a replay answers the transaction it made, 200).
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
-import { dayOf } from '../../platform/dates.ts';
+import { dayOf } from '../../platform/dates/days.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { cents, hasAtMostDecimals, Money, type MoneyInput, toNumber } from '../../platform/money/money.ts';

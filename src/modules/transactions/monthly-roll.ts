@@ -21,7 +21,7 @@
 // billing_aggregates_due and contact_transactions_due (migrations/0048_crm.sql), which show only
 // pending rows before the month start this transaction sets (app.billing_roll_before).
 import { sql } from 'kysely';
-import { addDays, dayOf } from '../../platform/dates.ts';
+import { addDays, dayOf } from '../../platform/dates/days.ts';
 import { type Tx, withTenant } from '../../platform/db/tenant.ts';
 import type { AppDeps } from '../../platform/http/context.ts';
 import { createDocument, refusable, type SalesCtx, type SystemActor } from '../invoices/index.ts';

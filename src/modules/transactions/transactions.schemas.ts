@@ -3,10 +3,10 @@
 import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { nullable } from '../../platform/http/nullable.ts';
+import { idParams, Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { AGGREGATE_STATUSES, TRANSACTION_STATUSES } from './transactions.tables.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
 
 export const ContactTransactionStatus = named(
@@ -136,8 +136,8 @@ export const ContactTransactionListQuery = Type.Object({
   status: Type.Optional(ContactTransactionStatus),
 });
 
-export const ContactParams = Type.Object({ contactId: Uuid });
-export const TransactionParams = Type.Object({ contactId: Uuid, transactionId: Uuid });
+export const ContactParams = idParams('contactId');
+export const TransactionParams = idParams('contactId', 'transactionId');
 
 export const BillingAggregateStatus = named(
   'BillingAggregateStatus',

@@ -8,6 +8,7 @@ import { stringEnum } from '../http/enums.ts';
 import { nullable } from '../http/nullable.ts';
 import { type Page, Paged, pageOf, pageQueryProperties, paging } from '../http/paging.ts';
 import { badRequest } from '../http/problem.ts';
+import { Uuid } from '../http/schema-basics.ts';
 import { named } from '../http/schema-names.ts';
 import { sortOrder, syncQueryProperties } from '../http/sync.ts';
 
@@ -18,7 +19,7 @@ export const AuditQuery = Type.Object(
     sort: syncQueryProperties(['createdAt'], '-createdAt').sort,
     from: Type.Optional(Type.String({ format: 'date', description: 'Entries on or after this day (UTC)' })),
     to: Type.Optional(Type.String({ format: 'date', description: 'Entries on or before this day (UTC)' })),
-    actorId: Type.Optional(Type.String({ format: 'uuid' })),
+    actorId: Type.Optional(Uuid),
     resource: Type.Optional(
       Type.String({ maxLength: 100, description: 'Exact, e.g. user, role, companies' }),
     ),
@@ -26,7 +27,7 @@ export const AuditQuery = Type.Object(
     action: Type.Optional(
       Type.String({ maxLength: 200, description: 'Contains (any case), e.g. "PATCH" or "/api/users"' }),
     ),
-    companyId: Type.Optional(Type.String({ format: 'uuid' })),
+    companyId: Type.Optional(Uuid),
   },
   { additionalProperties: false },
 );
@@ -42,15 +43,15 @@ export const AuditActorType = named(
 export const AuditEntry = named(
   'AuditEntry',
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
+    id: Uuid,
     createdAt: Type.String({ format: 'date-time', description: 'When it happened (entries never change)' }),
     occurredAt: Type.String({ format: 'date-time', description: 'The same as createdAt' }),
     actorType: AuditActorType,
-    actorId: nullable(Type.String({ format: 'uuid' })),
+    actorId: nullable(Uuid),
     action: Type.String({ description: 'The operation, e.g. "POST /api/roles"' }),
     resource: Type.String(),
     resourceId: nullable(Type.String()),
-    companyId: nullable(Type.String({ format: 'uuid' })),
+    companyId: nullable(Uuid),
     requestId: nullable(Type.String()),
     ip: nullable(Type.String()),
     details: Type.Record(Type.String(), Type.Unknown(), {

@@ -2,14 +2,8 @@
 // GET /api-scopes (the scopes a key may be given).
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../http/catalogue.ts';
-import {
-  ApiKey,
-  ApiKeyCreate,
-  ApiKeyCreated,
-  ApiKeyIdParams,
-  ScopeList,
-  TokenExchangeResponse,
-} from './api-keys.schemas.ts';
+import { IdParams } from '../http/schema-basics.ts';
+import { ApiKey, ApiKeyCreate, ApiKeyCreated, ScopeList, TokenExchangeResponse } from './api-keys.schemas.ts';
 import { createApiKey, getApiKey, KEY_PREFIXES, listApiKeys, revokeApiKey } from './api-keys.service.ts';
 import { PLAN_TABLE } from './plans.ts';
 import { SCOPES } from './scopes.ts';
@@ -87,7 +81,7 @@ export const apiKeyRoutes: AnyRoute[] = [
     operationId: 'getApiKey',
     tag,
     summary: 'One API key (never the key itself)',
-    params: ApiKeyIdParams,
+    params: IdParams,
     response: { 200: ApiKey },
     handler: async ({ params }, ctx) => getApiKey(ctx, params.id),
   }),
@@ -104,7 +98,7 @@ export const apiKeyRoutes: AnyRoute[] = [
     description:
       'Anyone who manages access may revoke any key of the business, a business key included. The key ' +
       'stays listed with `revokedAt`; revoking it again answers 204 and keeps the first time.',
-    params: ApiKeyIdParams,
+    params: IdParams,
     response: { 204: Type.Null() },
     handler: async ({ params }, ctx) => {
       await revokeApiKey(ctx, params.id);

@@ -3,13 +3,12 @@
 import { Type } from 'typebox';
 import { stringEnum } from '../http/enums.ts';
 import { nullable } from '../http/nullable.ts';
+import { Uuid, uuid } from '../http/schema-basics.ts';
 import { named } from '../http/schema-names.ts';
 import { DEFAULT_KEY_RATE_LIMIT } from './principal.ts';
 import { SCOPES } from './scopes.ts';
 
 const NullableTimestamp = nullable(Type.String({ format: 'date-time' }));
-
-export const ApiKeyIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
 /** Every scope a key may be given (GET /api-scopes lists them with a label). */
 export const ApiScope = named(
@@ -71,9 +70,7 @@ export const ApiKeyCreate = named(
       rateLimitPerMinute: Type.Optional(
         Type.Integer({ minimum: 1, maximum: 100_000, description: `Default ${DEFAULT_KEY_RATE_LIMIT}` }),
       ),
-      contactId: Type.Optional(
-        Type.String({ format: 'uuid', description: 'The contact the key is for (an integration partner)' }),
-      ),
+      contactId: Type.Optional(uuid({ description: 'The contact the key is for (an integration partner)' })),
     },
     {
       examples: [
@@ -91,10 +88,10 @@ export const ApiKeyCreate = named(
 export const ApiKey = named(
   'ApiKey',
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
+    id: Uuid,
     name: Type.String(),
     owner: ApiKeyOwner,
-    userId: nullable(Type.String({ format: 'uuid' }), {
+    userId: nullable(Uuid, {
       description: 'The person a user key acts as; null for a business key',
     }),
     roleId: nullable(Type.String(), {
@@ -104,11 +101,11 @@ export const ApiKey = named(
     }),
     scopes: Type.Array(ApiScope),
     rateLimitPerMinute: Type.Integer(),
-    contactId: nullable(Type.String({ format: 'uuid' })),
+    contactId: nullable(Uuid),
     mode: ApiKeyMode,
     prefix: Type.String({ description: 'The start of the key, to recognise it: `bpk_live_` or `bpk_test_`' }),
     lastFour: Type.String({ description: 'The last four characters of the key' }),
-    createdBy: Type.String({ format: 'uuid' }),
+    createdBy: Uuid,
     createdAt: Type.String({ format: 'date-time' }),
     lastUsedAt: nullable(Type.String({ format: 'date-time' }), { description: 'The latest token exchange' }),
     revokedAt: NullableTimestamp,
@@ -132,7 +129,7 @@ export const TokenExchangeResponse = named(
     tokenType: stringEnum(['Bearer'] as const),
     expiresIn: Type.Integer({ description: 'Seconds: 3600' }),
     scope: Type.String({ description: 'The granted scopes, space-separated' }),
-    tenantId: Type.String({ format: 'uuid' }),
+    tenantId: Uuid,
     rateLimitPerMinute: Type.Integer(),
   }),
 );

@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { PLANS } from '../../config.ts';
 import { stringEnum } from '../http/enums.ts';
+import { Uuid } from '../http/schema-basics.ts';
 import { named } from '../http/schema-names.ts';
 
 export const PasswordHash = Type.String({
@@ -20,8 +21,8 @@ export const LoginResponse = named(
   Type.Object({
     accessToken: Type.String({ description: 'JWT; send as Authorization: Bearer' }),
     refreshToken: Type.String({ description: 'Single use: POST /auth/refresh answers a new one' }),
-    userId: Type.String({ format: 'uuid' }),
-    tenantId: Type.String({ format: 'uuid' }),
+    userId: Uuid,
+    tenantId: Uuid,
     email: Type.String(),
     tenantName: Type.String(),
     role: Type.String({ description: 'A built-in role name or a custom role id' }),
@@ -50,7 +51,7 @@ export const RegisterResponse = named(
   'RegisterResponse',
   Type.Object({
     ...LoginResponse.properties,
-    companyId: Type.String({ format: 'uuid' }),
+    companyId: Uuid,
   }),
 );
 

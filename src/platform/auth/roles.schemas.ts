@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { stringEnum } from '../http/enums.ts';
 import { clientIdProperty } from '../http/idempotent.ts';
 import { nullable } from '../http/nullable.ts';
+import { Uuid } from '../http/schema-basics.ts';
 import { named } from '../http/schema-names.ts';
 import { ACTIONS, ALL_PERMISSIONS, BUILT_IN_ROLES, MODULES } from './permissions.ts';
 
@@ -13,7 +14,7 @@ export const BuiltInRole = named(
 );
 
 /** A built-in role name or a custom role's UUID. */
-export const RoleRef = Type.Union([BuiltInRole, Type.String({ format: 'uuid' })], {
+export const RoleRef = Type.Union([BuiltInRole, Uuid], {
   description: 'A built-in role name (owner, admin, accountant, ...) or the UUID of a custom role',
 });
 

@@ -2,7 +2,8 @@
 // POST /auth/sessions/revoke-all and POST /auth/logout.
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../http/catalogue.ts';
-import { NoContent, RevokedCount, SessionIdParams, SessionView } from './sessions.schemas.ts';
+import { IdParams } from '../http/schema-basics.ts';
+import { NoContent, RevokedCount, SessionView } from './sessions.schemas.ts';
 import { listOwnSessions, logout, revokeAllOwnSessions, revokeOwnSession } from './sessions.service.ts';
 
 export const sessionRoutes: AnyRoute[] = [
@@ -36,7 +37,7 @@ export const sessionRoutes: AnyRoute[] = [
     description:
       "Its access and refresh tokens stop working on the next request. Another user's session, another " +
       "tenant's, or one already ended: 404.",
-    params: SessionIdParams,
+    params: IdParams,
     response: { 204: NoContent },
     handler: async ({ params }, ctx) => revokeOwnSession(ctx, params.id),
   }),

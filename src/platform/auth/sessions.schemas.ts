@@ -1,6 +1,7 @@
 // Shapes of the caller's own sessions (GET /auth/sessions and the revocation routes).
 import { Type } from 'typebox';
 import { nullable } from '../http/nullable.ts';
+import { Uuid } from '../http/schema-basics.ts';
 import { named } from '../http/schema-names.ts';
 
 const Timestamp = Type.String({ format: 'date-time' });
@@ -8,7 +9,7 @@ const Timestamp = Type.String({ format: 'date-time' });
 export const SessionView = named(
   'Session',
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
+    id: Uuid,
     createdAt: Type.String({ format: 'date-time', description: 'The sign-in' }),
     updatedAt: Type.String({
       format: 'date-time',
@@ -23,11 +24,6 @@ export const SessionView = named(
     userAgent: nullable(Type.String()),
     current: Type.Boolean({ description: 'The session of the token making this request' }),
   }),
-);
-
-export const SessionIdParams = Type.Object(
-  { id: Type.String({ format: 'uuid' }) },
-  { additionalProperties: false },
 );
 
 export const RevokedCount = named(

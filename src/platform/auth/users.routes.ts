@@ -2,15 +2,9 @@
 // person choosing a password).
 import { type AnyRoute, defineRoute } from '../http/catalogue.ts';
 import { Paged } from '../http/paging.ts';
+import { IdParams } from '../http/schema-basics.ts';
 import { LoginResponse } from './auth.schemas.ts';
-import {
-  AcceptInvitationBody,
-  User,
-  UserCreate,
-  UserIdParams,
-  UserListQuery,
-  UserUpdate,
-} from './users.schemas.ts';
+import { AcceptInvitationBody, User, UserCreate, UserListQuery, UserUpdate } from './users.schemas.ts';
 import {
   acceptInvitation,
   createUser,
@@ -49,7 +43,7 @@ export const userRoutes: AnyRoute[] = [
     access: 'read',
     permission: ['admin', 'read'],
     summary: 'One user',
-    params: UserIdParams,
+    params: IdParams,
     response: { 200: User },
     handler: async ({ params }, ctx) => getUser(ctx, params.id),
   }),
@@ -94,7 +88,7 @@ export const userRoutes: AnyRoute[] = [
       "give the owner role or change an owner's role or status (403 OWNER_REQUIRED). Reactivating a user " +
       'whose custom role was deleted needs a new `roleId` (409 otherwise). Giving a role (or giving it back ' +
       'by reactivating) needs every permission of that role (403 PERMISSION_NOT_HELD).',
-    params: UserIdParams,
+    params: IdParams,
     body: UserUpdate,
     response: { 200: User },
     handler: async ({ params, body }, ctx) => updateUser(ctx, params.id, body),

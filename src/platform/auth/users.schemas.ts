@@ -3,6 +3,7 @@
 import { Type } from 'typebox';
 import { nullable } from '../http/nullable.ts';
 import { pageQueryProperties } from '../http/paging.ts';
+import { Uuid } from '../http/schema-basics.ts';
 import { named } from '../http/schema-names.ts';
 import { syncQueryProperties } from '../http/sync.ts';
 import { Email, PasswordHash } from './auth.schemas.ts';
@@ -13,7 +14,7 @@ const NullableTimestamp = nullable(Type.String({ format: 'date-time' }));
 export const User = named(
   'User',
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
+    id: Uuid,
     email: Type.String(),
     name: Type.String(),
     role: Type.String({ description: 'A built-in role name or a custom role id' }),
@@ -31,11 +32,6 @@ export const User = named(
     }),
     deactivatedAt: NullableTimestamp,
   }),
-);
-
-export const UserIdParams = Type.Object(
-  { id: Type.String({ format: 'uuid' }) },
-  { additionalProperties: false },
 );
 
 export const UserListQuery = Type.Object(

@@ -1,5 +1,7 @@
 // Calendar days as the API writes them (YYYY-MM-DD), in UTC, with the little arithmetic the
-// ledger and the reports need: months and financial years. Plain strings compare in date order.
+// ledger and the reports need: months and financial years. Plain strings compare in date order,
+// so days are compared as strings, never as local-time Dates. The one dates module with
+// zone.ts (issue 35: src/platform/dates.ts was a second one).
 import { badRequest } from '../http/problem.ts';
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -29,11 +31,17 @@ export function calendarDay(value: string, field: string): string {
   return value;
 }
 
-/** Today in UTC. */
-export function todayOf(now: Date): string {
-  return now.toISOString().slice(0, 10);
+/** The UTC day of a moment. */
+export function dayOf(moment: Date): string {
+  return moment.toISOString().slice(0, 10);
 }
 
+/** Today in UTC: the day of `now`. */
+export function todayOf(now: Date): string {
+  return dayOf(now);
+}
+
+/** The day `n` days after `day` (before, for negative n). */
 export function addDays(day: string, n: number): string {
   const [y, m, d] = parts(day);
   return format(y, m, d + n);
@@ -75,4 +83,9 @@ export function financialYearEnd(day: string, yearEndMonth: number): string {
   const start = financialYearStart(day, yearEndMonth);
   const [y, m] = parts(start);
   return format(y + 1, m, 0);
+}
+
+/** The latest of the days. */
+export function latestDay(first: string, ...rest: string[]): string {
+  return [first, ...rest].sort().at(-1)!;
 }

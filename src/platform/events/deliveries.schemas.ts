@@ -3,25 +3,18 @@ import { Type } from 'typebox';
 import { stringEnum } from '../http/enums.ts';
 import { nullable } from '../http/nullable.ts';
 import { Paged, pageQueryProperties } from '../http/paging.ts';
+import { idParams, Uuid, uuid } from '../http/schema-basics.ts';
 import { named } from '../http/schema-names.ts';
 import { syncQueryProperties } from '../http/sync.ts';
 import { type EventRegistry, TEST_EVENT_TYPE } from './event-types.ts';
 
-export const DeliveryParams = Type.Object(
-  {
-    id: Type.String({ format: 'uuid' }),
-    deliveryId: Type.String({ format: 'uuid' }),
-  },
-  { additionalProperties: false },
-);
+export const DeliveryParams = idParams('id', 'deliveryId');
 
 export const DeliveryListQuery = Type.Object(
   {
     ...pageQueryProperties,
     ...syncQueryProperties(['createdAt'], '-createdAt'),
-    eventId: Type.Optional(
-      Type.String({ format: 'uuid', description: 'Only this event (the webhook-id header)' }),
-    ),
+    eventId: Type.Optional(uuid({ description: 'Only this event (the webhook-id header)' })),
   },
   { additionalProperties: false },
 );
@@ -53,7 +46,7 @@ export const Attempt = named(
 export const Redelivery = named(
   'WebhookRedelivery',
   Type.Object({
-    deliveryId: Type.String({ format: 'uuid' }),
+    deliveryId: Uuid,
     status: Type.Literal('pending'),
   }),
 );
@@ -61,8 +54,8 @@ export const Redelivery = named(
 export const TestDelivery = named(
   'WebhookTestDelivery',
   Type.Object({
-    eventId: Type.String({ format: 'uuid' }),
-    deliveryId: Type.String({ format: 'uuid' }),
+    eventId: Uuid,
+    deliveryId: Uuid,
     status: Type.Literal('pending'),
   }),
 );
@@ -80,8 +73,8 @@ export function deliverySchemas(events: EventRegistry) {
   const Delivery = named(
     'WebhookDelivery',
     Type.Object({
-      id: Type.String({ format: 'uuid' }),
-      eventId: Type.String({ format: 'uuid', description: 'Sent as webhook-id, the same on every attempt' }),
+      id: Uuid,
+      eventId: uuid({ description: 'Sent as webhook-id, the same on every attempt' }),
       eventType: DeliveryEventType,
       status: DeliveryStatus,
       createdAt: Type.String({ format: 'date-time' }),

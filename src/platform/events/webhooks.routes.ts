@@ -1,6 +1,7 @@
 // /api/webhooks: the business's outbound webhook subscriptions (paths in DECISIONS.md).
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../http/catalogue.ts';
+import { IdParams } from '../http/schema-basics.ts';
 import {
   DeliveryListQuery,
   DeliveryParams,
@@ -10,7 +11,7 @@ import {
 } from './deliveries.schemas.ts';
 import { listDeliveries, redeliver, sendTest } from './deliveries.service.ts';
 import type { EventRegistry } from './event-types.ts';
-import { WebhookIdParams, webhookSchemas } from './webhooks.schemas.ts';
+import { webhookSchemas } from './webhooks.schemas.ts';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook } from './webhooks.service.ts';
 
 const audit = { resource: 'webhook' };
@@ -64,7 +65,7 @@ export function webhookRoutes(events: EventRegistry): AnyRoute[] {
       access: 'read',
       permission: ['admin', 'read'],
       summary: 'One webhook',
-      params: WebhookIdParams,
+      params: IdParams,
       response: { 200: Webhook },
       handler: async ({ params }, ctx) => getWebhook(ctx, params.id),
     }),
@@ -81,7 +82,7 @@ export function webhookRoutes(events: EventRegistry): AnyRoute[] {
       description:
         'The same checks as adding apply to a new `url` or `eventTypes`. `enabled: true` switches a webhook back ' +
         'on, also one switched off after five consecutive failed events, and starts its failure count again.',
-      params: WebhookIdParams,
+      params: IdParams,
       body: WebhookUpdate,
       response: { 200: Webhook },
       handler: async ({ params, body }, ctx) => updateWebhook(ctx, events, params.id, body),
@@ -96,7 +97,7 @@ export function webhookRoutes(events: EventRegistry): AnyRoute[] {
       permission: ['admin', 'manage'],
       audit,
       summary: 'Delete a webhook: it stops sending at once',
-      params: WebhookIdParams,
+      params: IdParams,
       response: { 204: Type.Null() },
       handler: async ({ params }, ctx) => {
         await deleteWebhook(ctx, params.id);
@@ -118,7 +119,7 @@ export function webhookRoutes(events: EventRegistry): AnyRoute[] {
       description:
         '`updatedSince`: only deliveries queued, attempted or finished since then (a sync learns of status ' +
         'changes). `sort`: `-createdAt` (default) or `createdAt`, ties by id the same way. `eventId`: one event.',
-      params: WebhookIdParams,
+      params: IdParams,
       query: DeliveryListQuery,
       response: { 200: DeliveryPage },
       handler: async ({ params, query }, ctx) => listDeliveries(ctx, params.id, query),
@@ -153,7 +154,7 @@ export function webhookRoutes(events: EventRegistry): AnyRoute[] {
       audit,
       summary: 'Send a signed webhook.test event to this webhook',
       description: 'Delivered and retried like any event; follow it in GET /api/webhooks/{id}/deliveries.',
-      params: WebhookIdParams,
+      params: IdParams,
       response: { 202: TestDelivery },
       handler: async ({ params }, ctx) => sendTest(ctx, params.id),
     }),

@@ -3,13 +3,9 @@
 import { Type } from 'typebox';
 import { stringEnum } from '../http/enums.ts';
 import { nullable } from '../http/nullable.ts';
+import { Uuid, uuid } from '../http/schema-basics.ts';
 import { named } from '../http/schema-names.ts';
 import type { EventRegistry } from './event-types.ts';
-
-export const WebhookIdParams = Type.Object(
-  { id: Type.String({ format: 'uuid' }) },
-  { additionalProperties: false },
-);
 
 const Url = Type.String({
   minLength: 1,
@@ -89,7 +85,7 @@ export function webhookSchemas(events: EventRegistry) {
   const Webhook = named(
     'Webhook',
     Type.Object({
-      id: Type.String({ format: 'uuid' }),
+      id: Uuid,
       url: Type.String(),
       eventTypes: Type.Array(EventType),
       description: nullable(Type.String()),
@@ -99,10 +95,7 @@ export function webhookSchemas(events: EventRegistry) {
       consecutiveFailures: Type.Integer({ description: 'Events in a row that failed after every retry' }),
       createdBy: Type.Object({
         type: WebhookCreatorType,
-        id: Type.String({
-          format: 'uuid',
-          description: 'The user, or the API key (the webhook stops if it is revoked)',
-        }),
+        id: uuid({ description: 'The user, or the API key (the webhook stops if it is revoked)' }),
       }),
       createdAt: Type.String({ format: 'date-time' }),
       updatedAt: Type.String({

@@ -4,10 +4,10 @@
 // created it, 200 for a replay.
 import { type TSchema, Type } from 'typebox';
 import type { TenantCtx } from './context.ts';
+import { uuid } from './schema-basics.ts';
 
 export const clientIdProperty = Type.Optional(
-  Type.String({
-    format: 'uuid',
+  uuid({
     description:
       'Caller-chosen UUID that becomes the record id. Sending it again answers 200 with the existing record.',
   }),

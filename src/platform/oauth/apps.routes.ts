@@ -1,8 +1,9 @@
 // /api/oauth/apps: register an app (the client secret answered once), list, get, delete.
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../http/catalogue.ts';
+import { IdParams } from '../http/schema-basics.ts';
 import { createOAuthApp, deleteOAuthApp, getOAuthApp, listOAuthApps } from './apps.service.ts';
-import { OAuthApp, OAuthAppCreate, OAuthAppCreated, OAuthAppIdParams } from './oauth.schemas.ts';
+import { OAuthApp, OAuthAppCreate, OAuthAppCreated } from './oauth.schemas.ts';
 
 const audit = { resource: 'oauth_app' };
 
@@ -47,7 +48,7 @@ export const oauthAppRoutes: AnyRoute[] = [
     access: 'read',
     permission: ['admin', 'read'],
     summary: 'One OAuth app',
-    params: OAuthAppIdParams,
+    params: IdParams,
     response: { 200: OAuthApp },
     handler: async ({ params }, ctx) => getOAuthApp(ctx, params.id),
   }),
@@ -64,7 +65,7 @@ export const oauthAppRoutes: AnyRoute[] = [
     description:
       'Takes effect at once for sign-ins and refreshes; access tokens already issued run out within their hour. ' +
       'Each connected business can also revoke its connection in its key list at any time.',
-    params: OAuthAppIdParams,
+    params: IdParams,
     response: { 204: Type.Null() },
     handler: async ({ params }, ctx) => {
       await deleteOAuthApp(ctx, params.id);

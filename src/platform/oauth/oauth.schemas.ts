@@ -7,14 +7,10 @@
 import { Type } from 'typebox';
 import { stringEnum } from '../http/enums.ts';
 import { nullable } from '../http/nullable.ts';
+import { Uuid } from '../http/schema-basics.ts';
 import { named } from '../http/schema-names.ts';
 
 const NullableTimestamp = nullable(Type.String({ format: 'date-time' }));
-
-export const OAuthAppIdParams = Type.Object(
-  { id: Type.String({ format: 'uuid' }) },
-  { additionalProperties: false },
-);
 
 export const OAuthAppCreate = named(
   'OAuthAppCreate',
@@ -43,12 +39,12 @@ export const OAuthAppCreate = named(
 export const OAuthApp = named(
   'OAuthApp',
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
+    id: Uuid,
     name: Type.String(),
     clientId: Type.String({ description: 'Public: send as client_id' }),
     redirectUris: Type.Array(Type.String()),
     secretLastFour: Type.String({ description: 'The last four characters of the client secret' }),
-    createdBy: Type.String({ format: 'uuid' }),
+    createdBy: Uuid,
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({
       format: 'date-time',

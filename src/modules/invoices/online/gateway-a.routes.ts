@@ -8,6 +8,7 @@ import { Type } from 'typebox';
 import { withTenant } from '../../../platform/db/tenant.ts';
 import { type AnyRoute, defineRoute } from '../../../platform/http/catalogue.ts';
 import { HttpError, notFound } from '../../../platform/http/problem.ts';
+import { uuid } from '../../../platform/http/schema-basics.ts';
 import { GATEWAY_A_ITN_QUEUE, type GatewayAItnJob, itnFieldsOf } from './gateway-a.itn.ts';
 import { fileNotification } from './notifications.service.ts';
 
@@ -42,12 +43,13 @@ export const gatewayARoutes: AnyRoute[] = [
       "passphrase, the gateway's validate endpoint confirming it (retried while unreachable), the payment id not " +
       'seen before, payment_status COMPLETE, and m_payment_id naming a payment link of this tenant. Only then is ' +
       'the payment trusted and recorded (or left for review). An unknown tenant is a 404.',
-    params: Type.Object({
-      tenantId: Type.String({ format: 'uuid', description: 'The business the notification is for' }),
-    }),
+    params: Type.Object(
+      { tenantId: uuid({ description: 'The business the notification is for' }) },
+      { additionalProperties: false },
+    ),
     response: {
       200: Type.Object(
-        { id: Type.String({ format: 'uuid', description: 'The notification, as filed in the inbox' }) },
+        { id: uuid({ description: 'The notification, as filed in the inbox' }) },
         { additionalProperties: false },
       ),
     },

@@ -5,6 +5,7 @@
 import { Type } from 'typebox';
 import { withTenant } from '../../../platform/db/tenant.ts';
 import { type AnyRoute, defineRoute } from '../../../platform/http/catalogue.ts';
+import { uuid } from '../../../platform/http/schema-basics.ts';
 import { receiveGatewayB } from './gateway-b.inbound.ts';
 import { NotificationStatus } from './notifications.schemas.ts';
 
@@ -35,11 +36,11 @@ export const gatewayBRoutes: AnyRoute[] = [
       'of what is due (else it waits in the review queue); refund.succeeded of a whole payment reverses it. ' +
       'Other events are filed and dismissed. Unknown fields are ignored. 503 when a stored secret will not ' +
       'decrypt (the gateway retries).',
-    params: Type.Object({ tenantId: Type.String({ format: 'uuid', description: 'The business' }) }),
+    params: Type.Object({ tenantId: uuid({ description: 'The business' }) }, { additionalProperties: false }),
     response: {
       200: Type.Object(
         {
-          id: Type.String({ format: 'uuid', description: 'The notification filed in the inbox' }),
+          id: uuid({ description: 'The notification filed in the inbox' }),
           status: NotificationStatus,
         },
         { description: 'Received and filed (matched, waiting in review, duplicate or dismissed)' },

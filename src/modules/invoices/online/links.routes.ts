@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../../platform/http/catalogue.ts';
 import { routeGroup } from '../../../platform/http/route-group.ts';
-import { IdParams } from '../invoices.schemas.ts';
+import { IdParams } from '../../../platform/http/schema-basics.ts';
 import { PaymentLink, PaymentLinkCreate, PaymentLinkParams } from './links.schemas.ts';
 import { createLink, getLink, listLinks, revokeLink } from './links.service.ts';
 

@@ -3,11 +3,11 @@ import { Type } from 'typebox';
 import { stringEnum } from '../../../platform/http/enums.ts';
 import { clientIdProperty } from '../../../platform/http/idempotent.ts';
 import { nullable } from '../../../platform/http/nullable.ts';
+import { idParams, Uuid } from '../../../platform/http/schema-basics.ts';
 import { named } from '../../../platform/http/schema-names.ts';
 import { GatewayName } from './notifications.schemas.ts';
 
 const Ts = Type.String({ format: 'date-time' });
-const Uuid = Type.String({ format: 'uuid' });
 
 export const LINK_VIEW_STATUSES = ['active', 'revoked', 'expired', 'paid'] as const;
 export type LinkViewStatus = (typeof LINK_VIEW_STATUSES)[number];
@@ -55,11 +55,12 @@ export const PaymentLink = named(
   }),
 );
 
-export const PaymentLinkParams = Type.Object({ id: Uuid, linkId: Uuid });
+export const PaymentLinkParams = idParams('id', 'linkId');
 
-export const PayPageParams = Type.Object({
-  token: Type.String({ maxLength: 64, description: 'The link token' }),
-});
+export const PayPageParams = Type.Object(
+  { token: Type.String({ maxLength: 64, description: 'The link token' }) },
+  { additionalProperties: false },
+);
 
 export const PayPageQuery = Type.Object({
   result: Type.Optional(

@@ -5,8 +5,8 @@
 // gateway A needs nothing at the gateway: its form is signed when the page is opened.
 import type { Selectable } from 'kysely';
 import type { Tx } from '../../../platform/db/tenant.ts';
+import { claimClientId } from '../../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../../platform/http/context.ts';
-import { idFor } from '../../../platform/http/idempotent.ts';
 import { badRequest, conflict, HttpError, notFound, unavailable } from '../../../platform/http/problem.ts';
 import { money, toNumber } from '../../../platform/money/money.ts';
 import {
@@ -112,20 +112,13 @@ export async function createLink(ctx: TenantCtx, invoiceId: string, input: LinkI
   // Locked: two creations with one clientId take turns, and the second finds the first.
   const invoice = await lockInvoiceRow(ctx.db, ctx.tenantId, companyId, invoiceId);
   if (!invoice) throw notFound('Document');
-  const id = idFor(input.clientId);
-  if (input.clientId) {
-    const existing = await findLink(ctx, invoiceId, id);
-    if (existing) {
-      ctx.reply.code(200);
-      return toLink(ctx, existing, await dueNow(ctx.db, ctx.tenantId, invoice));
-    }
-    const elsewhere = await ctx.db
-      .selectFrom('payment_links')
-      .select('id')
-      .where('tenant_id', '=', ctx.tenantId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (elsewhere) throw conflict('clientId: already the id of another record', { field: 'clientId' });
+  const { id, replay } = await claimClientId(ctx, input.clientId, {
+    table: 'payment_links',
+    owner: ['invoice_id', invoiceId],
+  });
+  if (replay) {
+    ctx.reply.code(200);
+    return toLink(ctx, (await findLink(ctx, invoiceId, id))!, await dueNow(ctx.db, ctx.tenantId, invoice));
   }
   if (!RECEIVABLE_TYPES.has(invoice.document_type))
     throw conflict('Only an invoice or a debit note can be paid online', { code: 'NOT_RECEIVABLE' });

@@ -4,12 +4,12 @@ import { Type } from 'typebox';
 import { stringEnum } from '../../../platform/http/enums.ts';
 import { nullable } from '../../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../../platform/http/paging.ts';
+import { Uuid, uuid } from '../../../platform/http/schema-basics.ts';
 import { named } from '../../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../../platform/http/sync.ts';
 import { GATEWAYS, NOTIFICATION_KINDS, NOTIFICATION_STATUSES } from './online.tables.ts';
 
 const Ts = Type.String({ format: 'date-time' });
-const Uuid = Type.String({ format: 'uuid' });
 
 export const GatewayName = named(
   'PaymentGatewayName',
@@ -38,8 +38,7 @@ export const PaymentGateway = named(
         'How far a paid amount may be from what is due and still be recorded without review (rand)',
     }),
     clearingAccountId: nullable(
-      Type.String({
-        format: 'uuid',
+      uuid({
         description:
           "The bank account (ledger account) online payments are recorded into until the gateway's payout",
       }),
@@ -48,7 +47,7 @@ export const PaymentGateway = named(
   }),
 );
 
-export const GatewayParams = Type.Object({ gateway: GatewayName });
+export const GatewayParams = Type.Object({ gateway: GatewayName }, { additionalProperties: false });
 
 const Secret = (description: string) =>
   Type.String({ minLength: 1, maxLength: 500, pattern: '^[!-~]+$', description });
@@ -124,7 +123,7 @@ export const PaymentNotification = named(
     reference: nullable(Type.String({ description: 'The reference the gateway echoed back' })),
     linkId: nullable(Uuid),
     invoiceId: nullable(Uuid),
-    paymentId: nullable(Type.String({ format: 'uuid', description: 'The invoice payment recorded from it' })),
+    paymentId: nullable(uuid({ description: 'The invoice payment recorded from it' })),
     rawBody: Type.String({ description: 'The body exactly as received' }),
     contentType: nullable(Type.String()),
     sourceIp: nullable(Type.String()),
@@ -147,21 +146,16 @@ export const NotificationListQuery = Type.Object(
     ...syncQueryProperties(['date', 'updatedAt', 'createdAt'] as const, '-date'),
     status: Type.Optional(NotificationStatus),
     gateway: Type.Optional(GatewayName),
-    invoiceId: Type.Optional(
-      Type.String({ format: 'uuid', description: 'Notifications about this invoice' }),
-    ),
+    invoiceId: Type.Optional(uuid({ description: 'Notifications about this invoice' })),
   },
   { additionalProperties: false },
 );
-
-export const NotificationIdParams = Type.Object({ id: Uuid });
 
 export const NotificationMatch = named(
   'PaymentNotificationMatch',
   Type.Object(
     {
-      invoiceId: Type.String({
-        format: 'uuid',
+      invoiceId: uuid({
         description: 'The invoice (or debit note) the payment is for',
       }),
     },

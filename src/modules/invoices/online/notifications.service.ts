@@ -7,7 +7,7 @@
 import type { Decimal } from 'decimal.js';
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
-import { dayOf } from '../../../platform/dates.ts';
+import { dayOf } from '../../../platform/dates/days.ts';
 import type { Tx } from '../../../platform/db/tenant.ts';
 import type { AppDeps, TenantCtx } from '../../../platform/http/context.ts';
 import { pageOf, pageOfQuery, paging } from '../../../platform/http/paging.ts';

@@ -7,11 +7,11 @@ import { type AnyRoute, defineRoute } from '../../../platform/http/catalogue.ts'
 import { Paged } from '../../../platform/http/paging.ts';
 import { badRequest } from '../../../platform/http/problem.ts';
 import { routeGroup } from '../../../platform/http/route-group.ts';
+import { IdParams } from '../../../platform/http/schema-basics.ts';
 import { disconnectGateway, listGateways, setGatewayCredentials } from './gateways.service.ts';
 import {
   GatewayParams,
   NotificationDismiss,
-  NotificationIdParams,
   NotificationListQuery,
   NotificationMatch,
   PaymentGateway,
@@ -116,7 +116,7 @@ export const notificationRoutes: AnyRoute[] = [
     path: '/api/payment-notifications/{id}',
     operationId: 'getPaymentNotification',
     summary: 'One notification of the inbox, with its raw body, checks and outcome',
-    params: NotificationIdParams,
+    params: IdParams,
     response: { 200: PaymentNotification },
     handler: async ({ params }, ctx) => getNotification(ctx, params.id),
   }),
@@ -132,7 +132,7 @@ export const notificationRoutes: AnyRoute[] = [
       'review → matched: the payment is recorded as the gateway reported it, into the gateway clearing account ' +
       '(more than is due leaves the customer a credit, as any payment does). Only a trusted payment waiting in ' +
       'review: anything else is 409 NOT_IN_REVIEW.',
-    params: NotificationIdParams,
+    params: IdParams,
     body: NotificationMatch,
     response: { 200: PaymentNotification },
     handler: async ({ params, body }, ctx) => matchNotification(ctx, params.id, body.invoiceId),
@@ -145,7 +145,7 @@ export const notificationRoutes: AnyRoute[] = [
     operationId: 'dismissPaymentNotification',
     errors: ['NOT_IN_REVIEW'],
     summary: 'Set a notification in the review queue aside, with the reason (nothing is recorded)',
-    params: NotificationIdParams,
+    params: IdParams,
     body: NotificationDismiss,
     response: { 200: PaymentNotification },
     handler: async ({ params, body }, ctx) => dismissNotification(ctx, params.id, body.reason),
