@@ -74,7 +74,7 @@ function strictBodies(): AjvCompiler.ValidatorFactory {
     return ((route: { httpPart?: string; schema: unknown }) =>
       (route.httpPart === 'body' ? strict : coercing)({
         ...route,
-        schema: withInputRules(route.schema),
+        schema: withInputRules(route.schema, route.httpPart),
       } as never)) as unknown as typeof coercing;
   };
   return factory;

@@ -16407,7 +16407,7 @@ export interface operations {
     listContacts: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -17139,7 +17139,7 @@ export interface operations {
     listLeadImports: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -17218,7 +17218,7 @@ export interface operations {
     listLeads: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -17724,7 +17724,7 @@ export interface operations {
     listOpportunities: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -18326,7 +18326,7 @@ export interface operations {
     listSalesTargets: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -18536,7 +18536,7 @@ export interface operations {
     listActivities: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -19736,7 +19736,7 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -19942,7 +19942,7 @@ export interface operations {
     listAuditLog: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -20842,7 +20842,7 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -21145,7 +21145,7 @@ export interface operations {
     listLedgerLines: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -21194,7 +21194,7 @@ export interface operations {
     listJournals: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -21657,7 +21657,7 @@ export interface operations {
     listCustomerCredits: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -21990,7 +21990,7 @@ export interface operations {
     listInvoices: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -23555,7 +23555,7 @@ export interface operations {
     listPaymentNotifications: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -24141,7 +24141,7 @@ export interface operations {
     listPaymentRuns: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -24411,7 +24411,7 @@ export interface operations {
     listBills: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -25125,7 +25125,7 @@ export interface operations {
     listExpenses: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -25646,7 +25646,7 @@ export interface operations {
     listMileageTrips: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -25919,7 +25919,7 @@ export interface operations {
     listPurchaseOrders: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -26652,7 +26652,7 @@ export interface operations {
     listBankStatements: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -26981,7 +26981,7 @@ export interface operations {
     listBankTransactions: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -27482,7 +27482,7 @@ export interface operations {
         parameters: {
             query: {
                 bankAccountId: string;
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -28088,7 +28088,7 @@ export interface operations {
     listProducts: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -28924,7 +28924,7 @@ export interface operations {
     listPriceLists: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -29319,7 +29319,7 @@ export interface operations {
     listStockMovements: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -29526,7 +29526,7 @@ export interface operations {
     listStockOnHand: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -29687,7 +29687,7 @@ export interface operations {
     listStockSerials: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -29735,7 +29735,7 @@ export interface operations {
     listStockTakes: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -30008,7 +30008,7 @@ export interface operations {
     listStockTransfers: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -30256,7 +30256,7 @@ export interface operations {
     listLandedCosts: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -30503,7 +30503,7 @@ export interface operations {
     listEmployees: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -30799,7 +30799,7 @@ export interface operations {
     listLeaveRequests: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -31132,7 +31132,7 @@ export interface operations {
     listLeaveAdjustments: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -31263,7 +31263,7 @@ export interface operations {
     listPayrollPeriods: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -31676,7 +31676,7 @@ export interface operations {
     listPayslips: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -32010,7 +32010,7 @@ export interface operations {
     listRecurringInvoices: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -32246,7 +32246,7 @@ export interface operations {
     listRecurringInvoiceDocuments: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
