@@ -595,7 +595,9 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string, extras: Open
         `${extras.summary ?? DEFAULT_SUMMARY}\n\n` +
         'Every /api call needs a bearer token; company-scoped calls also need X-Company-Id. ' +
         'Errors are RFC 7807 problem details (`application/problem+json`) with a `code` from a closed list, ' +
-        'except a role denial, which answers { error, resource, action }.\n\n' +
+        'except a role denial, which answers { error, resource, action }. A path no operation has answers ' +
+        '404 `NOT_FOUND`; a path that has operations, called with a method none of them takes, answers 405 ' +
+        '`METHOD_NOT_ALLOWED` with an `Allow` header naming the methods it takes.\n\n' +
         'Rules every input follows, whatever its schema says: text never holds NUL (U+0000); a string of ' +
         `up to ${FREE_TEXT_OVER} characters (a name, a number, a code, an e-mail) holds no other control character ` +
         '(U+0001–U+001F but tab, CR and LF, nor U+007F); a date or date-time is a day from ' +
