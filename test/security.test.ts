@@ -867,6 +867,27 @@ describe("another tenant's id → 404", () => {
   }
 });
 
+// Issue 35: PATCH /api/cost-centres/{id} and /api/bills/{id} with {} answered 500 (an UPDATE with
+// nothing to set). An empty patch changes nothing and answers the record, on every PATCH route.
+describe('an empty PATCH ({}) on a record of tenant A → 200, the record unchanged', () => {
+  for (const route of catalogue.filter((r) => r.method === 'PATCH' && r.auth !== 'none')) {
+    test(name(route), async () => {
+      const ids = await idsOfTenantA(route);
+      const api = as(t.app, a.token, route.companyScoped ? a.companyId : undefined);
+      const url = fill(route.path, ids);
+      const reader = catalogue.find((r) => r.method === 'GET' && r.path === route.path);
+      const before = reader ? await api({ method: 'GET', url }) : undefined;
+      if (before) assert.equal(before.statusCode, 200, `GET ${url}: ${before.body}`);
+      const res = await api({ method: 'PATCH', url, payload: {} });
+      assert.equal(res.statusCode, 200, `${name(route)} with {}: ${res.body}`);
+      if (!before) return;
+      const after = await api({ method: 'GET', url });
+      assert.deepEqual(after.json(), before.json(), `${name(route)}: the record is unchanged`);
+      assert.deepEqual(res.json(), after.json(), `${name(route)} answers the record`);
+    });
+  }
+});
+
 describe('a role without the permission → 403 { error, resource, action }', () => {
   for (const route of withPermission) {
     test(name(route), async () => {
