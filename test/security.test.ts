@@ -930,7 +930,9 @@ function numbersIn(
         {
           field,
           largest: declaredMaximum(p),
-          set: (c: unknown, n: number) => void ((c as Record<string, unknown>)[k] = n),
+          set: (c: unknown, n: number) => {
+            (c as Record<string, unknown>)[k] = n;
+          },
         },
       ];
     const value = (example as Record<string, unknown>)[k];
