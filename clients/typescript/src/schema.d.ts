@@ -1496,7 +1496,7 @@ export interface paths {
         };
         /**
          * The users of the business (paged), active and deactivated
-         * @description `q` matches name or e-mail (contains, any case); `role` takes a built-in role name or a custom role id; `active` true or false; `updatedSince` only users changed since then. Filters apply before paging. Sorted by name unless `sort` names createdAt or updatedAt (a leading `-` for descending; ties by id).
+         * @description `q` matches name or e-mail (contains, any case); `role` takes a built-in role name or a custom role id; `isActive` true or false (`active`, its former name, is still read); `updatedSince` only users changed since then. Filters apply before paging. Sorted by name unless `sort` names createdAt or updatedAt (a leading `-` for descending; ties by id).
          *
          *     Needs the role permission `admin:read`. An API key or OAuth token needs the scope `admin:read`.
          */
@@ -8782,6 +8782,11 @@ export interface components {
             createdAt: string;
             /**
              * Format: date-time
+             * @description When the key last changed (its revocation); using it does not change it
+             */
+            updatedAt: string;
+            /**
+             * Format: date-time
              * @description The latest token exchange
              */
             lastUsedAt: string | null;
@@ -8818,6 +8823,11 @@ export interface components {
             createdBy: string;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the key last changed (its revocation); using it does not change it
+             */
+            updatedAt: string;
             /**
              * Format: date-time
              * @description The latest token exchange
@@ -19749,6 +19759,9 @@ export interface operations {
                 q?: string;
                 /** @description A built-in role name (owner, admin, accountant, ...) or the UUID of a custom role */
                 role?: components["schemas"]["BuiltInRole"] | string;
+                /** @description Only active (true) or deactivated (false) users, as every list says it */
+                isActive?: boolean;
+                /** @description Deprecated: the same as isActive */
                 active?: boolean;
             };
             header?: never;
