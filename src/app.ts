@@ -76,7 +76,7 @@ function strictBodies(when: CompileSchemas): AjvCompiler.ValidatorFactory {
     const compile = (route: { httpPart?: string; schema: unknown }) =>
       (route.httpPart === 'body' ? strict : coercing)({
         ...route,
-        schema: withInputRules(route.schema),
+        schema: withInputRules(route.schema, route.httpPart),
       } as never);
     return ((route: { httpPart?: string; schema: unknown }) =>
       when === 'at-start'

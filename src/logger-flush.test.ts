@@ -51,3 +51,29 @@ test('a process whose stdout reader is gone logs, flushes and exits at once', as
   });
   assert.equal(code, 0, `killed after ${Date.now() - started} ms`);
 });
+
+// Issue 35: a write that fails for good other than EPIPE (which pino's destination gives up by
+// itself) was an `error` nobody handled: the process ended at once, dropping requests in flight.
+test('a destination that refuses writes (here a read-only descriptor, EBADF): lines given up, the process lives on', async () => {
+  const file = join(dir, 'read-only.log');
+  const script = [
+    "import { openSync, writeFileSync } from 'node:fs';",
+    "import { createLogger } from './src/logger.ts';",
+    `writeFileSync(${JSON.stringify(file)}, '');`,
+    `const log = createLogger('info', openSync(${JSON.stringify(file)}, 'r'));`,
+    "for (let i = 0; i < 50; i++) log.info('to nobody');",
+    "setTimeout(() => { log.info('still here'); process.stderr.write('alive\\n'); process.exit(0); }, 300);",
+  ].join('\n');
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: join(import.meta.dirname, '..'),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  assert.equal(code, 0, stderr);
+  assert.match(stderr, /log lines are given up: their destination failed \(EBADF\)/);
+  assert.match(stderr, /alive/);
+});

@@ -42,6 +42,7 @@ export function loggerOptions(level: string) {
 export function createLogger(level: string, dest: number | string = 1) {
   const destination = pino.destination({ dest, sync: false });
   boundExitFlush(destination as unknown as PendingLines);
+  giveUpWhenUnread(destination as unknown as PendingLines & NodeJS.EventEmitter);
   const logger = pino(loggerOptions(level), destination);
   return Object.assign(logger, { flushNow: () => destination.flushSync() });
 }
@@ -54,6 +55,7 @@ export const EXIT_FLUSH_MS = 1000;
 /** What sonic-boom (pino's destination, 4.x) keeps of the lines not yet written. */
 interface PendingLines {
   fd: number;
+  write(line: string): boolean;
   _bufs: string[];
   _writingBuf: string;
   _writing: boolean;
@@ -91,4 +93,26 @@ export function boundExitFlush(stream: PendingLines): void {
       }
     }
   };
+}
+
+/**
+ * A write that fails for good (EPIPE: the reader of stdout went away, a log collector that died)
+ * made sonic-boom emit `error`, which nobody handled: the process ended at once, dropping the
+ * requests in flight (issue 35). The service keeps serving instead: the lines waiting are given
+ * up, and so is every later one (nobody is left to read them; retrying would only hold them in
+ * memory). One note goes to stderr, if anyone reads that. A stop then ends as usual, within its
+ * grace period (the exit flush is bounded: boundExitFlush).
+ */
+export function giveUpWhenUnread(stream: PendingLines & NodeJS.EventEmitter): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    stream._bufs = [];
+    stream._writingBuf = '';
+    stream._len = 0;
+    stream.write = () => true;
+    try {
+      process.stderr.write(`log lines are given up: their destination failed (${err.code ?? err.message})\n`);
+    } catch {
+      // stderr is gone too: nothing more to say.
+    }
+  });
 }

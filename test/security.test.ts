@@ -867,6 +867,27 @@ describe("another tenant's id → 404", () => {
   }
 });
 
+// Issue 35: PATCH /api/cost-centres/{id} and /api/bills/{id} with {} answered 500 (an UPDATE with
+// nothing to set). An empty patch changes nothing and answers the record, on every PATCH route.
+describe('an empty PATCH ({}) on a record of tenant A → 200, the record unchanged', () => {
+  for (const route of catalogue.filter((r) => r.method === 'PATCH' && r.auth !== 'none')) {
+    test(name(route), async () => {
+      const ids = await idsOfTenantA(route);
+      const api = as(t.app, a.token, route.companyScoped ? a.companyId : undefined);
+      const url = fill(route.path, ids);
+      const reader = catalogue.find((r) => r.method === 'GET' && r.path === route.path);
+      const before = reader ? await api({ method: 'GET', url }) : undefined;
+      if (before) assert.equal(before.statusCode, 200, `GET ${url}: ${before.body}`);
+      const res = await api({ method: 'PATCH', url, payload: {} });
+      assert.equal(res.statusCode, 200, `${name(route)} with {}: ${res.body}`);
+      if (!before) return;
+      const after = await api({ method: 'GET', url });
+      assert.deepEqual(after.json(), before.json(), `${name(route)}: the record is unchanged`);
+      assert.deepEqual(res.json(), after.json(), `${name(route)} answers the record`);
+    });
+  }
+});
+
 describe('a role without the permission → 403 { error, resource, action }', () => {
   for (const route of withPermission) {
     test(name(route), async () => {
@@ -1037,6 +1058,120 @@ describe('an inbound gateway route trusts nothing but the signature', () => {
         headers,
       });
       assertProblem(unknown, 404, `${name(route)} for an unknown tenant`);
+    });
+  }
+});
+
+type Schema = {
+  type?: unknown;
+  maximum?: number;
+  exclusiveMaximum?: number;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+};
+
+const takesNumber = (s: Schema): boolean =>
+  [s.type].flat().some((t) => t === 'number' || t === 'integer') ||
+  [...(s.anyOf ?? []), ...(s.oneOf ?? [])].some(takesNumber);
+
+/** The largest value the schema declares it takes (undefined: no maximum). */
+function declaredMaximum(s: Schema): number | undefined {
+  if (typeof s.maximum === 'number') return s.maximum;
+  if (typeof s.exclusiveMaximum === 'number') return s.exclusiveMaximum - 1;
+  const branches = [...(s.anyOf ?? []), ...(s.oneOf ?? [])].filter(takesNumber);
+  const maxima = branches.map(declaredMaximum);
+  return maxima.length && maxima.every((m) => m !== undefined)
+    ? Math.max(...(maxima as number[]))
+    : undefined;
+}
+
+/**
+ * Every number the body's schema takes (lines[0].quantity), where the example has a place for it
+ * (its object, or its array's first element), with a setter on a copy of the example.
+ */
+function numbersIn(
+  schema: Schema | undefined,
+  example: unknown,
+  at = '',
+): Array<{ field: string; largest?: number; set: (copy: unknown, v: number) => void }> {
+  if (!schema || !example || typeof example !== 'object' || Array.isArray(example)) return [];
+  return Object.entries(schema.properties ?? {}).flatMap(([k, p]) => {
+    const field = at ? `${at}.${k}` : k;
+    if (takesNumber(p))
+      return [
+        {
+          field,
+          largest: declaredMaximum(p),
+          set: (c: unknown, n: number) => {
+            (c as Record<string, unknown>)[k] = n;
+          },
+        },
+      ];
+    const value = (example as Record<string, unknown>)[k];
+    const inner =
+      Array.isArray(value) && p.items
+        ? numbersIn(p.items, value[0], `${field}[0]`).map((i) => ({
+            ...i,
+            set: (c: unknown, n: number) => i.set(((c as Record<string, unknown[]>)[k] ?? [])[0], n),
+          }))
+        : numbersIn(p, value, field).map((i) => ({
+            ...i,
+            set: (c: unknown, n: number) => i.set((c as Record<string, unknown>)[k], n),
+          }));
+    return inner;
+  });
+}
+
+// Last in the file: these sends change tenant A's records (a payment of the largest amount pays
+// an invoice), which the checks above must find as they were made.
+// Issue 35: PUT /api/payroll-periods/{id}/inputs/{employeeId} with overtimeHours 1000000000 answered
+// the database's "A number is out of range", naming no field (the column is numeric(10,2), the
+// schema allowed more). Every number a body's example carries, sent far beyond any column
+// (10^17), is refused naming its field (or taken): never the database's refusal, never a 500.
+describe("a number beyond its column → 400 naming it, never the database's refusal", () => {
+  const writes = catalogue.filter(
+    (r) => r.auth !== 'none' && r.method !== 'GET' && r.body && r.consumes !== MULTIPART_CONTENT_TYPE,
+  );
+  // Every route's ids first: a create sent here with a large number must not take the name its
+  // example gives before the route that needs that create for its path has made it.
+  before(async () => {
+    for (const route of writes) await idsOfTenantA(route);
+  });
+  for (const route of writes) {
+    const numbers = numbersIn(route.body as Schema, exampleBody(route));
+    if (!numbers.length) continue;
+    test(name(route), async () => {
+      const ids = await idsOfTenantA(route);
+      const api = as(t.app, a.token, route.companyScoped ? a.companyId : undefined);
+      const send = (body: unknown) =>
+        api({
+          method: route.method,
+          url: fill(route.path, ids),
+          query: exampleQuery(route),
+          payload: body as object,
+        });
+      // A field the example itself is refused for (a state the record is not in) is not the number's.
+      const plain = await send(exampleBody(route));
+      const refusedAnyway = plain.statusCode === 400 ? String(plain.json().field ?? '') : undefined;
+      for (const n of numbers) {
+        // Far beyond any column, and the largest the schema declares: each is refused naming a
+        // field the body has, or taken.
+        for (const value of [1e17, ...(n.largest === undefined ? [] : [n.largest])]) {
+          const body = exampleBody(route);
+          n.set(body, value);
+          const res = await send(body);
+          const what = `${name(route)} ${n.field}=${value}`;
+          assert.ok(res.statusCode < 500, `${what}: ${res.body}`);
+          if (res.statusCode !== 400) continue;
+          const field = String(res.json().field ?? '');
+          assert.ok(field, `${what} names no field: ${res.body}`);
+          if (field === refusedAnyway) continue;
+          const top = field.split(/[.[]/)[0]!;
+          assert.ok(top in (body as object), `${what} names ${field}, which the body does not have`);
+        }
+      }
     });
   }
 });

@@ -61,6 +61,27 @@ test('the same after requests were logged to the gone reader', async () => {
   assert.equal(exit.code, 0, `exit ${exit.code} after ${exit.ms} ms: ${server.output().stderr}`);
 });
 
+// Issue 35: the first log line to meet EPIPE ended the server at once (sonic-boom's `error`,
+// unhandled), dropping the requests in flight. It keeps serving, its log lines given up.
+test('with the reader of stdout gone the server keeps serving; a later SIGTERM stops it cleanly', async () => {
+  const server = await startMain({ DATA_DIR: dataDir(), PORT: String(await freePort()) });
+  server.child.stdout!.destroy();
+  // Each answer is logged to the gone reader; requests at once and after a pause all answer.
+  const first = await Promise.all(Array.from({ length: 10 }, () => fetch(`${server.url}/health`)));
+  assert.deepEqual(
+    first.map((r) => r.status),
+    Array(10).fill(200),
+  );
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal(server.child.exitCode, null, `exited: ${server.output().stderr}`);
+  for (let i = 0; i < 10; i++) assert.equal((await fetch(`${server.url}/health`)).status, 200);
+  assert.equal(server.child.exitCode, null, `exited: ${server.output().stderr}`);
+  assert.match(server.output().stderr, /log lines are given up/);
+  const exit = await terminate(server.child);
+  assert.equal(exit.code, 0, `exit ${exit.code} after ${exit.ms} ms: ${server.output().stderr}`);
+  assert.ok(exit.ms < GRACE_MS, `${exit.ms} ms`);
+});
+
 test('API_PROCESSES=2: the supervisor and its serving processes all stop with stdout gone', {
   skip: PG ? false : 'needs DATABASE_URL: several processes share a PostgreSQL database (CI runs it there)',
 }, async () => {

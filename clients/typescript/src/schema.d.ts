@@ -196,7 +196,7 @@ export interface paths {
         };
         /**
          * List contacts (paged), filtered by type, text, tags and active state
-         * @description Contacts are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent is ignored. Ordered by name (any case), then id; sort orders by updatedAt or createdAt instead (`-` for descending; ties by id in the same direction). type is CUSTOMER, SUPPLIER, EMPLOYEE or TAX_PRACTITIONER (anything else: 400 naming type). q looks for the text, in any case, in name, tradingName, email, phone and vatNumber. tag may repeat: a contact must carry every tag given. Without isActive both active and inactive contacts are listed. Deleted contacts are left out, except with updatedSince: a sync then sees every contact changed since, deleted ones with deletedAt set. Filters apply before paging; limit defaults to 50, at most 200.
+         * @description Contacts are one book per tenant, shared by all its companies: no X-Company-Id is needed, and one sent is ignored. Ordered by name (any case), then id; sort orders by updatedAt or createdAt instead (`-` for descending; ties by id in the same direction). type is CUSTOMER, SUPPLIER, EMPLOYEE or TAX_PRACTITIONER, in any case (anything else: 400 naming type). q looks for the text, in any case, in name, tradingName, email, phone and vatNumber. tag may repeat: a contact must carry every tag given. Without isActive both active and inactive contacts are listed. Deleted contacts are left out, except with updatedSince: a sync then sees every contact changed since, deleted ones with deletedAt set. Filters apply before paging; limit defaults to 50, at most 200.
          *
          *     Needs the role permission `contacts:read`. An API key or OAuth token needs the scope `contacts:read`.
          */
@@ -1496,7 +1496,7 @@ export interface paths {
         };
         /**
          * The users of the business (paged), active and deactivated
-         * @description `q` matches name or e-mail (contains, any case); `role` takes a built-in role name or a custom role id; `active` true or false; `updatedSince` only users changed since then. Filters apply before paging. Sorted by name unless `sort` names createdAt or updatedAt (a leading `-` for descending; ties by id).
+         * @description `q` matches name or e-mail (contains, any case); `role` takes a built-in role name or a custom role id; `isActive` true or false (`active`, its former name, is still read); `updatedSince` only users changed since then. Filters apply before paging. Sorted by name unless `sort` names createdAt or updatedAt (a leading `-` for descending; ties by id).
          *
          *     Needs the role permission `admin:read`. An API key or OAuth token needs the scope `admin:read`.
          */
@@ -6695,6 +6695,7 @@ export interface components {
          *     - `COMPANY_LIMIT_REACHED` (403): The plan's number of companies is reached
          *     - `KEY_NOT_BOUND_TO_CONTACT` (403): The API key is bound to no contact (contactId at its creation), or to one deleted since
          *     - `NOT_FOUND` (404): No such record in the tenant (another tenant's id included), or no such route
+         *     - `METHOD_NOT_ALLOWED` (405): The path exists but does not take this method; the `Allow` header lists the methods it takes
          *     - `CONFLICT` (409): The record conflicts with an existing one or with its current state
          *     - `ALREADY_RELEASED` (409): The document is released already
          *     - `NOT_A_DRAFT` (409): Only a draft can change
@@ -6775,7 +6776,7 @@ export interface components {
          *     - `UNAVAILABLE` (503): A dependency is unavailable; retry with backoff
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "SIGNATURE_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "KEY_NOT_BOUND_TO_CONTACT" | "NOT_FOUND" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_INVOICED" | "INSUFFICIENT_STOCK" | "SERIAL_IN_STOCK" | "SERIAL_NOT_IN_STOCK" | "LEAVE_BALANCE_EXCEEDED" | "LEAVE_OVERLAP" | "STOCK_TAKE_CLOSED" | "TRANSFER_CLOSED" | "LANDED_COST_POSTED" | "BILL_LINE_USED" | "ALREADY_RECONCILED" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "RECEIPT_MISMATCH" | "ORDER_NOT_SENT" | "ORDER_CLOSED" | "ORDER_BILLED" | "RECEIPT_BILLED" | "NOTHING_TO_BILL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "PERIOD_NOT_FINALISED" | "PERIOD_FINALISED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "PRODUCT_HAS_STOCK" | "LOCATION_HAS_STOCK" | "SANDBOX_IN_USE" | "ON_HOLD" | "DISPUTED" | "PAYMENT_BLOCKED" | "SAME_USER" | "GATEWAY_UNAVAILABLE" | "LINK_NOT_ACTIVE" | "NOT_IN_REVIEW" | "REFERENCE_MISMATCH" | "LINK_GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "CURRENCY_NOT_SUPPORTED" | "PAYROLL_TABLES_MISSING" | "CONTACT_NOT_EMPLOYEE" | "CREDIT_NOTE_REQUIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_BODY" | "COMPANY_HEADER_REQUIRED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "TOTP_REQUIRED" | "TOTP_INVALID" | "SIGNATURE_INVALID" | "API_KEY_REQUIRED" | "FORBIDDEN" | "MODULE_NOT_LICENSED" | "INSUFFICIENT_SCOPE" | "PLAN_HAS_NO_API_KEYS" | "PLAN_HAS_NO_WEBHOOKS" | "PLAN_HAS_NO_SANDBOX" | "SANDBOX_READ_ONLY" | "TEST_KEY_SANDBOX_ONLY" | "USER_TOKEN_REQUIRED" | "PERMISSION_NOT_HELD" | "OWNER_REQUIRED" | "OWN_CLAIM" | "APPROVAL_LIMIT_EXCEEDED" | "API_KEY_LIMIT_REACHED" | "COMPANY_LIMIT_REACHED" | "KEY_NOT_BOUND_TO_CONTACT" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "ALREADY_RELEASED" | "NOT_A_DRAFT" | "NOT_OPEN" | "NOT_RELEASED" | "NOT_RECEIVABLE" | "NOT_CONVERTIBLE" | "NOT_A_QUOTE" | "NOT_ANSWERABLE" | "NOT_A_MANUAL_JOURNAL" | "ALREADY_PAID" | "NOT_WRITTEN_OFF" | "WRITE_OFF_RECOVERED" | "ALREADY_VOID" | "ALREADY_INVOICED" | "INSUFFICIENT_STOCK" | "SERIAL_IN_STOCK" | "SERIAL_NOT_IN_STOCK" | "LEAVE_BALANCE_EXCEEDED" | "LEAVE_OVERLAP" | "STOCK_TAKE_CLOSED" | "TRANSFER_CLOSED" | "LANDED_COST_POSTED" | "BILL_LINE_USED" | "ALREADY_RECONCILED" | "DUPLICATE_BILL_NUMBER" | "DUPLICATE_CREDIT_NOTE_NUMBER" | "NOT_AWAITING_APPROVAL" | "SECOND_APPROVER_REQUIRED" | "NOT_REIMBURSABLE" | "EXPENSE_REIMBURSED" | "RECEIPT_MISMATCH" | "ORDER_NOT_SENT" | "ORDER_CLOSED" | "ORDER_BILLED" | "RECEIPT_BILLED" | "NOTHING_TO_BILL" | "NOT_APPROVED" | "BILL_POSTED" | "ALREADY_REVERSED" | "ALREADY_APPLIED" | "NOT_A_DEPOSIT" | "NO_CREDIT_LEFT" | "CREDIT_IN_USE" | "DEPOSIT_ALREADY_APPLIED" | "DOCUMENT_VOID" | "HAS_PAYMENTS" | "PERIOD_LOCKED" | "PERIOD_NOT_FINALISED" | "PERIOD_FINALISED" | "VAT_PERIOD_SUBMITTED" | "CONTACT_HAS_OPEN_ITEMS" | "SKU_TAKEN" | "PRODUCT_HAS_STOCK" | "LOCATION_HAS_STOCK" | "SANDBOX_IN_USE" | "ON_HOLD" | "DISPUTED" | "PAYMENT_BLOCKED" | "SAME_USER" | "GATEWAY_UNAVAILABLE" | "LINK_NOT_ACTIVE" | "NOT_IN_REVIEW" | "REFERENCE_MISMATCH" | "LINK_GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "CURRENCY_NOT_SUPPORTED" | "PAYROLL_TABLES_MISSING" | "CONTACT_NOT_EMPLOYEE" | "CREDIT_NOTE_REQUIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         FieldError: {
             /** @description The field, parameter or header, e.g. lines[0].quantity */
             field: string;
@@ -8801,6 +8802,11 @@ export interface components {
             createdAt: string;
             /**
              * Format: date-time
+             * @description When the key last changed (its revocation); using it does not change it
+             */
+            updatedAt: string;
+            /**
+             * Format: date-time
              * @description The latest token exchange
              */
             lastUsedAt: string | null;
@@ -8837,6 +8843,11 @@ export interface components {
             createdBy: string;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the key last changed (its revocation); using it does not change it
+             */
+            updatedAt: string;
             /**
              * Format: date-time
              * @description The latest token exchange
@@ -16456,7 +16467,7 @@ export interface operations {
     listContacts: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -17188,7 +17199,7 @@ export interface operations {
     listLeadImports: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -17267,7 +17278,7 @@ export interface operations {
     listLeads: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -17773,7 +17784,7 @@ export interface operations {
     listOpportunities: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -18375,7 +18386,7 @@ export interface operations {
     listSalesTargets: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -18585,7 +18596,7 @@ export interface operations {
     listActivities: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -19785,7 +19796,7 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -19797,6 +19808,9 @@ export interface operations {
                 q?: string;
                 /** @description A built-in role name (owner, admin, accountant, ...) or the UUID of a custom role */
                 role?: components["schemas"]["BuiltInRole"] | string;
+                /** @description Only active (true) or deactivated (false) users, as every list says it */
+                isActive?: boolean;
+                /** @description Deprecated: the same as isActive */
                 active?: boolean;
             };
             header?: never;
@@ -19991,7 +20005,7 @@ export interface operations {
     listAuditLog: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -20891,7 +20905,7 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -21194,7 +21208,7 @@ export interface operations {
     listLedgerLines: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -21243,7 +21257,7 @@ export interface operations {
     listJournals: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -21706,7 +21720,7 @@ export interface operations {
     listCustomerCredits: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -22039,7 +22053,7 @@ export interface operations {
     listInvoices: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -23604,7 +23618,7 @@ export interface operations {
     listPaymentNotifications: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -24190,7 +24204,7 @@ export interface operations {
     listPaymentRuns: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -24460,7 +24474,7 @@ export interface operations {
     listBills: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -25174,7 +25188,7 @@ export interface operations {
     listExpenses: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -25695,7 +25709,7 @@ export interface operations {
     listMileageTrips: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -25968,7 +25982,7 @@ export interface operations {
     listPurchaseOrders: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -26701,7 +26715,7 @@ export interface operations {
     listBankStatements: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -27030,7 +27044,7 @@ export interface operations {
     listBankTransactions: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -27531,7 +27545,7 @@ export interface operations {
         parameters: {
             query: {
                 bankAccountId: string;
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -28137,7 +28151,7 @@ export interface operations {
     listProducts: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -28973,7 +28987,7 @@ export interface operations {
     listPriceLists: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -29368,7 +29382,7 @@ export interface operations {
     listStockMovements: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -29575,7 +29589,7 @@ export interface operations {
     listStockOnHand: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -29736,7 +29750,7 @@ export interface operations {
     listStockSerials: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -29784,7 +29798,7 @@ export interface operations {
     listStockTakes: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -30057,7 +30071,7 @@ export interface operations {
     listStockTransfers: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -30305,7 +30319,7 @@ export interface operations {
     listLandedCosts: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -30552,7 +30566,7 @@ export interface operations {
     listEmployees: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -30848,7 +30862,7 @@ export interface operations {
     listLeaveRequests: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -31181,7 +31195,7 @@ export interface operations {
     listLeaveAdjustments: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -31312,7 +31326,7 @@ export interface operations {
     listPayrollPeriods: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -31725,7 +31739,7 @@ export interface operations {
     listPayslips: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -32059,7 +32073,7 @@ export interface operations {
     listRecurringInvoices: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;
@@ -32295,7 +32309,7 @@ export interface operations {
     listRecurringInvoiceDocuments: {
         parameters: {
             query?: {
-                /** @description 1-based page number; below 1 is treated as 1 */
+                /** @description 1-based page number; below 1 is treated as 1, above 45035996273704 as 45035996273704 (past the end: no items) */
                 page?: number;
                 /** @description Rows per page: default 50, at most 200; 0 or less means the default */
                 limit?: number;

@@ -13,13 +13,17 @@ export const BankName = named(
   }),
 );
 
+// At most 999 999 999 999.99 either way, the service's money ceiling: beyond it the opening
+// balance reached the journal and was refused as `lines[0].debit`, a field the caller never sent
+// (issue 35); bounded here, validation names openingBalance.
 const MoneyString = Type.String({
-  pattern: '^-?[0-9]+(\\.[0-9]{1,2})?$',
+  pattern: '^-?[0-9]{1,12}(\\.[0-9]{1,2})?$',
   description: 'Rand and cents, e.g. 1250.50',
 });
-const MoneyIn = Type.Union([Type.Number(), MoneyString], {
-  description: 'An amount, at most two decimals (a number or a decimal string)',
-});
+const MoneyIn = Type.Union(
+  [Type.Number({ minimum: -999_999_999_999.99, maximum: 999_999_999_999.99 }), MoneyString],
+  { description: 'An amount, at most two decimals (a number or a decimal string)' },
+);
 const AccountNumber = Type.String({ pattern: '^[0-9]{4,20}$', description: 'Digits only, 4 to 20' });
 const BranchCode = Type.String({
   pattern: '^[0-9]{6}$',

@@ -68,6 +68,28 @@ describe('bank accounts', () => {
     assert.equal(res.statusCode, 404, res.body);
   });
 
+  // Issue 35: a huge openingBalance answered `lines[0].debit: is too large`, a field the request
+  // does not have.
+  test('an opening balance beyond the money ceiling is a 400 naming openingBalance', async () => {
+    const b = await register(t.app, { plan: 'free' });
+    const k = await bankingSetup(t, b);
+    for (const openingBalance of [1e17, '99999999999999999', -1e17, '1000000000000']) {
+      const res = await k.api({
+        method: 'POST',
+        url: '/api/bank-accounts',
+        payload: { name: 'Savings', openingBalance, openingDate: '2026-01-31' },
+      });
+      assert.equal(res.statusCode, 400, res.body);
+      assert.equal(res.json().field, 'openingBalance', `${openingBalance}: ${res.body}`);
+    }
+    const largest = await k.api({
+      method: 'POST',
+      url: '/api/bank-accounts',
+      payload: { name: 'Reserve', openingBalance: '999999999999.99', openingDate: '2026-01-31' },
+    });
+    assert.equal(largest.statusCode, 201, largest.body);
+  });
+
   test('renamed, details changed and deactivated; the chart Bank stays active', async () => {
     const b = await register(t.app, { plan: 'free' });
     const k = await bankingSetup(t, b);

@@ -44,7 +44,7 @@ export const contactRoutes: AnyRoute[] = [
     description:
       `${BOOK} Ordered by name (any case), then id; sort orders by updatedAt or createdAt instead ` +
       '(`-` for descending; ties by id in the same direction). type is CUSTOMER, SUPPLIER, EMPLOYEE or ' +
-      'TAX_PRACTITIONER (anything else: 400 naming type). q looks for the text, in any case, ' +
+      'TAX_PRACTITIONER, in any case (anything else: 400 naming type). q looks for the text, in any case, ' +
       'in name, tradingName, email, phone and vatNumber. tag may repeat: a contact must carry every tag ' +
       'given. Without isActive both active and inactive contacts are listed. Deleted contacts are left out, ' +
       'except with updatedSince: a sync then sees every contact changed since, deleted ones with deletedAt ' +

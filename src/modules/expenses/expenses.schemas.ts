@@ -232,8 +232,10 @@ export const ApprovalLimitsUpdate = named(
               maxLength: 100,
               description: "A built-in role's name (e.g. accountant) or a custom role's id",
             }),
+            // numeric(18,2); the service's money ceiling (issue 35: beyond the column was unnamed).
             maxAmount: Type.Number({
               minimum: 0,
+              maximum: 999_999_999_999.99,
               description: 'The largest claim (VAT included) it approves',
             }),
           },
@@ -262,7 +264,7 @@ export const ApprovalPolicyUpdate = named(
   'ExpenseApprovalPolicyUpdate',
   Type.Object(
     {
-      secondApprovalFrom: Type.Optional(Type.Number({ minimum: 0 })),
+      secondApprovalFrom: Type.Optional(Type.Number({ minimum: 0, maximum: 999_999_999_999.99 })),
       approvers: Type.Optional(
         Type.Integer({
           minimum: 1,

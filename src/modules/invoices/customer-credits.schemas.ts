@@ -122,7 +122,7 @@ export const AdvancePaymentCreate = named(
       clientId: clientIdProperty,
       contactId: Uuid,
       date: Day,
-      amount: Type.Number({ exclusiveMinimum: 0, description: 'VAT included' }),
+      amount: Type.Number({ exclusiveMinimum: 0, maximum: 999_999_999_999.99, description: 'VAT included' }),
       bankAccountId: Type.Optional(uuid({ description: 'Default Bank (1000)' })),
       reference: Type.Optional(Type.String({ maxLength: 200 })),
     },

@@ -12,7 +12,12 @@ export const PaymentCreate = named(
   Type.Object(
     {
       clientId: clientIdProperty,
-      amount: Type.Number({ exclusiveMinimum: 0, description: "Beyond what is due: the customer's credit" }),
+      // The money ceiling: beyond it the journal refused it as lines[0].debit (issue 35).
+      amount: Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 999_999_999_999.99,
+        description: "Beyond what is due: the customer's credit",
+      }),
       date: Type.String({ format: 'date', description: 'Not before the issue date' }),
       method: Type.Optional(
         Type.String({

@@ -166,7 +166,15 @@ export const PayslipInputBody = Type.Object(
     ordinaryHours: Type.Optional(
       nullable(Type.Number({ minimum: 0, maximum: 9999, description: 'Hourly employees: hours worked' })),
     ),
-    overtimeHours: Input('Overtime hours, paid at 1.5× the hourly rate'),
+    // numeric(10,2) in payroll_inputs: a schema maximum beyond the column was the database's
+    // unnamed "A number is out of range" (issue 35); 9 999 as ordinaryHours.
+    overtimeHours: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 9999,
+        description: 'Overtime hours, paid at 1.5× the hourly rate; up to two decimals',
+      }),
+    ),
     commission: Input('Commission (IRP5 3606)'),
     bonus: Input('Bonus (an annual payment, IRP5 3605: PAYE by the difference method)'),
     travelAllowance: Input('Travel allowance (IRP5 3701: 80% taxable)'),

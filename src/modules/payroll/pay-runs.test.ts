@@ -570,3 +570,32 @@ describe('hourly staff on a weekly run', () => {
     );
   });
 });
+
+// Issue 35: overtimeHours 1000000000 answered the database's "A number is out of range" naming no
+// field (the column is numeric(10,2), the schema allowed up to 999 999 999 999).
+describe('an input beyond its column is a 400 naming it', () => {
+  test('overtimeHours 1 000 000 000 (numeric(10,2)): 400 naming it; the largest each input takes is kept', async () => {
+    const e = await employee({ employeeNumber: 'BIG1', firstName: 'Bongani' });
+    const p = await period({
+      frequency: 'monthly',
+      periodStart: '2026-07-01',
+      periodEnd: '2026-07-31',
+      payDate: '2026-07-25',
+    });
+    const put = (payload: Record<string, number>) =>
+      api({ method: 'PUT', url: `/api/payroll-periods/${p.id}/inputs/${e.id}`, payload });
+    const refused = assertProblem(await put({ overtimeHours: 1_000_000_000 }), 400, 'overtimeHours');
+    assert.equal(refused.field, 'overtimeHours');
+    // The largest each input's schema takes fits its column (the amounts are numeric(20,2)).
+    const largest = await put({
+      ordinaryHours: 9999,
+      overtimeHours: 9999,
+      commission: 999_999_999_999,
+      bonus: 999_999_999_999,
+      travelAllowance: 999_999_999_999,
+      otherAllowances: 999_999_999_999,
+      otherDeductions: 999_999_999_999,
+    });
+    assert.equal(largest.statusCode, 200, largest.body);
+  });
+});

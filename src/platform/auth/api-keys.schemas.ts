@@ -107,6 +107,10 @@ export const ApiKey = named(
     lastFour: Type.String({ description: 'The last four characters of the key' }),
     createdBy: Uuid,
     createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({
+      format: 'date-time',
+      description: 'When the key last changed (its revocation); using it does not change it',
+    }),
     lastUsedAt: nullable(Type.String({ format: 'date-time' }), { description: 'The latest token exchange' }),
     revokedAt: NullableTimestamp,
     kind: ApiKeyKind,

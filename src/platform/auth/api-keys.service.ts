@@ -36,6 +36,7 @@ export interface ApiKeyView {
   lastFour: string;
   createdBy: string;
   createdAt: string;
+  updatedAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
   kind: 'key' | 'oauth';
@@ -57,6 +58,7 @@ function toView(row: Selectable<ApiKeysTable>): ApiKeyView {
     lastFour: row.last_four,
     createdBy: row.created_by,
     createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
     lastUsedAt: row.last_used_at?.toISOString() ?? null,
     revokedAt: row.revoked_at?.toISOString() ?? null,
     kind: row.oauth_client_id ? 'oauth' : 'key',
@@ -202,6 +204,7 @@ export async function createApiKey(
       last_four: key.slice(-4),
       secret_hash: hash,
       created_at: ctx.deps.now(),
+      updated_at: ctx.deps.now(),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -235,7 +238,7 @@ export async function revokeApiKey(ctx: TenantCtx, id: string): Promise<void> {
   await getApiKey(ctx, id);
   await ctx.db
     .updateTable('api_keys')
-    .set({ revoked_at: ctx.deps.now(), revoked_by: ctx.principal.userId })
+    .set({ revoked_at: ctx.deps.now(), revoked_by: ctx.principal.userId, updated_at: ctx.deps.now() })
     .where('tenant_id', '=', ctx.tenantId)
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
@@ -246,7 +249,7 @@ export async function revokeApiKey(ctx: TenantCtx, id: string): Promise<void> {
 export async function revokeUserKeys(tx: Tx, tenantId: string, userId: string, now: Date): Promise<void> {
   await tx
     .updateTable('api_keys')
-    .set({ revoked_at: now })
+    .set({ revoked_at: now, updated_at: now })
     .where('tenant_id', '=', tenantId)
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)

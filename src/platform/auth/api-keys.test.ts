@@ -31,6 +31,7 @@ const KEY_FIELDS = [
   'revokedAt',
   'roleId',
   'scopes',
+  'updatedAt',
   'userId',
 ];
 
@@ -281,6 +282,22 @@ describe('revoking', () => {
     assert.equal((await api({ method: 'DELETE', url: `/api/api-keys/${key.id}` })).statusCode, 204);
     assert.equal((await api({ method: 'GET', url: `/api/api-keys/${key.id}` })).json().revokedAt, first);
     assert.equal((await api({ method: 'GET', url: '/api/api-keys' })).json().length, 1);
+  });
+
+  // Issue 35: API keys carried no updatedAt. It moves when the key changes, not when it is used.
+  test('updatedAt: the creation at first, unmoved by use, the revocation after', async () => {
+    const a = await register(t.app, { plan: 'business' });
+    const key = await makeKey(t.app, a.token, { scopes: ['full'] });
+    const api = as(t.app, a.token);
+    const made = (await api({ method: 'GET', url: `/api/api-keys/${key.id}` })).json();
+    assert.equal(made.updatedAt, made.createdAt);
+    assert.equal((await exchange(t.app, key.key)).statusCode, 200);
+    const used = (await api({ method: 'GET', url: `/api/api-keys/${key.id}` })).json();
+    assert.ok(used.lastUsedAt, 'the exchange is recorded');
+    assert.equal(used.updatedAt, made.updatedAt, 'use is not change');
+    assert.equal((await api({ method: 'DELETE', url: `/api/api-keys/${key.id}` })).statusCode, 204);
+    const revoked = (await api({ method: 'GET', url: `/api/api-keys/${key.id}` })).json();
+    assert.ok(revoked.updatedAt > made.updatedAt, `${revoked.updatedAt} after ${made.updatedAt}`);
   });
 
   test("another manager of access revokes a business key; another tenant's key is 404", async () => {

@@ -28,7 +28,7 @@ export const userRoutes: AnyRoute[] = [
     summary: 'The users of the business (paged), active and deactivated',
     description:
       '`q` matches name or e-mail (contains, any case); `role` takes a built-in role name or a custom role id; ' +
-      '`active` true or false; `updatedSince` only users changed since then. Filters apply before paging. ' +
+      '`isActive` true or false (`active`, its former name, is still read); `updatedSince` only users changed since then. Filters apply before paging. ' +
       'Sorted by name unless `sort` names createdAt or updatedAt (a leading `-` for descending; ties by id).',
     query: UserListQuery,
     response: { 200: Paged(User) },

@@ -40,7 +40,13 @@ export const UserListQuery = Type.Object(
     ...syncQueryProperties(['createdAt', 'updatedAt'], 'by name'),
     q: Type.Optional(Type.String({ maxLength: 200, description: 'Name or e-mail contains (any case)' })),
     role: Type.Optional(RoleRef),
-    active: Type.Optional(Type.Boolean()),
+    isActive: Type.Optional(
+      Type.Boolean({ description: 'Only active (true) or deactivated (false) users, as every list says it' }),
+    ),
+    // The name this filter had before issue 35 (every other list says isActive): still read.
+    active: Type.Optional(
+      Type.Boolean({ deprecated: true, description: 'Deprecated: the same as isActive' }),
+    ),
   },
   { additionalProperties: false },
 );

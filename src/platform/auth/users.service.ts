@@ -107,7 +107,13 @@ export async function listUsers(ctx: TenantCtx, query: Static<typeof UserListQue
     q = q.where((eb) => eb.or([eb('u.name', 'ilike', pattern), eb('u.email', 'ilike', pattern)]));
   }
   if (query.role !== undefined) q = q.where('u.role', '=', query.role.toLowerCase());
-  if (query.active !== undefined) q = q.where('u.active', '=', query.active);
+  if (query.isActive !== undefined && query.active !== undefined && query.isActive !== query.active)
+    throw badRequest(
+      'active',
+      'says the opposite of isActive (active is its deprecated name): send isActive alone',
+    );
+  const active = query.isActive ?? query.active;
+  if (active !== undefined) q = q.where('u.active', '=', active);
   if (query.updatedSince !== undefined) q = q.where('u.updated_at', '>=', new Date(query.updatedSince));
   const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   let rows = q.select(USER_COLUMNS);

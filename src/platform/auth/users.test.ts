@@ -462,5 +462,13 @@ describe('users: listing', () => {
     const badActive = await api({ method: 'GET', url: '/api/users?active=maybe' });
     assert.equal(badActive.statusCode, 400);
     assert.match(badActive.json().detail, /^active/);
+
+    // Issue 35: isActive, as every other list says it (active, its former name, is still read).
+    const isInactive = (await api({ method: 'GET', url: '/api/users?isActive=false' })).json();
+    assert.deepEqual(isInactive.items, inactive.items);
+    assert.equal((await api({ method: 'GET', url: '/api/users?isActive=true&role=sales' })).json().total, 2);
+    const both = await api({ method: 'GET', url: '/api/users?isActive=true&active=false' });
+    assert.equal(both.statusCode, 400, both.body);
+    assert.equal(both.json().field, 'active');
   });
 });

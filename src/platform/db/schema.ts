@@ -249,6 +249,8 @@ export interface ApiKeysTable {
   /** NULL for an OAuth connection, which has no key of its own. */
   secret_hash: string | null;
   created_at: DefaultTimestamp;
+  /** Moved by a trigger when the key changes, not when it is used (migration 0077). */
+  updated_at: DefaultTimestamp;
   last_used_at: Timestamp | null;
   revoked_at: Timestamp | null;
   revoked_by: string | null;

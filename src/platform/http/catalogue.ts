@@ -40,6 +40,7 @@ import { type AtCommit, type Tx, withTenantOpening, withTenantReading } from '..
 import { FileResponse } from '../files/response.ts';
 import type { AppDeps, BaseCtx, PublicCtx, TenantCtx } from './context.ts';
 import { type RouteConventions, routeConventions } from './conventions.ts';
+import { withEmptyPatch } from './empty-patch.ts';
 import type { ErrorCode } from './error-codes.ts';
 import { wasReplayed } from './idempotency-key.ts';
 import { attachFiles, fileFieldsOf, MULTIPART_CONTENT_TYPE, multipartScope, readParts } from './multipart.ts';
@@ -429,8 +430,9 @@ async function runPublicRoute(
 }
 
 /** Registers every route of the catalogue on the Fastify instance. */
-export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: AppDeps) {
+export function registerRoutes(app: FastifyInstance, declared: AnyRoute[], deps: AppDeps) {
   const seen = new Set<string>();
+  const routes = declared.map((route) => withEmptyPatch(route, declared));
   for (const route of routes) {
     const key = `${route.method} ${route.path}`;
     if (seen.has(key)) throw new Error(`Route declared twice in the catalogue: ${key}`);

@@ -76,6 +76,11 @@ export const ERROR_CODES = {
     status: 404,
     meaning: "No such record in the tenant (another tenant's id included), or no such route",
   },
+  // 405
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    meaning: 'The path exists but does not take this method; the `Allow` header lists the methods it takes',
+  },
   // 409
   CONFLICT: { status: 409, meaning: 'The record conflicts with an existing one or with its current state' },
   ALREADY_RELEASED: { status: 409, meaning: 'The document is released already' },
@@ -284,6 +289,8 @@ export function defaultCode(status: number): ErrorCode {
       return 'FORBIDDEN';
     case 404:
       return 'NOT_FOUND';
+    case 405:
+      return 'METHOD_NOT_ALLOWED';
     case 409:
       return 'CONFLICT';
     case 412:

@@ -3,6 +3,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODE_LIST, ERROR_CODES } from './error-codes.ts';
 import { FIRST_DAY, LAST_DAY } from './input-rules.ts';
+import { learnRoutes } from './method-not-allowed.ts';
 import { badRequest, HttpError, PermissionDenied, PROBLEM_CONTENT_TYPE, problem } from './problem.ts';
 
 /**
@@ -243,10 +244,25 @@ export function sendFrameworkError(error: FastifyError, request: FastifyRequest,
 /** The longest path parameter the router reads (Fastify's default, stated so the 414 can say it). */
 export const MAX_PARAM_LENGTH = 100;
 
+/** Installs the error handler and the answer to a request no route takes (before any route is added). */
 export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
+  const methodsOf = learnRoutes(app);
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? request.url;
+    const allowed = request.method === 'OPTIONS' ? [] : methodsOf(path);
+    if (allowed.length) {
+      reply.header('allow', allowed.join(', '));
+      return sendProblem(
+        request,
+        reply,
+        405,
+        `${path} does not take ${request.method}; it takes ${allowed.join(', ')}`,
+        {
+          code: 'METHOD_NOT_ALLOWED',
+        },
+      );
+    }
     return sendProblem(request, reply, 404, `No route for ${request.method} ${path}`);
   });
 }

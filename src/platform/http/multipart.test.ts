@@ -3,8 +3,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Type } from 'typebox';
-import { startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { register, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { assertProblem } from '../../../test/support/problem.ts';
+import { catalogue } from '../../catalogue.ts';
 import { defineRoute } from './catalogue.ts';
 import { encodeMultipart, fileProperty, MULTIPART_CONTENT_TYPE } from './multipart.ts';
 import { buildOpenApi } from './openapi.ts';
@@ -100,4 +101,26 @@ test('the document: a multipart/form-data requestBody, the file as format binary
   const media = doc.paths['/api/test-multipart']!.post.requestBody.content[MULTIPART_CONTENT_TYPE];
   assert.ok(media, 'multipart/form-data');
   assert.match(JSON.stringify(doc), /"file":\{"format":"binary"|"file":\{[^}]*"format":"binary"/);
+});
+
+// Issue 35: a multipart request without a boundary answered 500 (seen on POST /api/bank-statements).
+test('multipart/form-data without a boundary: 400 naming the body, on every multipart route', async () => {
+  const noBoundary = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...headers, 'content-type': MULTIPART_CONTENT_TYPE },
+      payload: '--x\r\nContent-Disposition: form-data; name="kind"\r\n\r\na\r\n--x--\r\n',
+    });
+  const refused = assertProblem(await noBoundary('/api/test-multipart'), 400);
+  assert.equal(refused.field, 'body');
+  assert.equal(refused.code, 'MALFORMED_BODY');
+  const a = await register(t.app);
+  const routes = catalogue.filter((r) => r.consumes === MULTIPART_CONTENT_TYPE);
+  assert.ok(routes.length > 0, 'the catalogue has multipart routes');
+  for (const r of routes) {
+    const url = r.path.replace(/\{\w+\}/g, () => crypto.randomUUID());
+    const res = await noBoundary(url, { authorization: `Bearer ${a.token}`, 'x-company-id': a.companyId });
+    assert.equal(assertProblem(res, 400, `${r.method} ${r.path}`).field, 'body', r.path);
+  }
 });

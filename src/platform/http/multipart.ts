@@ -52,9 +52,17 @@ export async function multipartScope(scope: FastifyInstance, largest: number): P
   });
 }
 
+const BOUNDARY = /;\s*boundary=("[^"]+"|[^;\s]+)/i;
+
+/** A body that cannot be read as multipart: 400 MALFORMED_BODY naming the body. */
+function malformed(detail: string): HttpError {
+  return new HttpError(400, `body: ${detail}`, { code: 'MALFORMED_BODY', field: 'body' });
+}
+
 /**
  * The route's preValidation: reads the parts into request.body (each file as its name, kept
- * aside until validation is done). Not multipart at all: 415.
+ * aside until validation is done). Not multipart at all: 415. Multipart without a boundary, or
+ * parts the reader cannot make out (busboy's plain Errors, which were 500s: issue 35): 400.
  */
 export function readParts(files: readonly string[], bodyLimit: number) {
   return async (request: FastifyRequest) => {
@@ -62,24 +70,37 @@ export function readParts(files: readonly string[], bodyLimit: number) {
       throw new HttpError(415, `The body must be ${MULTIPART_CONTENT_TYPE}`, {
         code: 'UNSUPPORTED_MEDIA_TYPE',
       });
-    const body: Record<string, unknown> = {};
-    const kept = new Map<string, UploadedFile>();
-    for await (const part of request.parts({ limits: { fileSize: bodyLimit } })) {
-      if (part.type === 'file') {
-        const bytes = await part.toBuffer();
-        if (!files.includes(part.fieldname))
-          throw badRequest(part.fieldname, 'is not a file part of this body');
-        if (kept.has(part.fieldname)) throw badRequest(part.fieldname, 'is given more than once');
-        kept.set(part.fieldname, new UploadedFile(bytes, part.filename || part.fieldname));
-        body[part.fieldname] = part.filename || part.fieldname;
-      } else {
-        if (part.fieldname in body) throw badRequest(part.fieldname, 'is given more than once');
-        body[part.fieldname] = part.value;
-      }
+    if (!BOUNDARY.test(request.headers['content-type'] ?? ''))
+      throw malformed(`${MULTIPART_CONTENT_TYPE} needs a boundary parameter in Content-Type`);
+    try {
+      return await readInto(request, files, bodyLimit);
+    } catch (err) {
+      // @fastify/multipart's own errors (413, 415...) and ours carry a status; busboy's do not.
+      if (err instanceof HttpError || typeof (err as { statusCode?: unknown }).statusCode === 'number')
+        throw err;
+      throw malformed(`the multipart parts cannot be read (${(err as Error).message})`);
     }
-    (request as WithFiles)[FILES] = kept;
-    request.body = body;
   };
+}
+
+async function readInto(request: FastifyRequest, files: readonly string[], bodyLimit: number) {
+  const body: Record<string, unknown> = {};
+  const kept = new Map<string, UploadedFile>();
+  for await (const part of request.parts({ limits: { fileSize: bodyLimit } })) {
+    if (part.type === 'file') {
+      const bytes = await part.toBuffer();
+      if (!files.includes(part.fieldname))
+        throw badRequest(part.fieldname, 'is not a file part of this body');
+      if (kept.has(part.fieldname)) throw badRequest(part.fieldname, 'is given more than once');
+      kept.set(part.fieldname, new UploadedFile(bytes, part.filename || part.fieldname));
+      body[part.fieldname] = part.filename || part.fieldname;
+    } else {
+      if (part.fieldname in body) throw badRequest(part.fieldname, 'is given more than once');
+      body[part.fieldname] = part.value;
+    }
+  }
+  (request as WithFiles)[FILES] = kept;
+  request.body = body;
 }
 
 /** The route's preHandler: a file property given as a text field is a 400; the files go in. */

@@ -595,11 +595,15 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string, extras: Open
         `${extras.summary ?? DEFAULT_SUMMARY}\n\n` +
         'Every /api call needs a bearer token; company-scoped calls also need X-Company-Id. ' +
         'Errors are RFC 7807 problem details (`application/problem+json`) with a `code` from a closed list, ' +
-        'except a role denial, which answers { error, resource, action }.\n\n' +
+        'except a role denial, which answers { error, resource, action }. A path no operation has answers ' +
+        '404 `NOT_FOUND`; a path that has operations, called with a method none of them takes, answers 405 ' +
+        '`METHOD_NOT_ALLOWED` with an `Allow` header naming the methods it takes.\n\n' +
         'Rules every input follows, whatever its schema says: text never holds NUL (U+0000); a string of ' +
         `up to ${FREE_TEXT_OVER} characters (a name, a number, a code, an e-mail) holds no other control character ` +
         '(U+0001–U+001F but tab, CR and LF, nor U+007F); a date or date-time is a day from ' +
-        `${FIRST_DAY} to ${LAST_DAY}; an id (a UUID) may be sent in capitals and is answered in lower case. ` +
+        `${FIRST_DAY} to ${LAST_DAY}, and a date-time's offset at most 14 hours; an id (a UUID) may be sent in ` +
+        'capitals and is answered in lower case; a closed list (an enum) in the query string or the path is ' +
+        'read in any case. ' +
         'Otherwise the answer is a 400 naming the field.\n\n' +
         `To try calls from the playground, [sign in](${PLAYGROUND_PATH}/sign-in) (or paste an access token ` +
         'under Authentication): calls then run as that user, in that tenant, with that role. ' +

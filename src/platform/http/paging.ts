@@ -1,16 +1,24 @@
 // The paged list envelope: { items, total, page, limit, totalPages }. limit at or below 0
 // becomes the default (50), above the maximum becomes the maximum (200), never a 400;
-// page below 1 is 1; a page past the end is empty with the same total.
+// page below 1 is 1; a page past the end is empty with the same total. A page so far past the end
+// that its offset would leave the integers the database takes (page=10^20 was a 400 naming nothing,
+// issue 35) is read as the last page that can be asked for: empty too, never a 400.
 import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import { type TSchema, Type } from 'typebox';
 import { named, nameOf } from './schema-names.ts';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 200;
+/** The highest page read: its offset at the largest limit stays a safe integer (and a bigint). */
+export const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / MAX_LIMIT);
 
 /** Spread into a route's query schema. */
 export const pageQueryProperties = {
-  page: Type.Optional(Type.Integer({ description: '1-based page number; below 1 is treated as 1' })),
+  page: Type.Optional(
+    Type.Integer({
+      description: `1-based page number; below 1 is treated as 1, above ${MAX_PAGE} as ${MAX_PAGE} (past the end: no items)`,
+    }),
+  ),
   limit: Type.Optional(
     Type.Integer({
       description: `Rows per page: default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}; 0 or less means the default`,
@@ -25,7 +33,7 @@ export interface Paging {
 }
 
 export function paging(query: { page?: number | undefined; limit?: number | undefined }): Paging {
-  const page = query.page === undefined || query.page < 1 ? 1 : Math.floor(query.page);
+  const page = query.page === undefined || query.page < 1 ? 1 : Math.min(Math.floor(query.page), MAX_PAGE);
   let limit = query.limit ?? DEFAULT_LIMIT;
   if (limit <= 0) limit = DEFAULT_LIMIT;
   if (limit > MAX_LIMIT) limit = MAX_LIMIT;

@@ -240,6 +240,7 @@ export async function exchangeCode(
         last_four: '',
         secret_hash: null,
         created_at: meta.now,
+        updated_at: meta.now,
         last_used_at: meta.now,
         oauth_client_id: clientId,
         refresh_hash: refresh.hash,
@@ -348,7 +349,7 @@ export async function refreshConnection(
 async function revokeConnection(tx: Tx, tenantId: string, keyId: string, meta: Meta, reason: string) {
   await tx
     .updateTable('api_keys')
-    .set({ revoked_at: meta.now })
+    .set({ revoked_at: meta.now, updated_at: meta.now })
     .where('tenant_id', '=', tenantId)
     .where('id', '=', keyId)
     .where('revoked_at', 'is', null)
