@@ -16,8 +16,8 @@ import {
   recurringRoutes,
   settingsRoutes,
 } from './modules/invoices/index.ts';
-import { onlinePaymentRoutes } from './modules/invoices/online/index.ts';
 import { accountRoutes, costCentreRoutes, journalRoutes } from './modules/ledger/index.ts';
+import { onlinePaymentRoutes } from './modules/online-payments/index.ts';
 import { payrollRoutes } from './modules/payroll/index.ts';
 import { purchaseOrderRoutes } from './modules/purchase-orders/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';

@@ -19,7 +19,7 @@ import {
   GATEWAY_A_ITN_QUEUE,
   type GatewayAItnJob,
   runGatewayAItn,
-} from './modules/invoices/online/gateway-a.itn.ts';
+} from './modules/online-payments/gateway-a.itn.ts';
 import { MONTHLY_ROLL_CRON, MONTHLY_ROLL_QUEUE, rollMonthly } from './modules/transactions/index.ts';
 import { deliverAttempt, RETRY_SCHEDULE } from './platform/events/deliver.ts';
 import { DELIVER_QUEUE, type DeliverJob } from './platform/events/deliveries.ts';

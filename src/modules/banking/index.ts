@@ -11,7 +11,6 @@ export {
   assertBankAccount,
   type BankAccount,
   bankAccountOf,
-  nextBankAccountCode,
 } from './bank-accounts.service.ts';
 export { BANK_FEED_SYNC_CRON, BANK_FEED_SYNC_QUEUE, runDueBankFeeds } from './bank-feeds.jobs.ts';
 

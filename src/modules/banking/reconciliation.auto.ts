@@ -1,7 +1,7 @@
 // Reconciles, without a person, the bank lines with exactly one certain candidate: the exact
 // amount due and the document's number in the reference or description. Two certain candidates,
 // or one that another line of the same run also claims, wait for a person.
-import type { SalesCtx } from '../invoices/invoices.service.ts';
+import type { WorkCtx } from '../../platform/work/context.ts';
 import { openDues } from './reconciliation.candidates.ts';
 import { acceptMatch } from './reconciliation.match.ts';
 import { suggestionsOf, unreconciled } from './reconciliation.suggest.ts';
@@ -11,7 +11,7 @@ const CHUNK = 1000;
 
 /** Called after every import, in its transaction (ctx.principal may be the system). */
 export async function autoReconcile(
-  ctx: SalesCtx,
+  ctx: WorkCtx,
   bankAccountId: string,
   transactionIds?: readonly string[],
 ): Promise<{ considered: number; reconciled: number; matchIds: string[] }> {
@@ -50,7 +50,7 @@ type Suggestion = Awaited<ReturnType<typeof suggestionsOf>>[number]['suggestions
  * them in one array parameter) or every unreconciled line of the account, of the amounts due only.
  */
 async function* chunksOf(
-  ctx: SalesCtx,
+  ctx: WorkCtx,
   bankAccountId: string,
   dues: { in: Set<string>; out: Set<string> },
   ids?: readonly string[],

@@ -9,7 +9,19 @@ import { Invoice } from './invoices.schemas.ts';
 import { Payment } from './payments.schemas.ts';
 import { writeOffRoutes } from './write-off.routes.ts';
 
-export type { Invoice } from './invoices.queries.ts';
+export { payUrl } from './document-paper.ts';
+// The receivable others settle (online payments, bank reconciliation): its row and row lock,
+// what is settled and due on it, and recording or reversing a payment against it.
+export {
+  amountDue,
+  findInvoiceRow,
+  type Invoice,
+  type InvoiceRow,
+  lockInvoiceRow,
+  RECEIVABLE_TYPES,
+  settlements,
+} from './invoices.queries.ts';
+export { IdParams } from './invoices.schemas.ts';
 /** The routes of sales documents and what is done to them. */
 export const invoiceRoutes: AnyRoute[] = [...documentRoutes, ...writeOffRoutes];
 export {
@@ -17,12 +29,10 @@ export {
   createInvoice,
   getInvoice,
   retireCompanyDocuments,
-  type SalesCtx,
-  type SystemActor,
 } from './invoices.service.ts';
 export { DOCUMENT_TYPES, type DocumentType } from './invoices.tables.ts';
 export { type CounterType, takeNumber } from './numbering.ts';
-export { recordPayment } from './payments.ts';
+export { recordPayment, recordPaymentCore, reversePayment } from './payments.ts';
 export { recurringRoutes } from './recurring.routes.ts';
 export {
   RECURRING_JOB_OPTIONS,

@@ -12,14 +12,16 @@
 //     races), moves next_date on by the frequency, and enqueues the job for the new next date.
 // A worker that was down catches up: the next job's date has passed, so it runs at once, and
 // every missed period is made, once each, in order.
+
 import { sql } from 'kysely';
 import { addDays, dayOf } from '../../platform/dates.ts';
 import { type Tx, withTenant } from '../../platform/db/tenant.ts';
 import type { AppDeps } from '../../platform/http/context.ts';
 import { HttpError } from '../../platform/http/problem.ts';
 import type { JobContext, RegisterOptions } from '../../platform/jobs/jobs.ts';
+import { SYSTEM, type WorkCtx } from '../../platform/work/context.ts';
 import { sendDocument } from './document-send.ts';
-import { createDocument, type SalesCtx, type SystemActor } from './invoices.service.ts';
+import { createDocument } from './invoices.service.ts';
 import { runAfter } from './recurring.dates.ts';
 import {
   findSchedule,
@@ -67,8 +69,6 @@ export async function planNextRun(deps: AppDeps, tx: Tx, row: RecurringRow): Pro
   });
 }
 
-const SYSTEM: SystemActor = { type: 'system' };
-
 /** A run that came before its day by this process's clock (clocks apart): retried later. */
 class NotDueYet extends Error {}
 
@@ -106,7 +106,7 @@ async function runPeriod(deps: AppDeps, tx: Tx, job: RecurringJob): Promise<void
   if (!row?.active || hasEnded(row) || row.next_date !== job.period) return;
   const today = dayOf(deps.now());
   if (job.period > today) throw new NotDueYet(`the run for ${job.period} came on ${today}`);
-  const ctx: SalesCtx = {
+  const ctx: WorkCtx = {
     db: tx,
     tenantId: job.tenantId,
     companyId: row.company_id,
@@ -141,7 +141,7 @@ async function runPeriod(deps: AppDeps, tx: Tx, job: RecurringJob): Promise<void
  * (the customer has no e-mail address now) leaves it unsent: both answer why (lastError), and the
  * schedule goes on; anything else is thrown.
  */
-async function generate(ctx: SalesCtx, row: RecurringRow, period: string): Promise<string | null> {
+async function generate(ctx: WorkCtx, row: RecurringRow, period: string): Promise<string | null> {
   const lines = (await templateLines(ctx.db, ctx.tenantId, [row.id])).get(row.id)!;
   // A template deleted since is not named: the document takes the default look.
   const template =

@@ -2,6 +2,7 @@
 // (idempotent on clientId), read, list, change (lines, dates, frequency, pause and resume), delete
 // (soft: the schedule stops) and the documents a schedule made. Every change that moves the next
 // run enqueues its job in the request's transaction (recurring.run.ts).
+
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
@@ -9,10 +10,11 @@ import { idFor } from '../../platform/http/idempotent.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
+import { companyOf, today } from '../../platform/work/context.ts';
 import { getContact } from '../contacts/index.ts';
 import { type DetailedRow, detailedInvoices, type Invoice, withDetails } from './invoices.queries.ts';
 import type { LineInput } from './invoices.schemas.ts';
-import { companyOf, priced, today } from './invoices.service.ts';
+import { priced } from './invoices.service.ts';
 import { runOnOrAfter } from './recurring.dates.ts';
 import {
   findSchedule,

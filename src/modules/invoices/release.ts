@@ -9,11 +9,13 @@
 // Voiding a released tax invoice (invoice, debit note: the customer may hold it) issues a credit
 // note for what remains of it (VAT Act s21(1), (3)); any other released document's void posts
 // the reversal of its entry, dated its issue date unless told (see deleteInvoice).
+
 import type { Decimal } from 'decimal.js';
 import { latestDay } from '../../platform/dates.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/http/problem.ts';
 import { money } from '../../platform/money/money.ts';
+import { companyOf, today, type WorkCtx } from '../../platform/work/context.ts';
 import { deliverStock, moveSalesStock } from '../inventory/flows.sales.ts';
 import { undoStock } from '../inventory/flows.undo.ts';
 import {
@@ -37,14 +39,7 @@ import {
   POSTING_TYPES,
   settlements,
 } from './invoices.queries.ts';
-import {
-  companyOf,
-  createDocument,
-  deleteDraft,
-  getInvoice,
-  type SalesCtx,
-  today,
-} from './invoices.service.ts';
+import { createDocument, deleteDraft, getInvoice } from './invoices.service.ts';
 import { assertReleasable, lockAdjustedFirst, remainingToCredit } from './notes.ts';
 import { refundFrom } from './refunds.ts';
 import { assertNotBelowZero, type SalesTaxCode } from './vat.ts';
@@ -54,7 +49,7 @@ function label(row: InvoiceRow) {
 }
 
 /** The lines of the entry a document posts; `side` is the side its income and VAT take. */
-async function entryLines(ctx: SalesCtx, row: InvoiceRow, lines: LineRow[]): Promise<PostingLine[]> {
+async function entryLines(ctx: WorkCtx, row: InvoiceRow, lines: LineRow[]): Promise<PostingLine[]> {
   const companyId = row.company_id;
   const lctx = ledgerCtxOf(ctx);
   const total = money(row.total);
@@ -122,7 +117,7 @@ async function entryLines(ctx: SalesCtx, row: InvoiceRow, lines: LineRow[]): Pro
  * document in another cannot be posted yet (`what` names it in the message).
  */
 export async function assertBaseCurrency(
-  ctx: Pick<SalesCtx, 'db' | 'tenantId'>,
+  ctx: Pick<WorkCtx, 'db' | 'tenantId'>,
   companyId: string,
   currency: string,
   what: string,
@@ -143,7 +138,7 @@ export async function assertBaseCurrency(
 }
 
 export async function releaseInvoice(
-  ctx: SalesCtx,
+  ctx: WorkCtx,
   id: string,
   opts: { voiding?: boolean } = {},
 ): Promise<Invoice> {

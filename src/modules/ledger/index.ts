@@ -1,5 +1,6 @@
 // The ledger module's public surface: the posting service every module calls, the chart's
 // system accounts, and the routes.
+export { nextBankAccountCode, type SystemBankAccount, systemBankAccount } from './account-codes.ts';
 export { accountRoutes } from './accounts.routes.ts';
 export {
   type AccountTotal,
@@ -35,3 +36,4 @@ export {
   systemAccount,
 } from './posting.ts';
 export { type TaxedAmount, vatLinesByCode } from './vat-lines.ts';
+export { vatRegisteredOn } from './vat-registration.ts';
