@@ -39,6 +39,7 @@ export const inventoryRoutes: AnyRoute[] = [
 // Purchases: a receipt brings goods in against GRNI, a bill of an order line clears it, a void of
 // such a bill takes its price difference off the goods again (flows.purchases.ts).
 export { billStock, receiveStock, unbillStock } from './flows.purchases.ts';
+export type { PurchaseLine } from './purchase-lines.ts';
 export { contactPrice, salesUnitPrice } from './price-lists.lookup.ts';
 export { createProduct, getProduct, type Product, retireProducts } from './products.service.ts';
 // Value added to a receipt's units after the fact (a landed cost, a bill's price difference):
