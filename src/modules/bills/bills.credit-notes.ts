@@ -15,8 +15,7 @@ import { companyOf } from '../../platform/work/context.ts';
 import { supplierReturnStock } from '../inventory/flows.returns.ts';
 import { assertLineStock, stockAnswer, stockColumn } from '../inventory/lines.ts';
 import { assertLiveProducts } from '../inventory/products.live.ts';
-import { bankAccount } from '../invoices/payments.ts';
-import { ledgerCtxOf, post } from '../ledger/index.ts';
+import { bankAccount, ledgerCtxOf, post } from '../ledger/index.ts';
 import { settleBill } from './bills.payments.ts';
 import { creditorsLine, purchaseEntryLines } from './bills.posting.ts';
 import {

@@ -3,6 +3,7 @@
 // status moves as with a single payment) but the ledger gets ONE entry for the run: Dr
 // creditors control per bill (the bill as the supplier's open item), Cr bank the total, which
 // is how the bank statement shows a batch of EFTs released together.
+
 import type { Decimal } from 'decimal.js';
 import type { Static } from 'typebox';
 import { addDays } from '../../platform/dates.ts';
@@ -10,8 +11,7 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict } from '../../platform/http/problem.ts';
 import { money, toNumber, toSql } from '../../platform/money/money.ts';
 import { secretKeysOf } from '../../platform/secrets/index.ts';
-import { bankAccount } from '../invoices/payments.ts';
-import { ledgerCtxOf, post } from '../ledger/index.ts';
+import { bankAccount, ledgerCtxOf, post } from '../ledger/index.ts';
 import {
   actorOf,
   type BankDetailsRow,

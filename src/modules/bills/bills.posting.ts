@@ -13,8 +13,8 @@ import { money } from '../../platform/money/money.ts';
 import type { WorkCtx } from '../../platform/work/context.ts';
 import { undoStock } from '../inventory/flows.undo.ts';
 import { billStock, unbillStock } from '../inventory/index.ts';
-import { assertBaseCurrency } from '../invoices/release.ts';
 import {
+  assertBaseCurrency,
   ledgerCtxOf,
   type PostingLine,
   post,

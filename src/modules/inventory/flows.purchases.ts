@@ -30,7 +30,6 @@ import type { Decimal } from 'decimal.js';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest } from '../../platform/http/problem.ts';
 import { cents, money } from '../../platform/money/money.ts';
-import type { PurchaseLine } from './purchase-lines.ts';
 import { ledgerCtxOf, type PostingLine, post, systemAccount } from '../ledger/index.ts';
 import {
   billMatch,
@@ -42,6 +41,7 @@ import {
 } from './flows.order-match.ts';
 import { piecesIn } from './flows.pieces.ts';
 import { baseQuantity, type LineStock } from './lines.ts';
+import type { PurchaseLine } from './purchase-lines.ts';
 import { revalueReceipts, undoRevaluations } from './revalue.ts';
 import { costOfSalesAccount, inventoryAccount, type StockItem, stockItem } from './stock.items.ts';
 import { moveStock } from './stock.move.ts';

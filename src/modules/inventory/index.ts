@@ -39,9 +39,9 @@ export const inventoryRoutes: AnyRoute[] = [
 // Purchases: a receipt brings goods in against GRNI, a bill of an order line clears it, a void of
 // such a bill takes its price difference off the goods again (flows.purchases.ts).
 export { billStock, receiveStock, unbillStock } from './flows.purchases.ts';
-export type { PurchaseLine } from './purchase-lines.ts';
 export { contactPrice, salesUnitPrice } from './price-lists.lookup.ts';
 export { createProduct, getProduct, type Product, retireProducts } from './products.service.ts';
+export type { PurchaseLine } from './purchase-lines.ts';
 // Value added to a receipt's units after the fact (a landed cost, a bill's price difference):
 // units on hand take it, units gone send it to cost of sales (revalue.ts).
 export { type ReceiptShare, type Revaluation, revalueReceipts, undoRevaluations } from './revalue.ts';

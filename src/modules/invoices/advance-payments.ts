@@ -15,12 +15,18 @@
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money, toSql } from '../../platform/money/money.ts';
+import { standardRate } from '../../platform/money/vat-rate.ts';
 import { companyOf } from '../../platform/work/context.ts';
-import { ledgerCtxOf, type PostingLine, post, systemAccount, vatRegisteredOn } from '../ledger/index.ts';
+import {
+  bankAccount,
+  ledgerCtxOf,
+  type PostingLine,
+  post,
+  systemAccount,
+  vatRegisteredOn,
+} from '../ledger/index.ts';
 import { getCredit, insertCredit } from './customer-credits.ts';
 import { assertContact } from './invoices.service.ts';
-import { bankAccount } from './payments.ts';
-import { standardRate } from './vat.ts';
 
 export interface AdvancePaymentInput {
   contactId: string;

@@ -22,6 +22,7 @@ import type { Selectable } from 'kysely';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { money, toNumber, toSql } from '../../platform/money/money.ts';
+import { standardRate } from '../../platform/money/vat-rate.ts';
 import { companyOf } from '../../platform/work/context.ts';
 import { ledgerCtxOf, type PostingLine, post, systemAccount, vatRegisteredOn } from '../ledger/index.ts';
 import { touchAndAnnounce } from './announce.ts';
@@ -29,7 +30,6 @@ import { lockCreditSource } from './credit-sources.ts';
 import { settleCredit } from './customer-credits.ts';
 import { creditLeft, lockInvoiceRow, settlements } from './invoices.queries.ts';
 import type { DepositForfeitsTable } from './invoices.tables.ts';
-import { standardRate } from './vat.ts';
 
 export interface ForfeitInput {
   date: string;

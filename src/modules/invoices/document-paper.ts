@@ -9,6 +9,7 @@ import type { Decimal } from 'decimal.js';
 import { notFound } from '../../platform/http/problem.ts';
 import { money } from '../../platform/money/money.ts';
 import { companyOf, today, type WorkCtx } from '../../platform/work/context.ts';
+import type { SalesTaxCode } from '../ledger/index.ts';
 import {
   amountDue,
   creditedOf,
@@ -22,7 +23,6 @@ import {
 } from './invoices.queries.ts';
 import type { DocumentType, Status } from './invoices.tables.ts';
 import { type DocumentSettings, loadSettings } from './settings.queries.ts';
-import type { SalesTaxCode } from './vat.ts';
 
 export interface PaperParty {
   name: string;

@@ -31,15 +31,11 @@ export {
   retireCompanyDocuments,
 } from './invoices.service.ts';
 export { DOCUMENT_TYPES, type DocumentType } from './invoices.tables.ts';
-export { type CounterType, takeNumber } from './numbering.ts';
 export { recordPayment, recordPaymentCore, reversePayment } from './payments.ts';
 export { recurringRoutes } from './recurring.routes.ts';
 export {
-  RECURRING_JOB_OPTIONS,
   RECURRING_QUEUE,
   type RecurringJob,
-  refusable,
-  runMoment,
   runRecurring,
 } from './recurring.run.ts';
 export { deleteInvoice, releaseInvoice } from './release.ts';

@@ -5,9 +5,9 @@ import { nullable } from '../../platform/http/nullable.ts';
 import { pageQueryProperties } from '../../platform/http/paging.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
+import { SALES_TAX_CODES } from '../../platform/money/vat-rate.ts';
 import { lineStockOut, salesLineStock } from '../inventory/lines.schemas.ts';
 import { DOCUMENT_TYPES, STATUSES } from './invoices.tables.ts';
-import { SALES_TAX_CODES } from './vat.ts';
 
 const DateString = Type.String({ format: 'date' });
 const Uuid = Type.String({ format: 'uuid' });

@@ -10,6 +10,7 @@ import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { hasAtMostDecimals, toSql } from '../../platform/money/money.ts';
+import { formattedNumber, takeNumber } from '../../platform/numbering/counters.ts';
 import { companyOf, today, type WorkCtx } from '../../platform/work/context.ts';
 import { contactName } from '../contacts/index.ts';
 import { assertLineStock, type LineStock, stockColumn, stockInput } from '../inventory/lines.ts';
@@ -17,7 +18,14 @@ import { salesUnitPrice } from '../inventory/price-lists.lookup.ts';
 import { assertLiveProducts } from '../inventory/products.live.ts';
 import { withProductTaxCodes } from '../inventory/products.tax.ts';
 import { toBaseUnits } from '../inventory/units.service.ts';
-import { systemAccount, vatRegisteredOn } from '../ledger/index.ts';
+import {
+  assertNotBelowZero,
+  documentTotals,
+  lineAmounts,
+  lineTaxCode,
+  systemAccount,
+  vatRegisteredOn,
+} from '../ledger/index.ts';
 import { announce, announceById } from './announce.ts';
 import {
   type DetailedRow,
@@ -44,9 +52,7 @@ import {
 } from './invoices.schemas.ts';
 import type { DocumentType } from './invoices.tables.ts';
 import { adjustedDocument, adjustedIdOf, assertNoteDate, assertWithinRemaining } from './notes.ts';
-import { formattedNumber, takeNumber } from './numbering.ts';
 import { assertTemplate, findTemplate, loadSettings } from './settings.queries.ts';
-import { assertNotBelowZero, documentTotals, lineAmounts, lineTaxCode } from './vat.ts';
 
 export async function getInvoice(ctx: WorkCtx, id: string): Promise<Invoice> {
   const found = await findInvoice(ctx.db, ctx.tenantId, companyOf(ctx), id, today(ctx));
@@ -284,7 +290,7 @@ export async function createDocument(
       id,
       company_id: companyId,
       document_type: input.documentType,
-      number: formattedNumber(input.documentType, settings),
+      number: formattedNumber(settings.prefixes[input.documentType], settings.numberDigits),
       status: 'draft',
       contact_id: input.contactId,
       issue_date: input.issueDate,

@@ -12,7 +12,7 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/money.ts';
 import { companyOf, type WorkCtx } from '../../platform/work/context.ts';
-import { ledgerCtxOf, post, reverse, systemAccount } from '../ledger/index.ts';
+import { bankAccount, ledgerCtxOf, post, reverse, systemAccount } from '../ledger/index.ts';
 import { drawnFromCredits } from './credit-sources.ts';
 import { insertCredit, settleCredit } from './customer-credits.ts';
 import {
@@ -64,24 +64,6 @@ export function toPayment(r: PaymentRow) {
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   };
-}
-
-export async function bankAccount(
-  ctx: Pick<WorkCtx, 'db' | 'tenantId' | 'principal'>,
-  companyId: string,
-  id: string | undefined,
-): Promise<string> {
-  if (!id) return systemAccount(ledgerCtxOf(ctx), companyId, 'bank');
-  const a = await ctx.db
-    .selectFrom('accounts')
-    .select(['subtype', 'is_active'])
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', companyId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (a?.subtype !== 'bank') throw badRequest('bankAccountId', 'no such bank account in this company');
-  if (!a.is_active) throw badRequest('bankAccountId', 'the bank account is deactivated');
-  return id;
 }
 
 /** The credit a payment's excess left, locked; 409 CREDIT_IN_USE when some of it was drawn on. */

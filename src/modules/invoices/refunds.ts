@@ -16,11 +16,10 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/money.ts';
 import { companyOf } from '../../platform/work/context.ts';
-import { ledgerCtxOf, post, reverse } from '../ledger/index.ts';
+import { bankAccount, ledgerCtxOf, post, reverse } from '../ledger/index.ts';
 import { type CreditSource, drawLines, lockCreditSource, vatDrawn } from './credit-sources.ts';
 import { settleSource } from './customer-credits.ts';
 import type { CustomerRefundsTable } from './invoices.tables.ts';
-import { bankAccount } from './payments.ts';
 
 export interface RefundInput {
   amount?: number | undefined;

@@ -13,16 +13,19 @@
 import type { Decimal } from 'decimal.js';
 import { latestDay } from '../../platform/dates.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
-import { badRequest, conflict, notFound, unprocessable } from '../../platform/http/problem.ts';
+import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { money } from '../../platform/money/money.ts';
 import { companyOf, today, type WorkCtx } from '../../platform/work/context.ts';
 import { deliverStock, moveSalesStock } from '../inventory/flows.sales.ts';
 import { undoStock } from '../inventory/flows.undo.ts';
 import {
+  assertBaseCurrency,
+  assertNotBelowZero,
   ledgerCtxOf,
   type PostingLine,
   post,
   reverse,
+  type SalesTaxCode,
   systemAccount,
   type TaxCode,
   vatLinesByCode,
@@ -42,7 +45,6 @@ import {
 import { createDocument, deleteDraft, getInvoice } from './invoices.service.ts';
 import { assertReleasable, lockAdjustedFirst, remainingToCredit } from './notes.ts';
 import { refundFrom } from './refunds.ts';
-import { assertNotBelowZero, type SalesTaxCode } from './vat.ts';
 
 function label(row: InvoiceRow) {
   return `${row.document_type.replace('_', ' ')} ${row.number}`;
@@ -110,31 +112,6 @@ async function entryLines(ctx: WorkCtx, row: InvoiceRow, lines: LineRow[]): Prom
     )),
   );
   return out;
-}
-
-/**
- * 422 when `currency` is not the company's base currency: the ledger keeps one currency, so a
- * document in another cannot be posted yet (`what` names it in the message).
- */
-export async function assertBaseCurrency(
-  ctx: Pick<WorkCtx, 'db' | 'tenantId'>,
-  companyId: string,
-  currency: string,
-  what: string,
-): Promise<void> {
-  const base = await ctx.db
-    .selectFrom('companies')
-    .select('base_currency')
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('id', '=', companyId)
-    .executeTakeFirstOrThrow();
-  if (currency !== base.base_currency.trim()) {
-    throw unprocessable(
-      `A ${currency} ${what} cannot be posted yet: the ledger keeps ${base.base_currency.trim()} only. ` +
-        'Keep it as a draft or issue it in the base currency.',
-      ['FOREIGN_CURRENCY_POSTING_UNSUPPORTED'],
-    );
-  }
 }
 
 export async function releaseInvoice(

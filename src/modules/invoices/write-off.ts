@@ -19,10 +19,16 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { cents, hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/money.ts';
 import { companyOf } from '../../platform/work/context.ts';
-import { ledgerCtxOf, type PostingLine, post, systemAccount, vatRegisteredOn } from '../ledger/index.ts';
+import {
+  bankAccount,
+  ledgerCtxOf,
+  type PostingLine,
+  post,
+  systemAccount,
+  vatRegisteredOn,
+} from '../ledger/index.ts';
 import { amountDue, linesOf, lockInvoiceRow, RECEIVABLE_TYPES, settlements } from './invoices.queries.ts';
 import type { InvoiceBadDebtRecoveriesTable, InvoiceWriteOffsTable } from './invoices.tables.ts';
-import { bankAccount } from './payments.ts';
 import { settle } from './settle.ts';
 
 export interface WriteOffInput {

@@ -14,6 +14,20 @@ export {
 } from './balances.ts';
 export { costCentreRoutes } from './cost-centres.routes.ts';
 export { assertCostCentre, type CostCentre, costCentreOf } from './cost-centres.service.ts';
+export { assertBaseCurrency, bankAccount } from './document-checks.ts';
+// The VAT and rounding of a document's lines, for every module that prices lines.
+export {
+  assertNotBelowZero,
+  type DocumentTotals,
+  documentTotals,
+  type LineAmounts,
+  lineAmounts,
+  lineTaxCode,
+  lineVat,
+  rateOfCode,
+  type SalesTaxCode,
+  type VatLineInput,
+} from './document-vat.ts';
 export { journalRoutes } from './journals.routes.ts';
 export { TaxCode as TaxCodeSchema } from './journals.schemas.ts';
 export {

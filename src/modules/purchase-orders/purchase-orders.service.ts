@@ -10,11 +10,11 @@ import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/pagi
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { money, toSql } from '../../platform/money/money.ts';
+import { takeNumber } from '../../platform/numbering/counters.ts';
 import { companyOf } from '../../platform/work/context.ts';
 import { type BillsCtx, pricedLines } from '../bills/index.ts';
 import { assertLineStock, stockColumn, stockInput } from '../inventory/lines.ts';
 import { assertLiveProducts } from '../inventory/products.live.ts';
-import { takeNumber } from '../invoices/index.ts';
 import { vatRegisteredOn } from '../ledger/index.ts';
 import {
   findOrderRow,

@@ -25,8 +25,9 @@ import { sql } from 'kysely';
 import { addDays, dayOf } from '../../platform/dates.ts';
 import { type Tx, withTenant } from '../../platform/db/tenant.ts';
 import type { AppDeps } from '../../platform/http/context.ts';
+import { refusable } from '../../platform/schedules/runs.ts';
 import { SYSTEM, type WorkCtx } from '../../platform/work/context.ts';
-import { createDocument, refusable } from '../invoices/index.ts';
+import { createDocument } from '../invoices/index.ts';
 import { monthStart } from './run-monthly.service.ts';
 
 export const MONTHLY_ROLL_QUEUE = 'billing-monthly-roll';

@@ -1,7 +1,7 @@
 // The VAT and rounding rules with worked figures.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { documentTotals, lineAmounts, lineTaxCode, standardRate } from './vat.ts';
+import { documentTotals, lineAmounts, lineTaxCode, standardRate } from './document-vat.ts';
 
 const registered = { vatRegistered: true, issueDate: '2026-03-01' };
 const fixed = (v: { toFixed(n: number): string }) => v.toFixed(2);

@@ -1,4 +1,6 @@
-// The VAT and rounding rules of a sales document (DECISIONS.md, "Money and VAT"):
+// The VAT and rounding rules of a document's lines (DECISIONS.md, "Money and VAT"), the ledger's
+// so that every module that prices lines (sales documents, bills) uses them without importing
+// another module:
 //   * a line carries a tax code; the rate follows from the code and the issue date:
 //     standard 15% (14% before 2018-04-01, VAT Act s7(1)(a)); zero (s11(1)), zero_export
 //     (s11(1)(a)), exempt (s12) and out_of_scope carry no VAT; commercial accommodation is
@@ -14,7 +16,7 @@ import { badRequest, HttpError } from '../../platform/http/problem.ts';
 import { cents, Money, type MoneyInput, money, sum } from '../../platform/money/money.ts';
 import { LONG_STAY_SHARE, SALES_TAX_CODES, standardRate } from '../../platform/money/vat-rate.ts';
 
-// The rate rule has one home (platform/money/vat-rate.ts); re-exported for this module's callers.
+// The rate rule has one home (platform/money/vat-rate.ts); re-exported for this file's callers.
 export { RATE_CHANGE_DATE, standardRate } from '../../platform/money/vat-rate.ts';
 
 /** The tax codes of a sales document's line (their one list: platform/money/vat-rate.ts). */
@@ -24,7 +26,7 @@ export type SalesTaxCode = (typeof SALES_TAX_CODES)[number];
 /** The codes charged at the standard rate of the date (accommodation_long on 60% of its value). */
 const STANDARD_RATED: readonly SalesTaxCode[] = ['standard', 'accommodation_short', 'accommodation_long'];
 
-export interface LineInput {
+export interface VatLineInput {
   quantity: MoneyInput;
   unitPrice: MoneyInput;
   /** Percent off (10 = 10%); none by default. */
@@ -41,7 +43,7 @@ export interface LineInput {
  * disagrees with the code given, is a 400 naming `field` (the line's vatRate).
  */
 export function lineTaxCode(
-  line: Pick<LineInput, 'taxCode' | 'vatRate'>,
+  line: Pick<VatLineInput, 'taxCode' | 'vatRate'>,
   issueDate: string,
   field = 'vatRate',
 ): SalesTaxCode {
@@ -96,7 +98,7 @@ export interface LineAmounts {
 }
 
 export function lineAmounts(
-  line: LineInput,
+  line: VatLineInput,
   ctx: { vatRegistered: boolean; issueDate: string },
 ): LineAmounts {
   const taxCode = lineTaxCode(line, ctx.issueDate);

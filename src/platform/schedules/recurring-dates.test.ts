@@ -1,7 +1,7 @@
 // Run dates of a recurring schedule: each frequency, intervals, and the month-end rule.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { addMonths, runAfter, runDate, runOnOrAfter, type Series } from './recurring.dates.ts';
+import { addMonths, runAfter, runDate, runOnOrAfter, type Series } from './recurring-dates.ts';
 
 const series = (anchor: string, frequency: Series['frequency'], interval = 1): Series => ({
   anchor,

@@ -1,9 +1,9 @@
-// The run dates of a recurring schedule: a series counted from its anchor date, every n weeks,
+// The run dates of a recurring schedule (recurring invoices, recurring bills, the next module's): a series counted from its anchor date, every n weeks,
 // fortnights, months, quarters or years. Month steps keep the anchor's day of the month where the
 // month has it and take the month's last day where it does not: an anchor on the 31st runs on the
 // 30th in April, the 28th (29th) in February, and the 31st again in May. Each date is counted from
 // the anchor, never from the date before it, so a short month does not pull the later ones back.
-import { addDays } from '../../platform/dates.ts';
+import { addDays } from '../dates.ts';
 
 export const FREQUENCIES = ['weekly', 'fortnightly', 'monthly', 'quarterly', 'yearly'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];

@@ -3,7 +3,7 @@
 // it. Each line's VAT is rounded half-up to cents (DECISIONS.md, "Money and VAT").
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { lineAmounts, lineTaxCode } from './vat.ts';
+import { lineAmounts, lineTaxCode } from './document-vat.ts';
 
 const at = { vatRegistered: true, issueDate: '2026-03-10' };
 const vatOf = (
