@@ -2,27 +2,26 @@
 // registers it, the OpenAPI document describes it, the security suite walks it.
 
 import { type TSchema, Type } from 'typebox';
-import { bankingRoutes } from './modules/banking/index.ts';
-import { entitlementRoutes, setupProgressRoutes } from './modules/billing/index.ts';
-import { billEventSchemas, billRoutes, paymentRunRoutes } from './modules/bills/index.ts';
-import { companyRoutes } from './modules/companies/index.ts';
-import { contactEventSchemas, contactRoutes } from './modules/contacts/index.ts';
-import { crmRoutes } from './modules/crm/index.ts';
-import { expenseEventSchemas, expenseRoutes, mileageRoutes } from './modules/expenses/index.ts';
-import { inventoryRoutes } from './modules/inventory/index.ts';
-import {
-  invoiceEventSchemas,
-  invoiceRoutes,
-  recurringRoutes,
-  settingsRoutes,
-} from './modules/invoices/index.ts';
-import { accountRoutes, costCentreRoutes, journalRoutes } from './modules/ledger/index.ts';
-import { onlinePaymentRoutes } from './modules/online-payments/index.ts';
-import { payrollRoutes } from './modules/payroll/index.ts';
-import { purchaseOrderRoutes } from './modules/purchase-orders/index.ts';
-import { reportRoutes } from './modules/reports/index.ts';
-import { sandboxRoutes } from './modules/sandbox/index.ts';
-import { transactionRoutes } from './modules/transactions/index.ts';
+import { bankingRoutes } from './modules/banking/routes.ts';
+import { entitlementRoutes, setupProgressRoutes } from './modules/billing/routes.ts';
+import { billEventSchemas } from './modules/bills/index.ts';
+import { billRoutes, paymentRunRoutes } from './modules/bills/routes.ts';
+import { companyRoutes } from './modules/companies/routes.ts';
+import { contactEventSchemas } from './modules/contacts/index.ts';
+import { contactRoutes } from './modules/contacts/routes.ts';
+import { crmRoutes } from './modules/crm/routes.ts';
+import { expenseEventSchemas } from './modules/expenses/index.ts';
+import { expenseRoutes, mileageRoutes } from './modules/expenses/routes.ts';
+import { inventoryRoutes } from './modules/inventory/routes.ts';
+import { invoiceEventSchemas } from './modules/invoices/index.ts';
+import { invoiceRoutes, recurringRoutes, settingsRoutes } from './modules/invoices/routes.ts';
+import { accountRoutes, costCentreRoutes, journalRoutes } from './modules/ledger/routes.ts';
+import { onlinePaymentRoutes } from './modules/online-payments/routes.ts';
+import { payrollRoutes } from './modules/payroll/routes.ts';
+import { purchaseOrderRoutes } from './modules/purchase-orders/routes.ts';
+import { reportRoutes } from './modules/reports/routes.ts';
+import { sandboxRoutes } from './modules/sandbox/routes.ts';
+import { transactionRoutes } from './modules/transactions/routes.ts';
 import { auditRoutes } from './platform/audit/audit.routes.ts';
 import { apiKeyRoutes } from './platform/auth/api-keys.routes.ts';
 import { loginRoutes } from './platform/auth/login.routes.ts';

@@ -10,10 +10,8 @@ import { badRequest, conflict, notFound, unprocessable } from '../../platform/ht
 import { hasAtMostDecimals, type MoneyInput, money, sum, toSql } from '../../platform/money/money.ts';
 import type { WorkCtx } from '../../platform/work/context.ts';
 import { companyOf } from '../../platform/work/context.ts';
-import { payBillCore } from '../bills/bills.payments.ts';
-import { amountDueOf, billSettlements, findBillRow } from '../bills/bills.queries.ts';
-import { amountDue, findInvoiceRow, settlements } from '../invoices/invoices.queries.ts';
-import { recordPaymentCore } from '../invoices/payments.ts';
+import { amountDueOf, billSettlements, findBillRow, payBillCore } from '../bills/index.ts';
+import { amountDue, findInvoiceRow, recordPaymentCore, settlements } from '../invoices/index.ts';
 import { type BankLine, type CreateInput, postCreate, postTransfer } from './reconciliation.post.ts';
 import { getMatch } from './reconciliation.read.ts';
 import type { MatchKind } from './reconciliation.tables.ts';

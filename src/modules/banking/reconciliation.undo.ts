@@ -4,8 +4,8 @@
 
 import { conflict, notFound } from '../../platform/http/problem.ts';
 import type { WorkCtx } from '../../platform/work/context.ts';
-import { reverseBillPayment } from '../bills/bills.payments.ts';
-import { reversePayment } from '../invoices/payments.ts';
+import { reverseBillPayment } from '../bills/index.ts';
+import { reversePayment } from '../invoices/index.ts';
 import { ledgerCtxOf, reverse } from '../ledger/index.ts';
 import { getMatch } from './reconciliation.read.ts';
 

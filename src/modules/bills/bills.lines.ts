@@ -6,9 +6,7 @@
 
 import type { Static } from 'typebox';
 import { toSql } from '../../platform/money/money.ts';
-import { assertLineStock, stockColumn } from '../inventory/lines.ts';
-import { assertLiveProducts } from '../inventory/products.live.ts';
-import { withProductTaxCodes } from '../inventory/products.tax.ts';
+import { assertLineStock, assertLiveProducts, stockColumn, withProductTaxCodes } from '../inventory/index.ts';
 import { assertCostCentre, assertNotBelowZero } from '../ledger/index.ts';
 import { linkOrderLines } from './bills.order-lines.ts';
 import { closeOrder, orderForBill, receiptMismatch, reopenOrder } from './bills.orders.ts';

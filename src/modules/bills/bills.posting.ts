@@ -11,8 +11,7 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict } from '../../platform/http/problem.ts';
 import { money } from '../../platform/money/money.ts';
 import type { WorkCtx } from '../../platform/work/context.ts';
-import { undoStock } from '../inventory/flows.undo.ts';
-import { billStock, unbillStock } from '../inventory/index.ts';
+import { billStock, unbillStock, undoStock } from '../inventory/index.ts';
 import {
   assertBaseCurrency,
   ledgerCtxOf,

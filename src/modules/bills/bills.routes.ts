@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
-import { PaymentParams } from '../invoices/payments.schemas.ts';
+import { PaymentParams } from '../invoices/index.ts';
 import { approve, read, write } from './bills.access.ts';
 import {
   createSupplierCreditNote,

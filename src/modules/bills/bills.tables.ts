@@ -1,7 +1,7 @@
 // Kysely types of the bills tables (migrations/0036_bills.sql).
 import type { ColumnType, Generated } from 'kysely';
 import type { DateString, DefaultTimestamp, Numeric, Timestamp } from '../../platform/db/schema.ts';
-import type { LineStockColumn } from '../inventory/lines.ts';
+import type { LineStockColumn } from '../inventory/index.ts';
 
 export const BILL_STATUSES = [
   'draft',

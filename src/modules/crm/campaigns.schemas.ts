@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { stringEnum } from '../../platform/http/enums.ts';
 import { nullable, orNull } from '../../platform/http/nullable.ts';
 import { named } from '../../platform/http/schema-names.ts';
-import { ConsentChannel } from '../contacts/contacts.schemas.ts';
+import { ConsentChannelSchema as ConsentChannel } from '../contacts/index.ts';
 import { CAMPAIGN_STATUSES } from './crm.tables.ts';
 
 const Uuid = Type.String({ format: 'uuid' });

@@ -1,13 +1,10 @@
-// The sales documents module's public surface: its routes, the service functions other
+// The sales documents module's public surface: the service functions other
 // modules drive documents with (the sandbox's samples, recurring invoices), and the data
 // schema of each event it emits (the OpenAPI document's webhooks).
 import type { TSchema } from 'typebox';
-import type { AnyRoute } from '../../platform/http/catalogue.ts';
 import { CustomerCredit, Refund } from './customer-credits.schemas.ts';
-import { invoiceRoutes as documentRoutes } from './invoices.routes.ts';
 import { Invoice } from './invoices.schemas.ts';
 import { Payment } from './payments.schemas.ts';
-import { writeOffRoutes } from './write-off.routes.ts';
 
 export { payUrl } from './document-paper.ts';
 // The receivable others settle (online payments, bank reconciliation): its row and row lock,
@@ -22,8 +19,6 @@ export {
   settlements,
 } from './invoices.queries.ts';
 export { IdParams } from './invoices.schemas.ts';
-/** The routes of sales documents and what is done to them. */
-export const invoiceRoutes: AnyRoute[] = [...documentRoutes, ...writeOffRoutes];
 export {
   createDocument,
   createInvoice,
@@ -32,14 +27,12 @@ export {
 } from './invoices.service.ts';
 export { DOCUMENT_TYPES, type DocumentType } from './invoices.tables.ts';
 export { recordPayment, recordPaymentCore, reversePayment } from './payments.ts';
-export { recurringRoutes } from './recurring.routes.ts';
 export {
   RECURRING_QUEUE,
   type RecurringJob,
   runRecurring,
 } from './recurring.run.ts';
 export { deleteInvoice, releaseInvoice } from './release.ts';
-export { settingsRoutes } from './settings.routes.ts';
 
 /** Each event the module emits, with the schema of its `data` (announce.ts says when each goes). */
 export const invoiceEventSchemas: Record<string, TSchema> = {
@@ -52,3 +45,7 @@ export const invoiceEventSchemas: Record<string, TSchema> = {
   'customer_credit.created': CustomerCredit,
   'refund.recorded': Refund,
 };
+
+// What the modules above this one use (index.ts is the only door: test/boundaries.test.ts).
+export { INVOICE_DEFAULT_SORT, INVOICE_SORT_KEYS } from './invoices.schemas.ts';
+export { PaymentParams } from './payments.schemas.ts';

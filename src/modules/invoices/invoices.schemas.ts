@@ -6,7 +6,7 @@ import { pageQueryProperties } from '../../platform/http/paging.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
 import { SALES_TAX_CODES } from '../../platform/money/vat-rate.ts';
-import { lineStockOut, salesLineStock } from '../inventory/lines.schemas.ts';
+import { lineStockOut, salesLineStock } from '../inventory/index.ts';
 import { DOCUMENT_TYPES, STATUSES } from './invoices.tables.ts';
 
 const DateString = Type.String({ format: 'date' });

@@ -13,11 +13,16 @@ import { hasAtMostDecimals, toSql } from '../../platform/money/money.ts';
 import { formattedNumber, takeNumber } from '../../platform/numbering/counters.ts';
 import { companyOf, today, type WorkCtx } from '../../platform/work/context.ts';
 import { contactName } from '../contacts/index.ts';
-import { assertLineStock, type LineStock, stockColumn, stockInput } from '../inventory/lines.ts';
-import { salesUnitPrice } from '../inventory/price-lists.lookup.ts';
-import { assertLiveProducts } from '../inventory/products.live.ts';
-import { withProductTaxCodes } from '../inventory/products.tax.ts';
-import { toBaseUnits } from '../inventory/units.service.ts';
+import {
+  assertLineStock,
+  assertLiveProducts,
+  type LineStock,
+  salesUnitPrice,
+  stockColumn,
+  stockInput,
+  toBaseUnits,
+  withProductTaxCodes,
+} from '../inventory/index.ts';
 import {
   assertNotBelowZero,
   documentTotals,

@@ -8,7 +8,7 @@ import type {
   Numeric,
   Timestamp,
 } from '../../platform/db/schema.ts';
-import type { LineStockColumn } from '../inventory/lines.ts';
+import type { LineStockColumn } from '../inventory/index.ts';
 import type { SalesTaxCode } from '../ledger/index.ts';
 
 export const DOCUMENT_TYPES = [

@@ -16,8 +16,7 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { money } from '../../platform/money/money.ts';
 import { companyOf, today, type WorkCtx } from '../../platform/work/context.ts';
-import { deliverStock, moveSalesStock } from '../inventory/flows.sales.ts';
-import { undoStock } from '../inventory/flows.undo.ts';
+import { deliverStock, moveSalesStock, undoStock } from '../inventory/index.ts';
 import {
   assertBaseCurrency,
   assertNotBelowZero,

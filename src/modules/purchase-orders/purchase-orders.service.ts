@@ -13,8 +13,7 @@ import { money, toSql } from '../../platform/money/money.ts';
 import { takeNumber } from '../../platform/numbering/counters.ts';
 import { companyOf } from '../../platform/work/context.ts';
 import { type BillsCtx, pricedLines } from '../bills/index.ts';
-import { assertLineStock, stockColumn, stockInput } from '../inventory/lines.ts';
-import { assertLiveProducts } from '../inventory/products.live.ts';
+import { assertLineStock, assertLiveProducts, stockColumn, stockInput } from '../inventory/index.ts';
 import { vatRegisteredOn } from '../ledger/index.ts';
 import {
   findOrderRow,
