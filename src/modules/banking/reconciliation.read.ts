@@ -2,14 +2,14 @@
 
 import { notFound } from '../../platform/http/problem.ts';
 import { toNumber } from '../../platform/money/money.ts';
-import type { WorkCtx } from '../../platform/work/context.ts';
+import { companyOf, type WorkCtx } from '../../platform/work/context.ts';
 
 export async function getMatch(ctx: Pick<WorkCtx, 'db' | 'tenantId' | 'companyId'>, id: string) {
   const m = await ctx.db
     .selectFrom('bank_matches')
     .selectAll()
     .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', ctx.companyId!)
+    .where('company_id', '=', companyOf(ctx))
     .where('id', '=', id)
     .executeTakeFirst();
   if (!m) throw notFound('Match');

@@ -3,7 +3,7 @@
 // existing entry is only unlinked; the bank line is unreconciled again. The match stays, undone.
 
 import { conflict, notFound } from '../../platform/http/problem.ts';
-import type { WorkCtx } from '../../platform/work/context.ts';
+import { companyOf, type WorkCtx } from '../../platform/work/context.ts';
 import { reverseBillPayment } from '../bills/index.ts';
 import { reversePayment } from '../invoices/index.ts';
 import { ledgerCtxOf, reverse } from '../ledger/index.ts';
@@ -14,7 +14,7 @@ export async function undoMatch(ctx: WorkCtx, id: string) {
     .selectFrom('bank_matches')
     .selectAll()
     .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', ctx.companyId!)
+    .where('company_id', '=', companyOf(ctx))
     .where('id', '=', id)
     .forUpdate()
     .executeTakeFirst();

@@ -8,7 +8,7 @@ import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/money.ts';
-import type { WorkCtx } from '../../platform/work/context.ts';
+import { companyOf, type WorkCtx } from '../../platform/work/context.ts';
 import { bankAccount, ledgerCtxOf, post, reverse } from '../ledger/index.ts';
 import { assertNotHeld } from './bills.hold.ts';
 import { creditorsLine } from './bills.posting.ts';
@@ -176,7 +176,7 @@ export async function listBillPayments(ctx: TenantCtx, id: string): Promise<Paym
     .selectFrom('bills')
     .select('id')
     .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', ctx.companyId!)
+    .where('company_id', '=', companyOf(ctx))
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();

@@ -15,7 +15,7 @@ import { pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { conflict, HttpError, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { money, toNumber } from '../../platform/money/money.ts';
-import type { WorkCtx } from '../../platform/work/context.ts';
+import { companyOf, type WorkCtx } from '../../platform/work/context.ts';
 import {
   amountDue,
   lockInvoiceRow,
@@ -364,7 +364,7 @@ function inbox(ctx: TenantCtx) {
   return ctx.db
     .selectFrom('payment_notifications')
     .where('tenant_id', '=', ctx.tenantId)
-    .where((eb) => eb.or([eb('company_id', '=', ctx.companyId!), eb('company_id', 'is', null)]));
+    .where((eb) => eb.or([eb('company_id', '=', companyOf(ctx)), eb('company_id', 'is', null)]));
 }
 
 const SORT_COLUMNS: Record<string, Array<'received_at' | 'updated_at' | 'created_at'>> = {
