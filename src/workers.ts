@@ -8,18 +8,13 @@ import {
   type RecurringBillJob,
   runRecurringBills,
 } from './modules/bills/index.ts';
-import {
-  RECURRING_JOB_OPTIONS,
-  RECURRING_QUEUE,
-  type RecurringJob,
-  runRecurring,
-} from './modules/invoices/index.ts';
+import { RECURRING_QUEUE, type RecurringJob, runRecurring } from './modules/invoices/index.ts';
 import {
   GATEWAY_A_ITN_JOB_OPTIONS,
   GATEWAY_A_ITN_QUEUE,
   type GatewayAItnJob,
   runGatewayAItn,
-} from './modules/invoices/online/gateway-a.itn.ts';
+} from './modules/online-payments/gateway-a.itn.ts';
 import { MONTHLY_ROLL_CRON, MONTHLY_ROLL_QUEUE, rollMonthly } from './modules/transactions/index.ts';
 import { deliverAttempt, RETRY_SCHEDULE } from './platform/events/deliver.ts';
 import { DELIVER_QUEUE, type DeliverJob } from './platform/events/deliveries.ts';
@@ -31,6 +26,7 @@ import {
 } from './platform/http/idempotency-key.ts';
 import { EMAIL_QUEUE, type EmailJob } from './platform/mail/mailer.ts';
 import { EMAIL_RETRY_SCHEDULE, sendEmail } from './platform/mail/send.ts';
+import { RECURRING_JOB_OPTIONS } from './platform/schedules/runs.ts';
 
 export async function registerWorkers(deps: AppDeps): Promise<void> {
   await deps.jobs.register<DeliverJob>(DELIVER_QUEUE, deliverAttempt(deps), {

@@ -16,7 +16,7 @@ import {
   onlineSetup,
   openInvoice,
   setGateway,
-} from '../src/modules/invoices/online/online.factories.ts';
+} from '../src/modules/online-payments/online.factories.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
 import { chromiumSkip, launchChromium } from './support/chromium.ts';
 import { type FakeGatewayA, startFakeGatewayA } from './support/fake-gateway-a.ts';

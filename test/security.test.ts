@@ -36,7 +36,7 @@ import {
   productForTest,
   receiveForTest,
 } from '../src/modules/inventory/ops.test-support.ts';
-import { fileNotification } from '../src/modules/invoices/online/notifications.service.ts';
+import { fileNotification } from '../src/modules/online-payments/notifications.service.ts';
 import { leaveEmployee } from '../src/modules/payroll/leave.factories.ts';
 import { keyTokenFor } from '../src/platform/auth/api-keys.factories.ts';
 import { licensedModule } from '../src/platform/auth/limits.ts';

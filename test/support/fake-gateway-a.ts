@@ -17,8 +17,8 @@ import {
   paramStringOf,
   phpUrlencode,
   signParamString,
-} from '../../src/modules/invoices/online/gateway-a.protocol.ts';
-import { GATEWAY_A_KEYS } from '../../src/modules/invoices/online/online.factories.ts';
+} from '../../src/modules/online-payments/gateway-a.protocol.ts';
+import { GATEWAY_A_KEYS } from '../../src/modules/online-payments/online.factories.ts';
 
 export interface FakeMerchant {
   merchantId: string;

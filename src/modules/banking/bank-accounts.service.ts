@@ -1,6 +1,7 @@
 // The company's bank accounts. Each is a ledger account of subtype bank (same id) with what
 // the bank knows of it beside: creating one creates its ledger account, and every bank
 // account of the chart (the seeded Bank 1000 too) is one (migrations/0042_banking.sql).
+
 import type { Static } from 'typebox';
 import type { Tx } from '../../platform/db/tenant.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
@@ -8,13 +9,9 @@ import { createIdempotent, idFor } from '../../platform/http/idempotent.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money, toNumber } from '../../platform/money/money.ts';
 import { maskedAccountNumber } from '../../platform/secrets/masked.ts';
-import { ledgerCtxOf, post, systemAccount } from '../ledger/index.ts';
+import { companyOf } from '../../platform/work/context.ts';
+import { ledgerCtxOf, nextBankAccountCode, post, systemAccount } from '../ledger/index.ts';
 import type { BankAccountCreate, BankAccountsQuery, BankAccountUpdate } from './bank-accounts.schemas.ts';
-
-function companyOf(ctx: TenantCtx): string {
-  if (!ctx.companyId) throw new Error('bank account routes are company-scoped');
-  return ctx.companyId;
-}
 
 function selectBankAccounts(db: Tx, tenantId: string, companyId: string) {
   return db
@@ -91,23 +88,6 @@ export function getBankAccount(ctx: TenantCtx, id: string) {
   return bankAccountOf(ctx.db, ctx.tenantId, companyOf(ctx), id);
 }
 
-/** The next free code from 1010 in steps of 10 (1000 is the chart's Bank). */
-export async function nextBankAccountCode(ctx: TenantCtx): Promise<string> {
-  const codes = new Set(
-    (
-      await ctx.db
-        .selectFrom('accounts')
-        .select('code')
-        .where('tenant_id', '=', ctx.tenantId)
-        .where('company_id', '=', companyOf(ctx))
-        .execute()
-    ).map((r) => r.code.toLowerCase()),
-  );
-  for (let c = 1010; c < 1100; c += 10) if (!codes.has(String(c))) return String(c);
-  for (let c = 1001; c < 10000; c++) if (!codes.has(String(c))) return String(c);
-  throw conflict('accountCode: no free code from 1001 to 9999; name one', { field: 'accountCode' });
-}
-
 async function assertCodeFree(ctx: TenantCtx, code: string) {
   const taken = await ctx.db
     .selectFrom('accounts')
@@ -144,7 +124,7 @@ export async function createBankAccount(
         .where('id', '=', id)
         .executeTakeFirst();
       if (exists) return false;
-      const code = input.accountCode ?? (await nextBankAccountCode(ctx));
+      const code = input.accountCode ?? (await nextBankAccountCode(ctx, companyOf(ctx)));
       if (input.accountCode) await assertCodeFree(ctx, code);
       // The trigger on accounts makes the bank_accounts row; its details follow.
       await ctx.db

@@ -1,17 +1,17 @@
 // The CSV mappings a user saves (/api/bank-csv-mappings): for a bank export no built-in profile
 // reads. Checked whole on every write: the columns the sign convention needs, indexes only
 // without a header.
+
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
 import type { Tx } from '../../platform/db/tenant.ts';
 import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import type { BankCsvMappingCreate, BankCsvMappingUpdate } from './bank-csv-mappings.schemas.ts';
 import type { BankCsvMappingsTable } from './bank-statements.tables.ts';
 import type { CsvMapping } from './statements/csv-profiles.ts';
-
-const companyOf = (ctx: TenantCtx) => ctx.companyId!;
 
 function toApi(r: Selectable<BankCsvMappingsTable>) {
   const m = (typeof r.mapping === 'string' ? JSON.parse(r.mapping) : r.mapping) as CsvMapping;

@@ -2,6 +2,7 @@
 // with their read-only keys, changing the keys, disconnecting. The keys are checked with the
 // bank before anything is stored, sealed at rest (SECRETS_KEY; without it, 503 naming it) and
 // never answered back. Syncing is bank-feeds.sync.ts.
+
 import type { Selectable, Updateable } from 'kysely';
 import type { Static } from 'typebox';
 import type { Tx } from '../../platform/db/tenant.ts';
@@ -9,6 +10,7 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound, unavailable, unprocessable } from '../../platform/http/problem.ts';
 import { sealSecret, secretKeysOf } from '../../platform/secrets/index.ts';
 import { maskedAccountNumber } from '../../platform/secrets/masked.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import { assertBankAccount } from './bank-accounts.service.ts';
 import type { BankFeedCreate, BankFeedKeys, BankFeedUpdate } from './bank-feeds.schemas.ts';
 import type { BankFeedsTable } from './bank-feeds.tables.ts';
@@ -24,11 +26,6 @@ export type BankFeedRow = Selectable<BankFeedsTable>;
 /** The bank's account number as answers show it (one masking with the bank accounts'). */
 /** The feed account's number masked; '' when the bank gave none. */
 const maskedAccount = (n: string) => (n ? maskedAccountNumber(n) : '');
-
-function companyOf(ctx: TenantCtx): string {
-  if (!ctx.companyId) throw new Error('bank feed routes are company-scoped');
-  return ctx.companyId;
-}
 
 function statusLabel(r: BankFeedRow): string {
   if (r.status === 'disconnected') return 'Disconnected';

@@ -1,12 +1,14 @@
 // POST /api/bank-rules/run: the rules again over the unreconciled lines (after a rule was added
 // or changed), narrowed by bank account, dates or rules.
+
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest } from '../../platform/http/problem.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import { assertBankAccount } from './bank-accounts.service.ts';
 import { codeWithRules, type RunCounts } from './bank-rules.apply.ts';
 import type { BankRuleRun } from './bank-rules.schemas.ts';
-import { companyOf, selectRules } from './bank-rules.service.ts';
+import { selectRules } from './bank-rules.service.ts';
 
 export async function runBankRules(ctx: TenantCtx, input: Static<typeof BankRuleRun>): Promise<RunCounts> {
   const companyId = companyOf(ctx);

@@ -1,21 +1,18 @@
 // The company's bank rules: a bounded list in priority order, created idempotently, changed,
 // and deleted softly (deleted_at: the lines a rule coded keep naming it).
+
 import type { Static } from 'typebox';
 import type { Tx } from '../../platform/db/tenant.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { createIdempotent, idFor } from '../../platform/http/idempotent.ts';
 import { badRequest, notFound } from '../../platform/http/problem.ts';
 import { toNumber } from '../../platform/money/money.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import { assertBankAccount } from './bank-accounts.service.ts';
 import type { Coding, Condition, RuleToMatch } from './bank-rules.match.ts';
 import type { BankRuleCreate, BankRulesQuery, BankRuleUpdate } from './bank-rules.schemas.ts';
 import type { BankRuleRow } from './bank-rules.tables.ts';
 import { checkCoding, checkConditions } from './bank-rules.validate.ts';
-
-export function companyOf(ctx: TenantCtx): string {
-  if (!ctx.companyId) throw new Error('bank rule routes are company-scoped');
-  return ctx.companyId;
-}
 
 /** The company's live rules, in the order they run (priority, then creation, then id). */
 export function selectRules(db: Tx, tenantId: string, companyId: string) {

@@ -4,6 +4,7 @@
 // statements each go to the account they name (bank-statements.accounts.ts); a file that gives
 // no line is refused whole (422) and recorded nowhere, so that the same file read right later
 // (with a mapping) is not "already imported".
+
 import { createHash } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
@@ -11,6 +12,7 @@ import { BUSINESS_TIME_ZONE } from '../../platform/dates/zone.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { HttpError, notFound } from '../../platform/http/problem.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import { assertBankAccount, type BankAccount } from './bank-accounts.service.ts';
 import { csvMappingFor } from './bank-csv-mappings.service.ts';
 import { type AccountFacts, sortStatements } from './bank-statements.accounts.ts';
@@ -23,7 +25,6 @@ import { CSV_PROFILES, type CsvProfile } from './statements/csv-profiles.ts';
 import { type Parsed, type ParseOptions, parseStatement } from './statements/detect.ts';
 import { type ParsedStatement, UnreadableStatement } from './statements/types.ts';
 
-const companyOf = (ctx: TenantCtx) => ctx.companyId!;
 type Upload = Static<typeof BankStatementUpload>;
 
 const isProfile = (bank: string): bank is CsvProfile => (CSV_PROFILES as readonly string[]).includes(bank);

@@ -2,6 +2,7 @@
 // include. Superseded lines (a feed's pending line once posted) are hidden from the list except
 // to a sync (updatedSince), which learns of them by supersededAt; pending lines are listed with
 // pending: true. A page is read with its rules' names in one more statement, not one per line.
+
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
@@ -11,6 +12,7 @@ import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/pagi
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { money, toNumber } from '../../platform/money/money.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import type { Coding, Split } from './bank-rules.match.ts';
 import type { BankTransactionCoding } from './bank-rules.schemas.ts';
 import { actionsOut } from './bank-rules.service.ts';
@@ -20,11 +22,6 @@ import type { BankTransactionExclude, BankTransactionListQuery } from './bank-tr
 import type { BankTransactionsTable } from './banking.tables.ts';
 
 type Row = Selectable<BankTransactionsTable>;
-
-function companyOf(ctx: TenantCtx): string {
-  if (!ctx.companyId) throw new Error('bank transaction routes are company-scoped');
-  return ctx.companyId;
-}
 
 function codingOf(r: Row): Coding {
   const c: Coding = {};

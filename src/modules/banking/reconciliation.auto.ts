@@ -1,7 +1,7 @@
 // Reconciles, without a person, the bank lines with exactly one certain candidate: the exact
 // amount due and the document's number in the reference or description. Two certain candidates,
 // or one that another line of the same run also claims, wait for a person.
-import type { SalesCtx } from '../invoices/invoices.service.ts';
+import { companyOf, type WorkCtx } from '../../platform/work/context.ts';
 import { openDues } from './reconciliation.candidates.ts';
 import { acceptMatch } from './reconciliation.match.ts';
 import { suggestionsOf, unreconciled } from './reconciliation.suggest.ts';
@@ -11,11 +11,11 @@ const CHUNK = 1000;
 
 /** Called after every import, in its transaction (ctx.principal may be the system). */
 export async function autoReconcile(
-  ctx: SalesCtx,
+  ctx: WorkCtx,
   bankAccountId: string,
   transactionIds?: readonly string[],
 ): Promise<{ considered: number; reconciled: number; matchIds: string[] }> {
-  const companyId = ctx.companyId!;
+  const companyId = companyOf(ctx);
   const certain: Array<{ line: Line; s: Suggestion }> = [];
   let considered = 0;
   // Certain needs the exact amount due: only lines of such an amount are loaded and ranked.
@@ -50,12 +50,12 @@ type Suggestion = Awaited<ReturnType<typeof suggestionsOf>>[number]['suggestions
  * them in one array parameter) or every unreconciled line of the account, of the amounts due only.
  */
 async function* chunksOf(
-  ctx: SalesCtx,
+  ctx: WorkCtx,
   bankAccountId: string,
   dues: { in: Set<string>; out: Set<string> },
   ids?: readonly string[],
 ) {
-  const companyId = ctx.companyId!;
+  const companyId = companyOf(ctx);
   const amounts = { in: [...dues.in], out: [...dues.out] };
   let after: { date: string; id: string } | undefined;
   for (;;) {

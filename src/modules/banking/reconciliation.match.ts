@@ -4,15 +4,15 @@
 // credit); an existing entry is only linked; create and transfer post an entry. The amounts
 // must add up to the bank line exactly. Everything happens in the caller's transaction, the bank
 // line locked; the unique indexes of 0045 stand behind "matched once" and "never recorded again".
+
 import { sql } from 'kysely';
 import { claimClientId } from '../../platform/http/client-ids.ts';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, type MoneyInput, money, sum, toSql } from '../../platform/money/money.ts';
-import { payBillCore } from '../bills/bills.payments.ts';
-import { amountDueOf, billSettlements, findBillRow } from '../bills/bills.queries.ts';
-import { amountDue, findInvoiceRow, settlements } from '../invoices/invoices.queries.ts';
-import type { SalesCtx } from '../invoices/invoices.service.ts';
-import { recordPaymentCore } from '../invoices/payments.ts';
+import type { WorkCtx } from '../../platform/work/context.ts';
+import { companyOf } from '../../platform/work/context.ts';
+import { amountDueOf, billSettlements, findBillRow, payBillCore } from '../bills/index.ts';
+import { amountDue, findInvoiceRow, recordPaymentCore, settlements } from '../invoices/index.ts';
 import { type BankLine, type CreateInput, postCreate, postTransfer } from './reconciliation.post.ts';
 import { getMatch } from './reconciliation.read.ts';
 import type { MatchKind } from './reconciliation.tables.ts';
@@ -37,13 +37,8 @@ interface Item {
 
 const WAYS = ['invoices', 'bills', 'existing', 'create', 'transfer'] as const;
 
-function companyOf(ctx: SalesCtx): string {
-  if (!ctx.companyId) throw new Error('reconciliation is company-scoped');
-  return ctx.companyId;
-}
-
 /** The bank line, locked (another company's, tenant's or none: 404). */
-export async function lockBankLine(ctx: SalesCtx, id: string) {
+export async function lockBankLine(ctx: WorkCtx, id: string) {
   const line = await ctx.db
     .selectFrom('bank_transactions')
     .selectAll()
@@ -57,7 +52,7 @@ export async function lockBankLine(ctx: SalesCtx, id: string) {
 }
 
 /** Accepts a match; created: false when clientId names a match already made. */
-export async function acceptMatch(ctx: SalesCtx, input: MatchInput, auto = false) {
+export async function acceptMatch(ctx: WorkCtx, input: MatchInput, auto = false) {
   const companyId = companyOf(ctx);
   const given = WAYS.filter((w) => input[w] !== undefined);
   if (given.length !== 1) throw badRequest(given[1] ?? 'invoices', `give exactly one of ${WAYS.join(', ')}`);
@@ -124,7 +119,7 @@ export async function acceptMatch(ctx: SalesCtx, input: MatchInput, auto = false
 
 /** Records (or, for existing, checks) what the match claims; answers its items. */
 async function record(
-  ctx: SalesCtx,
+  ctx: WorkCtx,
   line: BankLine & { amount: string },
   input: MatchInput,
   way: (typeof WAYS)[number],
@@ -230,13 +225,13 @@ async function defaultAmounts(
   return out;
 }
 
-async function invoiceDue(ctx: SalesCtx, id: string) {
+async function invoiceDue(ctx: WorkCtx, id: string) {
   const row = await findInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), id);
   if (!row) throw notFound('Document');
   return money(amountDue(row, (await settlements(ctx.db, ctx.tenantId, [id])).get(id)!));
 }
 
-async function billDue(ctx: SalesCtx, id: string) {
+async function billDue(ctx: WorkCtx, id: string) {
   const row = await findBillRow(ctx.db, ctx.tenantId, companyOf(ctx), id);
   if (!row) throw notFound('Bill');
   return money(amountDueOf(row, (await billSettlements(ctx.db, ctx.tenantId, [id])).get(id)!));
@@ -246,7 +241,7 @@ async function billDue(ctx: SalesCtx, id: string) {
  * An existing entry: its movement on the bank line's account, not reversed, not the account's
  * opening balance, and not claimed by another bank line (matched, never recorded again).
  */
-async function existingItems(ctx: SalesCtx, line: BankLine, list: { journalEntryId: string }[]) {
+async function existingItems(ctx: WorkCtx, line: BankLine, list: { journalEntryId: string }[]) {
   if (!list.length) throw badRequest('existing', 'name at least one journal entry');
   const out: Item[] = [];
   for (const [i, x] of list.entries()) {

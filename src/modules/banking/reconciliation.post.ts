@@ -1,12 +1,12 @@
 // The entries a match posts itself: "create" (the bank line against an account, with VAT by its
 // tax code) and "transfer" (between two of the company's bank accounts). The bank side always
 // equals the bank line: money in debits the bank account, money out credits it.
+
 import type { Decimal } from 'decimal.js';
 import { badRequest } from '../../platform/http/problem.ts';
 import { money } from '../../platform/money/money.ts';
 import { standardRate } from '../../platform/money/vat-rate.ts';
-import { vatRegisteredOn } from '../companies/index.ts';
-import type { SalesCtx } from '../invoices/invoices.service.ts';
+import type { WorkCtx } from '../../platform/work/context.ts';
 import {
   assertCostCentre,
   isOutputTaxCode,
@@ -16,6 +16,7 @@ import {
   STANDARD_RATED_TAX_CODES,
   systemAccount,
   type TaxCode,
+  vatRegisteredOn,
 } from '../ledger/index.ts';
 import { assertBankAccount } from './bank-accounts.service.ts';
 
@@ -45,7 +46,7 @@ const side = (signed: Decimal) => (signed.isPositive() ? { debit: signed } : { c
  * the VAT is its tax fraction, rate / (100 + rate), rounded to the cent (R115.00 at 15%: VAT
  * 15.00, net 100.00). Money in takes an output code (VAT output), money out an input code.
  */
-export async function postCreate(ctx: SalesCtx, line: BankLine, c: CreateInput, matchId: string) {
+export async function postCreate(ctx: WorkCtx, line: BankLine, c: CreateInput, matchId: string) {
   const { db, tenantId } = ctx;
   const companyId = line.company_id;
   const account = await db
@@ -120,7 +121,7 @@ export async function postCreate(ctx: SalesCtx, line: BankLine, c: CreateInput, 
 }
 
 /** Posts the bank line against another bank account of the company (money moved between them). */
-export async function postTransfer(ctx: SalesCtx, line: BankLine, otherId: string, matchId: string) {
+export async function postTransfer(ctx: WorkCtx, line: BankLine, otherId: string, matchId: string) {
   const other = await assertBankAccount(
     ctx.db,
     ctx.tenantId,

@@ -1,14 +1,15 @@
 // Reading a match: the bank line it reconciles and what it recorded or linked.
+
 import { notFound } from '../../platform/http/problem.ts';
 import { toNumber } from '../../platform/money/money.ts';
-import type { SalesCtx } from '../invoices/invoices.service.ts';
+import { companyOf, type WorkCtx } from '../../platform/work/context.ts';
 
-export async function getMatch(ctx: Pick<SalesCtx, 'db' | 'tenantId' | 'companyId'>, id: string) {
+export async function getMatch(ctx: Pick<WorkCtx, 'db' | 'tenantId' | 'companyId'>, id: string) {
   const m = await ctx.db
     .selectFrom('bank_matches')
     .selectAll()
     .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', ctx.companyId!)
+    .where('company_id', '=', companyOf(ctx))
     .where('id', '=', id)
     .executeTakeFirst();
   if (!m) throw notFound('Match');

@@ -8,17 +8,19 @@
 // unreconciled, every other movement of the account to asOf unmatched (the opening balance entry
 // is the statement's opening, never an item). statementBalance is what the bank said (the last
 // line's running balance), which may differ from opening + lines when a statement had a gap.
+
 import { sql } from 'kysely';
 import { dayOf } from '../../platform/dates/days.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { money, sum, toNumber } from '../../platform/money/money.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import { bankAccountOf } from './bank-accounts.service.ts';
 
 export async function reconciliationReport(
   ctx: TenantCtx,
   query: { bankAccountId: string; asOf?: string | undefined },
 ) {
-  const companyId = ctx.companyId!;
+  const companyId = companyOf(ctx);
   const account = await bankAccountOf(ctx.db, ctx.tenantId, companyId, query.bankAccountId);
   const asOf = query.asOf ?? dayOf(ctx.deps.now());
   const acc = await ctx.db

@@ -67,7 +67,7 @@ export const reconciliationRoutes: AnyRoute[] = [
     body: AutoBody,
     response: { 200: AutoResult },
     handler: async ({ body }, ctx) => {
-      await bankAccountOf(ctx.db, ctx.tenantId, ctx.companyId!, body.bankAccountId);
+      await bankAccountOf(ctx.db, ctx.tenantId, ctx.companyId, body.bankAccountId);
       return autoReconcile(ctx, body.bankAccountId);
     },
   }),

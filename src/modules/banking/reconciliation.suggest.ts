@@ -1,11 +1,13 @@
 // The suggestions of a page of unreconciled bank lines (or of one line): candidates loaded once
 // for the page (reconciliation.candidates.ts), then ranked per line (reconciliation.rank.ts).
+
 import { sql } from 'kysely';
 import type { Tx } from '../../platform/db/tenant.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { pageOf, paging } from '../../platform/http/paging.ts';
 import { notFound } from '../../platform/http/problem.ts';
 import { toNumber } from '../../platform/money/money.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import { bankAccountOf } from './bank-accounts.service.ts';
 import { loadCandidates } from './reconciliation.candidates.ts';
 import { rank } from './reconciliation.rank.ts';
@@ -78,7 +80,7 @@ export async function suggestionsPage(
   ctx: TenantCtx,
   query: { bankAccountId: string; page?: number | undefined; limit?: number | undefined },
 ) {
-  const companyId = ctx.companyId!;
+  const companyId = companyOf(ctx);
   await bankAccountOf(ctx.db, ctx.tenantId, companyId, query.bankAccountId);
   const p = paging(query);
   const base = ctx.db
@@ -106,7 +108,7 @@ export async function suggestionsForLine(ctx: TenantCtx, id: string) {
     .selectFrom('bank_transactions')
     .selectAll()
     .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', ctx.companyId!)
+    .where('company_id', '=', companyOf(ctx))
     .where('id', '=', id)
     .executeTakeFirst();
   if (!line) throw notFound('Bank transaction');

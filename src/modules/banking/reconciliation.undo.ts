@@ -1,19 +1,20 @@
 // Undoing a match: what it recorded is reversed through the services that recorded it (an
 // invoice payment with its excess credit, a bill payment), an entry it posted is reversed, an
 // existing entry is only unlinked; the bank line is unreconciled again. The match stays, undone.
+
 import { conflict, notFound } from '../../platform/http/problem.ts';
-import { reverseBillPayment } from '../bills/bills.payments.ts';
-import type { SalesCtx } from '../invoices/invoices.service.ts';
-import { reversePayment } from '../invoices/payments.ts';
+import { companyOf, type WorkCtx } from '../../platform/work/context.ts';
+import { reverseBillPayment } from '../bills/index.ts';
+import { reversePayment } from '../invoices/index.ts';
 import { ledgerCtxOf, reverse } from '../ledger/index.ts';
 import { getMatch } from './reconciliation.read.ts';
 
-export async function undoMatch(ctx: SalesCtx, id: string) {
+export async function undoMatch(ctx: WorkCtx, id: string) {
   const m = await ctx.db
     .selectFrom('bank_matches')
     .selectAll()
     .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', ctx.companyId!)
+    .where('company_id', '=', companyOf(ctx))
     .where('id', '=', id)
     .forUpdate()
     .executeTakeFirst();

@@ -1,3 +1,5 @@
 // The billing module's public surface: plan, entitlements and the set-up checklist.
-export { entitlementRoutes } from './entitlements.routes.ts';
-export { setupProgressRoutes } from './setup-progress.routes.ts';
+
+// Nothing here is used by another module yet: what one needs is exported here, never taken from
+// another file of this folder. Routes are in routes.ts, for the catalogue.
+export {};

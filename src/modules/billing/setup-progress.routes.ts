@@ -1,10 +1,12 @@
 // The dashboard checklist of one company: what is done and what is left to set up.
 // Each later module adds its own steps here (bank account, first invoice, ...).
+
 import { Type } from 'typebox';
 import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
+import { companyOf } from '../../platform/work/context.ts';
 
 const Step = named(
   'SetupStep',
@@ -27,7 +29,7 @@ const SetupProgress = named(
 );
 
 async function setupProgress(ctx: TenantCtx) {
-  const companyId = ctx.companyId!;
+  const companyId = companyOf(ctx);
   const company = await ctx.db
     .selectFrom('companies')
     .select(['trade_name'])

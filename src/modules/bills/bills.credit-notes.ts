@@ -12,12 +12,15 @@ import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { money, toNumber, toSql } from '../../platform/money/money.ts';
-import { supplierReturnStock } from '../inventory/flows.returns.ts';
-import { assertLineStock, stockAnswer, stockColumn } from '../inventory/lines.ts';
-import { assertLiveProducts } from '../inventory/products.live.ts';
-import { companyOf } from '../invoices/invoices.service.ts';
-import { bankAccount } from '../invoices/payments.ts';
-import { ledgerCtxOf, post } from '../ledger/index.ts';
+import { companyOf } from '../../platform/work/context.ts';
+import {
+  assertLineStock,
+  assertLiveProducts,
+  stockAnswer,
+  stockColumn,
+  supplierReturnStock,
+} from '../inventory/index.ts';
+import { bankAccount, ledgerCtxOf, post } from '../ledger/index.ts';
 import { settleBill } from './bills.payments.ts';
 import { creditorsLine, purchaseEntryLines } from './bills.posting.ts';
 import {

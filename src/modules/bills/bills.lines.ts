@@ -3,13 +3,11 @@
 // order it bills in price or quantity). Each line is linked to the order line it bills
 // (bills.order-lines.ts), its stock fields checked, priced at the rates of the issue date, and
 // given its cost centre; the order is checked (the company's, the supplier's, sent).
+
 import type { Static } from 'typebox';
 import { toSql } from '../../platform/money/money.ts';
-import { assertLineStock, stockColumn } from '../inventory/lines.ts';
-import { assertLiveProducts } from '../inventory/products.live.ts';
-import { withProductTaxCodes } from '../inventory/products.tax.ts';
-import { assertNotBelowZero } from '../invoices/vat.ts';
-import { assertCostCentre } from '../ledger/index.ts';
+import { assertLineStock, assertLiveProducts, stockColumn, withProductTaxCodes } from '../inventory/index.ts';
+import { assertCostCentre, assertNotBelowZero } from '../ledger/index.ts';
 import { linkOrderLines } from './bills.order-lines.ts';
 import { closeOrder, orderForBill, receiptMismatch, reopenOrder } from './bills.orders.ts';
 import type { BillRow } from './bills.queries.ts';

@@ -16,7 +16,7 @@ import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import { badRequest } from '../../platform/http/problem.ts';
 import { money } from '../../platform/money/money.ts';
-import type { LineStock } from '../inventory/lines.ts';
+import type { LineStock } from '../inventory/index.ts';
 import type { BillLineInput } from './bills.schemas.ts';
 import type { BillsCtx } from './bills.service.ts';
 

@@ -1,11 +1,13 @@
 // Reading payment runs: one, the company's list, and the items the bank file is made from.
 // The sealed account numbers are never opened here: answers show them masked.
+
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { notFound } from '../../platform/http/problem.ts';
 import { toNumber } from '../../platform/money/money.ts';
 import { maskedAccountNumber } from '../../platform/secrets/masked.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import type { PaymentRun } from './bills.payment-run.schemas.ts';
 
 type Run = Static<typeof PaymentRun>;
@@ -15,7 +17,7 @@ export function runRow(ctx: TenantCtx, id: string) {
     .selectFrom('bill_payment_runs')
     .selectAll()
     .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', ctx.companyId!)
+    .where('company_id', '=', companyOf(ctx))
     .where('id', '=', id)
     .executeTakeFirst();
 }
@@ -92,7 +94,7 @@ export async function listPaymentRuns(
   const q = ctx.db
     .selectFrom('bill_payment_runs')
     .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', ctx.companyId!);
+    .where('company_id', '=', companyOf(ctx));
   const { n } = await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
   const runs = await q
     .selectAll()

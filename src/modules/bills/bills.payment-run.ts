@@ -3,6 +3,7 @@
 // status moves as with a single payment) but the ledger gets ONE entry for the run: Dr
 // creditors control per bill (the bill as the supplier's open item), Cr bank the total, which
 // is how the bank statement shows a batch of EFTs released together.
+
 import type { Decimal } from 'decimal.js';
 import type { Static } from 'typebox';
 import { addDays } from '../../platform/dates/days.ts';
@@ -11,8 +12,8 @@ import { badRequest, conflict } from '../../platform/http/problem.ts';
 import { money, toNumber, toSql } from '../../platform/money/money.ts';
 import { secretKeysOf } from '../../platform/secrets/index.ts';
 import { maskedAccountNumber } from '../../platform/secrets/masked.ts';
-import { bankAccount } from '../invoices/payments.ts';
-import { ledgerCtxOf, post } from '../ledger/index.ts';
+import { companyOf } from '../../platform/work/context.ts';
+import { bankAccount, ledgerCtxOf, post } from '../ledger/index.ts';
 import {
   actorOf,
   type BankDetailsRow,
@@ -91,7 +92,7 @@ export async function proposePaymentRun(ctx: TenantCtx, dueBy: string | undefine
     .selectFrom('bills')
     .selectAll()
     .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', ctx.companyId!)
+    .where('company_id', '=', companyOf(ctx))
     .where('deleted_at', 'is', null)
     .where('status', 'in', PAYABLE)
     .where('due_date', '<=', by)
@@ -175,7 +176,7 @@ export async function createPaymentRun(ctx: TenantCtx, input: Static<typeof Paym
   for (const id of [...input.billIds].sort()) rows.push(await lockBill(ctx, id));
   const again = await replay();
   if (again) return again;
-  const companyId = ctx.companyId!;
+  const companyId = companyOf(ctx);
   const now = ctx.deps.now();
   const all = await candidates(ctx, rows, true);
   const refused: { billId: string; billNumber: string; blockedReason: string; warning: string }[] = [];

@@ -2,15 +2,15 @@
 // bill row is locked while what is due is checked, so two payments at once cannot together pay
 // more than is owed; a payment of more than is due is 400 (a supplier's credit is not kept yet).
 // The bill's status follows: approved → partially_paid → paid (paidAt set).
+
 import type { Decimal } from 'decimal.js';
 import type { Static } from 'typebox';
 import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/money.ts';
-import type { SalesCtx } from '../invoices/invoices.service.ts';
-import { bankAccount } from '../invoices/payments.ts';
-import { ledgerCtxOf, post, reverse } from '../ledger/index.ts';
+import { companyOf, type WorkCtx } from '../../platform/work/context.ts';
+import { bankAccount, ledgerCtxOf, post, reverse } from '../ledger/index.ts';
 import { assertNotHeld } from './bills.hold.ts';
 import { creditorsLine } from './bills.posting.ts';
 import { amountDueOf, type BillRow, billSettlements } from './bills.queries.ts';
@@ -57,11 +57,11 @@ export async function payBill(
 }
 
 /**
- * The payment itself, without an HTTP reply (a request's TenantCtx or a job's SalesCtx: bank
+ * The payment itself, without an HTTP reply (a request's TenantCtx or a job's WorkCtx: bank
  * reconciliation pays bills after an import). created: false on a clientId replay.
  */
 export async function payBillCore(
-  ctx: SalesCtx,
+  ctx: WorkCtx,
   id: string,
   input: Static<typeof BillPaymentCreate>,
 ): Promise<{ payment: Payment; created: boolean }> {
@@ -119,7 +119,7 @@ export async function payBillCore(
  * records each bill's payment here with that entry.
  */
 export async function recordPayment(
-  ctx: SalesCtx,
+  ctx: WorkCtx,
   row: BillRow,
   p: {
     id: string;
@@ -155,7 +155,7 @@ export async function recordPayment(
  * After money or credit moved on an approved bill: its status follows what is still due
  * (approved → partially_paid → paid, paidAt set when nothing is left).
  */
-export async function settleBill(ctx: SalesCtx, row: BillRow): Promise<void> {
+export async function settleBill(ctx: WorkCtx, row: BillRow): Promise<void> {
   // A void or rejected bill keeps its status (nothing is due on it, which is not "paid").
   if (row.status === 'void' || row.status === 'rejected') return;
   const s = (await billSettlements(ctx.db, ctx.tenantId, [row.id])).get(row.id)!;
@@ -178,7 +178,7 @@ export async function listBillPayments(ctx: TenantCtx, id: string): Promise<Paym
     .selectFrom('bills')
     .select('id')
     .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', ctx.companyId!)
+    .where('company_id', '=', companyOf(ctx))
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
@@ -198,7 +198,7 @@ export async function listBillPayments(ctx: TenantCtx, id: string): Promise<Paym
  * DELETE /api/bills/{id}/payments/{paymentId}: the payment's entry is reversed (dated as it was),
  * the amount is owed again and the bill's status follows. The row stays, marked reversed.
  */
-export async function reverseBillPayment(ctx: SalesCtx, id: string, paymentId: string): Promise<Payment> {
+export async function reverseBillPayment(ctx: WorkCtx, id: string, paymentId: string): Promise<Payment> {
   const row = await lockBill(ctx, id);
   const payment = await ctx.db
     .selectFrom('bill_payments')

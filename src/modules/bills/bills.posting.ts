@@ -5,15 +5,15 @@
 //   Cr creditors control (total)             the supplier, the bill as its open item, its due date
 // A company not VAT-registered on the issue date claims no input tax (s16(2)): each line's VAT is
 // part of its cost, and nothing is tagged.
+
 import type { Decimal } from 'decimal.js';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict } from '../../platform/http/problem.ts';
 import { money } from '../../platform/money/money.ts';
-import { undoStock } from '../inventory/flows.undo.ts';
-import { billStock, unbillStock } from '../inventory/index.ts';
-import type { SalesCtx } from '../invoices/invoices.service.ts';
-import { assertBaseCurrency } from '../invoices/release.ts';
+import type { WorkCtx } from '../../platform/work/context.ts';
+import { billStock, unbillStock, undoStock } from '../inventory/index.ts';
 import {
+  assertBaseCurrency,
   ledgerCtxOf,
   type PostingLine,
   post,
@@ -87,7 +87,7 @@ export async function purchaseEntryLines(
 
 /** Creditors control, the supplier and the bill as its open item. */
 export async function creditorsLine(
-  ctx: Pick<SalesCtx, 'db' | 'tenantId' | 'principal'>,
+  ctx: Pick<WorkCtx, 'db' | 'tenantId' | 'principal'>,
   row: BillRow,
 ): Promise<Omit<PostingLine, 'debit' | 'credit'>> {
   return {

@@ -7,7 +7,7 @@ import type { Static } from 'typebox';
 import type { Tx } from '../../platform/db/tenant.ts';
 import { money, toNumber } from '../../platform/money/money.ts';
 import { toQuantity, toUnitPrice } from '../../platform/money/quantity.ts';
-import { stockAnswer } from '../inventory/lines.ts';
+import { stockAnswer } from '../inventory/index.ts';
 import type { Bill } from './bills.schemas.ts';
 import type { BillLinesTable, BillsTable } from './bills.tables.ts';
 import type { BillTaxCode } from './bills.vat.ts';

@@ -12,12 +12,13 @@
 // A run the rules refuse (the supplier deleted, an account deactivated) makes nothing: the template
 // is paused with the reason (recurrenceError) until someone resumes it.
 import { addDays, dayOf } from '../../platform/dates/days.ts';
+
 import { type Tx, withTenant } from '../../platform/db/tenant.ts';
 import type { AppDeps } from '../../platform/http/context.ts';
 import type { JobContext } from '../../platform/jobs/jobs.ts';
 import { money } from '../../platform/money/money.ts';
-import { RECURRING_JOB_OPTIONS, refusable, runMoment } from '../invoices/index.ts';
-import { type Frequency, runAfter } from '../invoices/recurring.dates.ts';
+import { type Frequency, runAfter } from '../../platform/schedules/recurring-dates.ts';
+import { RECURRING_JOB_OPTIONS, refusable, runMoment } from '../../platform/schedules/runs.ts';
 import { type BillRow, billLines, findBillRow } from './bills.queries.ts';
 import { type BillsCtx, insertBill } from './bills.service.ts';
 import type { BillTaxCode } from './bills.vat.ts';

@@ -3,7 +3,7 @@ import { type AnyRoute, defineRoute } from '../../platform/http/catalogue.ts';
 import { Paged } from '../../platform/http/paging.ts';
 import { routeGroup } from '../../platform/http/route-group.ts';
 import { IdParams } from '../../platform/http/schema-basics.ts';
-import { PaymentParams } from '../invoices/payments.schemas.ts';
+import { PaymentParams } from '../invoices/index.ts';
 import {
   createSupplierCreditNote,
   getSupplierCreditNote,

@@ -6,8 +6,8 @@ import { pageQueryProperties } from '../../platform/http/paging.ts';
 import { Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
-import { billLineStock, lineStockOut, salesLineStock } from '../inventory/lines.schemas.ts';
-import { INVOICE_DEFAULT_SORT, INVOICE_SORT_KEYS } from '../invoices/invoices.schemas.ts';
+import { billLineStock, lineStockOut, salesLineStock } from '../inventory/index.ts';
+import { INVOICE_DEFAULT_SORT, INVOICE_SORT_KEYS } from '../invoices/index.ts';
 import { BILL_FREQUENCIES, BILL_STATUSES } from './bills.tables.ts';
 import { BILL_TAX_CODES } from './bills.vat.ts';
 

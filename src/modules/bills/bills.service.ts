@@ -11,10 +11,8 @@ import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/pagi
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { hasAtMostDecimals, toSql } from '../../platform/money/money.ts';
-import { vatRegisteredOn } from '../companies/index.ts';
-import { companyOf, type SalesCtx, today } from '../invoices/invoices.service.ts';
-import { documentTotals } from '../invoices/vat.ts';
-import { assertCostCentre, systemAccount } from '../ledger/index.ts';
+import { companyOf, today, type WorkCtx } from '../../platform/work/context.ts';
+import { assertCostCentre, documentTotals, systemAccount, vatRegisteredOn } from '../ledger/index.ts';
 import { billLineRows, replaceBillLines } from './bills.lines.ts';
 import { closeOrder, receiptMismatch, reopenOrder } from './bills.orders.ts';
 import { type BillRecord, type BillRow, billRecords, findBillRow } from './bills.queries.ts';
@@ -323,7 +321,7 @@ export async function listBills(
 }
 
 /** Locks the bill; 404 when it is not the company's live bill. */
-export async function lockBill(ctx: SalesCtx, id: string): Promise<BillRow> {
+export async function lockBill(ctx: WorkCtx, id: string): Promise<BillRow> {
   const row = await findBillRow(ctx.db, ctx.tenantId, companyOf(ctx), id, { lock: true });
   if (!row) throw notFound('Bill');
   return row;

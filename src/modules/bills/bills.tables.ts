@@ -1,7 +1,7 @@
 // Kysely types of the bills tables (migrations/0036_bills.sql).
 import type { ColumnType, Generated } from 'kysely';
 import type { DateString, DefaultTimestamp, Numeric, Timestamp } from '../../platform/db/schema.ts';
-import type { LineStockColumn } from '../inventory/lines.ts';
+import type { LineStockColumn } from '../inventory/index.ts';
 
 export const BILL_STATUSES = [
   'draft',
@@ -14,8 +14,8 @@ export const BILL_STATUSES = [
 ] as const;
 export type BillStatus = (typeof BILL_STATUSES)[number];
 
-// The recurring invoices' frequencies (invoices/recurring.dates.ts): the same calendar.
-export { FREQUENCIES as BILL_FREQUENCIES } from '../invoices/recurring.dates.ts';
+// The recurring invoices' frequencies (platform/schedules/recurring-dates.ts): the same calendar.
+export { FREQUENCIES as BILL_FREQUENCIES } from '../../platform/schedules/recurring-dates.ts';
 
 export interface BillsTable {
   tenant_id: string;

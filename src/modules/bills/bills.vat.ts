@@ -11,18 +11,19 @@
 // standard-rated bill above it without the number is refused; from R50 to R5,000 an abridged one
 // still names it, so such a bill is kept with a warning (DECISIONS.md, "Money and VAT"). The number
 // must be a South African VAT number (ten digits starting with 4): anything else counts as none.
+
 import type { Decimal } from 'decimal.js';
 import { badRequest } from '../../platform/http/problem.ts';
 import { Money } from '../../platform/money/money.ts';
 import { PURCHASE_TAX_CODES } from '../../platform/money/vat-rate.ts';
+import type { TaxCode } from '../ledger/index.ts';
 import {
   type LineAmounts,
-  type LineInput,
   lineAmounts,
   lineTaxCode,
   type SalesTaxCode,
-} from '../invoices/vat.ts';
-import type { TaxCode } from '../ledger/index.ts';
+  type VatLineInput,
+} from '../ledger/index.ts';
 
 /** A bill line's tax codes (their one list: platform/money/vat-rate.ts). */
 export const BILL_TAX_CODES = PURCHASE_TAX_CODES;
@@ -42,7 +43,7 @@ export const FULL_TAX_INVOICE_FROM = new Money(5000);
 /** From this (incl. VAT) an abridged tax invoice, which also names it (s20(5)). */
 export const ABRIDGED_TAX_INVOICE_FROM = new Money(50);
 
-export interface BillLineInput extends Omit<LineInput, 'taxCode' | 'discountRate'> {
+export interface BillLineInput extends Omit<VatLineInput, 'taxCode' | 'discountRate'> {
   taxCode?: BillTaxCode | null | undefined;
 }
 

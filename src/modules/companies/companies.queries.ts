@@ -85,23 +85,3 @@ export async function recordVatChange(
     })
     .execute();
 }
-
-/** Registered on a date when the latest registration change on or before it says so. */
-export async function vatRegisteredOn(
-  tx: Tx,
-  tenantId: string,
-  companyId: string,
-  date: string,
-): Promise<boolean> {
-  const r = await tx
-    .selectFrom('company_vat_registrations')
-    .select('registered')
-    .where('tenant_id', '=', tenantId)
-    .where('company_id', '=', companyId)
-    .where('effective_from', '<=', date)
-    .orderBy('effective_from', 'desc')
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return r?.registered ?? false;
-}

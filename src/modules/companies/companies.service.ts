@@ -1,5 +1,6 @@
 // Business rules for companies: the plan's allowance, the parent chain, VAT registration
 // with its effective date.
+
 import type { Static } from 'typebox';
 import type { Plan } from '../../config.ts';
 import { assertSandboxWritable } from '../../platform/auth/limits.ts';
@@ -8,6 +9,7 @@ import type { Tx } from '../../platform/db/tenant.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { createIdempotent, idFor } from '../../platform/http/idempotent.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/http/problem.ts';
+import { today } from '../../platform/work/context.ts';
 import { applyLegalForm, seedDefaultChart } from '../ledger/index.ts';
 import {
   countCountedCompanies,
@@ -25,10 +27,6 @@ import {
 } from './companies.schemas.ts';
 
 export type Company = ReturnType<typeof toCompany>;
-
-function today(ctx: { deps: { now(): Date } }): string {
-  return ctx.deps.now().toISOString().slice(0, 10);
-}
 
 export interface NewCompany {
   id: string;

@@ -1,5 +1,3 @@
 // The companies module's public surface.
-export { vatRegisteredOn } from './companies.queries.ts';
-export { companyRoutes } from './companies.routes.ts';
 export { Company as CompanySchema, type VatCategory } from './companies.schemas.ts';
 export { type Company, getCompany, insertCompany, retireCompany } from './companies.service.ts';

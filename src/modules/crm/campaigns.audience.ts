@@ -8,9 +8,14 @@
 // once: a converted lead whose contact is in the campaign already is left out.
 
 import type { Tx } from '../../platform/db/tenant.ts';
-import { CHANNEL_LABELS, mayMarket } from '../contacts/contacts.consent.ts';
-import { type ConsentRow, type ContactRow, consentsInForce } from '../contacts/contacts.queries.ts';
-import type { ConsentChannel } from '../contacts/contacts.tables.ts';
+import type { ConsentChannel } from '../contacts/index.ts';
+import {
+  CHANNEL_LABELS,
+  type ConsentRow,
+  type ContactRow,
+  consentsInForce,
+  mayMarket,
+} from '../contacts/index.ts';
 
 export interface AudienceEntry {
   memberId: string;

@@ -4,7 +4,7 @@ import { stringEnum } from '../../platform/http/enums.ts';
 import { nullable, orNull } from '../../platform/http/nullable.ts';
 import { idParams, Uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
-import { ConsentChannel } from '../contacts/contacts.schemas.ts';
+import { ConsentChannelSchema as ConsentChannel } from '../contacts/index.ts';
 import { CAMPAIGN_STATUSES } from './crm.tables.ts';
 
 const Timestamp = Type.String({ format: 'date-time' });

@@ -11,7 +11,7 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { LAST_DAY } from '../../platform/http/input-rules.ts';
 import { badRequest, conflict, PermissionDenied } from '../../platform/http/problem.ts';
 import { toNumber } from '../../platform/money/money.ts';
-import { createDocument } from '../invoices/invoices.service.ts';
+import { createDocument } from '../invoices/index.ts';
 import type { Opportunity } from './opportunities.queries.ts';
 import type { QuoteBody } from './opportunities.schemas.ts';
 import { getOpportunity, lockedOpportunity } from './opportunities.service.ts';

@@ -5,14 +5,21 @@
 //   Dr VAT input 1300 (the VAT, when claimable)            tagged likewise (VAT201 field 15, or 14)
 //   Cr Employee reimbursements payable 2150 (personal; the claimant) or Credit card 2410 (card)
 // Reimbursing: Dr Employee reimbursements payable 2150, Cr the bank (default Bank 1000).
+
 import type { Decimal } from 'decimal.js';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict } from '../../platform/http/problem.ts';
 import { money } from '../../platform/money/money.ts';
 import { type BillTaxCode, INPUT_TAX_CODE } from '../bills/index.ts';
-import { bankAccount } from '../invoices/payments.ts';
-import { assertBaseCurrency } from '../invoices/release.ts';
-import { ledgerCtxOf, type PostingLine, post, reverse, systemAccount } from '../ledger/index.ts';
+import {
+  assertBaseCurrency,
+  bankAccount,
+  ledgerCtxOf,
+  type PostingLine,
+  post,
+  reverse,
+  systemAccount,
+} from '../ledger/index.ts';
 import { addApproval } from './expenses.policy.ts';
 import type { ClaimRow, ExpenseRecord } from './expenses.queries.ts';
 import { lockClaim, recordOf } from './expenses.service.ts';

@@ -6,9 +6,9 @@ import { sniffImage } from '../../platform/files/images.ts';
 import { FileResponse, PDF_CONTENT_TYPE } from '../../platform/files/response.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, HttpError, notFound } from '../../platform/http/problem.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import type { ExpenseRecord } from './expenses.queries.ts';
 import { lockClaim, recordOf } from './expenses.service.ts';
-import { companyOf } from './expenses.shared.ts';
 
 export const RECEIPT_TYPES = ['image/png', 'image/jpeg', PDF_CONTENT_TYPE] as const;
 /** A phone's photo of a slip is a few MiB; a scanned PDF of several pages may be more. */

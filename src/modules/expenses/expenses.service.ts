@@ -6,8 +6,8 @@ import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/pagi
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { toSql } from '../../platform/money/money.ts';
-import { vatRegisteredOn } from '../companies/index.ts';
-import { assertCostCentre, ledgerCtxOf, systemAccount } from '../ledger/index.ts';
+import { companyOf } from '../../platform/work/context.ts';
+import { assertCostCentre, ledgerCtxOf, systemAccount, vatRegisteredOn } from '../ledger/index.ts';
 import { policyOf } from './expenses.policy.ts';
 import { type ClaimRow, claimRecords, type ExpenseRecord, findClaimRow } from './expenses.queries.ts';
 import {
@@ -18,7 +18,7 @@ import {
   type ExpenseRejected,
   type ExpenseUpdate,
 } from './expenses.schemas.ts';
-import { assertEmployee, companyOf, makerOf } from './expenses.shared.ts';
+import { assertEmployee, makerOf } from './expenses.shared.ts';
 import { claimVat } from './expenses.vat.ts';
 
 type Ctx = TenantCtx;

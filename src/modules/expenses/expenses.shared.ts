@@ -1,12 +1,8 @@
 // What claims and mileage trips share: the company of the request, the claimant (an EMPLOYEE
 // contact), who made it, and today's date.
+
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, notFound } from '../../platform/http/problem.ts';
-
-export function companyOf(ctx: { companyId: string | undefined }): string {
-  if (!ctx.companyId) throw new Error('expense claims are company-scoped');
-  return ctx.companyId;
-}
 
 /** The claimant: a live EMPLOYEE contact of the tenant (none, or another tenant's: 404). */
 export async function assertEmployee(

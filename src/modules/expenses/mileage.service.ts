@@ -4,6 +4,7 @@
 // tenant's own rate when it is lower. amount = km × rate, half-up to the cent. No VAT: there is no
 // tax invoice for the use of one's own car. Approved like a claim (expenses.policy.ts), posting
 //   Dr Travel: local (mileage) 6660, Cr Employee reimbursements payable 2150 (the employee).
+
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
 import { claimClientId } from '../../platform/http/client-ids.ts';
@@ -11,10 +12,11 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { cents, hasAtMostDecimals, Money, money, toNumber, toSql } from '../../platform/money/money.ts';
+import { companyOf, today } from '../../platform/work/context.ts';
 import { ledgerCtxOf, post, systemAccount } from '../ledger/index.ts';
 import { addApproval } from './expenses.policy.ts';
 import { counterLine, postReimbursement } from './expenses.posting.ts';
-import { assertEmployee, companyOf, makerOf } from './expenses.shared.ts';
+import { assertEmployee, makerOf } from './expenses.shared.ts';
 import type { ClaimStatus, MileageTripsTable } from './expenses.tables.ts';
 import type { MileageCreate, MileageListQuery, MileageRate, MileageTrip } from './mileage.schemas.ts';
 
@@ -84,8 +86,6 @@ export async function rateFor(ctx: Pick<Ctx, 'db' | 'tenantId'>, date: string, f
     return { rate: own, effectiveFrom: null, source: 'tenant' as const };
   return { rate: money(sars.rate_per_km), effectiveFrom: sars.effective_from, source: 'sars' as const };
 }
-
-const today = (ctx: Pick<Ctx, 'deps'>) => ctx.deps.now().toISOString().slice(0, 10);
 
 export async function getMileageRate(ctx: Ctx): Promise<Static<typeof MileageRate>> {
   const rates = await ctx.db.selectFrom('mileage_rates').selectAll().orderBy('effective_from').execute();

@@ -7,6 +7,7 @@ import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, notFound } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money, sum, toNumber } from '../../platform/money/money.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import { ledgerCtxOf, type PostingLine, post, systemAccount } from '../ledger/index.ts';
 import { movementOut } from './movements.service.ts';
 import { assertLocation, batchOf, defaultLocation, serialOf, stockItem } from './stock.items.ts';
@@ -33,7 +34,7 @@ export interface AdjustmentInput {
 }
 
 export async function createAdjustment(ctx: TenantCtx, input: AdjustmentInput) {
-  const companyId = ctx.companyId!;
+  const companyId = companyOf(ctx);
   const type = input.type ?? 'adjustment';
   const reason = input.reason.trim();
   if (!reason) throw badRequest('reason', 'must not be blank');
@@ -137,7 +138,7 @@ export async function getAdjustment(ctx: TenantCtx, id: string) {
     .selectFrom('journal_entries')
     .select(['id', 'company_id', 'date', 'description'])
     .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', ctx.companyId!)
+    .where('company_id', '=', companyOf(ctx))
     .where('id', '=', id)
     .where('source_type', '=', ADJUSTMENT_SOURCE)
     .executeTakeFirst();

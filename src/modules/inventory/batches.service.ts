@@ -2,14 +2,15 @@
 // (first expiry, first out). Expired batches (an expiry before the date asked) are never
 // picked: selling them is a decision a person takes, not a default. Batches without an expiry
 // are picked after every dated one.
+
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { money, ZERO } from '../../platform/money/money.ts';
 import { toQuantity } from '../../platform/money/quantity.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import type { Batch, BatchListQuery, FefoPick, FefoQuery } from './batches.schemas.ts';
 import { assertLocation } from './stock.items.ts';
-import { companyOf } from './transfers.service.ts';
 
 interface BatchRow {
   id: string;

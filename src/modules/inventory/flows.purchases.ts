@@ -30,7 +30,6 @@ import type { Decimal } from 'decimal.js';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest } from '../../platform/http/problem.ts';
 import { cents, money } from '../../platform/money/money.ts';
-import type { TaxedLine } from '../bills/bills.posting.ts';
 import { ledgerCtxOf, type PostingLine, post, systemAccount } from '../ledger/index.ts';
 import {
   billMatch,
@@ -42,6 +41,7 @@ import {
 } from './flows.order-match.ts';
 import { piecesIn } from './flows.pieces.ts';
 import { baseQuantity, type LineStock } from './lines.ts';
+import type { PurchaseLine } from './purchase-lines.ts';
 import { revalueReceipts, undoRevaluations } from './revalue.ts';
 import { costOfSalesAccount, inventoryAccount, type StockItem, stockItem } from './stock.items.ts';
 import { moveStock } from './stock.move.ts';
@@ -132,7 +132,7 @@ export async function receiveStock(
   });
 }
 
-interface BillLine extends TaxedLine {
+interface BillLine extends PurchaseLine {
   id: string;
   product_id: string | null;
   variant_id: string | null;
@@ -151,8 +151,8 @@ export async function billStock(
   bill: { id: string; company_id: string; issue_date: string; vat_registered: boolean },
   lines: BillLine[],
   entryId: string,
-): Promise<{ lines: TaxedLine[]; extra: PostingLine[] }> {
-  const out: TaxedLine[] = [];
+): Promise<{ lines: PurchaseLine[]; extra: PostingLine[] }> {
+  const out: PurchaseLine[] = [];
   const extra: PostingLine[] = [];
   // What the bill's earlier lines did to an order line (two lines may bill one order line).
   const earlier = new Map<string, { billed: Decimal; owed: Decimal }>();
@@ -223,7 +223,7 @@ async function billOrderLine(
   entryId: string,
   earlier: Map<string, { billed: Decimal; owed: Decimal }>,
   field: string,
-): Promise<{ line: TaxedLine; extra: PostingLine[] }> {
+): Promise<{ line: PurchaseLine; extra: PostingLine[] }> {
   const grni = await systemAccount(ledgerCtxOf(ctx), bill.company_id, 'grni');
   await lockOrderOf(ctx, orderLineId);
   const q = money(l.quantity);

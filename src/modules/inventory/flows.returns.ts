@@ -11,15 +11,15 @@
 import type { Decimal } from 'decimal.js';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest } from '../../platform/http/problem.ts';
-import type { TaxedLine } from '../bills/bills.posting.ts';
 import type { PostingLine } from '../ledger/index.ts';
 import type { Piece } from './flows.pieces.ts';
 import { piecesOut, reversedSoFar, undoMoved } from './flows.pieces.ts';
 import { baseQuantity, type LineStock } from './lines.ts';
+import type { PurchaseLine } from './purchase-lines.ts';
 import { costOfSalesAccount, type StockItem, stockItem } from './stock.items.ts';
 import { moveStock } from './stock.move.ts';
 
-interface NoteLine extends TaxedLine {
+interface NoteLine extends PurchaseLine {
   id: string;
   product_id: string | null;
   variant_id?: string | null;

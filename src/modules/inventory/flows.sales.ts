@@ -22,9 +22,10 @@
 // product names its batch or is picked first expiry first out; a serial product's line names one
 // serial per base unit (400 naming lines[i].serials otherwise). A credit note brings back the
 // batch and serials of the invoice's movements (those it names, else the first not yet returned).
+
 import { Decimal } from 'decimal.js';
 import { money, ZERO } from '../../platform/money/money.ts';
-import type { SalesCtx } from '../invoices/invoices.service.ts';
+import type { WorkCtx } from '../../platform/work/context.ts';
 import { ledgerCtxOf, type PostingLine, post } from '../ledger/index.ts';
 import { piecesBack, piecesIn, piecesOut } from './flows.pieces.ts';
 import { costsNothing } from './flows.undo.ts';
@@ -61,7 +62,7 @@ interface DocLine {
  * value, for the caller to post under `entryId` (in the document's own entry).
  */
 export async function moveSalesStock(
-  ctx: SalesCtx,
+  ctx: WorkCtx,
   row: DocRow,
   lines: DocLine[],
   entryId: string,
@@ -132,7 +133,7 @@ export async function moveSalesStock(
  * A released delivery note's stock, in an entry of its own (a delivery note posts nothing else);
  * answers the entry's id, or null when nothing tracked moved.
  */
-export async function deliverStock(ctx: SalesCtx, row: DocRow & { number: string }, lines: DocLine[]) {
+export async function deliverStock(ctx: WorkCtx, row: DocRow & { number: string }, lines: DocLine[]) {
   const entryId = crypto.randomUUID();
   const moved = await moveSalesStock(ctx, row, lines, entryId, { ownEntry: true });
   if (!moved.length) return null;
@@ -148,7 +149,7 @@ export async function deliverStock(ctx: SalesCtx, row: DocRow & { number: string
   return entryId;
 }
 
-async function isDebitNote(ctx: SalesCtx, id: string) {
+async function isDebitNote(ctx: WorkCtx, id: string) {
   const r = await ctx.db
     .selectFrom('invoices')
     .select('document_type')
@@ -159,7 +160,7 @@ async function isDebitNote(ctx: SalesCtx, id: string) {
 }
 
 /** Every sale movement of `soldId` back in, at the cost it left with, under `entryId`. */
-async function returnAll(ctx: SalesCtx, row: DocRow, soldId: string, entryId: string) {
+async function returnAll(ctx: WorkCtx, row: DocRow, soldId: string, entryId: string) {
   const sold = await ctx.db
     .selectFrom('stock_movements')
     .selectAll()
@@ -197,7 +198,7 @@ async function returnAll(ctx: SalesCtx, row: DocRow, soldId: string, entryId: st
  * released delivery notes took out that its earlier invoices have not yet used. Null when the
  * document is not an invoice from an order or the order has no delivery note.
  */
-async function coveredByDeliveries(ctx: SalesCtx, row: DocRow): Promise<Map<string, Decimal> | null> {
+async function coveredByDeliveries(ctx: WorkCtx, row: DocRow): Promise<Map<string, Decimal> | null> {
   if (row.document_type === 'credit_note' || row.document_type === 'delivery_note') return null;
   if (!row.converted_from_id) return null;
   const siblings = await ctx.db
@@ -235,7 +236,7 @@ async function coveredByDeliveries(ctx: SalesCtx, row: DocRow): Promise<Map<stri
   return covered;
 }
 
-async function movementsOf(ctx: SalesCtx, sourceIds: string[]) {
+async function movementsOf(ctx: WorkCtx, sourceIds: string[]) {
   return ctx.db
     .selectFrom('stock_movements')
     .select(['item_id', 'quantity'])

@@ -2,6 +2,7 @@
 // receipts it belongs to; posting spreads it (landed-costs.post.ts). A bill line's amount (its
 // net, excluding VAT) can be spread once in full: what other live landed costs took of it is
 // not available again (409 BILL_LINE_USED).
+
 import { type Selectable, sql } from 'kysely';
 import type { Static } from 'typebox';
 import { claimClientId } from '../../platform/http/client-ids.ts';
@@ -10,10 +11,10 @@ import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/pagi
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { hasAtMostDecimals, money, sum, toNumber, toSql } from '../../platform/money/money.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import { basisOf, largestRemainder } from './landed-costs.allocate.ts';
 import type { LandedCost, LandedCostCreate, LandedCostListQuery } from './landed-costs.schemas.ts';
 import type { LandedCostsTable } from './stock.tables.ts';
-import { companyOf } from './transfers.service.ts';
 
 type Rec = Static<typeof LandedCost>;
 type Row = Selectable<LandedCostsTable>;

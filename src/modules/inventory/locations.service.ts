@@ -1,11 +1,13 @@
 // A company's stock locations: warehouses, bins within a warehouse, and the transit location
 // transfers pass through (made with MAIN on first use, listed but fixed). One default per
 // company; a location holding stock is not deleted. Soft delete.
+
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import type { LocationCreate, LocationUpdate } from './locations.schemas.ts';
 import { defaultLocation } from './stock.items.ts';
 import type { StockLocationsTable } from './stock.tables.ts';
@@ -26,11 +28,6 @@ function toLocation(r: Row) {
   };
 }
 export type Location = ReturnType<typeof toLocation>;
-
-function companyOf(ctx: TenantCtx): string {
-  if (!ctx.companyId) throw new Error('locations are company-scoped');
-  return ctx.companyId;
-}
 
 function live(ctx: TenantCtx) {
   return ctx.db

@@ -1,10 +1,12 @@
 // Reading stock movements: the paged list (newest first) and one by id.
+
 import type { Selectable } from 'kysely';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, notFound } from '../../platform/http/problem.ts';
 import { toNumber } from '../../platform/money/money.ts';
 import { toQuantity } from '../../platform/money/quantity.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import type { MovementType, StockMovementsTable } from './stock.tables.ts';
 
 type Row = Selectable<StockMovementsTable>;
@@ -50,7 +52,7 @@ export async function listMovements(ctx: TenantCtx, q: MovementQuery) {
   let query = ctx.db
     .selectFrom('stock_movements')
     .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', ctx.companyId!);
+    .where('company_id', '=', companyOf(ctx));
   if (q.productId) query = query.where('product_id', '=', q.productId);
   if (q.variantId) query = query.where('variant_id', '=', q.variantId);
   if (q.locationId) query = query.where('location_id', '=', q.locationId);
@@ -67,7 +69,7 @@ export async function getMovement(ctx: TenantCtx, id: string) {
     .selectFrom('stock_movements')
     .selectAll()
     .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', ctx.companyId!)
+    .where('company_id', '=', companyOf(ctx))
     .where('id', '=', id)
     .executeTakeFirst();
   if (!r) throw notFound('Stock movement');

@@ -4,6 +4,7 @@
 // rate of today → standard, VAT Act s7(1)(a): 15% since 2018-04-01) and any other rate, or one
 // that is not the code's, is a 400 naming vatRate. A line naming the product and neither taxCode
 // nor vatRate takes the product's code. Migration 0076 maps the rates products held.
+
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
@@ -12,8 +13,8 @@ import { unmigratedDatabase } from '../../../test/support/db.ts';
 import { assertProblem } from '../../../test/support/problem.ts';
 import { migrate, readMigrations } from '../../platform/db/migrate.ts';
 import { withTenant } from '../../platform/db/tenant.ts';
+import { SALES_TAX_CODES } from '../../platform/money/vat-rate.ts';
 import { BILL_TAX_CODES } from '../bills/bills.vat.ts';
-import { SALES_TAX_CODES } from '../invoices/vat.ts';
 import { PRODUCT_PURCHASE_TAX_CODES, PRODUCT_SALES_TAX_CODES } from './products.tax.ts';
 
 let t: TestApp;

@@ -1,15 +1,16 @@
 // Serial numbers of the company: each serial is in one place at most (moveStock keeps that:
 // a serial comes in only when out of stock, goes out only from where it is). A serial out of
 // stock belongs to no company; it is listed in a company that has moved it.
+
 import { type Selectable, sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { toQuantity } from '../../platform/money/quantity.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import type { Serial, SerialListQuery } from './batches.schemas.ts';
 import type { StockSerialsTable } from './stock.tables.ts';
-import { companyOf } from './transfers.service.ts';
 
 type Rec = Static<typeof Serial>;
 

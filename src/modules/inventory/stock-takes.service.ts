@@ -8,6 +8,7 @@
 // pool's current unit cost, missing stock goes out as the cost method takes it; all of them in
 // ONE journal entry, inventory against 5200 Stock adjustments. Serial-tracked products are not
 // counted on a sheet (each unit is found by its serial: GET /api/inventory/serials).
+
 import { type Selectable, sql } from 'kysely';
 import type { Static } from 'typebox';
 import { claimClientId } from '../../platform/http/client-ids.ts';
@@ -17,6 +18,7 @@ import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { money } from '../../platform/money/money.ts';
 import { toQuantity } from '../../platform/money/quantity.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import { ledgerCtxOf, type PostingLine, post, systemAccount } from '../ledger/index.ts';
 import { assertLocation, defaultLocation, stockItem } from './stock.items.ts';
 import { moveStock, NIL, onHandAt } from './stock.move.ts';
@@ -27,7 +29,6 @@ import type {
   StockTakeCreate,
   StockTakeListQuery,
 } from './stock-takes.schemas.ts';
-import { companyOf } from './transfers.service.ts';
 
 type Rec = Static<typeof StockTake>;
 type Row = Selectable<StockTakesTable>;

@@ -1,10 +1,12 @@
 // Stock on hand now, per product: a page of the tracked products, then their running balances
 // (stock_balances, kept by the movements' trigger) in one query: never the movements.
+
 import { sql } from 'kysely';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { money, toNumber, ZERO } from '../../platform/money/money.ts';
 import { toQuantity } from '../../platform/money/quantity.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import { apportionByQuantity } from './stock.apportion.ts';
 import { assertLocation } from './stock.items.ts';
 
@@ -17,7 +19,7 @@ export interface OnHandQueryInput {
 }
 
 export async function onHand(ctx: TenantCtx, q: OnHandQueryInput) {
-  const companyId = ctx.companyId!;
+  const companyId = companyOf(ctx);
   if (q.locationId) await assertLocation(ctx, companyId, q.locationId);
   const held = (productRef: string) =>
     sql<string>`coalesce((select sum(b.quantity) from stock_balances b

@@ -6,6 +6,7 @@
 // Each pair of movements carries equal and opposite values: the units leave `from` at what they
 // stood at there, and the leg out of transit carries exactly what the leg into it carried, so
 // transit ends at 0 units and R0.00 (issue 34).
+
 import type { Decimal } from 'decimal.js';
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
@@ -16,6 +17,7 @@ import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { money } from '../../platform/money/money.ts';
 import { toQuantity } from '../../platform/money/quantity.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import { assertLocation, batchOf, serialOf, stockItem, transitLocation } from './stock.items.ts';
 import type { StockTransferLinesTable, StockTransfersTable } from './stock.tables.ts';
 import { transferStock } from './stock.transfer.ts';
@@ -24,11 +26,6 @@ import type { Transfer, TransferCreate, TransferListQuery } from './transfers.sc
 type TransferRecord = Static<typeof Transfer>;
 type Row = Selectable<StockTransfersTable>;
 type LineRow = Selectable<StockTransferLinesTable>;
-
-export function companyOf(ctx: { companyId: string | undefined }): string {
-  if (!ctx.companyId) throw new Error('stock is company-scoped');
-  return ctx.companyId;
-}
 
 function record(row: Row, lines: LineRow[]): TransferRecord {
   return {

@@ -6,11 +6,13 @@
 // the months after asOf's month (stock_month_balances), less the movements of asOf's month
 // dated after it. So the valuation at a recent date reads items × locations (plus the months
 // after it), whatever the length of the history: the cost of history is never paid twice.
+
 import { sql } from 'kysely';
 import { nextMonthStart, todayOf } from '../../platform/dates/days.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { money, sum, toNumber } from '../../platform/money/money.ts';
 import { toQuantity } from '../../platform/money/quantity.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import { accountTotals } from '../ledger/index.ts';
 import { apportionByQuantity } from './stock.apportion.ts';
 import { assertLocation } from './stock.items.ts';
@@ -26,7 +28,7 @@ interface Row {
 }
 
 export async function valuation(ctx: TenantCtx, q: { asOf?: string; locationId?: string }) {
-  const companyId = ctx.companyId!;
+  const companyId = companyOf(ctx);
   const asOf = q.asOf ?? todayOf(ctx.deps.now());
   if (q.locationId) await assertLocation(ctx, companyId, q.locationId);
   // The last month of the calendar has no next month to write: nothing is dated after it.

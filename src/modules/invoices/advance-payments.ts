@@ -11,15 +11,22 @@
 // draws its VAT back out in proportion (credit-sources.ts), so the VAT counts once: in the
 // period received (an application cancels the invoice's own VAT in its period; a refund is a
 // reduction of output tax, s21).
+
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money, toSql } from '../../platform/money/money.ts';
-import { vatRegisteredOn } from '../companies/index.ts';
-import { ledgerCtxOf, type PostingLine, post, systemAccount } from '../ledger/index.ts';
+import { standardRate } from '../../platform/money/vat-rate.ts';
+import { companyOf } from '../../platform/work/context.ts';
+import {
+  bankAccount,
+  ledgerCtxOf,
+  type PostingLine,
+  post,
+  systemAccount,
+  vatRegisteredOn,
+} from '../ledger/index.ts';
 import { getCredit, insertCredit } from './customer-credits.ts';
-import { assertContact, companyOf } from './invoices.service.ts';
-import { bankAccount } from './payments.ts';
-import { standardRate } from './vat.ts';
+import { assertContact } from './invoices.service.ts';
 
 export interface AdvancePaymentInput {
   contactId: string;

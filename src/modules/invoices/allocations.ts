@@ -10,6 +10,7 @@ import { latestDay } from '../../platform/dates/days.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { money, toSql } from '../../platform/money/money.ts';
+import { companyOf, today, type WorkCtx } from '../../platform/work/context.ts';
 import { ledgerCtxOf, post, reverse, systemAccount } from '../ledger/index.ts';
 import { touchAndAnnounce } from './announce.ts';
 import {
@@ -29,14 +30,14 @@ import {
   RECEIVABLE_TYPES,
   settlements,
 } from './invoices.queries.ts';
-import { companyOf, getInvoice, type SalesCtx, today } from './invoices.service.ts';
+import { getInvoice } from './invoices.service.ts';
 import { settleNote } from './notes.ts';
 import { assertDrawable } from './refunds.ts';
 import { settle } from './settle.ts';
 
 const APPLICABLE = new Set(['open', 'partially_paid']);
 
-async function receivable(ctx: SalesCtx, invoiceId: string) {
+async function receivable(ctx: WorkCtx, invoiceId: string) {
   const row = await lockInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), invoiceId);
   if (!row) throw notFound('Document');
   if (!RECEIVABLE_TYPES.has(row.document_type))
@@ -59,7 +60,7 @@ export interface CreditInput {
   voiding?: boolean;
 }
 
-export async function allocateCredit(ctx: SalesCtx, invoiceId: string, input: CreditInput) {
+export async function allocateCredit(ctx: WorkCtx, invoiceId: string, input: CreditInput) {
   const invoice = await receivable(ctx, invoiceId);
   const note = await lockInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), input.creditNoteId);
   if (note?.document_type !== 'credit_note') throw badRequest('sourceId', 'no such credit note');

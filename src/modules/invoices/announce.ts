@@ -16,10 +16,11 @@
 //
 // The data is the document exactly as GET /api/invoices/{id} answers it (a payment: as
 // POST /api/invoices/{id}/payments answers it, invoiceId included).
+
 import { sql } from 'kysely';
 import { emit } from '../../platform/events/outbox.ts';
+import { companyOf, today, type WorkCtx } from '../../platform/work/context.ts';
 import { findInvoice, type Invoice } from './invoices.queries.ts';
-import { companyOf, type SalesCtx, today } from './invoices.service.ts';
 
 export type DocumentEvent =
   | 'invoice.created'
@@ -28,12 +29,12 @@ export type DocumentEvent =
   | 'invoice.voided'
   | 'invoice.paid';
 
-export async function announce(ctx: SalesCtx, type: DocumentEvent, invoice: Invoice): Promise<void> {
+export async function announce(ctx: WorkCtx, type: DocumentEvent, invoice: Invoice): Promise<void> {
   await emit(ctx, type, invoice, invoice.companyId);
 }
 
 /** Loads the document (a deleted draft too) as GET answers it, and announces it. */
-export async function announceById(ctx: SalesCtx, type: DocumentEvent, id: string): Promise<Invoice> {
+export async function announceById(ctx: WorkCtx, type: DocumentEvent, id: string): Promise<Invoice> {
   const invoice = await findInvoice(ctx.db, ctx.tenantId, companyOf(ctx), id, today(ctx), {
     includeDeleted: true,
   });
@@ -46,7 +47,7 @@ export async function announceById(ctx: SalesCtx, type: DocumentEvent, id: strin
  * A document another one changed (a credit note or deposit applied elsewhere, or no longer):
  * its row is written so that its updatedAt moves (touch_updated_at), and it is announced.
  */
-export async function touchAndAnnounce(ctx: SalesCtx, id: string): Promise<void> {
+export async function touchAndAnnounce(ctx: WorkCtx, id: string): Promise<void> {
   await ctx.db
     .updateTable('invoices')
     .set({ updated_at: sql`now()` })

@@ -8,12 +8,13 @@
 // payment's output VAT (accounted on receipt, VAT Act s9(1)) is drawn out with it in proportion
 // and debited to VAT output, both tagged standard at the rate of receipt, so that the VAT report
 // sees the reduction (an application, cancelling the invoice's own VAT; a refund, s21).
+
 import type { Decimal } from 'decimal.js';
 import { type Selectable, sql } from 'kysely';
 import { money } from '../../platform/money/money.ts';
+import { companyOf, type WorkCtx } from '../../platform/work/context.ts';
 import { type LedgerCtx, type PostingLine, systemAccount } from '../ledger/index.ts';
 import { creditLeft, findInvoiceRow, lockInvoiceRow, settlements } from './invoices.queries.ts';
-import { companyOf, type SalesCtx } from './invoices.service.ts';
 import type { CreditKind, CustomerCreditsTable, RefundSourceType } from './invoices.tables.ts';
 
 export interface CreditSource {
@@ -51,7 +52,7 @@ export function creditLabel(kind: CreditKind, date: string): string {
 }
 
 /** A customer credit's row, locked until commit when `lock` (applications and refunds take turns). */
-export async function findCreditRow(ctx: SalesCtx, id: string, lock = false): Promise<CreditRow | undefined> {
+export async function findCreditRow(ctx: WorkCtx, id: string, lock = false): Promise<CreditRow | undefined> {
   let q = ctx.db
     .selectFrom('customer_credits')
     .selectAll()
@@ -68,7 +69,7 @@ export async function findCreditRow(ctx: SalesCtx, id: string, lock = false): Pr
  * of its own).
  */
 export async function drawnFromCredits(
-  ctx: SalesCtx,
+  ctx: WorkCtx,
   ids: string[],
 ): Promise<Map<string, { amount: Decimal; vat: Decimal }>> {
   const out = new Map(ids.map((id) => [id, { amount: money(0), vat: money(0) }]));
@@ -101,7 +102,7 @@ export function creditRemaining(row: CreditRow, drawn: { amount: Decimal; vat: D
  * credit note or deposit. Undefined when there is none (the caller says 404 or 400).
  */
 export async function lockCreditSource(
-  ctx: SalesCtx,
+  ctx: WorkCtx,
   id: string,
   lock = true,
 ): Promise<CreditSource | undefined> {

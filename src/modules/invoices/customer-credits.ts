@@ -10,6 +10,7 @@
 //
 // The list answers every credit a customer has in one place: these rows, and the remaining
 // amounts of released credit notes and deposits (which are credit too, on their own open items).
+
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import { emit } from '../../platform/events/outbox.ts';
@@ -17,11 +18,11 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { pageOf, paging } from '../../platform/http/paging.ts';
 import { notFound } from '../../platform/http/problem.ts';
 import { money, toNumber, toSql } from '../../platform/money/money.ts';
+import { companyOf, type WorkCtx } from '../../platform/work/context.ts';
 import { touchAndAnnounce } from './announce.ts';
 import { type CreditRow, creditRemaining, drawnFromCredits, findCreditRow } from './credit-sources.ts';
 import type { CustomerCreditListQuery } from './customer-credits.schemas.ts';
 import { creditLeft, findInvoiceRow, settlements } from './invoices.queries.ts';
-import { companyOf, type SalesCtx } from './invoices.service.ts';
 import type { CreditKind } from './invoices.tables.ts';
 import { settleNote } from './notes.ts';
 
@@ -42,7 +43,7 @@ export interface NewCredit {
 }
 
 /** Writes a new customer credit (its entry already posted, with the credit's id as open item). */
-export async function insertCredit(ctx: SalesCtx, id: string, c: NewCredit) {
+export async function insertCredit(ctx: WorkCtx, id: string, c: NewCredit) {
   await ctx.db
     .insertInto('customer_credits')
     .values({
@@ -72,7 +73,7 @@ export async function insertCredit(ctx: SalesCtx, id: string, c: NewCredit) {
  * A customer credit's stored status after money was drawn from it or given back; its row is
  * written whether or not the status changed (what remains did: its updatedAt moves).
  */
-export async function settleCredit(ctx: SalesCtx, id: string): Promise<void> {
+export async function settleCredit(ctx: WorkCtx, id: string): Promise<void> {
   const row = (await findCreditRow(ctx, id))!;
   const drawn = (await drawnFromCredits(ctx, [id])).get(id)!;
   const { remaining } = creditRemaining(row, drawn);
@@ -164,7 +165,7 @@ interface ListFilter {
  * statement. What has been drawn from each: live applications and refunds, a deposit's excess
  * turned into a credit, a deposit forfeited (deposit_forfeits).
  */
-async function listed(ctx: SalesCtx, f: ListFilter): Promise<ListedRow[]> {
+async function listed(ctx: WorkCtx, f: ListFilter): Promise<ListedRow[]> {
   const t = ctx.tenantId;
   const company = companyOf(ctx);
   const where = [sql`true`];
@@ -226,7 +227,7 @@ export async function listCredits(ctx: TenantCtx, query: Static<typeof CustomerC
 }
 
 /** One credit (a customer credit, or a credit note or deposit as credit); 404 when none. */
-export async function getCredit(ctx: SalesCtx, id: string): Promise<CustomerCredit> {
+export async function getCredit(ctx: WorkCtx, id: string): Promise<CustomerCredit> {
   const [row] = await listed(ctx, { id, limit: 1, offset: 0 });
   if (!row) throw notFound('Customer credit');
   return toCredit(row);
@@ -238,7 +239,7 @@ export async function getCredit(ctx: SalesCtx, id: string): Promise<CustomerCred
  * still a deposit), or refunded when nothing remains and some was refunded. A document's row
  * is written (its updatedAt moves) and invoice.updated announces it.
  */
-export async function settleSource(ctx: SalesCtx, source: { type: string; id: string }): Promise<void> {
+export async function settleSource(ctx: WorkCtx, source: { type: string; id: string }): Promise<void> {
   if (source.type === 'customer_credit') return settleCredit(ctx, source.id);
   if (source.type === 'credit_note') await settleNote(ctx, source.id);
   else await settleDeposit(ctx, source.id);
@@ -246,7 +247,7 @@ export async function settleSource(ctx: SalesCtx, source: { type: string; id: st
 }
 
 /** A released deposit: paid while anything remains (it is still a deposit), refunded after a refund took the rest. */
-async function settleDeposit(ctx: SalesCtx, id: string): Promise<void> {
+async function settleDeposit(ctx: WorkCtx, id: string): Promise<void> {
   const row = await findInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), id);
   if (row?.document_type !== 'deposit' || (row.status !== 'paid' && row.status !== 'refunded')) return;
   const s = (await settlements(ctx.db, ctx.tenantId, [row.id])).get(row.id)!;

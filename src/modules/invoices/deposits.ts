@@ -17,19 +17,19 @@
 // credit's item (credit_id on the forfeit; the credit becomes `forfeited` too). The two do not
 // both hold something: an application takes all the deposit's own remainder, and reversing it
 // reverses the credit.
+
 import type { Selectable } from 'kysely';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { money, toNumber, toSql } from '../../platform/money/money.ts';
-import { vatRegisteredOn } from '../companies/index.ts';
-import { ledgerCtxOf, type PostingLine, post, systemAccount } from '../ledger/index.ts';
+import { standardRate } from '../../platform/money/vat-rate.ts';
+import { companyOf } from '../../platform/work/context.ts';
+import { ledgerCtxOf, type PostingLine, post, systemAccount, vatRegisteredOn } from '../ledger/index.ts';
 import { touchAndAnnounce } from './announce.ts';
 import { lockCreditSource } from './credit-sources.ts';
 import { settleCredit } from './customer-credits.ts';
 import { creditLeft, lockInvoiceRow, settlements } from './invoices.queries.ts';
-import { companyOf } from './invoices.service.ts';
 import type { DepositForfeitsTable } from './invoices.tables.ts';
-import { standardRate } from './vat.ts';
 
 export interface ForfeitInput {
   date: string;

@@ -4,9 +4,12 @@
 // download). The company as it was registered for VAT on the issue date, the customer even if
 // deleted since (the document still names them), the settings' banking details, and the look:
 // the document's template, else the settings' default, else the built-in one.
+
 import type { Decimal } from 'decimal.js';
 import { notFound } from '../../platform/http/problem.ts';
 import { money } from '../../platform/money/money.ts';
+import { companyOf, today, type WorkCtx } from '../../platform/work/context.ts';
+import type { SalesTaxCode } from '../ledger/index.ts';
 import {
   amountDue,
   creditedOf,
@@ -18,11 +21,8 @@ import {
   settlements,
   shownStatus,
 } from './invoices.queries.ts';
-import { companyOf, type SalesCtx, today } from './invoices.service.ts';
 import type { DocumentType, Status } from './invoices.tables.ts';
-import { payUrl } from './online/links.service.ts';
 import { type DocumentSettings, loadSettings } from './settings.queries.ts';
-import type { SalesTaxCode } from './vat.ts';
 
 export interface PaperParty {
   name: string;
@@ -107,7 +107,7 @@ function cityLine(city: string | null, postalCode: string | null): string | null
   return present([city, postalCode]).join(' ') || null;
 }
 
-async function companyParty(ctx: SalesCtx, companyId: string, issueDate: string) {
+async function companyParty(ctx: WorkCtx, companyId: string, issueDate: string) {
   const c = await ctx.db
     .selectFrom('companies')
     .selectAll()
@@ -142,7 +142,7 @@ async function companyParty(ctx: SalesCtx, companyId: string, issueDate: string)
   };
 }
 
-async function customerParty(ctx: SalesCtx, contactId: string): Promise<PaperParty> {
+async function customerParty(ctx: WorkCtx, contactId: string): Promise<PaperParty> {
   const c = await ctx.db
     .selectFrom('contacts')
     .selectAll()
@@ -176,7 +176,7 @@ async function customerParty(ctx: SalesCtx, contactId: string): Promise<PaperPar
 }
 
 /** The document's look: its own template if live, else the settings' default, else the built-in one. */
-async function lookOf(ctx: SalesCtx, row: InvoiceRow, settings: DocumentSettings): Promise<PaperLook> {
+async function lookOf(ctx: WorkCtx, row: InvoiceRow, settings: DocumentSettings): Promise<PaperLook> {
   for (const id of [row.template_id, settings.defaultTemplateId]) {
     if (!id) continue;
     const t = await ctx.db
@@ -198,8 +198,17 @@ async function lookOf(ctx: SalesCtx, row: InvoiceRow, settings: DocumentSettings
   return BUILT_IN_LOOK;
 }
 
+/**
+ * The pay page's address of a payment link. The pay page is the online-payments module's; the
+ * address is here because a printed or e-mailed document carries it, and invoices is the lower
+ * module (online-payments imports this through index.ts, never the other way round).
+ */
+export function payUrl(deps: { config: { publicBaseUrl: string } }, token: string): string {
+  return `${deps.config.publicBaseUrl}/pay/${token}`;
+}
+
 /** The pay page of the document's newest live payment link, when it has something due online. */
-async function payUrlOf(ctx: SalesCtx, row: InvoiceRow, due: Decimal): Promise<string | null> {
+async function payUrlOf(ctx: WorkCtx, row: InvoiceRow, due: Decimal): Promise<string | null> {
   const payable = RECEIVABLE_TYPES.has(row.document_type) && row.status !== 'draft' && row.status !== 'void';
   if (!payable || row.currency !== 'ZAR' || due.lessThanOrEqualTo(0)) return null;
   const link = await ctx.db
@@ -216,7 +225,7 @@ async function payUrlOf(ctx: SalesCtx, row: InvoiceRow, due: Decimal): Promise<s
 }
 
 /** Everything the document prints, or 404 (another company's or tenant's id, a deleted draft). */
-export async function loadPaper(ctx: SalesCtx, id: string): Promise<Paper> {
+export async function loadPaper(ctx: WorkCtx, id: string): Promise<Paper> {
   const companyId = companyOf(ctx);
   const row = await findInvoiceRow(ctx.db, ctx.tenantId, companyId, id);
   if (!row) throw notFound('Document');

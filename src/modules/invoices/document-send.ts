@@ -4,16 +4,17 @@
 // The job worker talks to the mail server later, so a slow server never holds the request, and
 // a change that rolls back sends nothing. A draft is not sent (release it first: what the
 // customer receives is the document as numbered and posted), nor a voided document.
+
 import type { Decimal } from 'decimal.js';
 import { PDF_CONTENT_TYPE } from '../../platform/files/response.ts';
 import { formatAmount, longDate } from '../../platform/files/table.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sendMail } from '../../platform/mail/mailer.ts';
+import { companyOf, type WorkCtx } from '../../platform/work/context.ts';
 import { announceById } from './announce.ts';
 import { loadPaper, type Paper } from './document-paper.ts';
 import { documentFilename, documentTitle, renderPaper } from './document-pdf.ts';
 import { findInvoiceRow } from './invoices.queries.ts';
-import { companyOf, type SalesCtx } from './invoices.service.ts';
 
 export interface SendInput {
   to?: string | undefined;
@@ -96,7 +97,7 @@ export function bodyOf(p: Paper, message: string | undefined): string {
  * Sends the document to `to`, or to its customer's e-mail address (400 naming `to` when there is
  * neither). Draft: 409 NOT_RELEASED; void: 409 DOCUMENT_VOID.
  */
-export async function sendDocument(ctx: SalesCtx, id: string, input: SendInput): Promise<Sent> {
+export async function sendDocument(ctx: WorkCtx, id: string, input: SendInput): Promise<Sent> {
   const companyId = companyOf(ctx);
   const row = await findInvoiceRow(ctx.db, ctx.tenantId, companyId, id);
   if (!row) throw notFound('Document');

@@ -1,33 +1,34 @@
-// The sales documents module's public surface: its routes, the service functions other
 // modules drive documents with (the sandbox's samples, recurring invoices), and the events it
 // emits (the registry and the OpenAPI document's webhooks).
-import type { AnyRoute } from '../../platform/http/catalogue.ts';
-import { invoiceRoutes as documentRoutes } from './invoices.routes.ts';
-import { writeOffRoutes } from './write-off.routes.ts';
+// The sales documents module's public surface: the service functions other
 
-export type { Invoice } from './invoices.queries.ts';
-/** The routes of sales documents and what is done to them. */
-export const invoiceRoutes: AnyRoute[] = [...documentRoutes, ...writeOffRoutes];
+export { payUrl } from './document-paper.ts';
 export { invoiceEvents } from './invoices.events.ts';
+// The receivable others settle (online payments, bank reconciliation): its row and row lock,
+// what is settled and due on it, and recording or reversing a payment against it.
+export {
+  amountDue,
+  findInvoiceRow,
+  type Invoice,
+  type InvoiceRow,
+  lockInvoiceRow,
+  RECEIVABLE_TYPES,
+  settlements,
+} from './invoices.queries.ts';
+// What the modules above this one use (index.ts is the only door: test/boundaries.test.ts).
+export { INVOICE_DEFAULT_SORT, INVOICE_SORT_KEYS } from './invoices.schemas.ts';
 export {
   createDocument,
   createInvoice,
   getInvoice,
   retireCompanyDocuments,
-  type SalesCtx,
-  type SystemActor,
 } from './invoices.service.ts';
 export { DOCUMENT_TYPES, type DocumentType } from './invoices.tables.ts';
-export { type CounterType, takeNumber } from './numbering.ts';
-export { recordPayment } from './payments.ts';
-export { recurringRoutes } from './recurring.routes.ts';
+export { PaymentParams } from './payments.schemas.ts';
+export { recordPayment, recordPaymentCore, reversePayment } from './payments.ts';
 export {
-  RECURRING_JOB_OPTIONS,
   RECURRING_QUEUE,
   type RecurringJob,
-  refusable,
-  runMoment,
   runRecurring,
 } from './recurring.run.ts';
 export { deleteInvoice, releaseInvoice } from './release.ts';
-export { settingsRoutes } from './settings.routes.ts';

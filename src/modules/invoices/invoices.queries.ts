@@ -5,7 +5,7 @@ import { type ExpressionBuilder, type Selectable, type SelectQueryBuilder, sql }
 import type { DB } from '../../platform/db/schema.ts';
 import type { Tx } from '../../platform/db/tenant.ts';
 import { money, toNumber } from '../../platform/money/money.ts';
-import { stockAnswer } from '../inventory/lines.ts';
+import { stockAnswer } from '../inventory/index.ts';
 import type { InvoiceLinesTable, InvoicesTable, Status } from './invoices.tables.ts';
 
 export type InvoiceRow = Selectable<InvoicesTable>;

@@ -6,9 +6,9 @@ import { pageQueryProperties } from '../../platform/http/paging.ts';
 import { Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
-import { lineStockOut, salesLineStock } from '../inventory/lines.schemas.ts';
+import { SALES_TAX_CODES } from '../../platform/money/vat-rate.ts';
+import { lineStockOut, salesLineStock } from '../inventory/index.ts';
 import { DOCUMENT_TYPES, STATUSES } from './invoices.tables.ts';
-import { SALES_TAX_CODES } from './vat.ts';
 
 const DateString = Type.String({ format: 'date' });
 const Timestamp = Type.String({ format: 'date-time' });

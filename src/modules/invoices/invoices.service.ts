@@ -1,23 +1,37 @@
 // Sales documents: create (idempotent on clientId, numbered per type), read, list, change
 // while draft, delete (a draft is marked deleted; a released document is voided), convert,
 // and a quote's acceptance. Release, payments and allocations have files of their own.
+
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
-import { addDays, dayOf } from '../../platform/dates/days.ts';
+import { addDays } from '../../platform/dates/days.ts';
 import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { hasAtMostDecimals, toSql } from '../../platform/money/money.ts';
-import { vatRegisteredOn } from '../companies/index.ts';
+import { formattedNumber, takeNumber } from '../../platform/numbering/counters.ts';
+import { companyOf, today, type WorkCtx } from '../../platform/work/context.ts';
 import { contactName } from '../contacts/index.ts';
-import { assertLineStock, type LineStock, stockColumn, stockInput } from '../inventory/lines.ts';
-import { salesUnitPrice } from '../inventory/price-lists.lookup.ts';
-import { assertLiveProducts } from '../inventory/products.live.ts';
-import { withProductTaxCodes } from '../inventory/products.tax.ts';
-import { toBaseUnits } from '../inventory/units.service.ts';
-import { systemAccount } from '../ledger/index.ts';
+import {
+  assertLineStock,
+  assertLiveProducts,
+  type LineStock,
+  salesUnitPrice,
+  stockColumn,
+  stockInput,
+  toBaseUnits,
+  withProductTaxCodes,
+} from '../inventory/index.ts';
+import {
+  assertNotBelowZero,
+  documentTotals,
+  lineAmounts,
+  lineTaxCode,
+  systemAccount,
+  vatRegisteredOn,
+} from '../ledger/index.ts';
 import { announce, announceById } from './announce.ts';
 import {
   type DetailedRow,
@@ -44,35 +58,9 @@ import {
 } from './invoices.schemas.ts';
 import type { DocumentType } from './invoices.tables.ts';
 import { adjustedDocument, adjustedIdOf, assertNoteDate, assertWithinRemaining } from './notes.ts';
-import { formattedNumber, takeNumber } from './numbering.ts';
 import { assertTemplate, findTemplate, loadSettings } from './settings.queries.ts';
-import { assertNotBelowZero, documentTotals, lineAmounts, lineTaxCode } from './vat.ts';
 
-/** The service itself acting for the tenant (a scheduled job): neither a person nor a key. */
-export interface SystemActor {
-  type: 'system';
-}
-
-/**
- * What the sales-document service needs of its caller: the tenant's transaction, the company,
- * the process's dependencies and who acts (the ledger records the poster). A request's TenantCtx
- * is one; a job acting for a tenant (recurring invoices) makes one with the system as the actor.
- * No HTTP reply: the routes answer 201 or 200 from what the service says it did.
- */
-export interface SalesCtx extends Pick<TenantCtx, 'db' | 'tenantId' | 'companyId' | 'deps'> {
-  principal: TenantCtx['principal'] | SystemActor;
-}
-
-export function companyOf(ctx: { companyId: string | undefined }): string {
-  if (!ctx.companyId) throw new Error('sales documents are company-scoped');
-  return ctx.companyId;
-}
-
-export function today(ctx: { deps: { now(): Date } }): string {
-  return dayOf(ctx.deps.now());
-}
-
-export async function getInvoice(ctx: SalesCtx, id: string): Promise<Invoice> {
+export async function getInvoice(ctx: WorkCtx, id: string): Promise<Invoice> {
   const found = await findInvoice(ctx.db, ctx.tenantId, companyOf(ctx), id, today(ctx));
   if (!found) throw notFound('Document');
   return found;
@@ -87,7 +75,7 @@ type SentLine = Static<typeof SalesLineInput>;
  * debit note takes those of the document it adjusts, VAT Act s21).
  */
 export async function priced(
-  ctx: SalesCtx,
+  ctx: WorkCtx,
   input: {
     issueDate: string;
     lines: SentLine[];
@@ -166,7 +154,7 @@ export async function priced(
 
 /** The line with its unitPrice: as sent, else the product's price for the contact (issue 20). */
 async function withUnitPrice(
-  ctx: SalesCtx,
+  ctx: WorkCtx,
   companyId: string,
   contactId: string | undefined,
   l: SentLine,
@@ -190,7 +178,7 @@ function lineValues(l: Line, accountId: string, amounts: ReturnType<typeof lineA
 }
 
 /** The rows of a document's lines, numbered from 1 in the order given. */
-function lineRowsOf(ctx: SalesCtx, invoiceId: string, lines: Array<ReturnType<typeof lineValues>>) {
+function lineRowsOf(ctx: WorkCtx, invoiceId: string, lines: Array<ReturnType<typeof lineValues>>) {
   return lines.map((l, i) => ({
     tenant_id: ctx.tenantId,
     id: crypto.randomUUID(),
@@ -216,7 +204,7 @@ function lineRowsOf(ctx: SalesCtx, invoiceId: string, lines: Array<ReturnType<ty
 
 /** Inserts the lines (replacing a draft's). */
 async function insertLines(
-  ctx: SalesCtx,
+  ctx: WorkCtx,
   invoiceId: string,
   lines: Array<ReturnType<typeof lineValues>>,
 ): Promise<void> {
@@ -228,7 +216,7 @@ async function insertLines(
 
 /** The contact must be a live contact of the tenant (400 naming the field); answers its name. */
 export async function assertContact(
-  ctx: SalesCtx,
+  ctx: WorkCtx,
   contactId: string,
   field = 'contactId',
 ): Promise<{ name: string }> {
@@ -255,7 +243,7 @@ export type DocumentOrigin =
  * is announced (invoice.created) in the same transaction.
  */
 export async function createDocument(
-  ctx: SalesCtx,
+  ctx: WorkCtx,
   input: Static<typeof InvoiceCreate>,
   origin?: DocumentOrigin,
 ): Promise<{ invoice: Invoice; created: boolean }> {
@@ -292,7 +280,7 @@ export async function createDocument(
       id,
       company_id: companyId,
       document_type: input.documentType,
-      number: formattedNumber(input.documentType, settings),
+      number: formattedNumber(settings.prefixes[input.documentType], settings.numberDigits),
       status: 'draft',
       contact_id: input.contactId,
       issue_date: input.issueDate,

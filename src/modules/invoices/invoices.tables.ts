@@ -1,4 +1,5 @@
 // Kysely types of the sales documents' tables (migrations/0012_invoices.sql).
+
 import type { ColumnType, Generated } from 'kysely';
 import type {
   DateString,
@@ -7,8 +8,8 @@ import type {
   Numeric,
   Timestamp,
 } from '../../platform/db/schema.ts';
-import type { LineStockColumn } from '../inventory/lines.ts';
-import type { SalesTaxCode } from './vat.ts';
+import type { LineStockColumn } from '../inventory/index.ts';
+import type { SalesTaxCode } from '../ledger/index.ts';
 
 export const DOCUMENT_TYPES = [
   'invoice',
@@ -79,14 +80,6 @@ export interface InvoiceTemplatesTable {
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
   deleted_at: Timestamp | null;
-}
-
-export interface DocumentCountersTable {
-  tenant_id: string;
-  company_id: string;
-  /** A sales document's type, or another module's counter (purchase orders). */
-  document_type: DocumentType | 'purchase_order';
-  next_number: ColumnType<string, string | number | undefined, string | number>;
 }
 
 export interface InvoicesTable {
@@ -303,7 +296,6 @@ declare module '../../platform/db/schema.ts' {
   interface DB {
     invoice_settings: InvoiceSettingsTable;
     invoice_templates: InvoiceTemplatesTable;
-    document_counters: DocumentCountersTable;
     invoices: InvoicesTable;
     invoice_lines: InvoiceLinesTable;
     invoice_payments: InvoicePaymentsTable;

@@ -12,9 +12,11 @@
 //     may have been released in between). The 400 names `lines`: the amount is the lines'.
 //   * a credit note whose whole amount has been applied is `applied`; reversing an allocation
 //     makes it `open` again.
+
 import type { Decimal } from 'decimal.js';
 import { badRequest } from '../../platform/http/problem.ts';
 import { money, sum } from '../../platform/money/money.ts';
+import { companyOf, type WorkCtx } from '../../platform/work/context.ts';
 import {
   creditLeft,
   findInvoiceRow,
@@ -23,7 +25,6 @@ import {
   RECEIVABLE_TYPES,
   settlements,
 } from './invoices.queries.ts';
-import { companyOf, type SalesCtx } from './invoices.service.ts';
 import type { DocumentType } from './invoices.tables.ts';
 
 /** The API field naming the adjusted document (creditedInvoiceId is kept as its alias). */
@@ -47,7 +48,7 @@ function what(row: Pick<InvoiceRow, 'document_type'>): string {
  * names none. `lock` locks its row until commit (a release checking what remains of it).
  */
 export async function adjustedDocument(
-  ctx: SalesCtx,
+  ctx: WorkCtx,
   type: DocumentType,
   id: string | null | undefined,
   field: string = ADJUSTED_FIELD,
@@ -76,7 +77,7 @@ export function assertNoteDate(issueDate: string, adjusted: InvoiceRow | undefin
 
 /** What remains to credit on a document: its total less the live credit notes released against it. */
 export async function remainingToCredit(
-  ctx: SalesCtx,
+  ctx: WorkCtx,
   adjusted: InvoiceRow,
   exceptNoteId?: string,
 ): Promise<Decimal> {
@@ -95,7 +96,7 @@ export async function remainingToCredit(
 
 /** A credit note's total must not exceed what remains of the document it credits (400 naming lines). */
 export async function assertWithinRemaining(
-  ctx: SalesCtx,
+  ctx: WorkCtx,
   type: DocumentType,
   adjusted: InvoiceRow | undefined,
   total: Decimal,
@@ -116,7 +117,7 @@ export async function assertWithinRemaining(
  * A released credit note's stored status follows what is left of it to apply: `applied` when
  * nothing is (`refunded` when some of it was refunded), `open` otherwise. Answers whether it changed (the caller announces).
  */
-export async function settleNote(ctx: SalesCtx, noteId: string): Promise<boolean> {
+export async function settleNote(ctx: WorkCtx, noteId: string): Promise<boolean> {
   const row = await findInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), noteId);
   if (row?.document_type !== 'credit_note' || !['open', 'applied', 'refunded'].includes(row.status))
     return false;
@@ -157,7 +158,7 @@ export function adjustedIdOf(input: {
  * At release, a credit note naming a document is checked again against what remains of it,
  * with that document locked until commit (two notes released at once take turns on it).
  */
-export async function assertReleasable(ctx: SalesCtx, row: InvoiceRow): Promise<void> {
+export async function assertReleasable(ctx: WorkCtx, row: InvoiceRow): Promise<void> {
   if (row.document_type !== 'credit_note' || !row.credited_invoice_id) return;
   const adjusted = await lockInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), row.credited_invoice_id);
   if (adjusted) await assertWithinRemaining(ctx, row.document_type, adjusted, money(row.total), row.id);
@@ -167,7 +168,7 @@ export async function assertReleasable(ctx: SalesCtx, row: InvoiceRow): Promise<
  * Before a release locks its note: the document a credit note credits is locked first, in the
  * order an allocation takes them (invoice, then credit note), so the two never deadlock.
  */
-export async function lockAdjustedFirst(ctx: SalesCtx, noteId: string): Promise<void> {
+export async function lockAdjustedFirst(ctx: WorkCtx, noteId: string): Promise<void> {
   const note = await findInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), noteId);
   if (note?.document_type === 'credit_note' && note.credited_invoice_id && note.status === 'draft')
     await lockInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), note.credited_invoice_id);

@@ -6,11 +6,13 @@
 // contact's credit. A reversed payment stays listed; reversing one whose credit was applied or
 // refunded is 409 CREDIT_IN_USE.
 // A payment recorded is announced (payment.recorded), and the invoice it moved (invoice.updated).
+
 import { emit } from '../../platform/events/outbox.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/money.ts';
-import { ledgerCtxOf, post, reverse, systemAccount } from '../ledger/index.ts';
+import { companyOf, type WorkCtx } from '../../platform/work/context.ts';
+import { bankAccount, ledgerCtxOf, post, reverse, systemAccount } from '../ledger/index.ts';
 import { drawnFromCredits } from './credit-sources.ts';
 import { insertCredit, settleCredit } from './customer-credits.ts';
 import {
@@ -20,7 +22,6 @@ import {
   RECEIVABLE_TYPES,
   settlements,
 } from './invoices.queries.ts';
-import { companyOf, type SalesCtx } from './invoices.service.ts';
 import { settle } from './settle.ts';
 
 export interface PaymentInput {
@@ -65,26 +66,8 @@ export function toPayment(r: PaymentRow) {
   };
 }
 
-export async function bankAccount(
-  ctx: Pick<SalesCtx, 'db' | 'tenantId' | 'principal'>,
-  companyId: string,
-  id: string | undefined,
-): Promise<string> {
-  if (!id) return systemAccount(ledgerCtxOf(ctx), companyId, 'bank');
-  const a = await ctx.db
-    .selectFrom('accounts')
-    .select(['subtype', 'is_active'])
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('company_id', '=', companyId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (a?.subtype !== 'bank') throw badRequest('bankAccountId', 'no such bank account in this company');
-  if (!a.is_active) throw badRequest('bankAccountId', 'the bank account is deactivated');
-  return id;
-}
-
 /** The credit a payment's excess left, locked; 409 CREDIT_IN_USE when some of it was drawn on. */
-async function creditOfPayment(ctx: SalesCtx, paymentId: string): Promise<string | undefined> {
+async function creditOfPayment(ctx: WorkCtx, paymentId: string): Promise<string | undefined> {
   const row = await ctx.db
     .selectFrom('customer_credits')
     .select('id')
@@ -103,7 +86,7 @@ async function creditOfPayment(ctx: SalesCtx, paymentId: string): Promise<string
   return row.id;
 }
 
-function findPayment(ctx: SalesCtx, invoiceId: string, id: string) {
+function findPayment(ctx: WorkCtx, invoiceId: string, id: string) {
   return ctx.db
     .selectFrom('invoice_payments')
     .selectAll()
@@ -120,10 +103,10 @@ export async function recordPayment(ctx: TenantCtx, invoiceId: string, input: Pa
 }
 
 /**
- * The payment itself, without an HTTP reply (a request's TenantCtx or a job's SalesCtx: bank
+ * The payment itself, without an HTTP reply (a request's TenantCtx or a job's WorkCtx: bank
  * reconciliation records payments after an import). created: false on a clientId replay.
  */
-export async function recordPaymentCore(ctx: SalesCtx, invoiceId: string, input: PaymentInput) {
+export async function recordPaymentCore(ctx: WorkCtx, invoiceId: string, input: PaymentInput) {
   const companyId = companyOf(ctx);
   const invoice = await lockInvoiceRow(ctx.db, ctx.tenantId, companyId, invoiceId);
   if (!invoice) throw notFound('Document');
@@ -231,7 +214,7 @@ export async function listPayments(ctx: TenantCtx, invoiceId: string) {
 }
 
 /** Reverses a payment: its entry is reversed (on the payment's date) and it no longer counts. */
-export async function reversePayment(ctx: SalesCtx, invoiceId: string, paymentId: string) {
+export async function reversePayment(ctx: WorkCtx, invoiceId: string, paymentId: string) {
   const invoice = await lockInvoiceRow(ctx.db, ctx.tenantId, companyOf(ctx), invoiceId);
   if (!invoice) throw notFound('Document');
   const payment = await findPayment(ctx, invoiceId, paymentId);

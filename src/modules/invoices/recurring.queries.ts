@@ -3,9 +3,9 @@
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
 import type { Tx } from '../../platform/db/tenant.ts';
+import type { Series } from '../../platform/schedules/recurring-dates.ts';
 import { contactNames } from './invoices.queries.ts';
 import type { LineInput } from './invoices.schemas.ts';
-import type { Series } from './recurring.dates.ts';
 import type { RecurringStatus } from './recurring.schemas.ts';
 import type { RecurringInvoiceLinesTable, RecurringInvoicesTable } from './recurring.tables.ts';
 

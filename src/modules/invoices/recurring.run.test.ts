@@ -7,6 +7,7 @@
 //
 // One clock for the file, moved forward only: each test has its own stretch of the calendar and
 // deletes its schedule at the end.
+
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
@@ -24,9 +25,10 @@ import { assertProblem } from '../../../test/support/problem.ts';
 import { withTenant } from '../../platform/db/tenant.ts';
 import { JOB_SCHEMA } from '../../platform/jobs/grants.ts';
 import { createJobs } from '../../platform/jobs/jobs.ts';
+import { RECURRING_JOB_OPTIONS } from '../../platform/schedules/runs.ts';
 import { type Sales, salesSetup } from './invoices.factories.ts';
 import { createDocument } from './invoices.service.ts';
-import { RECURRING_JOB_OPTIONS, RECURRING_QUEUE, type RecurringJob, runRecurring } from './recurring.run.ts';
+import { RECURRING_QUEUE, type RecurringJob, runRecurring } from './recurring.run.ts';
 
 let t: TestApp;
 let clock: TestClock;

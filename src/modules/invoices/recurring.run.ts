@@ -12,15 +12,17 @@
 //     races), moves next_date on by the frequency, and enqueues the job for the new next date.
 // A worker that was down catches up: the next job's date has passed, so it runs at once, and
 // every missed period is made, once each, in order.
-import { sql } from 'kysely';
 import { addDays, dayOf } from '../../platform/dates/days.ts';
+
 import { type Tx, withTenant } from '../../platform/db/tenant.ts';
 import type { AppDeps } from '../../platform/http/context.ts';
 import { HttpError } from '../../platform/http/problem.ts';
-import type { JobContext, RegisterOptions } from '../../platform/jobs/jobs.ts';
+import type { JobContext } from '../../platform/jobs/jobs.ts';
+import { runAfter } from '../../platform/schedules/recurring-dates.ts';
+import { refusable, runMoment } from '../../platform/schedules/runs.ts';
+import { SYSTEM, type WorkCtx } from '../../platform/work/context.ts';
 import { sendDocument } from './document-send.ts';
-import { createDocument, type SalesCtx, type SystemActor } from './invoices.service.ts';
-import { runAfter } from './recurring.dates.ts';
+import { createDocument } from './invoices.service.ts';
 import {
   findSchedule,
   hasEnded,
@@ -41,22 +43,6 @@ export interface RecurringJob {
   period: string;
 }
 
-export const RECURRING_JOB_OPTIONS: RegisterOptions = {
-  // One job per schedule and period queued or running: a second send of it answers null.
-  policy: 'exclusive',
-  // Failures other than a refused document (the database away): 30 s, 1 min, 2 min, ... ~2 h.
-  retry: { limit: 8, delaySeconds: 30, backoff: true, maxDelaySeconds: 7200 },
-  expireInSeconds: 300,
-  // A job waits for a worker that was down for up to a year past its run date (pg-boss's
-  // default, 14 days, would drop it and with it the rest of the schedule).
-  retentionSeconds: 366 * 86_400,
-};
-
-/** The moment a period's job may run: the run date, 00:00 UTC (02:00 in South Africa). */
-export function runMoment(day: string): Date {
-  return new Date(`${day}T00:00:00Z`);
-}
-
 /** Enqueues the job for the schedule's next run in the caller's transaction, if it will run. */
 export async function planNextRun(deps: AppDeps, tx: Tx, row: RecurringRow): Promise<void> {
   if (!row.active || row.deleted_at || hasEnded(row)) return;
@@ -66,8 +52,6 @@ export async function planNextRun(deps: AppDeps, tx: Tx, row: RecurringRow): Pro
     singletonKey: `${row.tenant_id}:${row.id}:${row.next_date}`,
   });
 }
-
-const SYSTEM: SystemActor = { type: 'system' };
 
 /** A run that came before its day by this process's clock (clocks apart): retried later. */
 class NotDueYet extends Error {}
@@ -106,7 +90,7 @@ async function runPeriod(deps: AppDeps, tx: Tx, job: RecurringJob): Promise<void
   if (!row?.active || hasEnded(row) || row.next_date !== job.period) return;
   const today = dayOf(deps.now());
   if (job.period > today) throw new NotDueYet(`the run for ${job.period} came on ${today}`);
-  const ctx: SalesCtx = {
+  const ctx: WorkCtx = {
     db: tx,
     tenantId: job.tenantId,
     companyId: row.company_id,
@@ -141,7 +125,7 @@ async function runPeriod(deps: AppDeps, tx: Tx, job: RecurringJob): Promise<void
  * (the customer has no e-mail address now) leaves it unsent: both answer why (lastError), and the
  * schedule goes on; anything else is thrown.
  */
-async function generate(ctx: SalesCtx, row: RecurringRow, period: string): Promise<string | null> {
+async function generate(ctx: WorkCtx, row: RecurringRow, period: string): Promise<string | null> {
   const lines = (await templateLines(ctx.db, ctx.tenantId, [row.id])).get(row.id)!;
   // A template deleted since is not named: the document takes the default look.
   const template =
@@ -176,22 +160,4 @@ async function generate(ctx: SalesCtx, row: RecurringRow, period: string): Promi
   // To the customer's address, as POST /api/invoices/{id}/send without `to` would.
   const sent = await refusable(ctx, 'recurring_send', () => sendDocument(ctx, invoice.id, {}));
   return sent === true ? null : `${invoice.number} was not e-mailed: ${sent}`;
-}
-
-/** Runs `fn` in a savepoint: true, or what a rule refused (undone); anything else is thrown. */
-export async function refusable(
-  ctx: { db: Tx },
-  name: string,
-  fn: () => Promise<unknown>,
-): Promise<true | string> {
-  await sql`savepoint ${sql.raw(name)}`.execute(ctx.db);
-  try {
-    await fn();
-    await sql`release savepoint ${sql.raw(name)}`.execute(ctx.db);
-    return true;
-  } catch (err) {
-    if (!(err instanceof HttpError)) throw err;
-    await sql`rollback to savepoint ${sql.raw(name)}`.execute(ctx.db);
-    return err.message;
-  }
 }

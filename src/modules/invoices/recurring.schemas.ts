@@ -6,8 +6,8 @@ import { pageQueryProperties } from '../../platform/http/paging.ts';
 import { Uuid, uuidOrNull } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
+import { FREQUENCIES } from '../../platform/schedules/recurring-dates.ts';
 import { LineInput, SalesTaxCode } from './invoices.schemas.ts';
-import { FREQUENCIES } from './recurring.dates.ts';
 import { RECURRING_TYPES } from './recurring.tables.ts';
 
 const DateString = Type.String({ format: 'date' });

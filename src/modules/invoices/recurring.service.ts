@@ -4,11 +4,12 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
+import { runOnOrAfter } from '../../platform/schedules/recurring-dates.ts';
+import { companyOf, today } from '../../platform/work/context.ts';
 import { getContact } from '../contacts/index.ts';
 import { type DetailedRow, detailedInvoices, type Invoice, withDetails } from './invoices.queries.ts';
 import type { LineInput } from './invoices.schemas.ts';
-import { companyOf, priced, today } from './invoices.service.ts';
-import { runOnOrAfter } from './recurring.dates.ts';
+import { priced } from './invoices.service.ts';
 import {
   findSchedule,
   hasEnded,

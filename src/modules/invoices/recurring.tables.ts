@@ -1,7 +1,8 @@
 // Kysely types of the recurring schedules' tables (migrations/0013_recurring.sql).
+
 import type { DateString, DefaultTimestamp, Numeric, Timestamp } from '../../platform/db/schema.ts';
-import type { Frequency } from './recurring.dates.ts';
-import type { SalesTaxCode } from './vat.ts';
+import type { Frequency } from '../../platform/schedules/recurring-dates.ts';
+import type { SalesTaxCode } from '../ledger/index.ts';
 
 /** What a schedule may make: invoices (docs/decisions.md, Recurring invoices). */
 export const RECURRING_TYPES = ['invoice'] as const;

@@ -9,17 +9,17 @@
 // The source is locked while what remains is checked, so two refunds (or a refund and an
 // application) cannot together draw more than remains. A refund reversed gives the amount back.
 // A refund is announced (refund.recorded, besides invoice.updated on a credit note or deposit).
+
 import type { Selectable } from 'kysely';
 import { emit } from '../../platform/events/outbox.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/money.ts';
-import { ledgerCtxOf, post, reverse } from '../ledger/index.ts';
+import { companyOf } from '../../platform/work/context.ts';
+import { bankAccount, ledgerCtxOf, post, reverse } from '../ledger/index.ts';
 import { type CreditSource, drawLines, lockCreditSource, vatDrawn } from './credit-sources.ts';
 import { settleSource } from './customer-credits.ts';
-import { companyOf } from './invoices.service.ts';
 import type { CustomerRefundsTable } from './invoices.tables.ts';
-import { bankAccount } from './payments.ts';
 
 export interface RefundInput {
   amount?: number | undefined;

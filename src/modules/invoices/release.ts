@@ -9,18 +9,22 @@
 // Voiding a released tax invoice (invoice, debit note: the customer may hold it) issues a credit
 // note for what remains of it (VAT Act s21(1), (3)); any other released document's void posts
 // the reversal of its entry, dated its issue date unless told (see deleteInvoice).
+
 import type { Decimal } from 'decimal.js';
 import { latestDay } from '../../platform/dates/days.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
-import { badRequest, conflict, notFound, unprocessable } from '../../platform/http/problem.ts';
+import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { money } from '../../platform/money/money.ts';
-import { deliverStock, moveSalesStock } from '../inventory/flows.sales.ts';
-import { undoStock } from '../inventory/flows.undo.ts';
+import { companyOf, today, type WorkCtx } from '../../platform/work/context.ts';
+import { deliverStock, moveSalesStock, undoStock } from '../inventory/index.ts';
 import {
+  assertBaseCurrency,
+  assertNotBelowZero,
   ledgerCtxOf,
   type PostingLine,
   post,
   reverse,
+  type SalesTaxCode,
   systemAccount,
   type TaxCode,
   vatLinesByCode,
@@ -37,24 +41,16 @@ import {
   POSTING_TYPES,
   settlements,
 } from './invoices.queries.ts';
-import {
-  companyOf,
-  createDocument,
-  deleteDraft,
-  getInvoice,
-  type SalesCtx,
-  today,
-} from './invoices.service.ts';
+import { createDocument, deleteDraft, getInvoice } from './invoices.service.ts';
 import { assertReleasable, lockAdjustedFirst, remainingToCredit } from './notes.ts';
 import { refundFrom } from './refunds.ts';
-import { assertNotBelowZero, type SalesTaxCode } from './vat.ts';
 
 function label(row: InvoiceRow) {
   return `${row.document_type.replace('_', ' ')} ${row.number}`;
 }
 
 /** The lines of the entry a document posts; `side` is the side its income and VAT take. */
-async function entryLines(ctx: SalesCtx, row: InvoiceRow, lines: LineRow[]): Promise<PostingLine[]> {
+async function entryLines(ctx: WorkCtx, row: InvoiceRow, lines: LineRow[]): Promise<PostingLine[]> {
   const companyId = row.company_id;
   const lctx = ledgerCtxOf(ctx);
   const total = money(row.total);
@@ -117,33 +113,8 @@ async function entryLines(ctx: SalesCtx, row: InvoiceRow, lines: LineRow[]): Pro
   return out;
 }
 
-/**
- * 422 when `currency` is not the company's base currency: the ledger keeps one currency, so a
- * document in another cannot be posted yet (`what` names it in the message).
- */
-export async function assertBaseCurrency(
-  ctx: Pick<SalesCtx, 'db' | 'tenantId'>,
-  companyId: string,
-  currency: string,
-  what: string,
-): Promise<void> {
-  const base = await ctx.db
-    .selectFrom('companies')
-    .select('base_currency')
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('id', '=', companyId)
-    .executeTakeFirstOrThrow();
-  if (currency !== base.base_currency.trim()) {
-    throw unprocessable(
-      `A ${currency} ${what} cannot be posted yet: the ledger keeps ${base.base_currency.trim()} only. ` +
-        'Keep it as a draft or issue it in the base currency.',
-      ['FOREIGN_CURRENCY_POSTING_UNSUPPORTED'],
-    );
-  }
-}
-
 export async function releaseInvoice(
-  ctx: SalesCtx,
+  ctx: WorkCtx,
   id: string,
   opts: { voiding?: boolean } = {},
 ): Promise<Invoice> {

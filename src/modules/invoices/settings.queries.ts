@@ -4,7 +4,19 @@ import type { Selectable } from 'kysely';
 import type { Tx } from '../../platform/db/tenant.ts';
 import { badRequest } from '../../platform/http/problem.ts';
 import type { DocumentType, InvoiceSettingsTable, InvoiceTemplatesTable } from './invoices.tables.ts';
-import { DEFAULT_PREFIXES } from './numbering.ts';
+
+/** Each sales document type's number prefix until the settings name another. */
+export const DEFAULT_PREFIXES: Record<DocumentType, string> = {
+  invoice: 'INV-',
+  quote: 'QUO-',
+  pro_forma: 'PRO-',
+  sales_order: 'SO-',
+  delivery_note: 'DN-',
+  credit_note: 'CN-',
+  debit_note: 'DBN-',
+  cash_sale: 'CS-',
+  deposit: 'DEP-',
+};
 
 export type SettingsRow = Selectable<InvoiceSettingsTable>;
 export type TemplateRow = Selectable<InvoiceTemplatesTable>;

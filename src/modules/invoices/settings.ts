@@ -2,10 +2,11 @@
 // apply and GET answers them). Prefixes per document type, the number of digits, the defaults a
 // new document takes (payment terms, terms and notes text), the banking details printed on
 // invoices, and the default template.
+
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest } from '../../platform/http/problem.ts';
-import { companyOf } from './invoices.service.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import { DOCUMENT_TYPES, type DocumentType } from './invoices.tables.ts';
 import {
   assertTemplate,

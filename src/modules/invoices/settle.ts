@@ -5,12 +5,13 @@
 // invoice.paid is emitted too, in the same transaction.
 
 import { money } from '../../platform/money/money.ts';
+import type { WorkCtx } from '../../platform/work/context.ts';
 import { announce } from './announce.ts';
 import { amountDue, type InvoiceRow, RECEIVABLE_TYPES, settlements } from './invoices.queries.ts';
-import { getInvoice, type SalesCtx } from './invoices.service.ts';
+import { getInvoice } from './invoices.service.ts';
 
 export async function settle(
-  ctx: SalesCtx,
+  ctx: WorkCtx,
   row: InvoiceRow,
   cause: 'payment' | 'credit' | 'reversal' | 'write_off',
 ) {

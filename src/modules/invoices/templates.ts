@@ -2,13 +2,14 @@
 // a logo). A logo arrives in base64 inside the JSON body and is kept as bytes only when they
 // really are a PNG or JPEG that prints (read through: platform/files/images.ts). A deleted
 // template is marked deleted; documents that named it print with the default look from then on.
+
 import type { Static } from 'typebox';
 import { checkImage, type ImageType } from '../../platform/files/images.ts';
 import { FileResponse } from '../../platform/files/response.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { createIdempotent, idFor } from '../../platform/http/idempotent.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
-import { companyOf } from './invoices.service.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import { findSettingsRow, findTemplate, templatesOf } from './settings.queries.ts';
 import {
   type LogoUpload,

@@ -4,12 +4,13 @@
 // recovery is recoverable again and its output tax (field 12) is cancelled. A write-off cannot be
 // undone while money recovered on it would be more than what stays written off (reverse the
 // recovery first): recoveries are only ever of what was written off.
+
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { conflict, notFound } from '../../platform/http/problem.ts';
 import { money } from '../../platform/money/money.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import { ledgerCtxOf, reverse } from '../ledger/index.ts';
 import { findInvoiceRow, lockInvoiceRow } from './invoices.queries.ts';
-import { companyOf } from './invoices.service.ts';
 import { settle } from './settle.ts';
 import {
   type BadDebtTable,

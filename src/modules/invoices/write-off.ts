@@ -13,16 +13,22 @@
 // "a vendor ... may make a deduction"; s16(3)), so the whole amount is then a bad debt expense.
 // A write-off or a recovery can be undone: its entry is reversed (on its own date, as a payment's
 // is) and the row stays, marked reversed.
+
 import { sql } from 'kysely';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { cents, hasAtMostDecimals, money, toNumber, toSql } from '../../platform/money/money.ts';
-import { vatRegisteredOn } from '../companies/index.ts';
-import { ledgerCtxOf, type PostingLine, post, systemAccount } from '../ledger/index.ts';
+import { companyOf } from '../../platform/work/context.ts';
+import {
+  bankAccount,
+  ledgerCtxOf,
+  type PostingLine,
+  post,
+  systemAccount,
+  vatRegisteredOn,
+} from '../ledger/index.ts';
 import { amountDue, linesOf, lockInvoiceRow, RECEIVABLE_TYPES, settlements } from './invoices.queries.ts';
-import { companyOf } from './invoices.service.ts';
 import type { InvoiceBadDebtRecoveriesTable, InvoiceWriteOffsTable } from './invoices.tables.ts';
-import { bankAccount } from './payments.ts';
 import { settle } from './settle.ts';
 
 export interface WriteOffInput {

@@ -1,10 +1,12 @@
 // The chart of accounts of a company: list, create, rename, deactivate. The default South
 // African chart is seeded when the company is created (bp_seed_default_chart).
+
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { createIdempotent, idFor } from '../../platform/http/idempotent.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import type { AccountCreate, AccountsQuery, AccountUpdate } from './accounts.schemas.ts';
 import { SUBTYPES_OF } from './accounts.schemas.ts';
 import type { AccountSubtype, AccountsTable, AccountType } from './ledger.tables.ts';
@@ -26,11 +28,6 @@ export function toAccount(r: Selectable<AccountsTable>) {
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   };
-}
-
-function companyOf(ctx: TenantCtx): string {
-  if (!ctx.companyId) throw new Error('accounts routes are company-scoped');
-  return ctx.companyId;
 }
 
 function findAccount(ctx: TenantCtx, id: string) {

@@ -1,12 +1,14 @@
 // A company's cost centres (departments, branches, projects): named on bill, expense and
 // journal lines, read back by the income statement's costCentreId. Never deleted: a cost
 // centre that has been used keeps its history; deactivating it stops new lines naming it.
+
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
 import type { Tx } from '../../platform/db/tenant.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { createIdempotent, idFor } from '../../platform/http/idempotent.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import type { CostCentreCreate, CostCentresQuery, CostCentreUpdate } from './cost-centres.schemas.ts';
 import type { CostCentresTable } from './ledger.tables.ts';
 
@@ -23,11 +25,6 @@ function toCostCentre(r: Selectable<CostCentresTable>) {
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   };
-}
-
-function companyOf(ctx: TenantCtx): string {
-  if (!ctx.companyId) throw new Error('cost centre routes are company-scoped');
-  return ctx.companyId;
 }
 
 function findCostCentre(db: Tx, tenantId: string, companyId: string, id: string) {

@@ -1,5 +1,6 @@
 // Manual journals, the journal entries every document posts, the ledger's lines, and the
 // company's lock date.
+
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import { claimClientId } from '../../platform/http/client-ids.ts';
@@ -8,7 +9,7 @@ import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { sum, toNumber } from '../../platform/money/money.ts';
-import { vatRegisteredOn } from '../companies/index.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import { assertCostCentre } from './cost-centres.service.ts';
 import type {
   Journal,
@@ -21,15 +22,11 @@ import type {
 } from './journals.schemas.ts';
 import { checkJournalVat, vatAccountsOf } from './journals.vat.ts';
 import { assertOpenPeriod, ledgerCtxOf, post, reversalOf, reverse } from './posting.ts';
+import { vatRegisteredOn } from './vat-registration.ts';
 
 export const MANUAL_JOURNAL = 'manual_journal';
 
 type JournalOut = Static<typeof Journal>;
-
-function companyOf(ctx: TenantCtx): string {
-  if (!ctx.companyId) throw new Error('ledger routes are company-scoped');
-  return ctx.companyId;
-}
 
 function checkRange(from: string | undefined, to: string | undefined) {
   if (from && to && to < from) throw badRequest('to', 'must not be before from');

@@ -2,15 +2,16 @@
 // the same transaction when none is named), read, list, change, terminate, delete (soft). The
 // whole record is checked by employees.rules.ts on every write; the bank account number is
 // sealed with SECRETS_KEY and never answered.
+
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
-import { dayOf } from '../../platform/dates/days.ts';
 import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, HttpError, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { secretKeysOf } from '../../platform/secrets/index.ts';
+import { companyOf, today } from '../../platform/work/context.ts';
 import { createContact } from '../contacts/index.ts';
 import {
   type Employee,
@@ -31,13 +32,6 @@ import type {
 } from './employees.schemas.ts';
 
 type Ctx = TenantCtx;
-
-export function companyOf(ctx: { companyId: string | undefined }): string {
-  if (!ctx.companyId) throw new Error('employees are company-scoped');
-  return ctx.companyId;
-}
-
-const today = (ctx: Ctx) => dayOf(ctx.deps.now());
 
 export async function readEmployee(ctx: Ctx, id: string): Promise<Employee> {
   const row = await findEmployeeRow(ctx.db, ctx.tenantId, companyOf(ctx), id);

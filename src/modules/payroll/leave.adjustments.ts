@@ -1,21 +1,23 @@
 // Leave adjustments (balances brought from an earlier system, or corrected) and the balances of
 // an employee as of a date. Adjustments are never changed or removed: a wrong one is undone by
 // another of the opposite sign.
+
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { badRequest, notFound } from '../../platform/http/problem.ts';
+import { companyOf, today } from '../../platform/work/context.ts';
 import { balanceJson, balancesOf } from './leave.balances.ts';
 import { findEmployee, toLeaveAdjustment } from './leave.queries.ts';
 import type { LeaveAdjustmentCreate, LeaveAdjustmentListQuery } from './leave.schemas.ts';
-import { companyOf, employeeFor, todayOf } from './leave.service.ts';
+import { employeeFor } from './leave.service.ts';
 
 export type LeaveAdjustment = ReturnType<typeof toLeaveAdjustment>;
 
 export async function leaveBalances(ctx: TenantCtx, employeeId: string, asOf?: string) {
   const e = await findEmployee(ctx.db, ctx.tenantId, companyOf(ctx), employeeId);
   if (!e) throw notFound('Employee');
-  const day = asOf ?? todayOf(ctx);
+  const day = asOf ?? today(ctx);
   if (day < e.start_date) throw badRequest('asOf', `before the employee's start date (${e.start_date})`);
   const balances = await balancesOf(ctx.db, ctx.tenantId, e, day);
   return { employeeId: e.id, asOf: day, balances: balances.map(balanceJson) };

@@ -2,14 +2,15 @@
 // clientId), read, list, approve and reject (payroll:approve, pending only), cancel (pending, or
 // approved and not started). An employee's requests queue on the employee's row (locked), so the
 // overlap and balance checks of two requests at once cannot both pass on the same days.
+
 import type { Decimal } from 'decimal.js';
 import type { Static } from 'typebox';
-import { dayOf } from '../../platform/dates/days.ts';
 import { claimClientId } from '../../platform/http/client-ids.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
+import { companyOf, today } from '../../platform/work/context.ts';
 import { balanceOf } from './leave.balances.ts';
 import { workingDays } from './leave.days.ts';
 import {
@@ -28,15 +29,6 @@ export type LeaveRequest = ReturnType<typeof toLeaveRequest>;
 
 /** The types whose balance a request may not exceed (the others keep none). */
 const CAPPED: readonly LeaveType[] = ['annual', 'sick', 'family_responsibility'];
-
-export function companyOf(ctx: { companyId: string | undefined }): string {
-  if (!ctx.companyId) throw new Error('payroll is company-scoped');
-  return ctx.companyId;
-}
-
-export function todayOf(ctx: TenantCtx): string {
-  return dayOf(ctx.deps.now());
-}
 
 /** The employee named in a body, or 400 naming the field (another tenant's or company's too). */
 export async function employeeFor(ctx: TenantCtx, id: string, field = 'employeeId', lock = false) {
@@ -187,8 +179,7 @@ export const cancelLeaveRequest = (ctx: TenantCtx, id: string) =>
   decide(ctx, id, 'cancelled', (row) => {
     if (row.status === 'pending') return null;
     if (row.status !== 'approved') return `a ${row.status} request cannot be cancelled`;
-    const today = todayOf(ctx);
-    return row.starts_on > today
+    return row.starts_on > today(ctx)
       ? null
       : `the leave started on ${row.starts_on}: approved leave can be cancelled only before its first day`;
   });

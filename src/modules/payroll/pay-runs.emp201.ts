@@ -16,10 +16,12 @@
 // `issues`: the warnings of the month's periods (payslip-warnings.ts), once per employee and code:
 // what the return's figures do not show but the tax documents need (an employee without an income
 // tax number cannot be put on an IRP5 as SARS wants), or an ETI not claimed and why.
+
 import type { Decimal } from 'decimal.js';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { sum, toNumber, ZERO } from '../../platform/money/money.ts';
-import { companyOf, periodRow } from './pay-runs.service.ts';
+import { companyOf } from '../../platform/work/context.ts';
+import { periodRow } from './pay-runs.service.ts';
 import { type PeriodWarning, warningsOf } from './payslip-warnings.ts';
 
 type Ctx = TenantCtx;

@@ -15,13 +15,13 @@
 // It balances: gross = net + PAYE + UIF ee + retirement ee + medical ee + other deductions.
 // Pay (finalised → paid) posts Dr 2330 net / Cr the bank account, dated the pay date, and emits
 // payroll.run.paid once: the run's dates, employee count and totals, never an employee's pay.
+
 import type { Decimal } from 'decimal.js';
 import { emit } from '../../platform/events/outbox.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { conflict } from '../../platform/http/problem.ts';
 import { money, sum, toNumber } from '../../platform/money/money.ts';
-import { bankAccount } from '../invoices/payments.ts';
-import { ledgerCtxOf, type PostingLine, post, systemAccount } from '../ledger/index.ts';
+import { bankAccount, ledgerCtxOf, type PostingLine, post, systemAccount } from '../ledger/index.ts';
 import { periodFinalised, periodRow, readPeriod } from './pay-runs.service.ts';
 
 type Ctx = TenantCtx;

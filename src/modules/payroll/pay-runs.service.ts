@@ -2,6 +2,7 @@
 // payable employee, replacing the last calculation's). Finalising and paying: pay-runs.ledger.ts.
 // A period of one frequency never overlaps another of the company: checked under an advisory
 // lock on (company, frequency), as a unique index cannot say "overlaps".
+
 import type { Decimal } from 'decimal.js';
 import { type Selectable, sql } from 'kysely';
 import type { Static } from 'typebox';
@@ -10,6 +11,7 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/paging.ts';
 import { badRequest, conflict, HttpError, notFound } from '../../platform/http/problem.ts';
 import { cents, hasAtMostDecimals, money, sum, toNumber, toSql } from '../../platform/money/money.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import { listPayableEmployees } from './employees.payable.ts';
 import { calculatePayslip, NO_INPUTS, type PayslipFigures, type PeriodInputs } from './pay-runs.calc.ts';
 import { etiMonthToDate } from './pay-runs.eti.ts';
@@ -27,11 +29,6 @@ import { statutoryFor } from './statutory.ts';
 
 type Ctx = TenantCtx;
 export type PeriodRow = Selectable<PayrollPeriodsTable>;
-
-export function companyOf(ctx: Ctx): string {
-  if (!ctx.companyId) throw new Error('pay periods are company-scoped');
-  return ctx.companyId;
-}
 
 export const periodFinalised = (status: string) =>
   new HttpError(409, `The period is ${status}: it is locked, and a correction goes in the next period`, {

@@ -8,6 +8,7 @@
 // shows its last four digits only. The employment tax incentive is the employer's claim against
 // its PAYE, not the employee's pay: it is not printed. A payslip of a period not yet finalised
 // says DRAFT (it may still change).
+
 import type { Decimal } from 'decimal.js';
 import type { FileDocument, Row } from '../../platform/files/table.ts';
 import { longDate } from '../../platform/files/table.ts';
@@ -15,9 +16,9 @@ import type { TenantCtx } from '../../platform/http/context.ts';
 import { notFound } from '../../platform/http/problem.ts';
 import { money, sum } from '../../platform/money/money.ts';
 import { maskedAccountNumber } from '../../platform/secrets/masked.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import { findEmployeeRow } from './employees.queries.ts';
 import { balancesOf } from './leave.balances.ts';
-import { companyOf } from './pay-runs.service.ts';
 import { readPayslip } from './payslips.service.ts';
 
 type Ctx = TenantCtx;

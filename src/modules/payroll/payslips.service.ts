@@ -1,13 +1,14 @@
 // Payslips: the current (not replaced) payslip of each employee of each calculated period, paged,
 // and one with its lines. Only people with payroll:read reach them.
+
 import type { Static } from 'typebox';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { type Page, pageOf, paging } from '../../platform/http/paging.ts';
 import { notFound } from '../../platform/http/problem.ts';
 import { toNumber } from '../../platform/money/money.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import type { EtiStop } from './calc/eti.ts';
 import type { Payslip, PayslipListQuery, PayslipSummary } from './pay-runs.schemas.ts';
-import { companyOf } from './pay-runs.service.ts';
 import { warningsOf } from './payslip-warnings.ts';
 
 type Ctx = TenantCtx;

@@ -7,7 +7,7 @@ import type { Static } from 'typebox';
 import type { Tx } from '../../platform/db/tenant.ts';
 import { toNumber } from '../../platform/money/money.ts';
 import { toQuantity, toUnitPrice } from '../../platform/money/quantity.ts';
-import { stockAnswer } from '../inventory/lines.ts';
+import { stockAnswer } from '../inventory/index.ts';
 import type { PurchaseOrder } from './purchase-orders.schemas.ts';
 import type { PurchaseOrderLinesTable, PurchaseOrdersTable } from './purchase-orders.tables.ts';
 

@@ -15,7 +15,7 @@ import { todayOf } from '../../platform/dates/days.ts';
 import type { TenantCtx } from '../../platform/http/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { money } from '../../platform/money/money.ts';
-import { unreceiveStock } from '../inventory/flows.unreceive.ts';
+import { unreceiveStock } from '../inventory/index.ts';
 import { assertOpenPeriod, ledgerCtxOf } from '../ledger/index.ts';
 import { type OrderRecord, orderLines } from './purchase-orders.queries.ts';
 import { settle } from './purchase-orders.receiving.ts';

@@ -7,7 +7,7 @@ import { idParams, Uuid, uuid } from '../../platform/http/schema-basics.ts';
 import { named } from '../../platform/http/schema-names.ts';
 import { syncQueryProperties } from '../../platform/http/sync.ts';
 import { BillTaxCodeSchema as BillTaxCode } from '../bills/index.ts';
-import { lineStockOut, orderLineStock, receiptLineStock } from '../inventory/lines.schemas.ts';
+import { lineStockOut, orderLineStock, receiptLineStock } from '../inventory/index.ts';
 import { PURCHASE_ORDER_STATUSES } from './purchase-orders.tables.ts';
 
 const DateString = Type.String({ format: 'date' });

@@ -11,11 +11,11 @@ import { type Page, pageOf, pageOfQuery, paging } from '../../platform/http/pagi
 import { badRequest, conflict, notFound } from '../../platform/http/problem.ts';
 import { sortOrder } from '../../platform/http/sync.ts';
 import { money, toSql } from '../../platform/money/money.ts';
+import { takeNumber } from '../../platform/numbering/counters.ts';
+import { companyOf } from '../../platform/work/context.ts';
 import { type BillsCtx, pricedLines } from '../bills/index.ts';
-import { vatRegisteredOn } from '../companies/index.ts';
-import { assertLineStock, stockColumn, stockInput } from '../inventory/lines.ts';
-import { assertLiveProducts } from '../inventory/products.live.ts';
-import { takeNumber } from '../invoices/index.ts';
+import { assertLineStock, assertLiveProducts, stockColumn, stockInput } from '../inventory/index.ts';
+import { vatRegisteredOn } from '../ledger/index.ts';
 import {
   findOrderRow,
   type OrderRecord,
@@ -31,11 +31,6 @@ import {
   type PurchaseOrderListQuery,
   type PurchaseOrderUpdate,
 } from './purchase-orders.schemas.ts';
-
-export function companyOf(ctx: { companyId: string | undefined }): string {
-  if (!ctx.companyId) throw new Error('purchase orders are company-scoped');
-  return ctx.companyId;
-}
 
 export async function recordOf(ctx: BillsCtx, row: OrderRow): Promise<OrderRecord> {
   return (await orderRecords(ctx.db, ctx.tenantId, [row]))[0]!;

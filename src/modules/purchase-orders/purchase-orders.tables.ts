@@ -1,7 +1,7 @@
 // Kysely types of the purchase order tables (migrations/0040_purchase_orders.sql).
 import type { Generated } from 'kysely';
 import type { DateString, DefaultTimestamp, Numeric, Timestamp } from '../../platform/db/schema.ts';
-import type { LineStockColumn } from '../inventory/lines.ts';
+import type { LineStockColumn } from '../inventory/index.ts';
 
 export const PURCHASE_ORDER_STATUSES = [
   'draft',

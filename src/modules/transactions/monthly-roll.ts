@@ -20,18 +20,19 @@
 // Finding the tenants with work crosses tenants: as the login role, through the policies
 // billing_aggregates_due and contact_transactions_due (migrations/0048_crm.sql), which show only
 // pending rows before the month start this transaction sets (app.billing_roll_before).
+
 import { sql } from 'kysely';
 import { addDays, dayOf } from '../../platform/dates/days.ts';
 import { type Tx, withTenant } from '../../platform/db/tenant.ts';
 import type { AppDeps } from '../../platform/http/context.ts';
-import { createDocument, refusable, type SalesCtx, type SystemActor } from '../invoices/index.ts';
+import { refusable } from '../../platform/schedules/runs.ts';
+import { SYSTEM, type WorkCtx } from '../../platform/work/context.ts';
+import { createDocument } from '../invoices/index.ts';
 import { monthStart } from './run-monthly.service.ts';
 
 export const MONTHLY_ROLL_QUEUE = 'billing-monthly-roll';
 /** Every hour at 5 past: the first run of a month bills the month before. */
 export const MONTHLY_ROLL_CRON = '5 * * * *';
-
-const SYSTEM: SystemActor = { type: 'system' };
 
 export interface RollResult {
   /** Draft invoices made, by tenant. */
@@ -119,7 +120,7 @@ async function rollTenant(deps: AppDeps, tx: Tx, tenantId: string, before: strin
     .forUpdate()
     .execute();
   const contacts = [...new Set([...aggregates.map((a) => a.contact_id), ...usage.map((u) => u.contact_id)])];
-  const ctx: SalesCtx = { db: tx, tenantId, companyId: company.id, deps, principal: SYSTEM };
+  const ctx: WorkCtx = { db: tx, tenantId, companyId: company.id, deps, principal: SYSTEM };
   const today = dayOf(deps.now());
   for (const contactId of contacts) {
     const mine = aggregates.filter((a) => a.contact_id === contactId);

@@ -38,7 +38,7 @@ import { assertTestKeyReach } from '../auth/test-keys.ts';
 import { type BearerClaims, isKeyClaims, verifyAccessToken } from '../auth/tokens.ts';
 import { type AtCommit, type Tx, withTenantOpening, withTenantReading } from '../db/tenant.ts';
 import { FileResponse } from '../files/response.ts';
-import type { AppDeps, BaseCtx, PublicCtx, TenantCtx } from './context.ts';
+import type { AppDeps, BaseCtx, CompanyCtx, PublicCtx, TenantCtx } from './context.ts';
 import { type RouteConventions, routeConventions } from './conventions.ts';
 import { withEmptyPatch } from './empty-patch.ts';
 import type { ErrorCode } from './error-codes.ts';
@@ -152,6 +152,16 @@ export interface UserRouteDef<P extends TSchema, Q extends TSchema, B extends TS
   handler: (input: RouteInput<Static<P>, Static<Q>, Static<B>>, ctx: TenantCtx) => Promise<unknown>;
 }
 
+/**
+ * A company-scoped route: its handler is given the company as a string (CompanyCtx), the
+ * catalogue having required X-Company-Id and checked it names a company of the tenant.
+ */
+export interface CompanyRouteDef<P extends TSchema, Q extends TSchema, B extends TSchema>
+  extends Omit<UserRouteDef<P, Q, B>, 'companyScoped' | 'handler'> {
+  companyScoped: true;
+  handler: (input: RouteInput<Static<P>, Static<Q>, Static<B>>, ctx: CompanyCtx) => Promise<unknown>;
+}
+
 export interface PublicRouteDef<P extends TSchema, Q extends TSchema, B extends TSchema>
   extends RouteSpec<P, Q, B> {
   auth: 'none';
@@ -166,13 +176,21 @@ export function defineRoute<
   P extends TSchema = TSchema,
   Q extends TSchema = TSchema,
   B extends TSchema = TSchema,
+>(def: CompanyRouteDef<P, Q, B>): AnyRoute;
+export function defineRoute<
+  P extends TSchema = TSchema,
+  Q extends TSchema = TSchema,
+  B extends TSchema = TSchema,
 >(def: UserRouteDef<P, Q, B>): AnyRoute;
 export function defineRoute<
   P extends TSchema = TSchema,
   Q extends TSchema = TSchema,
   B extends TSchema = TSchema,
 >(def: PublicRouteDef<P, Q, B>): AnyRoute;
-export function defineRoute(def: AnyRoute): AnyRoute {
+export function defineRoute(
+  // biome-ignore lint/suspicious/noExplicitAny: see AnyRoute
+  def: AnyRoute | CompanyRouteDef<any, any, any>,
+): AnyRoute {
   if (!def.path.startsWith('/')) throw new Error(`Route path must start with /: ${def.path}`);
   if (Object.keys(def.response).length === 0)
     throw new Error(`Route ${def.method} ${def.path} has no response`);
@@ -180,7 +198,8 @@ export function defineRoute(def: AnyRoute): AnyRoute {
     if (def.body) closeObjects(def.body);
     if (def.query) closeObjects(def.query);
   }
-  return def;
+  // A company route's handler takes the narrower CompanyCtx: runUserRoute gives it one.
+  return def as AnyRoute;
 }
 
 /**

@@ -82,3 +82,8 @@ export interface TenantCtx extends BaseCtx {
   /** Set (and checked to exist in the tenant) on company-scoped routes. */
   companyId: string | undefined;
 }
+
+/** A company-scoped route's context: the catalogue has checked X-Company-Id names a company of the tenant. */
+export interface CompanyCtx extends TenantCtx {
+  companyId: string;
+}

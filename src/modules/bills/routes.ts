@@ -1,0 +1,5 @@
+// The bills module's routes, for the catalogue (src/catalogue.ts) alone: other modules use
+// index.ts, which exports services and types, never routes (test/boundaries.test.ts).
+
+export { paymentRunRoutes } from './bills.payment-run.routes.ts';
+export { billRoutes } from './bills.routes.ts';

@@ -1,0 +1,5 @@
+// The expenses module's routes, for the catalogue (src/catalogue.ts) alone: other modules use
+// index.ts, which exports services and types, never routes (test/boundaries.test.ts).
+
+export { expenseRoutes } from './expenses.routes.ts';
+export { mileageRoutes } from './mileage.routes.ts';
