@@ -490,7 +490,9 @@ describe('bad input', () => {
 
   test('a format other than json, csv or pdf is a 400 naming format', async () => {
     for (const route of routes) {
-      for (const format of ['xml', 'PDF', '']) {
+      // A closed list in the query is read in any case (docs/decisions.md, issue 35: slips):
+      // `PDF` is pdf, so the refusals are formats that are not on the list at all.
+      for (const format of ['xml', 'docx', '']) {
         const res = await api({ method: 'GET', url: `/api/reports/${route}?format=${format}` });
         const body = assertProblem(res, 400, `${route} format=${format}`);
         assert.equal(body.field, 'format');
