@@ -105,6 +105,23 @@ export async function receiptMismatch(
 }
 
 /**
+ * A live line of order `o` received beyond what live bills bill of it: the one test of whether
+ * an order is billed, read by reopenOrder and closeOrder.
+ */
+const UNBILLED_RECEIVED_LINE = sql`
+  select 1 from purchase_order_lines l
+   where l.tenant_id = o.tenant_id and l.purchase_order_id = o.id and l.retired_at is null
+     and coalesce((select sum(bl.quantity) from bill_lines bl
+                     join bills b on b.tenant_id = bl.tenant_id and b.id = bl.bill_id
+                    where bl.tenant_id = l.tenant_id and bl.purchase_order_line_id = l.id
+                      and bl.retired_at is null and b.deleted_at is null
+                      and b.status not in ('void', 'rejected')), 0)
+       < coalesce((select sum(r.quantity) from purchase_order_receipt_lines r
+                     join purchase_order_receipts pr on pr.tenant_id = r.tenant_id and pr.id = r.receipt_id
+                    where r.tenant_id = l.tenant_id and r.purchase_order_line_id = l.id
+                      and pr.reversed_at is null), 0)`;
+
+/**
  * A bill against order `orderId` stopped counting (void, rejected, deleted): a billed order of
  * which some received quantity is no longer on a live bill is received again, to be billed anew.
  * (Receipts only add up, so a billed order goes back no further than received.)
@@ -114,18 +131,7 @@ export async function reopenOrder(ctx: BillsCtx, orderId: string | null): Promis
   await sql`
     update purchase_orders o set status = 'received'
      where o.tenant_id = ${ctx.tenantId} and o.id = ${orderId} and o.status = 'billed'
-       and exists (
-         select 1 from purchase_order_lines l
-          where l.tenant_id = o.tenant_id and l.purchase_order_id = o.id and l.retired_at is null
-            and coalesce((select sum(bl.quantity) from bill_lines bl
-                            join bills b on b.tenant_id = bl.tenant_id and b.id = bl.bill_id
-                           where bl.tenant_id = l.tenant_id and bl.purchase_order_line_id = l.id
-                             and bl.retired_at is null and b.deleted_at is null
-                             and b.status not in ('void', 'rejected')), 0)
-              < coalesce((select sum(r.quantity) from purchase_order_receipt_lines r
-                            join purchase_order_receipts pr on pr.tenant_id = r.tenant_id and pr.id = r.receipt_id
-                           where r.tenant_id = l.tenant_id and r.purchase_order_line_id = l.id
-                             and pr.reversed_at is null), 0))`.execute(ctx.db);
+       and exists (${UNBILLED_RECEIVED_LINE})`.execute(ctx.db);
 }
 
 /**
@@ -137,18 +143,7 @@ export async function closeOrder(ctx: BillsCtx, orderId: string | null): Promise
   await sql`
     update purchase_orders o set status = 'billed'
      where o.tenant_id = ${ctx.tenantId} and o.id = ${orderId} and o.status = 'received'
-       and not exists (
-         select 1 from purchase_order_lines l
-          where l.tenant_id = o.tenant_id and l.purchase_order_id = o.id and l.retired_at is null
-            and coalesce((select sum(bl.quantity) from bill_lines bl
-                            join bills b on b.tenant_id = bl.tenant_id and b.id = bl.bill_id
-                           where bl.tenant_id = l.tenant_id and bl.purchase_order_line_id = l.id
-                             and bl.retired_at is null and b.deleted_at is null
-                             and b.status not in ('void', 'rejected')), 0)
-              < coalesce((select sum(r.quantity) from purchase_order_receipt_lines r
-                            join purchase_order_receipts pr on pr.tenant_id = r.tenant_id and pr.id = r.receipt_id
-                           where r.tenant_id = l.tenant_id and r.purchase_order_line_id = l.id
-                             and pr.reversed_at is null), 0))`.execute(ctx.db);
+       and not exists (${UNBILLED_RECEIVED_LINE})`.execute(ctx.db);
 }
 
 /** Takes the order's row lock (receipts take it too): a void and a receipt take turns. */
